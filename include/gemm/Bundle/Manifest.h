@@ -1,0 +1,272 @@
+//===- Manifest.h - Kernel bundle manifest (format version 1) ---*- C++ -*-===//
+//
+// The one contract between the compiler's bundle exporter and the runtime: a
+// kernel bundle is NAME.ptx (+ NAME.cubin) + NAME.json, and this header is the
+// only definition of NAME.json. Both sides include it, so they cannot drift.
+//
+// It depends on neither CUDA nor MLIR, and nothing declared here throws: the
+// compiler builds without exceptions. Parsing reports problems as a list of
+// messages that name the field (e.g. "params[2].swizzle"), the value and the
+// accepted values.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef GEMM_BUNDLE_MANIFEST_H
+#define GEMM_BUNDLE_MANIFEST_H
+
+#include <nlohmann/json_fwd.hpp>
+
+#include <array>
+#include <cstdint>
+#include <iterator>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <tuple>
+#include <utility>
+#include <vector>
+
+namespace gemm::bundle {
+
+/// The value of the manifest's "format" field.
+inline constexpr std::string_view FormatName = "gemm-kernel-bundle";
+/// The manifest version this header reads and writes. Bump it for any change
+/// an older runtime would misread; adding an optional field is not one.
+inline constexpr int FormatVersion = 1;
+
+/// Hardware limits the manifest is validated against.
+inline constexpr uint32_t MaxThreadsPerBlock = 1024;
+inline constexpr uint32_t MaxPortableClusterSize = 8;
+inline constexpr uint32_t MaxNonPortableClusterSize = 16;
+/// 227 KiB: the opt-in dynamic shared memory per block on SM90 and SM100.
+inline constexpr uint32_t MaxDynamicSmemBytes = 232448;
+inline constexpr uint32_t MaxTmaBoxDim = 256;
+
+enum class Arch { Sm90a, Sm100a };
+enum class DType { BF16, F16, F32, E4M3, E5M2 };
+enum class Layout { Row, Col };
+enum class Tensor { A, B, C };
+enum class Swizzle { None, B32, B64, B128 };
+enum class Interleave { None, B16, B32 };
+enum class L2Promotion { None, B64, B128, B256 };
+/// Zero: out-of-bounds elements read as zero. NanRequestZeroFma: they read as
+/// NaN, which the MMA treats as zero (CU_TENSOR_MAP_FLOAT_OOB_FILL_*).
+enum class OobFill { Zero, NanRequestZeroFma };
+enum class GridPolicy { Persistent, Tiles };
+enum class ParamKind { TmaDescriptor, ProblemSize };
+enum class ProblemDim { M, N, K, Batch };
+
+/// Spelling tables: the JSON strings of each enum, in enumerator order.
+template <typename E> struct EnumSpellings;
+#define GEMM_BUNDLE_SPELLINGS(ENUM, WHAT, ...)                                 \
+  template <> struct EnumSpellings<ENUM> {                                     \
+    static constexpr std::string_view what = WHAT;                             \
+    static constexpr std::string_view names[] = {__VA_ARGS__};                 \
+  };
+GEMM_BUNDLE_SPELLINGS(Arch, "arch", "sm_90a", "sm_100a")
+GEMM_BUNDLE_SPELLINGS(DType, "dtype", "bf16", "f16", "f32", "e4m3", "e5m2")
+GEMM_BUNDLE_SPELLINGS(Layout, "layout", "row", "col")
+GEMM_BUNDLE_SPELLINGS(Tensor, "tensor", "a", "b", "c")
+GEMM_BUNDLE_SPELLINGS(Swizzle, "swizzle", "none", "32B", "64B", "128B")
+GEMM_BUNDLE_SPELLINGS(Interleave, "interleave", "none", "16B", "32B")
+GEMM_BUNDLE_SPELLINGS(L2Promotion, "l2_promotion", "none", "64B", "128B",
+                      "256B")
+GEMM_BUNDLE_SPELLINGS(OobFill, "oob_fill", "zero", "nan_request_zero_fma")
+GEMM_BUNDLE_SPELLINGS(GridPolicy, "grid policy", "persistent", "tiles")
+GEMM_BUNDLE_SPELLINGS(ParamKind, "param kind", "tma_descriptor", "problem_size")
+GEMM_BUNDLE_SPELLINGS(ProblemDim, "problem dim", "m", "n", "k", "batch")
+#undef GEMM_BUNDLE_SPELLINGS
+
+template <typename E> constexpr std::string_view toString(E value) {
+  return EnumSpellings<E>::names[static_cast<size_t>(value)];
+}
+
+template <typename E> std::optional<E> parseEnum(std::string_view spelling) {
+  const auto &names = EnumSpellings<E>::names;
+  for (size_t i = 0; i < std::size(names); ++i)
+    if (names[i] == spelling)
+      return static_cast<E>(i);
+  return std::nullopt;
+}
+
+/// "a, b, c": the accepted spellings, for error messages.
+template <typename E> std::string spellingList() {
+  std::string list;
+  for (std::string_view name : EnumSpellings<E>::names) {
+    if (!list.empty())
+      list += ", ";
+    list += name;
+  }
+  return list;
+}
+
+constexpr uint32_t elementBytes(DType type) {
+  switch (type) {
+  case DType::BF16:
+  case DType::F16:
+    return 2;
+  case DType::F32:
+    return 4;
+  case DType::E4M3:
+  case DType::E5M2:
+    return 1;
+  }
+  return 0;
+}
+
+/// Bytes of one swizzle pattern row; the inner box extent may not exceed it.
+/// 0 for Swizzle::None.
+constexpr uint32_t swizzleSpanBytes(Swizzle swizzle) {
+  switch (swizzle) {
+  case Swizzle::None:
+    return 0;
+  case Swizzle::B32:
+    return 32;
+  case Swizzle::B64:
+    return 64;
+  case Swizzle::B128:
+    return 128;
+  }
+  return 0;
+}
+
+/// 'a' targets run only on exactly this compute capability.
+constexpr std::pair<int, int> computeCapability(Arch arch) {
+  return arch == Arch::Sm90a ? std::pair{9, 0} : std::pair{10, 0};
+}
+
+/// One TMA descriptor kernel parameter: a 128-byte CUtensorMap passed by value
+/// (`.param .align 64 .b8 p[128]`) describing one of A, B, C.
+struct TmaDescriptorParam {
+  Tensor tensor = Tensor::A;
+  /// {inner (contiguous) extent, outer extent} in elements.
+  std::array<uint32_t, 2> box = {0, 0};
+  Swizzle swizzle = Swizzle::B128;
+  Interleave interleave = Interleave::None;
+  L2Promotion l2Promotion = L2Promotion::B256;
+  OobFill oobFill = OobFill::Zero;
+
+  bool operator==(const TmaDescriptorParam &o) const {
+    return std::tie(tensor, box, swizzle, interleave, l2Promotion, oobFill) ==
+           std::tie(o.tensor, o.box, o.swizzle, o.interleave, o.l2Promotion,
+                    o.oobFill);
+  }
+};
+
+/// One kernel parameter, in declaration order. `tma` is meaningful for
+/// ParamKind::TmaDescriptor, `dim` for ParamKind::ProblemSize (passed as u32).
+struct Param {
+  ParamKind kind = ParamKind::ProblemSize;
+  TmaDescriptorParam tma;
+  ProblemDim dim = ProblemDim::M;
+
+  static Param tmaDescriptor(TmaDescriptorParam tma) {
+    return {ParamKind::TmaDescriptor, tma, ProblemDim::M};
+  }
+  static Param problemSize(ProblemDim dim) {
+    return {ParamKind::ProblemSize, {}, dim};
+  }
+  bool operator==(const Param &other) const {
+    return kind == other.kind &&
+           (kind == ParamKind::TmaDescriptor ? tma == other.tma
+                                             : dim == other.dim);
+  }
+};
+
+struct TensorTypes {
+  DType a = DType::BF16, b = DType::BF16, c = DType::BF16;
+  DType accumulator = DType::F32;
+  bool operator==(const TensorTypes &o) const {
+    return std::tie(a, b, c, accumulator) ==
+           std::tie(o.a, o.b, o.c, o.accumulator);
+  }
+};
+
+/// A "row", B "col", C "row": A is M rows of K, B is N rows of K (both
+/// K-major), C is M rows of N.
+struct TensorLayouts {
+  Layout a = Layout::Row, b = Layout::Col, c = Layout::Row;
+  bool operator==(const TensorLayouts &o) const {
+    return std::tie(a, b, c) == std::tie(o.a, o.b, o.c);
+  }
+};
+
+/// What problems the kernel accepts. Optional in JSON; these are the defaults.
+struct Constraints {
+  uint32_t leadingDimAlignmentBytes = 16;
+  uint64_t minM = 1, minN = 1, minK = 1;
+  /// Divisibility the kernel needs (1: any size).
+  uint64_t mMultiple = 1, nMultiple = 1, kMultiple = 1;
+  bool operator==(const Constraints &o) const {
+    return std::tie(leadingDimAlignmentBytes, minM, minN, minK, mMultiple,
+                    nMultiple, kMultiple) ==
+           std::tie(o.leadingDimAlignmentBytes, o.minM, o.minN, o.minK,
+                    o.mMultiple, o.nMultiple, o.kMultiple);
+  }
+};
+
+struct KernelManifest {
+  /// Bundle name (the file stem).
+  std::string name;
+  /// The PTX .entry symbol.
+  std::string kernel;
+  Arch arch = Arch::Sm90a;
+  /// Paths relative to the manifest's directory; cubin is optional.
+  std::string ptx;
+  std::optional<std::string> cubin;
+  std::array<uint32_t, 3> block = {1, 1, 1};
+  std::array<uint32_t, 3> cluster = {1, 1, 1};
+  /// Allows cluster sizes 9..16 (CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE).
+  bool clusterNonPortable = false;
+  GridPolicy grid = GridPolicy::Persistent;
+  uint32_t dynamicSmemBytes = 0;
+  /// {BM, BN, BK}.
+  std::array<uint32_t, 3> tile = {0, 0, 0};
+  TensorTypes types;
+  TensorLayouts layouts;
+  std::vector<Param> params;
+  Constraints constraints;
+
+  bool operator==(const KernelManifest &o) const {
+    return std::tie(name, kernel, arch, ptx, cubin, block, cluster,
+                    clusterNonPortable, grid, dynamicSmemBytes, tile, types,
+                    layouts, params, constraints) ==
+           std::tie(o.name, o.kernel, o.arch, o.ptx, o.cubin, o.block,
+                    o.cluster, o.clusterNonPortable, o.grid, o.dynamicSmemBytes,
+                    o.tile, o.types, o.layouts, o.params, o.constraints);
+  }
+
+  /// The semantic rules (hardware limits, TMA box rules, parameter list).
+  /// Empty when the manifest is usable; otherwise one message per problem.
+  std::vector<std::string> validate() const;
+
+  /// The manifest as JSON text (format and version included).
+  std::string toJsonString(int indent = 2) const;
+
+  /// The TMA descriptor parameter of `tensor`, or null.
+  const TmaDescriptorParam *tmaDescriptorFor(Tensor tensor) const;
+  /// Whether the kernel takes a batch size (then its descriptors are rank 3).
+  bool hasBatch() const;
+};
+
+struct ParseResult {
+  /// Set when there were no errors.
+  std::optional<KernelManifest> manifest;
+  std::vector<std::string> errors;
+};
+
+/// Reads a manifest: structure, types, format, version and enum spellings.
+/// Unknown fields are errors (they are typos or a newer format). Does not run
+/// validate().
+ParseResult parseManifest(const nlohmann::json &json);
+/// As parseManifest, from JSON text; syntax errors give line and column.
+ParseResult parseManifestText(std::string_view text);
+
+/// nlohmann::json conversions. from_json throws std::invalid_argument with
+/// every parse error; prefer parseManifest where exceptions are off.
+void to_json(nlohmann::json &json, const KernelManifest &manifest);
+void from_json(const nlohmann::json &json, KernelManifest &manifest);
+
+} // namespace gemm::bundle
+
+#endif // GEMM_BUNDLE_MANIFEST_H

@@ -1,0 +1,66 @@
+//===- Bundle.h - Kernel bundles on disk and on the GPU ---------*- C++ -*-===//
+
+#ifndef GEMM_RUNTIME_BUNDLE_H
+#define GEMM_RUNTIME_BUNDLE_H
+
+#include "gemm/Bundle/Manifest.h"
+#include "gemm/Runtime/Device.h"
+
+#include <cuda.h>
+
+#include <filesystem>
+#include <optional>
+#include <string>
+
+namespace gemm::runtime {
+
+/// A bundle read from disk: the parsed and validated manifest plus its files.
+/// Needs no GPU.
+struct KernelBundle {
+  std::filesystem::path manifestPath;
+  bundle::KernelManifest manifest;
+  std::filesystem::path ptxPath;
+  std::optional<std::filesystem::path> cubinPath;
+
+  /// Reads NAME.json, parses and validates it, checks that this runner
+  /// supports it and that its PTX (and cubin, when named) exist. Throws
+  /// Error(Bundle) with one line per problem, each prefixed by the path.
+  static KernelBundle load(const std::filesystem::path &manifestPath);
+};
+
+/// Throws Error(ArchMismatch) unless the GPU runs the bundle's arch ('a'
+/// targets need exactly that compute capability).
+void checkArch(const bundle::KernelManifest &manifest, const DeviceInfo &gpu);
+
+/// The kernel loaded into the current context, with its launch attributes set.
+class LoadedKernel {
+public:
+  /// Checks the arch, loads the cubin when there is one and the driver takes
+  /// it, else JIT-compiles the PTX (the JIT log is in the error), finds the
+  /// entry and raises its dynamic shared memory limit.
+  static LoadedKernel load(const KernelBundle &bundle, const Device &device);
+
+  LoadedKernel(LoadedKernel &&other) noexcept;
+  LoadedKernel(const LoadedKernel &) = delete;
+  LoadedKernel &operator=(const LoadedKernel &) = delete;
+  ~LoadedKernel();
+
+  CUfunction function() const { return fn; }
+  const std::string &name() const { return kernelName; }
+  /// "cubin NAME.cubin" or "ptx NAME.ptx (JIT)".
+  const std::string &source() const { return sourceText; }
+  int registersPerThread() const { return registers; }
+  /// After a failed cubin load: why the PTX was used instead.
+  const std::string &note() const { return noteText; }
+
+private:
+  LoadedKernel() = default;
+  CUmodule module = nullptr;
+  CUfunction fn = nullptr;
+  std::string kernelName, sourceText, noteText;
+  int registers = 0;
+};
+
+} // namespace gemm::runtime
+
+#endif // GEMM_RUNTIME_BUNDLE_H

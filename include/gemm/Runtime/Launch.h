@@ -1,0 +1,38 @@
+//===- Launch.h - TMA descriptors and kernel launch -------------*- C++ -*-===//
+
+#ifndef GEMM_RUNTIME_LAUNCH_H
+#define GEMM_RUNTIME_LAUNCH_H
+
+#include "gemm/Runtime/Bundle.h"
+#include "gemm/Runtime/Plan.h"
+
+#include <cuda.h>
+
+#include <vector>
+
+namespace gemm::runtime {
+
+/// How many CTAs of this kernel can be co-resident on the GPU: one per SM
+/// (persistent kernels are written for that), or for clusters
+/// cuOccupancyMaxActiveClusters * cluster size. Throws Error(Usage) when the
+/// kernel cannot be resident at all (too much shared memory or registers).
+uint32_t persistentCtaCapacity(const LoadedKernel &kernel,
+                               const bundle::KernelManifest &manifest,
+                               const DeviceInfo &gpu);
+
+/// cuTensorMapEncodeTiled for `plan` at `base`, after checking the TMA rules
+/// (base alignment included) so a violation names the tensor and the rule.
+CUtensorMap encodeTensorMap(const TmaPlan &plan, CUdeviceptr base);
+
+/// The descriptors of `plan`, in plan.tma order, for the given A, B, C.
+std::vector<CUtensorMap> encodeTensorMaps(const LaunchPlan &plan, CUdeviceptr a,
+                                          CUdeviceptr b, CUdeviceptr c);
+
+/// cuLaunchKernelEx with the plan's grid, block, cluster and dynamic shared
+/// memory; parameters in manifest order (descriptors by value, sizes as u32).
+void launchKernel(const LoadedKernel &kernel, const LaunchPlan &plan,
+                  const std::vector<CUtensorMap> &tensorMaps, CUstream stream);
+
+} // namespace gemm::runtime
+
+#endif // GEMM_RUNTIME_LAUNCH_H

@@ -1,0 +1,141 @@
+//===- Plan.h - From manifest + problem to a launch plan --------*- C++ -*-===//
+//
+// Everything a launch needs that can be decided without a GPU: matrix shapes
+// and leading dimensions, TMA descriptor fields and their rule checks, grid,
+// block, cluster and shared memory, the kernel arguments in manifest order.
+// CPU-only, so it is unit-tested and printed by `gemm-runner --dry-run`.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef GEMM_RUNTIME_PLAN_H
+#define GEMM_RUNTIME_PLAN_H
+
+#include "gemm/Bundle/Manifest.h"
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace gemm::runtime {
+
+using bundle::DType;
+using bundle::Tensor;
+
+struct Problem {
+  uint64_t m = 0, n = 0, k = 0;
+  uint64_t batch = 1;
+  /// 2 * M * N * K * batch.
+  double flops() const;
+  /// "m=4096 n=4096 k=4096" (+ " batch=B" when B > 1).
+  std::string toString() const;
+};
+
+struct PlanOptions {
+  /// Round leading dimensions up to the manifest's alignment (16 bytes)
+  /// instead of rejecting problems whose packed rows are not 16-byte multiples.
+  bool padLeadingDims = false;
+  /// Persistent grids: how many CTAs can be co-resident (from the SM count
+  /// and occupancy). Ignored for the tiles policy.
+  uint32_t persistentCtaCapacity = 0;
+};
+
+/// One matrix in memory: `batch` blocks of `outer` rows of `inner` contiguous
+/// elements, rows `ld` elements apart, blocks `batchStride` elements apart.
+struct MatrixPlan {
+  Tensor tensor = Tensor::A;
+  DType dtype = DType::BF16;
+  uint64_t outer = 0, inner = 0;
+  uint64_t ld = 0;
+  uint64_t batch = 1;
+  uint64_t batchStride = 0;
+  /// ld > inner because of --pad-leading-dims.
+  bool padded = false;
+
+  uint64_t ldBytes() const { return ld * bundle::elementBytes(dtype); }
+  /// Bytes to allocate: every block, padding included.
+  uint64_t bytes() const {
+    return batch * batchStride * bundle::elementBytes(dtype);
+  }
+  uint64_t elements() const { return batch * outer * inner; }
+};
+
+/// The arguments of one cuTensorMapEncodeTiled call (base address aside).
+struct TmaPlan {
+  size_t paramIndex = 0;
+  Tensor tensor = Tensor::A;
+  DType dtype = DType::BF16;
+  /// 2, or 3 when the kernel is batched.
+  uint32_t rank = 2;
+  /// Innermost first, in elements.
+  std::array<uint64_t, 3> globalDim = {1, 1, 1};
+  /// Bytes between consecutive indices of dims 1..rank-1.
+  std::array<uint64_t, 2> globalStrides = {0, 0};
+  std::array<uint32_t, 3> box = {1, 1, 1};
+  std::array<uint32_t, 3> elementStrides = {1, 1, 1};
+  bundle::Swizzle swizzle = bundle::Swizzle::None;
+  bundle::Interleave interleave = bundle::Interleave::None;
+  bundle::L2Promotion l2Promotion = bundle::L2Promotion::None;
+  bundle::OobFill oobFill = bundle::OobFill::Zero;
+};
+
+struct KernelArg {
+  bundle::ParamKind kind = bundle::ParamKind::ProblemSize;
+  /// TmaDescriptor: index into LaunchPlan::tma.
+  size_t tmaIndex = 0;
+  /// ProblemSize: passed as a 32-bit unsigned integer.
+  bundle::ProblemDim dim = bundle::ProblemDim::M;
+  uint32_t value = 0;
+};
+
+struct LaunchPlan {
+  Problem problem;
+  /// Indexed by Tensor (A, B, C).
+  std::array<MatrixPlan, 3> matrices;
+  std::vector<TmaPlan> tma;
+  /// In the manifest's parameter order.
+  std::vector<KernelArg> args;
+  bundle::GridPolicy policy = bundle::GridPolicy::Persistent;
+  uint64_t tiles = 0;
+  uint32_t persistentCtaCapacity = 0;
+  /// {BM, BN, BK} from the manifest.
+  std::array<uint32_t, 3> tile = {1, 1, 1};
+  std::array<uint32_t, 3> grid = {1, 1, 1};
+  std::array<uint32_t, 3> block = {1, 1, 1};
+  std::array<uint32_t, 3> cluster = {1, 1, 1};
+  uint32_t dynamicSmemBytes = 0;
+
+  const MatrixPlan &matrix(Tensor t) const {
+    return matrices[static_cast<size_t>(t)];
+  }
+  bool padded() const;
+  /// "grid [132, 1, 1] block [384, 1, 1] cluster [1, 1, 1] smem 200704".
+  std::string configString() const;
+};
+
+/// Which layouts and dtypes this runner can run (A row, B col, C row; C bf16,
+/// f16 or f32). Throws Error(Bundle) naming what is not supported.
+void checkRunnerSupports(const bundle::KernelManifest &manifest);
+
+/// Plans one launch. Throws Error(Usage) when the problem does not fit the
+/// kernel (constraints, 32-bit sizes, 16-byte stride rule: the message names
+/// the tensor, the value and the rule, and suggests --pad-leading-dims).
+/// Expects a manifest that passed validate() and checkRunnerSupports().
+LaunchPlan planLaunch(const bundle::KernelManifest &manifest,
+                      const Problem &problem, const PlanOptions &options);
+
+/// The cuTensorMapEncodeTiled rules (rank, dims, 16-byte strides, box limits,
+/// swizzle span, interleave); one message per violation, naming the tensor.
+std::vector<std::string> checkTmaPlan(const TmaPlan &plan);
+
+/// Persistent grid size: min(tiles, capacity), both in whole clusters.
+/// 0 when not even one cluster fits.
+uint32_t persistentGridSize(uint64_t tiles, uint32_t capacity,
+                            uint32_t clusterSize);
+
+/// The plan as indented text lines (what --dry-run prints).
+std::string describePlan(const LaunchPlan &plan);
+
+} // namespace gemm::runtime
+
+#endif // GEMM_RUNTIME_PLAN_H

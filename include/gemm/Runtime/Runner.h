@@ -1,0 +1,127 @@
+//===- Runner.h - Check and time a kernel bundle on one problem -*- C++ -*-===//
+//
+// The whole of what gemm-runner does per problem, as a library for the
+// command line tool, the benchmarks and python/.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef GEMM_RUNTIME_RUNNER_H
+#define GEMM_RUNTIME_RUNNER_H
+
+#include "gemm/Runtime/Bundle.h"
+#include "gemm/Runtime/Cublas.h"
+#include "gemm/Runtime/Device.h"
+#include "gemm/Runtime/Plan.h"
+#include "gemm/Runtime/Reference.h"
+
+#include <chrono>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace gemm::runtime {
+
+enum class ReferenceMode {
+  /// cuBLAS where it supports the problem, else the naive kernel; the naive
+  /// kernel also as a second opinion on small problems.
+  Auto,
+  Cublas,
+  Naive,
+  Both,
+};
+
+/// Passing bound on ||out - ref||_F / ||ref||_F (docs/Runtime.md explains the
+/// values): by output dtype, loosened for fp8 and tf32 inputs.
+double defaultTolerance(const bundle::TensorTypes &types);
+
+/// References must agree with each other this closely (f32 rounding only).
+inline constexpr double ReferenceAgreementTolerance = 1e-4;
+
+struct CheckOptions {
+  ReferenceMode reference = ReferenceMode::Auto;
+  uint64_t seed = 1;
+  std::optional<double> tolerance;
+};
+
+struct ReferenceComparison {
+  /// "cublas" or "naive".
+  std::string reference;
+  CompareStats stats;
+};
+
+struct CheckResult {
+  bool passed = false;
+  double tolerance = 0;
+  uint64_t seed = 0;
+  /// Our output against each reference that ran; the first is the primary.
+  std::vector<ReferenceComparison> comparisons;
+  /// Relative error between the cuBLAS and naive references when both ran.
+  std::optional<double> referenceAgreement;
+  /// Why a reference was skipped or why the check failed, for humans.
+  std::vector<std::string> notes;
+};
+
+struct TimingStats {
+  std::vector<float> ms;
+  double medianMs = 0, minMs = 0, maxMs = 0;
+  static TimingStats from(std::vector<float> ms);
+  double tflops(double flops) const { return flops / (medianMs * 1e9); }
+};
+
+struct BenchOptions {
+  int warmup = 10;
+  int iterations = 50;
+  bool vsCublas = false;
+  bool coldL2 = false;
+  uint64_t seed = 1;
+};
+
+struct BenchResult {
+  TimingStats ours;
+  std::optional<TimingStats> cublas;
+  /// cuBLAS median / our median: above 1 means ours is faster.
+  std::optional<double> speedupVsCublas;
+  /// Sampled right after the timed runs.
+  ClockSample clocks;
+};
+
+struct RunnerOptions {
+  /// A kernel not finished after this long is reported as a hang.
+  std::chrono::milliseconds timeout{10000};
+  bool padLeadingDims = false;
+};
+
+class GemmRunner {
+public:
+  /// Loads the kernel onto `device` (arch check, module, attributes). Keeps
+  /// references to `bundle` and `device`, which must outlive the runner.
+  GemmRunner(const KernelBundle &bundle, const Device &device,
+             RunnerOptions options);
+  ~GemmRunner();
+
+  const LoadedKernel &kernel() const { return loaded; }
+  uint32_t persistentCtaCapacity() const { return capacity; }
+  LaunchPlan plan(const Problem &problem) const;
+
+  /// Random inputs (seeded, fresh per call), NaN-poisoned output, one launch,
+  /// then comparison against the reference(s).
+  CheckResult check(const LaunchPlan &plan, const CheckOptions &options);
+  /// Warm-up, then timed runs with CUDA events (interleaved with cuBLAS, the
+  /// order alternating, when options.vsCublas).
+  BenchResult bench(const LaunchPlan &plan, const BenchOptions &options);
+
+private:
+  const CublasLt &cublas();
+
+  const KernelBundle &bundle;
+  const Device &device;
+  RunnerOptions options;
+  LoadedKernel loaded;
+  uint32_t capacity = 0;
+  std::unique_ptr<CublasLt> lt;
+};
+
+} // namespace gemm::runtime
+
+#endif // GEMM_RUNTIME_RUNNER_H

@@ -1,0 +1,585 @@
+//===- Manifest.cpp - Kernel bundle manifest (format version 1) -----------===//
+
+#include "gemm/Bundle/Manifest.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <initializer_list>
+#include <limits>
+#include <stdexcept>
+
+namespace gemm::bundle {
+namespace {
+
+using nlohmann::json;
+
+std::string dimsToString(const uint32_t *dims, size_t count) {
+  std::string text = "[";
+  for (size_t i = 0; i < count; ++i)
+    text += (i ? ", " : "") + std::to_string(dims[i]);
+  return text + "]";
+}
+
+template <size_t N> std::string dimsToString(const std::array<uint32_t, N> &d) {
+  return dimsToString(d.data(), N);
+}
+
+/// Reads fields of one JSON object, recording an error per bad field instead
+/// of stopping at the first, so one run shows everything that is wrong.
+class ObjectReader {
+public:
+  ObjectReader(const json &object, std::string path,
+               std::vector<std::string> &errors)
+      : object(object), path(std::move(path)), errors(errors) {}
+
+  /// False (with an error) when the value is not an object; then every read
+  /// below fails quietly.
+  bool isObject() {
+    if (object.is_object())
+      return true;
+    error(path.empty() ? "manifest" : path,
+          std::string("expected a JSON object, got ") + object.type_name());
+    return false;
+  }
+
+  void rejectUnknownFields(std::initializer_list<std::string_view> known) {
+    if (!object.is_object())
+      return;
+    for (const auto &item : object.items()) {
+      if (std::find(known.begin(), known.end(), item.key()) == known.end())
+        error(fieldPath(item.key()),
+              "unknown field (known fields: " + join(known) + ")");
+    }
+  }
+
+  /// The field's value, or null; `required` fields that are missing are
+  /// errors.
+  const json *field(std::string_view key, bool required) {
+    if (!object.is_object())
+      return nullptr;
+    auto it = object.find(key);
+    if (it == object.end()) {
+      if (required)
+        error(fieldPath(key), "missing required field");
+      return nullptr;
+    }
+    return &*it;
+  }
+
+  bool readString(std::string_view key, std::string &out,
+                  bool required = true) {
+    const json *value = field(key, required);
+    if (!value)
+      return false;
+    if (!value->is_string()) {
+      typeError(key, "a string", *value);
+      return false;
+    }
+    out = value->get_ref<const std::string &>();
+    return true;
+  }
+
+  bool readUInt(std::string_view key, uint64_t &out, bool required = true,
+                uint64_t max = std::numeric_limits<uint32_t>::max()) {
+    const json *value = field(key, required);
+    if (!value)
+      return false;
+    return toUInt(*value, fieldPath(key), out, max);
+  }
+
+  bool readUInt32(std::string_view key, uint32_t &out, bool required = true) {
+    uint64_t wide = 0;
+    if (!readUInt(key, wide, required))
+      return false;
+    out = static_cast<uint32_t>(wide);
+    return true;
+  }
+
+  bool readBool(std::string_view key, bool &out) {
+    const json *value = field(key, /*required=*/false);
+    if (!value)
+      return false;
+    if (!value->is_boolean()) {
+      typeError(key, "true or false", *value);
+      return false;
+    }
+    out = value->get<bool>();
+    return true;
+  }
+
+  template <typename E> bool readEnum(std::string_view key, E &out) {
+    std::string spelling;
+    if (!readString(key, spelling))
+      return false;
+    if (std::optional<E> parsed = parseEnum<E>(spelling)) {
+      out = *parsed;
+      return true;
+    }
+    error(fieldPath(key), "unknown " + std::string(EnumSpellings<E>::what) +
+                              " '" + spelling + "' (expected one of " +
+                              spellingList<E>() + ")");
+    return false;
+  }
+
+  template <size_t N>
+  bool readDims(std::string_view key, std::array<uint32_t, N> &out) {
+    const json *value = field(key, /*required=*/true);
+    if (!value)
+      return false;
+    std::string where = fieldPath(key);
+    if (!value->is_array() || value->size() != N) {
+      error(where, "expected an array of " + std::to_string(N) +
+                       " unsigned integers, got " + value->dump());
+      return false;
+    }
+    bool ok = true;
+    for (size_t i = 0; i < N; ++i) {
+      uint64_t dim = 0;
+      ok &= toUInt((*value)[i], where + "[" + std::to_string(i) + "]", dim,
+                   std::numeric_limits<uint32_t>::max());
+      out[i] = static_cast<uint32_t>(dim);
+    }
+    return ok;
+  }
+
+  std::string fieldPath(std::string_view key) const {
+    return path.empty() ? std::string(key) : path + "." + std::string(key);
+  }
+
+  void error(const std::string &where, const std::string &message) {
+    errors.push_back(where + ": " + message);
+  }
+
+private:
+  static std::string join(std::initializer_list<std::string_view> names) {
+    std::string text;
+    for (std::string_view name : names)
+      text += (text.empty() ? "" : ", ") + std::string(name);
+    return text;
+  }
+
+  void typeError(std::string_view key, const char *expected,
+                 const json &value) {
+    error(fieldPath(key),
+          std::string("expected ") + expected + ", got " + value.dump());
+  }
+
+  bool toUInt(const json &value, const std::string &where, uint64_t &out,
+              uint64_t max) {
+    // Parsed non-negative literals are unsigned; values built in C++ from
+    // signed integers are not.
+    bool isUnsigned = value.is_number_unsigned() ||
+                      (value.is_number_integer() && value.get<int64_t>() >= 0);
+    if (!isUnsigned) {
+      error(where, "expected an unsigned integer, got " + value.dump());
+      return false;
+    }
+    out = value.get<uint64_t>();
+    if (out > max) {
+      error(where, std::to_string(out) + " is out of range (at most " +
+                       std::to_string(max) + ")");
+      return false;
+    }
+    return true;
+  }
+
+  const json &object;
+  std::string path;
+  std::vector<std::string> &errors;
+};
+
+void readParam(const json &value, const std::string &path, Param &param,
+               std::vector<std::string> &errors) {
+  ObjectReader reader(value, path, errors);
+  if (!reader.isObject())
+    return;
+  if (!reader.readEnum("kind", param.kind))
+    return;
+  if (param.kind == ParamKind::ProblemSize) {
+    reader.rejectUnknownFields({"kind", "dim"});
+    reader.readEnum("dim", param.dim);
+    return;
+  }
+  reader.rejectUnknownFields({"kind", "tensor", "box", "swizzle", "interleave",
+                              "l2_promotion", "oob_fill"});
+  TmaDescriptorParam &tma = param.tma;
+  reader.readEnum("tensor", tma.tensor);
+  reader.readDims("box", tma.box);
+  reader.readEnum("swizzle", tma.swizzle);
+  reader.readEnum("interleave", tma.interleave);
+  reader.readEnum("l2_promotion", tma.l2Promotion);
+  reader.readEnum("oob_fill", tma.oobFill);
+}
+
+template <typename Json> Json toJsonImpl(const KernelManifest &m) {
+  Json params = Json::array();
+  for (const Param &param : m.params) {
+    Json p;
+    p["kind"] = toString(param.kind);
+    if (param.kind == ParamKind::ProblemSize) {
+      p["dim"] = toString(param.dim);
+    } else {
+      p["tensor"] = toString(param.tma.tensor);
+      p["box"] = param.tma.box;
+      p["swizzle"] = toString(param.tma.swizzle);
+      p["interleave"] = toString(param.tma.interleave);
+      p["l2_promotion"] = toString(param.tma.l2Promotion);
+      p["oob_fill"] = toString(param.tma.oobFill);
+    }
+    params.push_back(std::move(p));
+  }
+
+  Json j;
+  j["format"] = FormatName;
+  j["version"] = FormatVersion;
+  j["name"] = m.name;
+  j["kernel"] = m.kernel;
+  j["arch"] = toString(m.arch);
+  j["ptx"] = m.ptx;
+  if (m.cubin)
+    j["cubin"] = *m.cubin;
+  j["block"] = m.block;
+  j["cluster"] = m.cluster;
+  if (m.clusterNonPortable)
+    j["cluster_non_portable"] = true;
+  j["grid"] = {{"policy", toString(m.grid)}};
+  j["dynamic_smem_bytes"] = m.dynamicSmemBytes;
+  j["tile"] = m.tile;
+  j["types"] = {{"a", toString(m.types.a)},
+                {"b", toString(m.types.b)},
+                {"c", toString(m.types.c)},
+                {"accumulator", toString(m.types.accumulator)}};
+  j["layouts"] = {{"a", toString(m.layouts.a)},
+                  {"b", toString(m.layouts.b)},
+                  {"c", toString(m.layouts.c)}};
+  j["params"] = std::move(params);
+  const Constraints &c = m.constraints;
+  j["constraints"] = {
+      {"leading_dim_alignment_bytes", c.leadingDimAlignmentBytes},
+      {"min_m", c.minM},
+      {"min_n", c.minN},
+      {"min_k", c.minK},
+      {"m_multiple", c.mMultiple},
+      {"n_multiple", c.nMultiple},
+      {"k_multiple", c.kMultiple}};
+  return j;
+}
+
+bool isPtxIdentifier(std::string_view name) {
+  auto isStart = [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' ||
+           c == '$';
+  };
+  auto isBody = [&](char c) { return isStart(c) || (c >= '0' && c <= '9'); };
+  return !name.empty() && isStart(name.front()) &&
+         std::all_of(name.begin() + 1, name.end(), isBody);
+}
+
+bool isFp8(DType type) { return type == DType::E4M3 || type == DType::E5M2; }
+
+void validateTmaDescriptor(const TmaDescriptorParam &tma, DType dtype,
+                           const std::string &path,
+                           std::vector<std::string> &errors) {
+  for (size_t i = 0; i < tma.box.size(); ++i) {
+    if (tma.box[i] == 0 || tma.box[i] > MaxTmaBoxDim)
+      errors.push_back(
+          path + ".box: box dimension " + std::to_string(i) + " is " +
+          std::to_string(tma.box[i]) + "; TMA boxes must be 1.." +
+          std::to_string(MaxTmaBoxDim) + " elements per dimension");
+  }
+  uint32_t innerBytes = tma.box[0] * elementBytes(dtype);
+  std::string inner = "inner box extent " + std::to_string(tma.box[0]) + " x " +
+                      std::string(toString(dtype)) + " = " +
+                      std::to_string(innerBytes) + " bytes";
+  if (tma.interleave == Interleave::None) {
+    if (innerBytes % 16 != 0)
+      errors.push_back(path + ".box: " + inner +
+                       " is not a multiple of 16 bytes (TMA rule for "
+                       "interleave none)");
+    uint32_t span = swizzleSpanBytes(tma.swizzle);
+    if (span != 0 && innerBytes > span)
+      errors.push_back(path + ".box: " + inner + " exceeds the " +
+                       std::string(toString(tma.swizzle)) +
+                       " swizzle span of " + std::to_string(span) +
+                       " bytes (TMA rule: inner box bytes <= swizzle span)");
+  }
+  if (tma.interleave == Interleave::B32 && tma.swizzle != Swizzle::B32)
+    errors.push_back(path +
+                     ".swizzle: interleave 32B requires swizzle 32B, "
+                     "got " +
+                     std::string(toString(tma.swizzle)));
+}
+
+} // namespace
+
+const TmaDescriptorParam *KernelManifest::tmaDescriptorFor(Tensor t) const {
+  for (const Param &param : params)
+    if (param.kind == ParamKind::TmaDescriptor && param.tma.tensor == t)
+      return &param.tma;
+  return nullptr;
+}
+
+bool KernelManifest::hasBatch() const {
+  return std::any_of(params.begin(), params.end(), [](const Param &p) {
+    return p.kind == ParamKind::ProblemSize && p.dim == ProblemDim::Batch;
+  });
+}
+
+std::vector<std::string> KernelManifest::validate() const {
+  std::vector<std::string> errors;
+  auto fail = [&](std::string message) {
+    errors.push_back(std::move(message));
+  };
+
+  if (name.empty())
+    fail("name: must not be empty");
+  if (!isPtxIdentifier(kernel))
+    fail("kernel: '" + kernel + "' is not a valid PTX entry name");
+  if (ptx.empty())
+    fail("ptx: must name the PTX file");
+  if (cubin && cubin->empty())
+    fail("cubin: must name the cubin file when present");
+
+  static constexpr uint32_t maxBlock[3] = {1024, 1024, 64};
+  uint64_t threads = 1;
+  for (size_t i = 0; i < 3; ++i) {
+    threads *= block[i];
+    if (block[i] == 0 || block[i] > maxBlock[i])
+      fail("block: dimension " + std::to_string(i) + " is " +
+           std::to_string(block[i]) + "; must be 1.." +
+           std::to_string(maxBlock[i]));
+  }
+  if (threads > MaxThreadsPerBlock)
+    fail("block: " + dimsToString(block) + " is " + std::to_string(threads) +
+         " threads per block; the hardware limit is " +
+         std::to_string(MaxThreadsPerBlock));
+
+  uint64_t clusterSize = 1;
+  for (size_t i = 0; i < 3; ++i) {
+    clusterSize *= cluster[i];
+    if (cluster[i] == 0)
+      fail("cluster: dimension " + std::to_string(i) + " is 0; must be >= 1");
+  }
+  if (clusterSize > MaxNonPortableClusterSize)
+    fail("cluster: " + dimsToString(cluster) + " is " +
+         std::to_string(clusterSize) +
+         " CTAs per cluster; the hardware maximum is " +
+         std::to_string(MaxNonPortableClusterSize));
+  else if (clusterSize > MaxPortableClusterSize && !clusterNonPortable)
+    fail("cluster: " + dimsToString(cluster) + " is " +
+         std::to_string(clusterSize) +
+         " CTAs per cluster; the portable maximum is " +
+         std::to_string(MaxPortableClusterSize) +
+         " (set \"cluster_non_portable\": true to allow up to " +
+         std::to_string(MaxNonPortableClusterSize) + ")");
+
+  if (dynamicSmemBytes > MaxDynamicSmemBytes)
+    fail("dynamic_smem_bytes: " + std::to_string(dynamicSmemBytes) +
+         " exceeds the per-block maximum of " +
+         std::to_string(MaxDynamicSmemBytes) + " bytes (227 KiB)");
+
+  if (std::find(tile.begin(), tile.end(), 0u) != tile.end())
+    fail("tile: " + dimsToString(tile) + " has a zero extent");
+
+  if (types.accumulator != DType::F32 && types.accumulator != DType::F16)
+    fail("types.accumulator: " + std::string(toString(types.accumulator)) +
+         " cannot accumulate; expected f32 or f16");
+  if (types.a != types.b && !(isFp8(types.a) && isFp8(types.b)))
+    fail("types: a is " + std::string(toString(types.a)) + " and b is " +
+         std::string(toString(types.b)) +
+         "; A and B must have the same dtype (only e4m3 and e5m2 mix)");
+
+  std::array<int, 3> descriptorAt = {-1, -1, -1};
+  std::array<int, 4> dimAt = {-1, -1, -1, -1};
+  const DType tensorType[3] = {types.a, types.b, types.c};
+  for (size_t i = 0; i < params.size(); ++i) {
+    const Param &param = params[i];
+    std::string path = "params[" + std::to_string(i) + "]";
+    if (param.kind == ParamKind::ProblemSize) {
+      int &at = dimAt[static_cast<size_t>(param.dim)];
+      if (at >= 0)
+        fail(path + ": a second problem_size for dim " +
+             std::string(toString(param.dim)) + " (first at params[" +
+             std::to_string(at) + "])");
+      else
+        at = static_cast<int>(i);
+      continue;
+    }
+    size_t t = static_cast<size_t>(param.tma.tensor);
+    if (descriptorAt[t] >= 0)
+      fail(path + ": a second tma_descriptor for tensor " +
+           std::string(toString(param.tma.tensor)) + " (first at params[" +
+           std::to_string(descriptorAt[t]) + "])");
+    else
+      descriptorAt[t] = static_cast<int>(i);
+    validateTmaDescriptor(param.tma, tensorType[t], path, errors);
+  }
+  for (Tensor t : {Tensor::A, Tensor::B, Tensor::C})
+    if (descriptorAt[static_cast<size_t>(t)] < 0)
+      fail("params: no tma_descriptor for tensor " + std::string(toString(t)));
+  for (ProblemDim d : {ProblemDim::M, ProblemDim::N, ProblemDim::K})
+    if (dimAt[static_cast<size_t>(d)] < 0)
+      fail("params: no problem_size for dim " + std::string(toString(d)));
+
+  const Constraints &c = constraints;
+  uint32_t align = c.leadingDimAlignmentBytes;
+  if (align < 16 || (align & (align - 1)) != 0)
+    fail("constraints.leading_dim_alignment_bytes: " + std::to_string(align) +
+         " must be a power of two >= 16 (TMA strides are 16-byte multiples)");
+  for (auto [value, field] : {std::pair{c.minM, "min_m"},
+                              {c.minN, "min_n"},
+                              {c.minK, "min_k"},
+                              {c.mMultiple, "m_multiple"},
+                              {c.nMultiple, "n_multiple"},
+                              {c.kMultiple, "k_multiple"}})
+    if (value == 0)
+      fail(std::string("constraints.") + field + ": must be >= 1");
+  return errors;
+}
+
+std::string KernelManifest::toJsonString(int indent) const {
+  return toJsonImpl<nlohmann::ordered_json>(*this).dump(
+      indent, ' ', /*ensure_ascii=*/false, json::error_handler_t::replace);
+}
+
+ParseResult parseManifest(const json &j) {
+  ParseResult result;
+  std::vector<std::string> &errors = result.errors;
+  ObjectReader top(j, "", errors);
+  if (!top.isObject())
+    return result;
+
+  // Format and version come first: under another format or version the other
+  // fields may mean something else, so their errors would only mislead.
+  std::string format;
+  if (top.readString("format", format) && format != FormatName)
+    top.error("format", "'" + format +
+                            "' is not a kernel bundle manifest "
+                            "(expected '" +
+                            std::string(FormatName) + "')");
+  uint64_t version = 0;
+  if (top.readUInt("version", version) && version != FormatVersion)
+    top.error("version",
+              "manifest version " + std::to_string(version) +
+                  " is not supported (this runtime reads version " +
+                  std::to_string(FormatVersion) +
+                  "); re-export the bundle with a matching compiler");
+  if (!errors.empty())
+    return result;
+
+  top.rejectUnknownFields({"format", "version", "name", "kernel", "arch", "ptx",
+                           "cubin", "block", "cluster", "cluster_non_portable",
+                           "grid", "dynamic_smem_bytes", "tile", "types",
+                           "layouts", "params", "constraints"});
+  KernelManifest m;
+  top.readString("name", m.name);
+  top.readString("kernel", m.kernel);
+  top.readEnum("arch", m.arch);
+  top.readString("ptx", m.ptx);
+  std::string cubin;
+  if (top.readString("cubin", cubin, /*required=*/false))
+    m.cubin = cubin;
+  top.readDims("block", m.block);
+  top.readDims("cluster", m.cluster);
+  top.readBool("cluster_non_portable", m.clusterNonPortable);
+  top.readUInt32("dynamic_smem_bytes", m.dynamicSmemBytes);
+  top.readDims("tile", m.tile);
+
+  if (const json *grid = top.field("grid", /*required=*/true)) {
+    ObjectReader reader(*grid, "grid", errors);
+    if (reader.isObject()) {
+      reader.rejectUnknownFields({"policy"});
+      reader.readEnum("policy", m.grid);
+    }
+  }
+  if (const json *types = top.field("types", /*required=*/true)) {
+    ObjectReader reader(*types, "types", errors);
+    if (reader.isObject()) {
+      reader.rejectUnknownFields({"a", "b", "c", "accumulator"});
+      reader.readEnum("a", m.types.a);
+      reader.readEnum("b", m.types.b);
+      reader.readEnum("c", m.types.c);
+      reader.readEnum("accumulator", m.types.accumulator);
+    }
+  }
+  if (const json *layouts = top.field("layouts", /*required=*/true)) {
+    ObjectReader reader(*layouts, "layouts", errors);
+    if (reader.isObject()) {
+      reader.rejectUnknownFields({"a", "b", "c"});
+      reader.readEnum("a", m.layouts.a);
+      reader.readEnum("b", m.layouts.b);
+      reader.readEnum("c", m.layouts.c);
+    }
+  }
+  if (const json *params = top.field("params", /*required=*/true)) {
+    if (!params->is_array()) {
+      top.error("params",
+                std::string("expected an array, got ") + params->type_name());
+    } else {
+      for (size_t i = 0; i < params->size(); ++i) {
+        Param param;
+        readParam((*params)[i], "params[" + std::to_string(i) + "]", param,
+                  errors);
+        m.params.push_back(param);
+      }
+    }
+  }
+  if (const json *constraints = top.field("constraints", /*required=*/false)) {
+    ObjectReader reader(*constraints, "constraints", errors);
+    if (reader.isObject()) {
+      Constraints &c = m.constraints;
+      reader.rejectUnknownFields({"leading_dim_alignment_bytes", "min_m",
+                                  "min_n", "min_k", "m_multiple", "n_multiple",
+                                  "k_multiple"});
+      reader.readUInt32("leading_dim_alignment_bytes",
+                        c.leadingDimAlignmentBytes, /*required=*/false);
+      uint64_t max = std::numeric_limits<uint64_t>::max();
+      reader.readUInt("min_m", c.minM, false, max);
+      reader.readUInt("min_n", c.minN, false, max);
+      reader.readUInt("min_k", c.minK, false, max);
+      reader.readUInt("m_multiple", c.mMultiple, false, max);
+      reader.readUInt("n_multiple", c.nMultiple, false, max);
+      reader.readUInt("k_multiple", c.kMultiple, false, max);
+    }
+  }
+  if (errors.empty())
+    result.manifest = std::move(m);
+  return result;
+}
+
+ParseResult parseManifestText(std::string_view text) {
+  json j;
+  try {
+    j = json::parse(text.begin(), text.end());
+  } catch (const json::parse_error &e) {
+    // e.what() leads with "[json.exception.parse_error.101] ", which names
+    // nlohmann's error id, not the problem.
+    std::string message = e.what();
+    size_t bracket = message.find("] ");
+    if (message.rfind("[json.exception", 0) == 0 &&
+        bracket != std::string::npos)
+      message.erase(0, bracket + 2);
+    ParseResult result;
+    result.errors.push_back("invalid JSON: " + message);
+    return result;
+  }
+  return parseManifest(j);
+}
+
+void to_json(json &j, const KernelManifest &manifest) {
+  j = toJsonImpl<json>(manifest);
+}
+
+void from_json(const json &j, KernelManifest &manifest) {
+  ParseResult result = parseManifest(j);
+  if (!result.manifest) {
+    std::string message = "invalid kernel bundle manifest:";
+    for (const std::string &error : result.errors)
+      message += "\n  " + error;
+    throw std::invalid_argument(message);
+  }
+  manifest = std::move(*result.manifest);
+}
+
+} // namespace gemm::bundle

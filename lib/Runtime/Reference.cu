@@ -1,0 +1,365 @@
+//===- Reference.cu - Reference GEMM, input and check kernels -------------===//
+//
+// Deliberately simple: correctness of everything else is judged by these.
+//
+//===----------------------------------------------------------------------===//
+
+#include "gemm/Runtime/Device.h"
+#include "gemm/Runtime/Driver.h"
+#include "gemm/Runtime/Error.h"
+#include "gemm/Runtime/Reference.h"
+
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+#include <cuda_fp8.h>
+#include <cuda_runtime_api.h>
+
+#include <cmath>
+#include <cstddef>
+#include <cstring>
+#include <type_traits>
+
+namespace gemm::runtime {
+namespace {
+
+template <DType D> struct Element;
+template <> struct Element<DType::BF16> {
+  using Storage = uint16_t;
+  static __device__ float decode(Storage bits) {
+    return __bfloat162float(__ushort_as_bfloat16(bits));
+  }
+  static __device__ Storage encode(float x) {
+    return __bfloat16_as_ushort(__float2bfloat16_rn(x));
+  }
+};
+template <> struct Element<DType::F16> {
+  using Storage = uint16_t;
+  static __device__ float decode(Storage bits) {
+    return __half2float(__ushort_as_half(bits));
+  }
+  static __device__ Storage encode(float x) {
+    return __half_as_ushort(__float2half_rn(x));
+  }
+};
+template <> struct Element<DType::F32> {
+  using Storage = uint32_t;
+  static __device__ float decode(Storage bits) { return __uint_as_float(bits); }
+  static __device__ Storage encode(float x) { return __float_as_uint(x); }
+};
+template <__nv_fp8_interpretation_t Kind> struct Fp8Element {
+  using Storage = uint8_t;
+  static __device__ float decode(Storage bits) {
+    return __half2float(__half(__nv_cvt_fp8_to_halfraw(bits, Kind)));
+  }
+  static __device__ Storage encode(float x) {
+    return __nv_cvt_float_to_fp8(x, __NV_SATFINITE, Kind);
+  }
+};
+template <> struct Element<DType::E4M3> : Fp8Element<__NV_E4M3> {};
+template <> struct Element<DType::E5M2> : Fp8Element<__NV_E5M2> {};
+
+template <DType D> using StorageOf = typename Element<D>::Storage;
+
+/// Calls f(std::integral_constant<DType, d>) so kernels get the dtype as a
+/// template argument.
+template <typename F> void dispatch(DType dtype, F &&f) {
+  switch (dtype) {
+  case DType::BF16:
+    return f(std::integral_constant<DType, DType::BF16>{});
+  case DType::F16:
+    return f(std::integral_constant<DType, DType::F16>{});
+  case DType::F32:
+    return f(std::integral_constant<DType, DType::F32>{});
+  case DType::E4M3:
+    return f(std::integral_constant<DType, DType::E4M3>{});
+  case DType::E5M2:
+    return f(std::integral_constant<DType, DType::E5M2>{});
+  }
+}
+
+void checkLaunch(const char *kernel) {
+  if (cudaError_t error = cudaGetLastError(); error != cudaSuccess)
+    throw Error(ErrorKind::Cuda, std::string("launching reference kernel ") +
+                                     kernel + ": " + cudaGetErrorName(error) +
+                                     " (" + cudaGetErrorString(error) + ")");
+}
+
+/// Grid-stride kernels: enough blocks to fill any current GPU.
+constexpr unsigned StrideBlocks = 2048, StrideThreads = 256;
+
+__device__ uint64_t mix64(uint64_t x) {
+  // splitmix64's finalizer: a bijection with full avalanche.
+  x ^= x >> 30;
+  x *= 0xbf58476d1ce4e5b9ull;
+  x ^= x >> 27;
+  x *= 0x94d049bb133111ebull;
+  return x ^ (x >> 31);
+}
+
+__device__ float normalAt(uint64_t seed, uint64_t index) {
+  uint64_t h = mix64(seed ^ mix64(index + 0x9e3779b97f4a7c15ull));
+  // Box-Muller on two 24-bit uniforms; u1 in (0, 1] keeps log finite.
+  float u1 = float((h >> 40) + 1) * 0x1p-24f;
+  float u2 = float((h >> 16) & 0xffffff) * 0x1p-24f;
+  return sqrtf(-2.0f * logf(u1)) * cospif(2.0f * u2);
+}
+
+template <DType D>
+__global__ void fillNormalKernel(StorageOf<D> *data, uint64_t outer,
+                                 uint64_t inner, uint64_t ld, uint64_t total,
+                                 uint64_t seed, StorageOf<D> poison) {
+  for (uint64_t i = blockIdx.x * uint64_t(blockDim.x) + threadIdx.x; i < total;
+       i += uint64_t(gridDim.x) * blockDim.x) {
+    uint64_t column = i % ld;
+    uint64_t row = i / ld; // batch * outer + row
+    data[i] = column < inner
+                  ? Element<D>::encode(normalAt(seed, row * inner + column))
+                  : poison;
+  }
+}
+
+constexpr int RefTile = 16;
+
+template <DType DA, DType DB>
+__global__ void referenceGemmKernel(const StorageOf<DA> *a, uint64_t lda,
+                                    uint64_t strideA, const StorageOf<DB> *b,
+                                    uint64_t ldb, uint64_t strideB, float *out,
+                                    uint32_t m, uint32_t n, uint32_t k) {
+  // Padding by one float keeps the transposed read of bTile conflict-free.
+  __shared__ float aTile[RefTile][RefTile + 1];
+  __shared__ float bTile[RefTile][RefTile + 1];
+  uint32_t tx = threadIdx.x, ty = threadIdx.y;
+  uint64_t batch = blockIdx.z;
+  uint32_t row = blockIdx.y * RefTile + ty;
+  uint32_t column = blockIdx.x * RefTile + tx;
+  uint32_t bRow = blockIdx.x * RefTile + ty;
+  a += batch * strideA;
+  b += batch * strideB;
+  double acc = 0;
+  for (uint32_t k0 = 0; k0 < k; k0 += RefTile) {
+    uint32_t kk = k0 + tx;
+    aTile[ty][tx] =
+        row < m && kk < k ? Element<DA>::decode(a[row * lda + kk]) : 0.0f;
+    bTile[ty][tx] =
+        bRow < n && kk < k ? Element<DB>::decode(b[bRow * ldb + kk]) : 0.0f;
+    __syncthreads();
+    for (int i = 0; i < RefTile; ++i)
+      acc += double(aTile[ty][i]) * double(bTile[tx][i]);
+    __syncthreads();
+  }
+  if (row < m && column < n)
+    out[(batch * m + row) * n + column] = float(acc);
+}
+
+struct CompareAccumulators {
+  double errorSquared, referenceSquared;
+  unsigned long long maxAbsErrorBits;
+  unsigned long long unwritten, nonFinite, outOfBounds, referenceNonFinite;
+  unsigned long long firstBad;
+};
+
+template <typename T> __device__ T warpSum(T value) {
+  for (int offset = 16; offset > 0; offset /= 2)
+    value += __shfl_down_sync(0xffffffff, value, offset);
+  return value;
+}
+
+template <typename T> __device__ T warpReduce(T value, bool takeMax) {
+  for (int offset = 16; offset > 0; offset /= 2) {
+    T other = __shfl_down_sync(0xffffffff, value, offset);
+    value = takeMax ? max(value, other) : min(value, other);
+  }
+  return value;
+}
+
+template <DType D>
+__global__ void compareKernel(const StorageOf<D> *out, uint64_t rows,
+                              uint64_t inner, uint64_t ld, const float *ref,
+                              StorageOf<D> poison, CompareAccumulators *acc) {
+  double errorSquared = 0, referenceSquared = 0, maxAbsError = 0;
+  unsigned long long unwritten = 0, nonFinite = 0, outOfBounds = 0,
+                     referenceNonFinite = 0, firstBad = ~0ull;
+  uint64_t total = rows * ld;
+  for (uint64_t i = blockIdx.x * uint64_t(blockDim.x) + threadIdx.x; i < total;
+       i += uint64_t(gridDim.x) * blockDim.x) {
+    uint64_t column = i % ld;
+    uint64_t row = i / ld;
+    StorageOf<D> bits = out[i];
+    if (column >= inner) {
+      outOfBounds += bits != poison;
+      continue;
+    }
+    uint64_t index = row * inner + column;
+    double expected = ref[index];
+    if (!isfinite(expected)) {
+      ++referenceNonFinite;
+      continue;
+    }
+    referenceSquared += expected * expected;
+    float value = Element<D>::decode(bits);
+    if (bits == poison || !isfinite(value)) {
+      unwritten += bits == poison;
+      nonFinite += bits != poison;
+      firstBad = min(firstBad, (unsigned long long)index);
+      continue;
+    }
+    double error = double(value) - expected;
+    errorSquared += error * error;
+    maxAbsError = fmax(maxAbsError, fabs(error));
+  }
+  // One set of atomics per warp.
+  errorSquared = warpSum(errorSquared);
+  referenceSquared = warpSum(referenceSquared);
+  maxAbsError = warpReduce(maxAbsError, /*takeMax=*/true);
+  unwritten = warpSum(unwritten);
+  nonFinite = warpSum(nonFinite);
+  outOfBounds = warpSum(outOfBounds);
+  referenceNonFinite = warpSum(referenceNonFinite);
+  firstBad = warpReduce(firstBad, /*takeMax=*/false);
+  if (threadIdx.x % 32 != 0)
+    return;
+  atomicAdd(&acc->errorSquared, errorSquared);
+  atomicAdd(&acc->referenceSquared, referenceSquared);
+  // Non-negative doubles order like their bit patterns.
+  atomicMax(&acc->maxAbsErrorBits,
+            (unsigned long long)__double_as_longlong(maxAbsError));
+  atomicAdd(&acc->unwritten, unwritten);
+  atomicAdd(&acc->nonFinite, nonFinite);
+  atomicAdd(&acc->outOfBounds, outOfBounds);
+  atomicAdd(&acc->referenceNonFinite, referenceNonFinite);
+  atomicMin(&acc->firstBad, firstBad);
+}
+
+unsigned strideBlocks(uint64_t total) {
+  return static_cast<unsigned>(std::min<uint64_t>(
+      StrideBlocks, (total + StrideThreads - 1) / StrideThreads + 1));
+}
+
+} // namespace
+
+uint32_t poisonBits(DType dtype) {
+  switch (dtype) {
+  case DType::BF16:
+    return 0x7fa5;
+  case DType::F16:
+    return 0x7d5a;
+  case DType::F32:
+    return 0x7fa5a5a5;
+  case DType::E4M3:
+  case DType::E5M2:
+    return 0x7f;
+  }
+  return 0;
+}
+
+void poison(CUdeviceptr ptr, DType dtype, uint64_t elements, CUstream stream) {
+  const DriverApi &api = driver();
+  uint32_t bits = poisonBits(dtype);
+  const char *step = "poisoning the output with NaN";
+  switch (bundle::elementBytes(dtype)) {
+  case 1:
+    checkCu(api.cuMemsetD8Async(ptr, uint8_t(bits), elements, stream), step);
+    return;
+  case 2:
+    checkCu(api.cuMemsetD16Async(ptr, uint16_t(bits), elements, stream), step);
+    return;
+  default:
+    checkCu(api.cuMemsetD32Async(ptr, bits, elements, stream), step);
+  }
+}
+
+void fillRandomNormal(CUdeviceptr ptr, const MatrixPlan &matrix, uint64_t seed,
+                      CUstream stream) {
+  uint64_t total = matrix.batch * matrix.batchStride;
+  // Distinct streams per tensor from one user seed.
+  uint64_t tensorSeed =
+      seed * 0x9e3779b97f4a7c15ull + static_cast<uint64_t>(matrix.tensor) + 1;
+  dispatch(matrix.dtype, [&](auto d) {
+    constexpr DType D = decltype(d)::value;
+    fillNormalKernel<D><<<strideBlocks(total), StrideThreads, 0, stream>>>(
+        reinterpret_cast<StorageOf<D> *>(ptr), matrix.outer, matrix.inner,
+        matrix.ld, total, tensorSeed, StorageOf<D>(poisonBits(D)));
+  });
+  checkLaunch("fillNormal");
+}
+
+void referenceGemm(CUdeviceptr a, const MatrixPlan &aPlan, CUdeviceptr b,
+                   const MatrixPlan &bPlan, CUdeviceptr out, CUstream stream) {
+  uint64_t m = aPlan.outer, n = bPlan.outer, k = aPlan.inner;
+  dim3 grid(static_cast<unsigned>((n + RefTile - 1) / RefTile),
+            static_cast<unsigned>((m + RefTile - 1) / RefTile),
+            static_cast<unsigned>(aPlan.batch));
+  if (grid.y > 65535 || grid.z > 65535)
+    throw Error(ErrorKind::Usage,
+                "the naive reference handles m up to " +
+                    std::to_string(65535 * RefTile) +
+                    " and batch up to 65535; use --reference cublas");
+  dispatch(aPlan.dtype, [&](auto da) {
+    dispatch(bPlan.dtype, [&](auto db) {
+      constexpr DType DA = decltype(da)::value, DB = decltype(db)::value;
+      referenceGemmKernel<DA, DB><<<grid, dim3(RefTile, RefTile), 0, stream>>>(
+          reinterpret_cast<const StorageOf<DA> *>(a), aPlan.ld,
+          aPlan.batchStride, reinterpret_cast<const StorageOf<DB> *>(b),
+          bPlan.ld, bPlan.batchStride, reinterpret_cast<float *>(out),
+          static_cast<uint32_t>(m), static_cast<uint32_t>(n),
+          static_cast<uint32_t>(k));
+    });
+  });
+  checkLaunch("referenceGemm");
+}
+
+double CompareStats::relativeError() const {
+  if (referenceSquared == 0)
+    return errorSquared == 0 ? 0 : INFINITY;
+  return std::sqrt(errorSquared / referenceSquared);
+}
+
+CompareStats compareToReference(CUdeviceptr out, const MatrixPlan &outPlan,
+                                CUdeviceptr reference, CUstream stream,
+                                std::chrono::milliseconds timeout) {
+  const DriverApi &api = driver();
+  DeviceBuffer accumulators(sizeof(CompareAccumulators), "check results");
+  // Zero everything, then set firstBad to "none" (all ones).
+  checkCu(api.cuMemsetD8Async(accumulators.get(), 0,
+                              sizeof(CompareAccumulators), stream),
+          "clearing check results");
+  checkCu(api.cuMemsetD32Async(accumulators.get() +
+                                   offsetof(CompareAccumulators, firstBad),
+                               ~0u, 2, stream),
+          "clearing check results");
+  uint64_t rows = outPlan.batch * outPlan.outer;
+  uint64_t total = rows * outPlan.ld;
+  DType dtype = outPlan.dtype;
+  if (dtype != DType::BF16 && dtype != DType::F16 && dtype != DType::F32)
+    throw Error(ErrorKind::Usage, "cannot check " +
+                                      std::string(bundle::toString(dtype)) +
+                                      " outputs");
+  dispatch(dtype, [&](auto d) {
+    constexpr DType D = decltype(d)::value;
+    if constexpr (D == DType::BF16 || D == DType::F16 || D == DType::F32)
+      compareKernel<D><<<strideBlocks(total), StrideThreads, 0, stream>>>(
+          reinterpret_cast<const StorageOf<D> *>(out), rows, outPlan.inner,
+          outPlan.ld, reinterpret_cast<const float *>(reference),
+          StorageOf<D>(poisonBits(D)),
+          reinterpret_cast<CompareAccumulators *>(accumulators.get()));
+  });
+  checkLaunch("compare");
+  waitForStream(stream, timeout, "comparing against the reference");
+  CompareAccumulators result;
+  checkCu(api.cuMemcpyDtoH(&result, accumulators.get(), sizeof(result)),
+          "reading check results");
+
+  CompareStats stats;
+  stats.elements = outPlan.elements();
+  stats.unwritten = result.unwritten;
+  stats.nonFinite = result.nonFinite;
+  stats.outOfBoundsWrites = result.outOfBounds;
+  stats.referenceNonFinite = result.referenceNonFinite;
+  stats.firstBadIndex = result.firstBad;
+  stats.errorSquared = result.errorSquared;
+  stats.referenceSquared = result.referenceSquared;
+  std::memcpy(&stats.maxAbsError, &result.maxAbsErrorBits, sizeof(double));
+  return stats;
+}
+
+} // namespace gemm::runtime

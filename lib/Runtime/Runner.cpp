@@ -1,0 +1,251 @@
+//===- Runner.cpp - Check and time a kernel bundle on one problem ---------===//
+
+#include "gemm/Runtime/Runner.h"
+#include "gemm/Runtime/Driver.h"
+#include "gemm/Runtime/Error.h"
+#include "gemm/Runtime/Launch.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace gemm::runtime {
+namespace {
+
+using bundle::DType;
+
+/// Problems up to this many multiply-adds also get the naive reference as a
+/// second opinion under ReferenceMode::Auto (about a second at worst).
+constexpr double SecondOpinionMacs = double(1 << 30);
+
+/// Our reference kernels may be slow on big problems but do not hang; they
+/// get a generous limit of their own.
+constexpr std::chrono::milliseconds ReferenceTimeout{300000};
+
+/// The packed f32 matrix references write (batch x M x N).
+MatrixPlan referencePlan(const LaunchPlan &plan) {
+  MatrixPlan ref = plan.matrix(Tensor::C);
+  ref.dtype = DType::F32;
+  ref.ld = ref.inner;
+  ref.batchStride = ref.outer * ref.inner;
+  ref.padded = false;
+  return ref;
+}
+
+bool isFp8(DType t) { return t == DType::E4M3 || t == DType::E5M2; }
+
+} // namespace
+
+double defaultTolerance(const bundle::TensorTypes &types) {
+  double tolerance = types.c == DType::BF16  ? 1e-2
+                     : types.c == DType::F16 ? 5e-3
+                                             : 1e-4;
+  // Hopper's fp8 MMA accumulates with fewer bits than f32, and tf32 rounds
+  // f32 inputs to 10 mantissa bits: the result is that much less exact.
+  if (isFp8(types.a) || isFp8(types.b))
+    tolerance = std::max(tolerance, 2e-2);
+  else if (types.a == DType::F32)
+    tolerance = std::max(tolerance, 5e-3);
+  return tolerance;
+}
+
+TimingStats TimingStats::from(std::vector<float> ms) {
+  TimingStats stats;
+  stats.ms = ms;
+  if (ms.empty())
+    return stats;
+  std::sort(ms.begin(), ms.end());
+  size_t n = ms.size();
+  stats.medianMs =
+      n % 2 ? ms[n / 2] : 0.5 * (double(ms[n / 2 - 1]) + ms[n / 2]);
+  stats.minMs = ms.front();
+  stats.maxMs = ms.back();
+  return stats;
+}
+
+GemmRunner::GemmRunner(const KernelBundle &bundle, const Device &device,
+                       RunnerOptions options)
+    : bundle(bundle), device(device), options(options),
+      loaded(LoadedKernel::load(bundle, device)) {
+  if (bundle.manifest.grid == bundle::GridPolicy::Persistent)
+    capacity =
+        runtime::persistentCtaCapacity(loaded, bundle.manifest, device.info());
+}
+
+GemmRunner::~GemmRunner() = default;
+
+const CublasLt &GemmRunner::cublas() {
+  if (!lt)
+    lt = std::make_unique<CublasLt>();
+  return *lt;
+}
+
+LaunchPlan GemmRunner::plan(const Problem &problem) const {
+  PlanOptions planOptions;
+  planOptions.padLeadingDims = options.padLeadingDims;
+  planOptions.persistentCtaCapacity = capacity;
+  return planLaunch(bundle.manifest, problem, planOptions);
+}
+
+CheckResult GemmRunner::check(const LaunchPlan &plan,
+                              const CheckOptions &checkOptions) {
+  const MatrixPlan &a = plan.matrix(Tensor::A);
+  const MatrixPlan &b = plan.matrix(Tensor::B);
+  const MatrixPlan &c = plan.matrix(Tensor::C);
+  Stream stream;
+  DeviceBuffer aBuf(a.bytes(), "tensor a"), bBuf(b.bytes(), "tensor b"),
+      cBuf(c.bytes(), "tensor c");
+  fillRandomNormal(aBuf.get(), a, checkOptions.seed, stream.get());
+  fillRandomNormal(bBuf.get(), b, checkOptions.seed, stream.get());
+  poison(cBuf.get(), c.dtype, c.batch * c.batchStride, stream.get());
+  std::vector<CUtensorMap> maps =
+      encodeTensorMaps(plan, aBuf.get(), bBuf.get(), cBuf.get());
+  launchKernel(loaded, plan, maps, stream.get());
+  waitForStream(stream.get(), options.timeout,
+                "kernel " + loaded.name() + " (check run)");
+
+  CheckResult result;
+  result.seed = checkOptions.seed;
+  result.tolerance =
+      checkOptions.tolerance.value_or(defaultTolerance(bundle.manifest.types));
+
+  ReferenceMode mode = checkOptions.reference;
+  bool wantCublas = mode != ReferenceMode::Naive;
+  bool wantNaive = mode == ReferenceMode::Naive ||
+                   mode == ReferenceMode::Both ||
+                   (mode == ReferenceMode::Auto &&
+                    plan.problem.flops() / 2 <= SecondOpinionMacs);
+  MatrixPlan refPlan = referencePlan(plan);
+  std::unique_ptr<CublasGemm> gemm;
+  if (wantCublas) {
+    std::string whyNot;
+    gemm = CublasGemm::create(cublas(), a, b, refPlan, whyNot);
+    if (!gemm && mode != ReferenceMode::Auto)
+      throw Error(ErrorKind::Usage,
+                  "--reference cublas: " + whyNot + "; use --reference naive");
+    if (!gemm) {
+      result.notes.push_back(whyNot + "; using the naive reference");
+      wantNaive = true;
+    }
+  }
+
+  DeviceBuffer cublasRef, naiveRef;
+  if (gemm) {
+    cublasRef = DeviceBuffer(refPlan.bytes(), "the cuBLAS reference");
+    gemm->run(aBuf.get(), bBuf.get(), cublasRef.get(), stream.get());
+    waitForStream(stream.get(), ReferenceTimeout, "the cuBLAS reference");
+    result.comparisons.push_back(
+        {"cublas", compareToReference(cBuf.get(), c, cublasRef.get(),
+                                      stream.get(), ReferenceTimeout)});
+  }
+  if (wantNaive) {
+    naiveRef = DeviceBuffer(refPlan.bytes(), "the naive reference");
+    referenceGemm(aBuf.get(), a, bBuf.get(), b, naiveRef.get(), stream.get());
+    waitForStream(stream.get(), ReferenceTimeout, "the naive reference");
+    result.comparisons.push_back(
+        {"naive", compareToReference(cBuf.get(), c, naiveRef.get(),
+                                     stream.get(), ReferenceTimeout)});
+  }
+  if (gemm && wantNaive) {
+    CompareStats agreement =
+        compareToReference(cublasRef.get(), refPlan, naiveRef.get(),
+                           stream.get(), ReferenceTimeout);
+    result.referenceAgreement = agreement.relativeError();
+  }
+
+  result.passed = true;
+  for (const ReferenceComparison &cmp : result.comparisons) {
+    const CompareStats &s = cmp.stats;
+    if (s.badElements() != 0 || !(s.relativeError() <= result.tolerance))
+      result.passed = false;
+    if (s.referenceNonFinite)
+      result.notes.push_back("the " + cmp.reference + " reference has " +
+                             std::to_string(s.referenceNonFinite) +
+                             " non-finite values");
+  }
+  if (result.referenceAgreement &&
+      !(*result.referenceAgreement <= ReferenceAgreementTolerance)) {
+    result.passed = false;
+    result.notes.push_back("the cuBLAS and naive references disagree");
+  }
+  return result;
+}
+
+BenchResult GemmRunner::bench(const LaunchPlan &plan,
+                              const BenchOptions &benchOptions) {
+  const MatrixPlan &a = plan.matrix(Tensor::A);
+  const MatrixPlan &b = plan.matrix(Tensor::B);
+  const MatrixPlan &c = plan.matrix(Tensor::C);
+  Stream stream;
+  DeviceBuffer aBuf(a.bytes(), "tensor a"), bBuf(b.bytes(), "tensor b"),
+      cBuf(c.bytes(), "tensor c");
+  fillRandomNormal(aBuf.get(), a, benchOptions.seed, stream.get());
+  fillRandomNormal(bBuf.get(), b, benchOptions.seed, stream.get());
+  std::vector<CUtensorMap> maps =
+      encodeTensorMaps(plan, aBuf.get(), bBuf.get(), cBuf.get());
+
+  std::unique_ptr<CublasGemm> gemm;
+  DeviceBuffer cublasOut;
+  if (benchOptions.vsCublas) {
+    std::string whyNot;
+    gemm = CublasGemm::create(cublas(), a, b, c, whyNot);
+    if (!gemm)
+      throw Error(ErrorKind::Usage, "--vs cublas: " + whyNot);
+    cublasOut = DeviceBuffer(c.bytes(), "the cuBLAS output");
+  }
+  // Twice the L2, so the flush evicts everything the previous run left.
+  DeviceBuffer flush;
+  if (benchOptions.coldL2)
+    flush = DeviceBuffer(
+        std::max<size_t>(2 * size_t(device.info().l2CacheBytes), 64 << 20),
+        "the L2 flush buffer");
+
+  const std::string ours = "kernel " + loaded.name();
+  auto runOurs = [&] { launchKernel(loaded, plan, maps, stream.get()); };
+  auto runCublas = [&] {
+    gemm->run(aBuf.get(), bBuf.get(), cublasOut.get(), stream.get());
+  };
+  for (int i = 0; i < benchOptions.warmup; ++i) {
+    runOurs();
+    waitForStream(stream.get(), options.timeout, ours + " (warm-up)");
+    if (gemm) {
+      runCublas();
+      waitForStream(stream.get(), options.timeout, "cuBLAS (warm-up)");
+    }
+  }
+
+  Event start, stop;
+  auto timed = [&](auto &&run, const std::string &what, int iteration) {
+    if (benchOptions.coldL2)
+      checkCu(driver().cuMemsetD8Async(flush.get(), uint8_t(iteration),
+                                       flush.size(), stream.get()),
+              "flushing L2");
+    start.record(stream.get());
+    run();
+    stop.record(stream.get());
+    waitForEvent(stop, options.timeout,
+                 what + " (timed run " + std::to_string(iteration + 1) + ")");
+    return elapsedMs(start, stop);
+  };
+  std::vector<float> oursMs, cublasMs;
+  for (int i = 0; i < benchOptions.iterations; ++i) {
+    // Alternating who goes first cancels any bias of going second (warmer
+    // clocks, L2 contents).
+    if (gemm && i % 2 == 1)
+      cublasMs.push_back(timed(runCublas, "cuBLAS", i));
+    oursMs.push_back(timed(runOurs, ours, i));
+    if (gemm && i % 2 == 0)
+      cublasMs.push_back(timed(runCublas, "cuBLAS", i));
+  }
+
+  BenchResult result;
+  result.clocks = device.sampleClocks();
+  result.ours = TimingStats::from(std::move(oursMs));
+  if (gemm) {
+    result.cublas = TimingStats::from(std::move(cublasMs));
+    if (result.ours.medianMs > 0)
+      result.speedupVsCublas = result.cublas->medianMs / result.ours.medianMs;
+  }
+  return result;
+}
+
+} // namespace gemm::runtime

@@ -1,0 +1,271 @@
+//===- Options.cpp - gemm-runner's command line ---------------------------===//
+
+#include "Options.h"
+
+#include "gemm/Runtime/Error.h"
+
+#include <cerrno>
+#include <charconv>
+#include <cstring>
+#include <fstream>
+#include <iterator>
+#include <limits>
+#include <map>
+#include <sstream>
+
+namespace gemm::runner {
+namespace {
+
+using runtime::Error;
+using runtime::ErrorKind;
+using runtime::Problem;
+
+[[noreturn]] void usageError(const std::string &message) {
+  throw Error(ErrorKind::Usage, message);
+}
+
+uint64_t parseUInt(std::string_view text, const std::string &what, uint64_t min,
+                   uint64_t max = UINT64_MAX) {
+  uint64_t value = 0;
+  auto [end, ec] =
+      std::from_chars(text.data(), text.data() + text.size(), value);
+  if (ec != std::errc() || end != text.data() + text.size() || value < min ||
+      value > max)
+    usageError(what + ": expected an integer " +
+               (max == UINT64_MAX ? ">= " + std::to_string(min)
+                                  : "in " + std::to_string(min) + ".." +
+                                        std::to_string(max)) +
+               ", got '" + std::string(text) + "'");
+  return value;
+}
+
+double parsePositive(const std::string &text, const std::string &what) {
+  char *end = nullptr;
+  errno = 0;
+  double value = std::strtod(text.c_str(), &end);
+  if (text.empty() || *end != '\0' || errno != 0 || !(value > 0))
+    usageError(what + ": expected a positive number, got '" + text + "'");
+  return value;
+}
+
+std::string readShapesFile(const std::string &path) {
+  std::ifstream in(path);
+  if (!in)
+    usageError("--shapes " + path + ": cannot read: " + std::strerror(errno));
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+} // namespace
+
+std::vector<Problem> parseShapes(std::string_view text,
+                                 const std::string &name) {
+  std::vector<Problem> problems;
+  std::istringstream in{std::string(text)};
+  int lineNumber = 0;
+  for (std::string line; std::getline(in, line);) {
+    ++lineNumber;
+    line = line.substr(0, line.find('#'));
+    std::istringstream fields(line);
+    std::vector<std::string> words{std::istream_iterator<std::string>(fields),
+                                   {}};
+    if (words.empty())
+      continue;
+    std::string where = name + ":" + std::to_string(lineNumber);
+    if (words.size() != 3 && words.size() != 4)
+      usageError(where + ": expected 'M N K' or 'M N K BATCH', got '" + line +
+                 "'");
+    Problem p;
+    p.m = parseUInt(words[0], where + ": M", 1);
+    p.n = parseUInt(words[1], where + ": N", 1);
+    p.k = parseUInt(words[2], where + ": K", 1);
+    if (words.size() == 4)
+      p.batch = parseUInt(words[3], where + ": BATCH", 1);
+    problems.push_back(p);
+  }
+  if (problems.empty())
+    usageError(name + ": no shapes (expected lines 'M N K [BATCH]')");
+  return problems;
+}
+
+Options parseCommandLine(const std::vector<std::string> &args) {
+  Options options;
+  std::map<std::string, std::string> values;
+  std::vector<std::string> positional;
+  static const char *const flags[] = {
+      "--check",   "--bench", "--cold-l2", "--pad-leading-dims",
+      "--dry-run", "--help",  "-h",        "--probe"};
+  static const char *const valued[] = {
+      "--m",         "--n",    "--k",          "--batch",    "--shapes",
+      "--reference", "--seed", "--tolerance",  "--warmup",   "--iters",
+      "--vs",        "--json", "--timeout-ms", "--sm-count", "--device"};
+  auto isOneOf = [](const std::string &name, const auto &list) {
+    for (const char *entry : list)
+      if (name == entry)
+        return true;
+    return false;
+  };
+
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string &arg = args[i];
+    if (arg.size() < 2 || arg[0] != '-') {
+      positional.push_back(arg);
+      continue;
+    }
+    std::string name = arg, value;
+    bool inlineValue = false;
+    if (size_t eq = arg.find('='); eq != std::string::npos) {
+      name = arg.substr(0, eq);
+      value = arg.substr(eq + 1);
+      inlineValue = true;
+    }
+    if (isOneOf(name, flags)) {
+      if (inlineValue)
+        usageError(name + " takes no value");
+      values[name] = "";
+      continue;
+    }
+    if (!isOneOf(name, valued))
+      usageError("unknown option '" + name + "' (see --help)");
+    if (!inlineValue) {
+      if (i + 1 >= args.size())
+        usageError(name + " needs a value");
+      value = args[++i];
+    }
+    if (values.count(name))
+      usageError(name + " given twice");
+    values[name] = value;
+  }
+
+  auto has = [&](const char *name) { return values.count(name) != 0; };
+  if (has("--help") || has("-h")) {
+    options.help = true;
+    return options;
+  }
+  if (has("--probe")) {
+    options.probe = true;
+    if (has("--device"))
+      options.device = int(parseUInt(values["--device"], "--device", 0,
+                                     std::numeric_limits<int>::max()));
+    return options;
+  }
+  if (positional.size() != 1)
+    usageError(positional.empty()
+                   ? "no bundle given (usage: gemm-runner BUNDLE.json --m M "
+                     "--n N --k K ...; see --help)"
+                   : "expected one bundle, got '" + positional[0] + "' and '" +
+                         positional[1] + "'");
+  options.bundlePath = positional[0];
+
+  bool sized = has("--m") || has("--n") || has("--k") || has("--batch");
+  if (sized && has("--shapes"))
+    usageError("give the problem either with --m/--n/--k or with --shapes, "
+               "not both");
+  if (has("--shapes")) {
+    const std::string &path = values["--shapes"];
+    options.problems = parseShapes(readShapesFile(path), path);
+  } else {
+    for (const char *dim : {"--m", "--n", "--k"})
+      if (!has(dim))
+        usageError(std::string("missing ") + dim +
+                   " (give --m M --n N --k K, or --shapes FILE)");
+    Problem p;
+    p.m = parseUInt(values["--m"], "--m", 1);
+    p.n = parseUInt(values["--n"], "--n", 1);
+    p.k = parseUInt(values["--k"], "--k", 1);
+    if (has("--batch"))
+      p.batch = parseUInt(values["--batch"], "--batch", 1);
+    options.problems.push_back(p);
+  }
+
+  options.check = has("--check");
+  options.bench = has("--bench");
+  options.coldL2 = has("--cold-l2");
+  options.padLeadingDims = has("--pad-leading-dims");
+  options.dryRun = has("--dry-run");
+  if (has("--vs")) {
+    if (values["--vs"] != "cublas")
+      usageError("--vs: expected 'cublas', got '" + values["--vs"] + "'");
+    options.vsCublas = true;
+  }
+  if (options.vsCublas || options.coldL2)
+    options.bench = true;
+  if (!options.check && !options.bench)
+    options.check = true;
+
+  if (has("--reference")) {
+    const std::string &mode = values["--reference"];
+    if (mode == "auto")
+      options.reference = runtime::ReferenceMode::Auto;
+    else if (mode == "cublas")
+      options.reference = runtime::ReferenceMode::Cublas;
+    else if (mode == "naive")
+      options.reference = runtime::ReferenceMode::Naive;
+    else if (mode == "both")
+      options.reference = runtime::ReferenceMode::Both;
+    else
+      usageError("--reference: expected auto, cublas, naive or both, got '" +
+                 mode + "'");
+  }
+  if (has("--seed"))
+    options.seed = parseUInt(values["--seed"], "--seed", 0);
+  if (has("--tolerance"))
+    options.tolerance = parsePositive(values["--tolerance"], "--tolerance");
+  constexpr uint64_t maxInt = std::numeric_limits<int>::max();
+  if (has("--warmup"))
+    options.warmup = int(parseUInt(values["--warmup"], "--warmup", 0, maxInt));
+  if (has("--iters"))
+    options.iterations =
+        int(parseUInt(values["--iters"], "--iters", 1, maxInt));
+  if (has("--json"))
+    options.jsonPath = values["--json"];
+  if (has("--timeout-ms"))
+    options.timeout = std::chrono::milliseconds(
+        parseUInt(values["--timeout-ms"], "--timeout-ms", 1, maxInt));
+  if (has("--device"))
+    options.device = int(parseUInt(values["--device"], "--device", 0, maxInt));
+  if (has("--sm-count")) {
+    if (!options.dryRun)
+      usageError("--sm-count applies to --dry-run only (on a GPU the runner "
+                 "reads the SM count and occupancy)");
+    options.dryRunSmCount =
+        uint32_t(parseUInt(values["--sm-count"], "--sm-count", 1, 1u << 20));
+  }
+  return options;
+}
+
+std::string usage() {
+  return R"(usage: gemm-runner BUNDLE.json (--m M --n N --k K [--batch B] | --shapes FILE) [options]
+
+Runs a kernel bundle (NAME.json + NAME.ptx/.cubin) on the GPU, checks it
+against a reference and times it beside cuBLAS.
+
+problem:
+  --m M --n N --k K     problem size; C[MxN] = A[MxK] * B[NxK]^T
+  --batch B             batch count (batched kernels only)
+  --shapes FILE         one problem per line: "M N K [BATCH]"; '#' comments
+  --pad-leading-dims    round leading dimensions up to 16 bytes instead of
+                        rejecting sizes whose rows are not 16-byte multiples
+what to do (default: --check):
+  --check               run once and compare against the reference
+  --reference MODE      auto (default), cublas, naive or both
+  --tolerance X         relative Frobenius error bound (default per dtype)
+  --seed S              input seed (default 1; shape i uses S + i)
+  --bench               time the kernel with CUDA events
+  --warmup W --iters I  warm-up and timed runs (default 10 and 50)
+  --vs cublas           time cuBLASLt on the same inputs, interleaved
+  --cold-l2             flush L2 before every timed run
+  --dry-run             print the launch plan; no GPU needed
+  --sm-count N          SMs assumed by --dry-run for persistent grids (132)
+other:
+  --json FILE           write machine-readable results
+  --timeout-ms T        report a kernel running longer as a hang (10000)
+  --device N            GPU ordinal (default 0)
+  --probe               print "GPU N: NAME sm_XYa" and exit 0 when a usable
+                        GPU is there (3 when not); needs no bundle
+
+exit codes: 0 ok, 1 check failed, 2 usage or bundle error, 3 no GPU/driver,
+4 arch mismatch, 5 CUDA error, 6 hang
+)";
+}
+
+} // namespace gemm::runner

@@ -1,0 +1,55 @@
+//===- Options.h - gemm-runner's command line -------------------*- C++ -*-===//
+
+#ifndef GEMM_RUNNER_OPTIONS_H
+#define GEMM_RUNNER_OPTIONS_H
+
+#include "gemm/Runtime/Plan.h"
+#include "gemm/Runtime/Runner.h"
+
+#include <chrono>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace gemm::runner {
+
+struct Options {
+  std::string bundlePath;
+  std::vector<runtime::Problem> problems;
+  bool check = false;
+  bool bench = false;
+  runtime::ReferenceMode reference = runtime::ReferenceMode::Auto;
+  uint64_t seed = 1;
+  std::optional<double> tolerance;
+  int warmup = 10;
+  int iterations = 50;
+  bool vsCublas = false;
+  bool coldL2 = false;
+  std::optional<std::string> jsonPath;
+  std::chrono::milliseconds timeout{10000};
+  bool padLeadingDims = false;
+  bool dryRun = false;
+  /// --dry-run has no GPU to ask: the SM count to size persistent grids.
+  uint32_t dryRunSmCount = 132;
+  int device = 0;
+  bool help = false;
+  /// Only report whether a usable GPU is there (for lit's GPU tier).
+  bool probe = false;
+};
+
+/// Parses argv[1..]. Throws runtime::Error(Usage) naming the bad option.
+/// --help and --probe need nothing else.
+/// Without --check or --bench it checks; --vs and --cold-l2 imply --bench.
+Options parseCommandLine(const std::vector<std::string> &args);
+
+/// Shape list: one problem per line, "M N K" or "M N K BATCH"; blank lines
+/// and '#' comments are skipped. `name` prefixes error messages.
+std::vector<runtime::Problem> parseShapes(std::string_view text,
+                                          const std::string &name);
+
+std::string usage();
+
+} // namespace gemm::runner
+
+#endif // GEMM_RUNNER_OPTIONS_H

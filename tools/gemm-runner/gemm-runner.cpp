@@ -1,0 +1,432 @@
+//===- gemm-runner.cpp - Run, check and time kernel bundles ---------------===//
+//
+// The command line over gemm::runtime. Human output goes to stdout (a progress
+// line per problem, then a table); errors go to stderr as
+// "gemm-runner: error: ..." lines; --json writes everything measured.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Options.h"
+
+#include "gemm/Runtime/Bundle.h"
+#include "gemm/Runtime/Cublas.h"
+#include "gemm/Runtime/Device.h"
+#include "gemm/Runtime/Error.h"
+#include "gemm/Runtime/Plan.h"
+#include "gemm/Runtime/Runner.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <optional>
+#include <sstream>
+
+using namespace gemm;
+using namespace gemm::runtime;
+using gemm::runner::Options;
+using nlohmann::ordered_json;
+
+namespace {
+
+/// What was running, for the context of a CUDA error or a hang.
+struct Context {
+  std::string kernel;
+  std::optional<Problem> problem;
+  std::optional<LaunchPlan> plan;
+
+  std::string describe() const {
+    std::string text;
+    if (!kernel.empty())
+      text += "kernel " + kernel;
+    if (problem)
+      text += (text.empty() ? "" : ", ") + problem->toString();
+    if (plan)
+      text += (text.empty() ? "" : ", ") + plan->configString();
+    return text;
+  }
+};
+
+void printError(const std::string &message, const std::string &context = {}) {
+  std::istringstream lines(message);
+  for (std::string line; std::getline(lines, line);)
+    std::cerr << "gemm-runner: error: " << line << "\n";
+  if (!context.empty())
+    std::cerr << "gemm-runner: note: while running " << context << "\n";
+  std::cerr.flush();
+}
+
+template <typename T> ordered_json orUnknown(const std::optional<T> &value) {
+  return value ? ordered_json(*value) : ordered_json("unknown");
+}
+
+std::string mhz(const std::optional<unsigned> &value) {
+  return value ? std::to_string(*value) + " MHz" : "unknown";
+}
+
+std::string format(const char *fmt, double value) {
+  char buffer[64];
+  std::snprintf(buffer, sizeof(buffer), fmt, value);
+  return buffer;
+}
+
+ordered_json deviceJson(const DeviceInfo &info, const ClockSample &clocks) {
+  auto khzToMhz = [](const std::optional<int> &khz) {
+    return khz ? std::optional<int>(*khz / 1000) : std::nullopt;
+  };
+  return {
+      {"ordinal", info.ordinal},
+      {"name", info.name},
+      {"pci_bus_id", info.pciBusId},
+      {"compute_capability",
+       std::to_string(info.ccMajor) + "." + std::to_string(info.ccMinor)},
+      {"sm_count", info.smCount},
+      {"l2_cache_bytes", info.l2CacheBytes},
+      {"memory_bytes", info.totalMemoryBytes},
+      {"driver_cuda_version",
+       std::to_string(info.driverVersion / 1000) + "." +
+           std::to_string(info.driverVersion % 1000 / 10)},
+      {"sm_clock_peak_mhz", orUnknown(khzToMhz(info.smClockPeakKHz))},
+      {"mem_clock_peak_mhz", orUnknown(khzToMhz(info.memClockPeakKHz))},
+      {"sm_clock_max_mhz", orUnknown(clocks.smClockMaxMHz)},
+      {"power_limit_watts", orUnknown(clocks.powerLimitWatts)},
+      {"cublaslt_version", CublasLt::version()},
+  };
+}
+
+ordered_json clocksJson(const ClockSample &clocks) {
+  return {{"sm_clock_mhz", orUnknown(clocks.smClockMHz)},
+          {"mem_clock_mhz", orUnknown(clocks.memClockMHz)},
+          {"power_limit_watts", orUnknown(clocks.powerLimitWatts)},
+          {"temperature_c", orUnknown(clocks.temperatureC)}};
+}
+
+ordered_json planJson(const LaunchPlan &plan) {
+  ordered_json lds;
+  for (const MatrixPlan &m : plan.matrices)
+    lds[std::string(bundle::toString(m.tensor))] = m.ld;
+  return {
+      {"m", plan.problem.m},     {"n", plan.problem.n},
+      {"k", plan.problem.k},     {"batch", plan.problem.batch},
+      {"leading_dims", lds},     {"padded", plan.padded()},
+      {"grid", plan.grid},       {"block", plan.block},
+      {"cluster", plan.cluster}, {"dynamic_smem_bytes", plan.dynamicSmemBytes}};
+}
+
+/// (batch, row, column) of a flat index into a batch x M x N matrix.
+ordered_json positionJson(uint64_t index, const Problem &p) {
+  if (index == UINT64_MAX)
+    return nullptr;
+  return {{"batch", index / (p.m * p.n)},
+          {"row", index / p.n % p.m},
+          {"column", index % p.n}};
+}
+
+ordered_json checkJson(const CheckResult &check, const Problem &problem) {
+  ordered_json references = ordered_json::array();
+  for (const ReferenceComparison &cmp : check.comparisons) {
+    const CompareStats &s = cmp.stats;
+    references.push_back(
+        {{"reference", cmp.reference},
+         {"rel_error", s.relativeError()},
+         {"max_abs_error", s.maxAbsError},
+         {"elements", s.elements},
+         {"unwritten", s.unwritten},
+         {"non_finite", s.nonFinite},
+         {"out_of_bounds_writes", s.outOfBoundsWrites},
+         {"reference_non_finite", s.referenceNonFinite},
+         {"first_bad", positionJson(s.firstBadIndex, problem)}});
+  }
+  ordered_json j = {{"passed", check.passed},
+                    {"tolerance", check.tolerance},
+                    {"seed", check.seed},
+                    {"references", references}};
+  j["reference_agreement"] = check.referenceAgreement
+                                 ? ordered_json(*check.referenceAgreement)
+                                 : ordered_json(nullptr);
+  j["notes"] = check.notes;
+  return j;
+}
+
+ordered_json timingJson(const TimingStats &t, double flops) {
+  return {{"median_ms", t.medianMs},
+          {"min_ms", t.minMs},
+          {"max_ms", t.maxMs},
+          {"tflops", t.tflops(flops)},
+          {"times_ms", t.ms}};
+}
+
+ordered_json benchJson(const BenchResult &bench, const Options &options,
+                       double flops) {
+  ordered_json j = {{"warmup", options.warmup},
+                    {"iterations", options.iterations},
+                    {"cold_l2", options.coldL2},
+                    {"ours", timingJson(bench.ours, flops)}};
+  if (bench.cublas) {
+    j["cublas"] = timingJson(*bench.cublas, flops);
+    j["speedup_vs_cublas"] = orUnknown(bench.speedupVsCublas);
+  }
+  j["clocks"] = clocksJson(bench.clocks);
+  return j;
+}
+
+/// "check PASS (cublas: rel 1.2e-03, max abs 3.1e-02)".
+std::string checkSummary(const CheckResult &check, const Problem &problem) {
+  std::string text = check.passed ? "check PASS" : "check FAIL";
+  for (size_t i = 0; i < check.comparisons.size(); ++i) {
+    const ReferenceComparison &cmp = check.comparisons[i];
+    const CompareStats &s = cmp.stats;
+    text += (i ? "; " : " (") + cmp.reference + ": rel " +
+            format("%.2e", s.relativeError()) + ", max abs " +
+            format("%.2e", s.maxAbsError);
+    if (s.unwritten)
+      text += ", " + std::to_string(s.unwritten) + " unwritten";
+    if (s.nonFinite)
+      text += ", " + std::to_string(s.nonFinite) + " NaN/inf";
+    if (s.outOfBoundsWrites)
+      text += ", " + std::to_string(s.outOfBoundsWrites) +
+              " writes into row padding (allowed: TMA stores whole 16-byte "
+              "chunks)";
+    if (s.firstBadIndex != UINT64_MAX) {
+      ordered_json at = positionJson(s.firstBadIndex, problem);
+      text += ", first at row " + at["row"].dump() + " column " +
+              at["column"].dump();
+      if (problem.batch > 1)
+        text += " batch " + at["batch"].dump();
+    }
+  }
+  if (!check.comparisons.empty())
+    text += ")";
+  text += ", tolerance " + format("%.0e", check.tolerance);
+  for (const std::string &note : check.notes)
+    text += "; " + note;
+  return text;
+}
+
+std::string benchSummary(const BenchResult &bench, double flops) {
+  std::string text = "ours " + format("%.4f", bench.ours.medianMs) + " ms " +
+                     format("%.1f", bench.ours.tflops(flops)) + " TFLOP/s";
+  if (bench.cublas)
+    text += " | cuBLAS " + format("%.4f", bench.cublas->medianMs) + " ms " +
+            format("%.1f", bench.cublas->tflops(flops)) + " TFLOP/s | " +
+            format("%.3f", *bench.speedupVsCublas) + "x";
+  return text;
+}
+
+struct Row {
+  Problem problem;
+  std::optional<CheckResult> check;
+  std::optional<BenchResult> bench;
+};
+
+void printTable(const std::vector<Row> &rows) {
+  std::printf("\n%7s %7s %7s %5s  %-5s %9s %9s  %9s %9s %9s %8s  %9s %8s %7s\n",
+              "m", "n", "k", "batch", "check", "rel_err", "max_abs", "med_ms",
+              "min_ms", "max_ms", "TFLOP/s", "cublas_ms", "TFLOP/s", "speedup");
+  for (const Row &row : rows) {
+    const Problem &p = row.problem;
+    std::printf("%7llu %7llu %7llu %5llu  ", (unsigned long long)p.m,
+                (unsigned long long)p.n, (unsigned long long)p.k,
+                (unsigned long long)p.batch);
+    if (row.check && !row.check->comparisons.empty()) {
+      const CompareStats &s = row.check->comparisons.front().stats;
+      std::printf("%-5s %9.2e %9.2e  ", row.check->passed ? "PASS" : "FAIL",
+                  s.relativeError(), s.maxAbsError);
+    } else {
+      std::printf("%-5s %9s %9s  ", "-", "-", "-");
+    }
+    if (row.bench) {
+      const TimingStats &t = row.bench->ours;
+      std::printf("%9.4f %9.4f %9.4f %8.1f  ", t.medianMs, t.minMs, t.maxMs,
+                  t.tflops(p.flops()));
+      if (row.bench->cublas)
+        std::printf("%9.4f %8.1f %6.3fx", row.bench->cublas->medianMs,
+                    row.bench->cublas->tflops(p.flops()),
+                    *row.bench->speedupVsCublas);
+    }
+    std::printf("\n");
+  }
+}
+
+void writeJson(const std::string &path, const ordered_json &report) {
+  std::ofstream out(path);
+  out << report.dump(2) << "\n";
+  if (!out)
+    throw Error(ErrorKind::Usage, "--json " + path + ": cannot write");
+}
+
+int dryRun(const Options &options, const KernelBundle &bundle) {
+  const bundle::KernelManifest &m = bundle.manifest;
+  std::printf("bundle: %s (%s, kernel %s)\n", m.name.c_str(),
+              std::string(bundle::toString(m.arch)).c_str(), m.kernel.c_str());
+  std::printf("ptx: %s\n", bundle.ptxPath.string().c_str());
+  if (bundle.cubinPath)
+    std::printf("cubin: %s\n", bundle.cubinPath->string().c_str());
+  std::printf("persistent grids assume %u SMs (--sm-count), 1 CTA per SM\n",
+              options.dryRunSmCount);
+  PlanOptions planOptions;
+  planOptions.padLeadingDims = options.padLeadingDims;
+  planOptions.persistentCtaCapacity = options.dryRunSmCount;
+  for (const Problem &problem : options.problems) {
+    LaunchPlan plan = planLaunch(m, problem, planOptions);
+    std::printf("\n%s", describePlan(plan).c_str());
+    if (plan.padded())
+      std::printf("note: leading dimensions padded to %u bytes "
+                  "(--pad-leading-dims)\n",
+                  m.constraints.leadingDimAlignmentBytes);
+  }
+  return ExitOk;
+}
+
+/// The lit GPU tier keys on the last word: the arch bundles must target.
+int probe(const Options &options) {
+  Device device = Device::open(options.device);
+  const DeviceInfo &info = device.info();
+  std::printf("GPU %d: %s sm_%d%d%s\n", info.ordinal, info.name.c_str(),
+              info.ccMajor, info.ccMinor, info.ccMajor >= 9 ? "a" : "");
+  return ExitOk;
+}
+
+int run(const Options &options, Context &context, ordered_json &report) {
+  if (options.probe)
+    return probe(options);
+  KernelBundle bundle = KernelBundle::load(options.bundlePath);
+  context.kernel = bundle.manifest.kernel;
+  if (options.dryRun)
+    return dryRun(options, bundle);
+
+  Device device = Device::open(options.device);
+  const DeviceInfo &info = device.info();
+  ClockSample clocks = device.sampleClocks();
+  report["device"] = deviceJson(info, clocks);
+  RunnerOptions runnerOptions;
+  runnerOptions.timeout = options.timeout;
+  runnerOptions.padLeadingDims = options.padLeadingDims;
+  GemmRunner runner(bundle, device, runnerOptions);
+  const LoadedKernel &kernel = runner.kernel();
+  report["bundle"] = {{"manifest", bundle.manifestPath.string()},
+                      {"name", bundle.manifest.name},
+                      {"kernel", bundle.manifest.kernel},
+                      {"arch", bundle::toString(bundle.manifest.arch)},
+                      {"source", kernel.source()},
+                      {"registers_per_thread", kernel.registersPerThread()}};
+
+  std::printf("gemm-runner: %s from %s\n", kernel.name().c_str(),
+              kernel.source().c_str());
+  if (!kernel.note().empty())
+    std::printf("note: %s\n", kernel.note().c_str());
+  std::printf(
+      "GPU %d: %s (compute capability %d.%d, %d SMs, SM clock %s of "
+      "max %s, memory clock %s, power limit %s)\n",
+      info.ordinal, info.name.c_str(), info.ccMajor, info.ccMinor, info.smCount,
+      mhz(clocks.smClockMHz).c_str(), mhz(clocks.smClockMaxMHz).c_str(),
+      mhz(clocks.memClockMHz).c_str(),
+      clocks.powerLimitWatts ? format("%.0f W", *clocks.powerLimitWatts).c_str()
+                             : "unknown");
+
+  std::vector<Row> rows;
+  bool allPassed = true;
+  size_t total = options.problems.size();
+  for (size_t i = 0; i < total; ++i) {
+    Row row{options.problems[i], std::nullopt, std::nullopt};
+    context.problem = row.problem;
+    context.plan.reset();
+    LaunchPlan plan = runner.plan(row.problem);
+    context.plan = plan;
+    ordered_json result = planJson(plan);
+    std::string line = "[" + std::to_string(i + 1) + "/" +
+                       std::to_string(total) + "] " + row.problem.toString() +
+                       (plan.padded() ? " (padded lds)" : "") + ":";
+    uint64_t seed = options.seed + i;
+    if (options.check) {
+      CheckOptions checkOptions;
+      checkOptions.reference = options.reference;
+      checkOptions.seed = seed;
+      checkOptions.tolerance = options.tolerance;
+      row.check = runner.check(plan, checkOptions);
+      allPassed &= row.check->passed;
+      result["check"] = checkJson(*row.check, row.problem);
+      line += " " + checkSummary(*row.check, row.problem);
+    }
+    if (options.bench) {
+      BenchOptions benchOptions;
+      benchOptions.warmup = options.warmup;
+      benchOptions.iterations = options.iterations;
+      benchOptions.vsCublas = options.vsCublas;
+      benchOptions.coldL2 = options.coldL2;
+      benchOptions.seed = seed;
+      row.bench = runner.bench(plan, benchOptions);
+      result["bench"] = benchJson(*row.bench, options, row.problem.flops());
+      line += (options.check ? " | " : " ") +
+              benchSummary(*row.bench, row.problem.flops());
+    }
+    std::printf("%s\n", line.c_str());
+    std::fflush(stdout);
+    report["results"].push_back(result);
+    rows.push_back(std::move(row));
+  }
+  printTable(rows);
+  return allPassed ? ExitOk : ExitCheckFailed;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  Options options;
+  try {
+    options = gemm::runner::parseCommandLine(
+        std::vector<std::string>(argv + 1, argv + argc));
+  } catch (const Error &error) {
+    printError(error.what());
+    return exitCodeFor(error.kind());
+  }
+  if (options.help) {
+    std::printf("%s", gemm::runner::usage().c_str());
+    return ExitOk;
+  }
+  // Fail on an unwritable --json now, not after a long sweep.
+  if (options.jsonPath && !std::ofstream(*options.jsonPath)) {
+    printError("--json " + *options.jsonPath + ": cannot write");
+    return ExitUsage;
+  }
+
+  ordered_json report = {{"format", "gemm-runner-results"}, {"version", 1}};
+  report["results"] = ordered_json::array();
+  Context context;
+  int code = ExitOk;
+  try {
+    code = run(options, context, report);
+  } catch (const Error &error) {
+    bool onGpu =
+        error.kind() == ErrorKind::Cuda || error.kind() == ErrorKind::Hang;
+    std::string message = error.what();
+    if (error.kind() == ErrorKind::Hang)
+      message = "hang: " + message + "; terminating";
+    printError(message, onGpu ? context.describe() : std::string());
+    code = exitCodeFor(error.kind());
+    report["error"] = {{"kind", code == ExitHang ? "hang" : "error"},
+                       {"message", message},
+                       {"context", context.describe()},
+                       {"exit_code", code}};
+  } catch (const std::exception &error) {
+    printError(std::string("internal error: ") + error.what(),
+               context.describe());
+    code = ExitCudaError;
+  }
+  if (options.jsonPath && !options.dryRun && !options.probe) {
+    try {
+      writeJson(*options.jsonPath, report);
+    } catch (const Error &error) {
+      printError(error.what());
+      code = code == ExitOk ? ExitUsage : code;
+    }
+  }
+  std::fflush(stdout);
+  // After a hang the kernel still runs: skip destructors and atexit handlers
+  // that would wait for it, and let the driver tear the context down.
+  if (code == ExitHang)
+    std::_Exit(ExitHang);
+  return code;
+}

@@ -1,0 +1,214 @@
+//===- ManifestTest.cpp - Kernel bundle manifest --------------------------===//
+
+#include "gemm/Bundle/Manifest.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+using namespace gemm::bundle;
+using nlohmann::json;
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+
+namespace {
+
+KernelManifest exampleManifest() {
+  KernelManifest m;
+  m.name = m.kernel = "gemm_sm90_bf16_128x256x64";
+  m.arch = Arch::Sm90a;
+  m.ptx = "gemm_sm90_bf16_128x256x64.ptx";
+  m.block = {384, 1, 1};
+  m.dynamicSmemBytes = 200704;
+  m.tile = {128, 256, 64};
+  TmaDescriptorParam a{Tensor::A, {64, 128}};
+  TmaDescriptorParam b{Tensor::B, {64, 256}};
+  TmaDescriptorParam c{Tensor::C, {64, 32}};
+  c.l2Promotion = L2Promotion::None;
+  m.params = {
+      Param::tmaDescriptor(a),           Param::tmaDescriptor(b),
+      Param::tmaDescriptor(c),           Param::problemSize(ProblemDim::M),
+      Param::problemSize(ProblemDim::N), Param::problemSize(ProblemDim::K)};
+  return m;
+}
+
+std::vector<std::string> parseErrors(const json &j) {
+  ParseResult result = parseManifest(j);
+  EXPECT_FALSE(result.manifest);
+  return result.errors;
+}
+
+json exampleJson() { return json::parse(exampleManifest().toJsonString()); }
+
+TEST(Manifest, Spellings) {
+  EXPECT_EQ(toString(DType::E4M3), "e4m3");
+  EXPECT_EQ(parseEnum<Swizzle>("128B"), Swizzle::B128);
+  EXPECT_EQ(parseEnum<Swizzle>("128b"), std::nullopt);
+  EXPECT_EQ(spellingList<Layout>(), "row, col");
+  EXPECT_EQ(elementBytes(DType::F32), 4u);
+  EXPECT_EQ(swizzleSpanBytes(Swizzle::B64), 64u);
+}
+
+TEST(Manifest, RoundTrip) {
+  KernelManifest m = exampleManifest();
+  m.cubin = "x.cubin";
+  m.cluster = {2, 1, 1};
+  m.constraints.kMultiple = 64;
+  ParseResult parsed = parseManifestText(m.toJsonString());
+  ASSERT_TRUE(parsed.manifest) << ::testing::PrintToString(parsed.errors);
+  EXPECT_EQ(*parsed.manifest, m);
+  EXPECT_TRUE(parsed.manifest->validate().empty());
+
+  json j = m;
+  EXPECT_EQ(j["format"], "gemm-kernel-bundle");
+  EXPECT_EQ(j["version"], FormatVersion);
+  EXPECT_EQ(j.get<KernelManifest>(), m);
+}
+
+TEST(Manifest, ReadsTheDocumentedExample) {
+  const char *text = R"({
+    "format": "gemm-kernel-bundle", "version": 1,
+    "name": "gemm_sm90_bf16_128x256x64", "kernel": "gemm_sm90_bf16_128x256x64",
+    "arch": "sm_90a", "ptx": "gemm_sm90_bf16_128x256x64.ptx",
+    "block": [384, 1, 1], "cluster": [1, 1, 1], "grid": {"policy": "persistent"},
+    "dynamic_smem_bytes": 200704, "tile": [128, 256, 64],
+    "types": {"a": "bf16", "b": "bf16", "c": "bf16", "accumulator": "f32"},
+    "layouts": {"a": "row", "b": "col", "c": "row"},
+    "params": [
+      {"kind": "tma_descriptor", "tensor": "a", "box": [64, 128], "swizzle": "128B", "interleave": "none", "l2_promotion": "256B", "oob_fill": "zero"},
+      {"kind": "tma_descriptor", "tensor": "b", "box": [64, 256], "swizzle": "128B", "interleave": "none", "l2_promotion": "256B", "oob_fill": "zero"},
+      {"kind": "tma_descriptor", "tensor": "c", "box": [64, 32], "swizzle": "128B", "interleave": "none", "l2_promotion": "none", "oob_fill": "zero"},
+      {"kind": "problem_size", "dim": "m"}, {"kind": "problem_size", "dim": "n"},
+      {"kind": "problem_size", "dim": "k"}],
+    "constraints": {"leading_dim_alignment_bytes": 16, "min_m": 1, "min_n": 1, "min_k": 1}
+  })";
+  ParseResult parsed = parseManifestText(text);
+  ASSERT_TRUE(parsed.manifest) << ::testing::PrintToString(parsed.errors);
+  EXPECT_EQ(*parsed.manifest, exampleManifest());
+}
+
+TEST(Manifest, SyntaxErrorHasPosition) {
+  ParseResult parsed = parseManifestText("{\"format\": }");
+  ASSERT_EQ(parsed.errors.size(), 1u);
+  EXPECT_THAT(parsed.errors[0],
+              HasSubstr("invalid JSON: parse error at line 1, column 12"));
+}
+
+TEST(Manifest, WrongFormatOrVersionStopsEarly) {
+  json j = exampleJson();
+  j["version"] = 2;
+  j["arch"] = "sm_42";
+  EXPECT_THAT(parseErrors(j),
+              ElementsAre("version: manifest version 2 is not supported (this "
+                          "runtime reads version 1); re-export the bundle with "
+                          "a matching compiler"));
+  j = exampleJson();
+  j["format"] = "something-else";
+  EXPECT_THAT(parseErrors(j),
+              ElementsAre(HasSubstr("format: 'something-else' is not a kernel "
+                                    "bundle manifest")));
+}
+
+TEST(Manifest, ReportsEveryBadField) {
+  json j = exampleJson();
+  j["types"]["a"] = "bf17";
+  j["params"][1]["swizzle"] = "96B";
+  j["block"] = {384, 1};
+  j.erase("kernel");
+  j["colour"] = "blue";
+  std::vector<std::string> errors = parseErrors(j);
+  EXPECT_THAT(errors,
+              ::testing::UnorderedElementsAre(
+                  HasSubstr("colour: unknown field"),
+                  "kernel: missing required field",
+                  "block: expected an array of 3 unsigned integers, got "
+                  "[384,1]",
+                  "types.a: unknown dtype 'bf17' (expected one of bf16, f16, "
+                  "f32, e4m3, e5m2)",
+                  "params[1].swizzle: unknown swizzle '96B' (expected one of "
+                  "none, 32B, 64B, 128B)"));
+}
+
+TEST(Manifest, RejectsWrongTypes) {
+  json j = exampleJson();
+  j["dynamic_smem_bytes"] = -1;
+  j["tile"] = {128, 256.5, 64};
+  j["params"][3] = {{"kind", "problem_size"}, {"dim", "q"}};
+  EXPECT_THAT(parseErrors(j),
+              ::testing::UnorderedElementsAre(
+                  "dynamic_smem_bytes: expected an unsigned integer, got -1",
+                  "tile[1]: expected an unsigned integer, got 256.5",
+                  "params[3].dim: unknown problem dim 'q' (expected one of m, "
+                  "n, k, batch)"));
+}
+
+TEST(Manifest, ValidateHardwareLimits) {
+  KernelManifest m = exampleManifest();
+  m.block = {1024, 2, 1};
+  m.cluster = {4, 4, 1};
+  m.dynamicSmemBytes = 240000;
+  m.types.accumulator = DType::E4M3;
+  EXPECT_THAT(
+      m.validate(),
+      ElementsAre(
+          "block: [1024, 2, 1] is 2048 threads per block; the hardware limit "
+          "is 1024",
+          "cluster: [4, 4, 1] is 16 CTAs per cluster; the portable maximum is "
+          "8 (set \"cluster_non_portable\": true to allow up to 16)",
+          "dynamic_smem_bytes: 240000 exceeds the per-block maximum of 232448 "
+          "bytes (227 KiB)",
+          "types.accumulator: e4m3 cannot accumulate; expected f32 or f16"));
+  m = exampleManifest();
+  m.cluster = {4, 4, 1};
+  m.clusterNonPortable = true;
+  EXPECT_TRUE(m.validate().empty());
+  m.cluster = {32, 1, 1};
+  EXPECT_THAT(m.validate(), ElementsAre(HasSubstr("hardware maximum is 16")));
+}
+
+TEST(Manifest, ValidateTmaBoxes) {
+  KernelManifest m = exampleManifest();
+  m.params[0].tma.box = {64, 512};  // outer > 256
+  m.params[1].tma.box = {128, 256}; // 256 bytes > 128B swizzle
+  m.params[2].tma.box = {4, 32};    // 8 bytes, not 16-byte multiple
+  m.params[2].tma.swizzle = Swizzle::None;
+  EXPECT_THAT(
+      m.validate(),
+      ElementsAre(
+          "params[0].box: box dimension 1 is 512; TMA boxes must be 1..256 "
+          "elements per dimension",
+          "params[1].box: inner box extent 128 x bf16 = 256 bytes exceeds the "
+          "128B swizzle span of 128 bytes (TMA rule: inner box bytes <= "
+          "swizzle span)",
+          "params[2].box: inner box extent 4 x bf16 = 8 bytes is not a "
+          "multiple of 16 bytes (TMA rule for interleave none)"));
+}
+
+TEST(Manifest, ValidateParamList) {
+  KernelManifest m = exampleManifest();
+  m.params[2] = Param::tmaDescriptor(m.params[0].tma);
+  m.params[5] = Param::problemSize(ProblemDim::M);
+  m.kernel = "not a symbol";
+  m.types.b = DType::F16;
+  EXPECT_THAT(m.validate(),
+              ElementsAre("kernel: 'not a symbol' is not a valid PTX entry "
+                          "name",
+                          "types: a is bf16 and b is f16; A and B must have "
+                          "the same dtype (only e4m3 and e5m2 mix)",
+                          "params[2]: a second tma_descriptor for tensor a "
+                          "(first at params[0])",
+                          "params[5]: a second problem_size for dim m (first "
+                          "at params[3])",
+                          "params: no tma_descriptor for tensor c",
+                          "params: no problem_size for dim k"));
+}
+
+TEST(Manifest, Fp8MixesAreValid) {
+  KernelManifest m = exampleManifest();
+  m.types = {DType::E4M3, DType::E5M2, DType::BF16, DType::F32};
+  m.params[0].tma.box = {128, 128};
+  m.params[1].tma.box = {128, 256};
+  EXPECT_TRUE(m.validate().empty());
+}
+
+} // namespace
