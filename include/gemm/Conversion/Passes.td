@@ -1,0 +1,32 @@
+#ifndef GEMM_CONVERSION_PASSES_TD
+#define GEMM_CONVERSION_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def ConvertGemmToNVVM : Pass<"convert-gemm-to-nvvm", "ModuleOp"> {
+  let summary = "lower gemm kernel ops to NVVM and LLVM, one pattern per op";
+  let description = [{
+    Lowers the kernel-level gemm ops (shared-memory plan, pipelines, TMA,
+    WGMMA, epilogue, schedulers, warp roles) inside `gpu.module`s to the
+    NVVM and LLVM dialects, converting gemm types in signatures, `scf`
+    loop-carried values and casts. TMA descriptor kernel arguments are
+    recorded in `gemm.grid_constant_args` for `gemm-finalize-kernel-abi`.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect", "::mlir::NVVM::NVVMDialect",
+                           "::mlir::arith::ArithDialect", "::mlir::scf::SCFDialect"];
+}
+
+def GemmFinalizeKernelABI : Pass<"gemm-finalize-kernel-abi", "ModuleOp"> {
+  let summary = "pass TMA descriptors by value as __grid_constant__ parameters";
+  let description = [{
+    Runs after `convert-gpu-to-nvvm`: marks the kernel arguments listed in
+    `gemm.grid_constant_args` as `llvm.byval` 128-byte, 64-aligned
+    `nvvm.grid_constant` parameters, so the host passes the CUtensorMap by
+    value and the kernel takes its generic address with `cvta.param`.
+    (`gpu.func` cannot carry these attributes itself: the NVVM verifier
+    accepts `nvvm.grid_constant` only on `llvm.func` kernels, and the
+    GPU-to-NVVM conversion drops `llvm.byval`.)
+  }];
+}
+
+#endif // GEMM_CONVERSION_PASSES_TD

@@ -1,0 +1,67 @@
+#ifndef GEMM_ATTRS_TD
+#define GEMM_ATTRS_TD
+
+include "mlir/IR/AttrTypeBase.td"
+include "mlir/IR/BuiltinAttributeInterfaces.td"
+include "gemm/Dialect/Gemm/IR/GemmEnums.td"
+
+// `[a, b, c]` integer lists.
+class Gemm_ShapeParameter<string desc> : ArrayRefParameter<"int64_t", desc> {
+  let parser = "::mlir::gemm::parseBracketedIntegers($_parser)";
+  let printer = "::mlir::gemm::printBracketedIntegers($_printer, $_self)";
+}
+
+def Gemm_ClusterParameter : Gemm_ShapeParameter<"cluster shape"> {
+  let defaultValue = "::llvm::SmallVector<int64_t>{1, 1}";
+  let comparator = "::llvm::ArrayRef<int64_t>($_lhs) == ::llvm::ArrayRef<int64_t>($_rhs)";
+}
+
+def Gemm_ConfigAttr : AttrDef<Gemm_Dialect, "Config"> {
+  let mnemonic = "config";
+  let summary = "how a GEMM problem is turned into a kernel";
+  let description = [{
+    The kernel configuration of a `gemm.matmul`:
+    - `arch`: `sm_90a` (WGMMA, register accumulators) or `sm_100a` (tcgen05
+      MMA, tensor-memory accumulators).
+    - `tile`: the CTA tile `[BM, BN, BK]`.
+    - `cluster`: CTAs per cluster `[along M, along N]`; the shared operand of
+      a cluster row/column is multicast by TMA.
+    - `stages`: depth of the TMA -> MMA shared-memory ring; 0 derives the
+      deepest ring that fits the shared-memory budget.
+    - `schedule`: `cooperative` (consumer warpgroups split one tile),
+      `pingpong` (consumer warpgroups alternate tiles) or `warp_roles`
+      (SM100: load, MMA, scheduler and epilogue warps).
+    - `scheduler`: `static_persistent`, `clc` (SM100 cluster launch control)
+      or `split_k`.
+    - `raster`, `swizzle`: tile order of the persistent scheduler: tiles are
+      grouped in panels `swizzle` tiles wide across the raster dimension,
+      and consecutive tiles walk along `raster` inside a panel.
+    - `accum_stages` (SM100): tensor-memory accumulator buffers.
+    - `cta_group` (SM100): 1, or 2 for MMA across a CTA pair.
+
+    Example:
+    ```mlir
+    #gemm.config<arch = sm_90a, tile = [128, 256, 64], cluster = [2, 1],
+                 schedule = cooperative, raster = along_m, swizzle = 8>
+    ```
+  }];
+  let parameters = (ins
+    "::mlir::gemm::Arch":$arch,
+    Gemm_ShapeParameter<"CTA tile">:$tile,
+    Gemm_ClusterParameter:$cluster,
+    DefaultValuedParameter<"int64_t", "0">:$stages,
+    DefaultValuedParameter<"::mlir::gemm::Schedule",
+        "::mlir::gemm::Schedule::cooperative">:$schedule,
+    DefaultValuedParameter<"::mlir::gemm::TileScheduler",
+        "::mlir::gemm::TileScheduler::static_persistent">:$scheduler,
+    DefaultValuedParameter<"::mlir::gemm::Raster",
+        "::mlir::gemm::Raster::along_m">:$raster,
+    DefaultValuedParameter<"int64_t", "8">:$swizzle,
+    DefaultValuedParameter<"int64_t", "2">:$accum_stages,
+    DefaultValuedParameter<"int64_t", "1">:$cta_group
+  );
+  let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
+}
+
+#endif // GEMM_ATTRS_TD

@@ -1,0 +1,70 @@
+#ifndef GEMM_ENUMS_TD
+#define GEMM_ENUMS_TD
+
+include "mlir/IR/EnumAttr.td"
+include "gemm/Dialect/Gemm/IR/GemmDialect.td"
+
+def Gemm_ArchSM90a : I32EnumAttrCase<"sm_90a", 90>;
+def Gemm_ArchSM100a : I32EnumAttrCase<"sm_100a", 100>;
+def Gemm_Arch : I32EnumAttr<"Arch", "target GPU architecture",
+    [Gemm_ArchSM90a, Gemm_ArchSM100a]> {
+  let cppNamespace = "::mlir::gemm";
+  let genSpecializedAttr = 0;
+}
+def Gemm_ArchAttr : EnumAttr<Gemm_Dialect, Gemm_Arch, "arch"> {
+  let assemblyFormat = "$value";
+}
+
+def Gemm_LayoutRow : I32EnumAttrCase<"row", 0>;
+def Gemm_LayoutCol : I32EnumAttrCase<"col", 1>;
+def Gemm_Layout : I32EnumAttr<"Layout",
+    "matrix storage order: row = rows contiguous, col = columns contiguous",
+    [Gemm_LayoutRow, Gemm_LayoutCol]> {
+  let cppNamespace = "::mlir::gemm";
+  let genSpecializedAttr = 0;
+}
+def Gemm_LayoutAttr : EnumAttr<Gemm_Dialect, Gemm_Layout, "layout"> {
+  let assemblyFormat = "$value";
+}
+
+def Gemm_ScheduleCooperative : I32EnumAttrCase<"cooperative", 0>;
+def Gemm_SchedulePingpong : I32EnumAttrCase<"pingpong", 1>;
+def Gemm_ScheduleWarpRoles : I32EnumAttrCase<"warp_roles", 2>;
+def Gemm_Schedule : I32EnumAttr<"Schedule",
+    "how consumer warpgroups share work: cooperative (split one tile), "
+    "pingpong (alternate tiles), warp_roles (SM100 load/MMA/epilogue warps)",
+    [Gemm_ScheduleCooperative, Gemm_SchedulePingpong, Gemm_ScheduleWarpRoles]> {
+  let cppNamespace = "::mlir::gemm";
+  let genSpecializedAttr = 0;
+}
+def Gemm_ScheduleAttr : EnumAttr<Gemm_Dialect, Gemm_Schedule, "schedule"> {
+  let assemblyFormat = "$value";
+}
+
+def Gemm_TileSchedulerStatic : I32EnumAttrCase<"static_persistent", 0>;
+def Gemm_TileSchedulerCLC : I32EnumAttrCase<"clc", 1>;
+def Gemm_TileSchedulerSplitK : I32EnumAttrCase<"split_k", 2>;
+def Gemm_TileScheduler : I32EnumAttr<"TileScheduler",
+    "how tiles are handed to CTAs",
+    [Gemm_TileSchedulerStatic, Gemm_TileSchedulerCLC, Gemm_TileSchedulerSplitK]> {
+  let cppNamespace = "::mlir::gemm";
+  let genSpecializedAttr = 0;
+}
+def Gemm_TileSchedulerAttr
+    : EnumAttr<Gemm_Dialect, Gemm_TileScheduler, "tile_scheduler"> {
+  let assemblyFormat = "$value";
+}
+
+def Gemm_RasterAlongM : I32EnumAttrCase<"along_m", 0>;
+def Gemm_RasterAlongN : I32EnumAttrCase<"along_n", 1>;
+def Gemm_Raster : I32EnumAttr<"Raster",
+    "the dimension consecutive tiles walk along inside a swizzle panel",
+    [Gemm_RasterAlongM, Gemm_RasterAlongN]> {
+  let cppNamespace = "::mlir::gemm";
+  let genSpecializedAttr = 0;
+}
+def Gemm_RasterAttr : EnumAttr<Gemm_Dialect, Gemm_Raster, "raster"> {
+  let assemblyFormat = "$value";
+}
+
+#endif // GEMM_ENUMS_TD

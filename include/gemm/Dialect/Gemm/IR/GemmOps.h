@@ -1,0 +1,39 @@
+#ifndef GEMM_DIALECT_GEMM_IR_GEMMOPS_H
+#define GEMM_DIALECT_GEMM_IR_GEMMOPS_H
+
+#include "gemm/Dialect/Gemm/IR/GemmDialect.h"
+#include "mlir/Bytecode/BytecodeOpInterface.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/OpDefinition.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/ControlFlowInterfaces.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+#include "gemm/Dialect/Gemm/IR/GemmEnums.h.inc"
+
+namespace mlir::gemm {
+/// `[a, b, ...]` integer lists in attribute and type assembly.
+FailureOr<SmallVector<int64_t>> parseBracketedIntegers(AsmParser &parser);
+void printBracketedIntegers(AsmPrinter &printer, ArrayRef<int64_t> values);
+} // namespace mlir::gemm
+
+#define GET_ATTRDEF_CLASSES
+#include "gemm/Dialect/Gemm/IR/GemmAttrs.h.inc"
+#define GET_TYPEDEF_CLASSES
+#include "gemm/Dialect/Gemm/IR/GemmOpsTypes.h.inc"
+#define GET_OP_CLASSES
+#include "gemm/Dialect/Gemm/IR/GemmOps.h.inc"
+
+namespace mlir::gemm {
+/// Bytes of one element of a GEMM operand type (8-bit floats included).
+int64_t getElementBytes(Type type);
+/// Whether `type` can be a WGMMA/tcgen05 A or B operand of this dialect.
+bool isSupportedInputType(Type type);
+/// Fails with "'<op>' needs <arch>, but this kernel targets <chip>" when the
+/// kernel enclosing `op` (gemm.arch on its gpu.func, else its gpu.module's
+/// NVVM targets) targets another arch; succeeds outside kernels.
+LogicalResult verifyArch(Operation *op, Arch required);
+} // namespace mlir::gemm
+
+#endif // GEMM_DIALECT_GEMM_IR_GEMMOPS_H

@@ -1,0 +1,464 @@
+#ifndef GEMM_OPS_TD
+#define GEMM_OPS_TD
+
+include "mlir/IR/OpBase.td"
+include "mlir/IR/SymbolInterfaces.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+include "mlir/Interfaces/ControlFlowInterfaces.td"
+include "gemm/Dialect/Gemm/IR/GemmDialect.td"
+include "gemm/Dialect/Gemm/IR/GemmEnums.td"
+include "gemm/Dialect/Gemm/IR/GemmAttrs.td"
+include "gemm/Dialect/Gemm/IR/GemmTypes.td"
+
+// Ops that talk to barriers, the async proxy or the tensor cores must never be
+// CSE'd, hoisted or dropped: they all read and write (shared) memory.
+defvar Gemm_SideEffects = MemoryEffects<[MemRead, MemWrite]>;
+
+def Gemm_TmaDescriptor : Type<CPred<"::llvm::isa<::mlir::gemm::TmaDescriptorType>($_self)">,
+    "TMA descriptor", "::mlir::gemm::TmaDescriptorType">;
+def Gemm_SmemBuffer : Type<CPred<"::llvm::isa<::mlir::gemm::SmemBufferType>($_self)">,
+    "shared-memory buffer", "::mlir::gemm::SmemBufferType">;
+def Gemm_Pipeline : Type<CPred<"::llvm::isa<::mlir::gemm::PipelineType>($_self)">,
+    "pipeline", "::mlir::gemm::PipelineType">;
+def Gemm_Accumulator : Type<CPred<"::llvm::isa<::mlir::gemm::AccumulatorType>($_self)">,
+    "accumulator", "::mlir::gemm::AccumulatorType">;
+
+//===----------------------------------------------------------------------===//
+// Problem
+//===----------------------------------------------------------------------===//
+
+def Gemm_MatmulOp : Gemm_Op<"matmul", [Symbol, IsolatedFromAbove]> {
+  let summary = "a GEMM problem C = A * B^T and the configuration of its kernel";
+  let description = [{
+    Declares one GEMM kernel: `C[M, N] = epilogue(A[M, K] * B[N, K]^T)` with
+    M, N, K chosen at run time. The operand element types and storage orders,
+    the accumulator type and the `#gemm.config` fix everything else. A
+    materialize pass (`gemm-materialize-sm90`, `gemm-materialize-sm100`)
+    replaces it by a `gpu.module` holding the kernel.
+
+    Storage orders: `a(T, row)` is M rows of K contiguous elements;
+    `b(T, col)` is B^T column-major, i.e. N rows of K contiguous elements
+    (both operands K-major); `c(T, row)` is M rows of N.
+
+    The optional epilogue region maps one accumulator value to one output
+    value (alpha scaling, activation, conversion); without it the
+    accumulator is rounded to the output type.
+
+    Example:
+    ```mlir
+    gemm.matmul @gemm_bf16 a(bf16, row) b(bf16, col) c(bf16, row) acc(f32)
+        config(#gemm.config<arch = sm_90a, tile = [128, 256, 64]>)
+    ```
+  }];
+  let arguments = (ins SymbolNameAttr:$sym_name,
+                       TypeAttr:$aType, Gemm_LayoutAttr:$aLayout,
+                       TypeAttr:$bType, Gemm_LayoutAttr:$bLayout,
+                       TypeAttr:$cType, Gemm_LayoutAttr:$cLayout,
+                       TypeAttr:$accType,
+                       Gemm_ConfigAttr:$config);
+  let regions = (region AnyRegion:$epilogue);
+  let assemblyFormat = [{
+    $sym_name `a` `(` $aType `,` $aLayout `)` `b` `(` $bType `,` $bLayout `)`
+    `c` `(` $cType `,` $cLayout `)` `acc` `(` $accType `)`
+    `config` `(` $config `)` attr-dict-with-keyword ($epilogue^)?
+  }];
+  let hasVerifier = 1;
+}
+
+def Gemm_YieldOp : Gemm_Op<"yield", [Pure, Terminator, ReturnLike,
+    ParentOneOf<["MatmulOp", "WarpSpecializeOp", "AccumStoreSmemOp"]>]> {
+  let summary = "terminates gemm regions";
+  let description = [{
+    Returns the epilogue's output value, or ends a warp-role region.
+    Example: `gemm.yield %v : bf16`
+  }];
+  let arguments = (ins Variadic<AnyType>:$values);
+  let assemblyFormat = "($values^ `:` type($values))? attr-dict";
+  let builders = [OpBuilder<(ins), [{ build($_builder, $_state, ::mlir::ValueRange()); }]>];
+}
+
+//===----------------------------------------------------------------------===//
+// Kernel structure
+//===----------------------------------------------------------------------===//
+
+def Gemm_WarpSpecializeOp : Gemm_Op<"warp_specialize", [Gemm_SideEffects,
+    RecursiveMemoryEffects]> {
+  let summary = "SM90 warpgroup roles: one producer, N consumers, with register budgets";
+  let description = [{
+    Splits the CTA into warpgroups of 128 threads: warpgroup 0 runs the
+    `producer` region (TMA loads) after `setmaxnreg.dec.sync.aligned.u32
+    producer_regs`; warpgroups 1..consumers run the `consumer` region, whose
+    block argument is the consumer index, after `setmaxnreg.inc.sync.aligned.u32
+    consumer_regs`. Lowers to one branch per role, as `setmaxnreg` requires.
+    The register budget must fit the 64K-register file:
+    128 * (producer_regs + consumers * consumer_regs) <= 65536.
+
+    Example:
+    ```mlir
+    gemm.warp_specialize consumers(2) regs(40, 232) producer {
+      ...
+      gemm.yield
+    } consumer {
+    ^bb0(%consumer: i32):
+      ...
+      gemm.yield
+    }
+    ```
+  }];
+  let arguments = (ins I64Attr:$consumers, I64Attr:$producerRegs,
+                       I64Attr:$consumerRegs);
+  let regions = (region SizedRegion<1>:$producer, SizedRegion<1>:$consumer);
+  let assemblyFormat = [{
+    `consumers` `(` $consumers `)` `regs` `(` $producerRegs `,` $consumerRegs `)`
+    attr-dict `producer` $producer `consumer` $consumer
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    int64_t getThreads() { return 128 * (1 + getConsumers()); }
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// Shared memory
+//===----------------------------------------------------------------------===//
+
+def Gemm_SmemPlanOp : Gemm_Op<"smem.plan", [Pure]> {
+  let summary = "the kernel's whole shared-memory allocation";
+  let description = [{
+    Allocates every shared-memory object of the kernel from the dynamic
+    shared memory: tile rings and staging buffers (`!gemm.smem`), then the
+    mbarriers of each pipeline (`!gemm.pipeline`). Buffers are placed in
+    result order at 1024-byte aligned offsets (what the 128-byte swizzle of
+    TMA and WGMMA needs), barriers at 8-byte aligned offsets. The verifier
+    checks the total against the 227 KB (232448-byte) per-block limit of
+    SM90 and SM100. Lowers to address arithmetic on the dynamic shared
+    memory symbol.
+
+    Example:
+    ```mlir
+    %a, %b, %p = gemm.smem.plan : !gemm.smem<4 x 128 x 64 x bf16, swizzle = 128>,
+        !gemm.smem<4 x 256 x 64 x bf16, swizzle = 128>,
+        !gemm.pipeline<stages = 4, producers = 1, consumers = 2>
+    ```
+  }];
+  let results = (outs Variadic<AnyTypeOf<[Gemm_SmemBuffer, Gemm_Pipeline]>>:$objects);
+  let assemblyFormat = "attr-dict `:` type($objects)";
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    static constexpr int64_t kMaxBytes = 232448;
+    /// Byte offset of each result in the dynamic shared memory.
+    ::llvm::SmallVector<int64_t> getOffsets();
+    int64_t getTotalBytes();
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// Pipelines
+//===----------------------------------------------------------------------===//
+
+class Gemm_PipelineOp<string mnemonic, list<Trait> traits = []>
+    : Gemm_Op<mnemonic, !listconcat(traits, [Gemm_SideEffects])> {
+  let arguments = (ins Gemm_Pipeline:$pipeline, I32:$iteration);
+  let assemblyFormat = "$pipeline `[` $iteration `]` attr-dict `:` type($pipeline)";
+}
+
+def Gemm_PipelineInitOp : Gemm_Op<"pipeline.init", [Gemm_SideEffects]> {
+  let summary = "initialise a pipeline's mbarriers (one thread)";
+  let description = [{
+    `mbarrier.init.shared::cta.b64` of every full barrier with the producer
+    count and every empty barrier with the consumer count. Run by one thread;
+    before other threads (or, with clusters, other CTAs) use the barriers the
+    kernel needs `fence.mbarrier_init.release.cluster` and a CTA or cluster
+    barrier.
+
+    Example: `gemm.pipeline.init %p : !gemm.pipeline<stages = 4, producers = 1, consumers = 2>`
+  }];
+  let arguments = (ins Gemm_Pipeline:$pipeline);
+  let assemblyFormat = "$pipeline attr-dict `:` type($pipeline)";
+}
+
+def Gemm_ProducerAcquireOp : Gemm_PipelineOp<"pipeline.producer_acquire"> {
+  let summary = "wait until the slot of an iteration is empty";
+  let description = [{
+    Waits on the slot's empty barrier for the phase before the iteration's
+    (`mbarrier.try_wait.parity.shared::cta.b64` in a loop with parity
+    `((n / stages) & 1) ^ 1`), so the first pass over the ring does not wait.
+
+    Example: `gemm.pipeline.producer_acquire %p[%n] : !gemm.pipeline<stages = 4, producers = 1, consumers = 2>`
+  }];
+}
+
+def Gemm_ProducerCommitOp : Gemm_Op<"pipeline.producer_commit", [Gemm_SideEffects]> {
+  let summary = "arrive on a slot's full barrier, expecting TMA bytes";
+  let description = [{
+    `mbarrier.arrive.expect_tx.shared::cta.b64` on the slot's full barrier
+    with `tx_bytes`, which must equal the bytes that the TMA loads completing
+    on this barrier deliver to this CTA (multicast from peers included);
+    `gemm-check-pipelines` proves it.
+
+    Example: `gemm.pipeline.producer_commit %p[%n] tx(49152) : !gemm.pipeline<stages = 4, producers = 1, consumers = 2>`
+  }];
+  let arguments = (ins Gemm_Pipeline:$pipeline, I32:$iteration, I64Attr:$txBytes);
+  let assemblyFormat = "$pipeline `[` $iteration `]` `tx` `(` $txBytes `)` attr-dict `:` type($pipeline)";
+  let hasVerifier = 1;
+}
+
+def Gemm_ConsumerWaitOp : Gemm_PipelineOp<"pipeline.consumer_wait"> {
+  let summary = "wait until the slot of an iteration is full";
+  let description = [{
+    `mbarrier.try_wait.parity.shared::cta.b64` in a loop on the slot's full
+    barrier with parity `(n / stages) & 1`.
+
+    Example: `gemm.pipeline.consumer_wait %p[%n] : !gemm.pipeline<stages = 4, producers = 1, consumers = 2>`
+  }];
+}
+
+def Gemm_ConsumerReleaseOp : Gemm_Op<"pipeline.consumer_release", [Gemm_SideEffects]> {
+  let summary = "mark the slot of an iteration empty, here and in peer CTAs";
+  let description = [{
+    Arrives once on the slot's empty barrier (`mbarrier.arrive.shared::cta.b64`).
+    With `peers(%mask)`, arrives instead on the barrier of every CTA of the
+    cluster whose bit is set (`mapa.shared::cluster` then
+    `mbarrier.arrive.shared::cluster.b64`): the CTAs whose
+    multicast loads write into this CTA's slot must not refill it before this
+    consumer is done. `cluster_size` bounds the mask.
+
+    Example: `gemm.pipeline.consumer_release %p[%n] peers(%mask) cluster_size(2) : !gemm.pipeline<stages = 4, producers = 1, consumers = 4>`
+  }];
+  let arguments = (ins Gemm_Pipeline:$pipeline, I32:$iteration,
+                       Optional<I32>:$peerMask, OptionalAttr<I64Attr>:$clusterSize);
+  let assemblyFormat = [{
+    $pipeline `[` $iteration `]` (`peers` `(` $peerMask^ `)`)?
+    (`cluster_size` `(` $clusterSize^ `)`)? attr-dict `:` type($pipeline)
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// TMA
+//===----------------------------------------------------------------------===//
+
+def Gemm_TmaLoadOp : Gemm_Op<"tma.load", [Gemm_SideEffects, AttrSizedOperandSegments]> {
+  let summary = "TMA load of one box into a ring slot, completing on the slot's full barrier";
+  let description = [{
+    `cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes`
+    (with `.multicast::cluster` and a CTA mask when `multicast` is given) of
+    the box at element coordinates `[inner, outer]` into slot `slot` of the
+    ring, `row` rows into the slot (multicast slices), completing on the
+    full barrier of the pipeline's slot for `iteration`. Out-of-bounds
+    elements are zero-filled, so edge tiles and a K tail need no masking.
+
+    Example:
+    ```mlir
+    gemm.tma.load %descA[%k, %m] -> %ringA[%slot] barrier %p[%n]
+        : !gemm.tma_desc<bf16, box = [64, 128], swizzle = 128>,
+          !gemm.smem<4 x 128 x 64 x bf16, swizzle = 128>,
+          !gemm.pipeline<stages = 4, producers = 1, consumers = 2>
+    ```
+  }];
+  let arguments = (ins Gemm_TmaDescriptor:$descriptor, I32:$inner, I32:$outer,
+                       Gemm_SmemBuffer:$buffer, I32:$slot, Optional<I32>:$row,
+                       Gemm_Pipeline:$pipeline, I32:$iteration,
+                       Optional<I16>:$multicastMask);
+  let assemblyFormat = [{
+    $descriptor `[` $inner `,` $outer `]` `->` $buffer `[` $slot (`,` $row^)? `]`
+    `barrier` $pipeline `[` $iteration `]` (`multicast` `(` $multicastMask^ `)`)?
+    attr-dict `:` type($descriptor) `,` type($buffer) `,` type($pipeline)
+  }];
+  let hasVerifier = 1;
+}
+
+def Gemm_TmaStoreOp : Gemm_Op<"tma.store", [Gemm_SideEffects]> {
+  let summary = "TMA store of one staging slot to global memory";
+  let description = [{
+    `cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group` of slot
+    `slot` to the box at `[inner, outer]`; out-of-bounds elements are not
+    written. Writers of the slot must have executed
+    `fence.proxy.async.shared::cta` and synchronised first. Completion is
+    tracked with `gemm.tma.store_commit` / `gemm.tma.store_wait`.
+
+    Example: `gemm.tma.store %descC[%n, %m] from %stage[%slot] : !gemm.tma_desc<bf16, box = [64, 64], swizzle = 128>, !gemm.smem<4 x 64 x 64 x bf16, swizzle = 128>`
+  }];
+  let arguments = (ins Gemm_TmaDescriptor:$descriptor, I32:$inner, I32:$outer,
+                       Gemm_SmemBuffer:$buffer, I32:$slot);
+  let assemblyFormat = [{
+    $descriptor `[` $inner `,` $outer `]` `from` $buffer `[` $slot `]` attr-dict
+    `:` type($descriptor) `,` type($buffer)
+  }];
+  let hasVerifier = 1;
+}
+
+def Gemm_TmaStoreCommitOp : Gemm_Op<"tma.store_commit", [Gemm_SideEffects]> {
+  let summary = "close the current bulk async-group of TMA stores";
+  let description = [{
+    `cp.async.bulk.commit_group`. Example: `gemm.tma.store_commit`
+  }];
+  let assemblyFormat = "attr-dict";
+}
+
+def Gemm_TmaStoreWaitOp : Gemm_Op<"tma.store_wait", [Gemm_SideEffects]> {
+  let summary = "wait until at most `pending` TMA store groups are in flight";
+  let description = [{
+    `cp.async.bulk.wait_group.read pending` (with `read`: only the shared
+    memory reads must be done, so the staging slot can be rewritten) or
+    `cp.async.bulk.wait_group pending` (the writes are done too).
+
+    Example: `gemm.tma.store_wait pending(1) read`
+  }];
+  let arguments = (ins I64Attr:$pending, UnitAttr:$read);
+  let assemblyFormat = "`pending` `(` $pending `)` (`read` $read^)? attr-dict";
+}
+
+def Gemm_TmaPrefetchDescriptorOp : Gemm_Op<"tma.prefetch_descriptor", [Gemm_SideEffects]> {
+  let summary = "prefetch a tensor map into the descriptor cache";
+  let description = [{
+    `prefetch.param.tensormap` (generic address of the kernel parameter),
+    hiding the descriptor fetch of the first TMA.
+    Example: `gemm.tma.prefetch_descriptor %descA : !gemm.tma_desc<bf16, box = [64, 128], swizzle = 128>`
+  }];
+  let arguments = (ins Gemm_TmaDescriptor:$descriptor);
+  let assemblyFormat = "$descriptor attr-dict `:` type($descriptor)";
+}
+
+def Gemm_TmaPrefetchOp : Gemm_Op<"tma.prefetch", [Gemm_SideEffects]> {
+  let summary = "prefetch one box into L2";
+  let description = [{
+    `cp.async.bulk.prefetch.tensor.2d.L2.global.tile` of the box at
+    `[inner, outer]`.
+    Example: `gemm.tma.prefetch %descA[%k, %m] : !gemm.tma_desc<bf16, box = [64, 128], swizzle = 128>`
+  }];
+  let arguments = (ins Gemm_TmaDescriptor:$descriptor, I32:$inner, I32:$outer);
+  let assemblyFormat = "$descriptor `[` $inner `,` $outer `]` attr-dict `:` type($descriptor)";
+}
+
+//===----------------------------------------------------------------------===//
+// MMA (SM90)
+//===----------------------------------------------------------------------===//
+
+def Gemm_AccumZeroOp : Gemm_Op<"accum.zero", [Pure]> {
+  let summary = "an accumulator of zeros";
+  let description = [{
+    Materialises zero registers for a fresh tile (the WGMMA accumulate flag is
+    then always 1). Example: `%acc = gemm.accum.zero : !gemm.accum<64 x 256 x f32>`
+  }];
+  let results = (outs Gemm_Accumulator:$result);
+  let assemblyFormat = "attr-dict `:` type($result)";
+}
+
+def Gemm_WgmmaFenceOp : Gemm_Op<"wgmma.fence", [Gemm_SideEffects]> {
+  let summary = "order register and shared-memory accesses before WGMMA";
+  let description = [{
+    `wgmma.fence.sync.aligned`: required before the first `wgmma.mma_async`
+    and whenever the accumulator registers were touched by other
+    instructions. Example: `gemm.wgmma.fence`
+  }];
+  let assemblyFormat = "attr-dict";
+}
+
+def Gemm_WgmmaCommitOp : Gemm_Op<"wgmma.commit", [Gemm_SideEffects]> {
+  let summary = "close the current WGMMA group";
+  let description = [{ `wgmma.commit_group.sync.aligned`. Example: `gemm.wgmma.commit` }];
+  let assemblyFormat = "attr-dict";
+}
+
+def Gemm_WgmmaWaitOp : Gemm_Op<"wgmma.wait", [Gemm_SideEffects]> {
+  let summary = "wait until at most `pending` WGMMA groups are in flight";
+  let description = [{
+    `wgmma.wait_group.sync.aligned pending`. With `pending = 1` the previous
+    k-block's MMAs are done, so its ring slot can be released while the
+    current one still runs (a lookahead of one group).
+    Example: `gemm.wgmma.wait pending(1)`
+  }];
+  let arguments = (ins I64Attr:$pending);
+  let assemblyFormat = "`pending` `(` $pending `)` attr-dict";
+}
+
+def Gemm_MmaSm90Op : Gemm_Op<"mma.sm90", [Gemm_SideEffects,
+    AllTypesMatch<["accumulator", "result"]>]> {
+  let summary = "one BK-deep k-block of warpgroup MMA from shared memory";
+  let description = [{
+    Issues `BK / 16` (`BK / 32` for 8-bit types) steps of
+    `wgmma.mma_async.sync.aligned.m64nNk16.f32.bf16.bf16` (f16 likewise) for
+    each 64-row atom of the accumulator, A and B read from ring slot `slot`
+    through 128-byte-swizzle K-major matrix descriptors. A starts `a_row`
+    rows into its slot (the consumer warpgroup's share of a cooperative
+    tile). N is the accumulator's column count and must be a legal WGMMA N
+    (a multiple of 8 up to 256). The caller fences, commits and waits.
+
+    Example:
+    ```mlir
+    %acc1 = gemm.mma.sm90 %acc0, %ringA[%row], %ringB slot(%slot)
+        : !gemm.accum<64 x 256 x f32>, !gemm.smem<4 x 128 x 64 x bf16, swizzle = 128>,
+          !gemm.smem<4 x 256 x 64 x bf16, swizzle = 128>
+    ```
+  }];
+  let arguments = (ins Gemm_Accumulator:$accumulator, Gemm_SmemBuffer:$a,
+                       I32:$slot, I32:$aRow, Gemm_SmemBuffer:$b);
+  let results = (outs Gemm_Accumulator:$result);
+  let assemblyFormat = [{
+    $accumulator `,` $a `[` $aRow `]` `,` $b `slot` `(` $slot `)` attr-dict
+    `:` type($accumulator) `,` type($a) `,` type($b)
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Epilogue
+//===----------------------------------------------------------------------===//
+
+def Gemm_AccumStoreSmemOp : Gemm_Op<"accum.store_smem", [Gemm_SideEffects]> {
+  let summary = "convert one 64-row, 128-byte-wide accumulator sub-tile into a swizzled staging slot";
+  let description = [{
+    Takes the columns `[col, col + 128 / sizeof(elem))` of atom `atom` of the
+    accumulator, applies the optional epilogue region to each value (else
+    rounds to the slot's element type), and writes them with
+    `st.shared` into staging slot `slot`, laid out for a 128-byte-swizzle TMA
+    store of a `64 x (128 / sizeof(elem))` box. The swizzle makes the writes
+    of a warp bank-conflict free. The caller issues
+    `fence.proxy.async.shared::cta` and a barrier before the TMA store.
+
+    Example:
+    ```mlir
+    gemm.accum.store_smem %acc atom(0) col(64) -> %stage[%slot]
+        : !gemm.accum<64 x 256 x f32>, !gemm.smem<2 x 64 x 64 x bf16, swizzle = 128>
+    ```
+  }];
+  let arguments = (ins Gemm_Accumulator:$accumulator, I64Attr:$atom,
+                       I64Attr:$col, Gemm_SmemBuffer:$buffer, I32:$slot);
+  let regions = (region AnyRegion:$epilogue);
+  let assemblyFormat = [{
+    $accumulator `atom` `(` $atom `)` `col` `(` $col `)` `->` $buffer `[` $slot `]`
+    attr-dict `:` type($accumulator) `,` type($buffer) ($epilogue^)?
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Tile schedulers
+//===----------------------------------------------------------------------===//
+
+def Gemm_StaticTileOp : Gemm_Op<"sched.static_tile", [Pure]> {
+  let summary = "coordinates of a linear tile index under raster order and swizzle";
+  let description = [{
+    Maps the linear index `tile` of a persistent static schedule to tile
+    coordinates `(m, n)` of a `tiles_m x tiles_n` grid. The grid is cut into
+    panels `swizzle` tiles long along the `raster` dimension (the last panel
+    may be shorter); inside a panel consecutive indices walk along `raster`
+    first, then across, so the CTAs running at one time share A and B tiles
+    in L2. Pure integer arithmetic.
+
+    Example: `%m, %n = gemm.sched.static_tile %t of (%tm, %tn) raster(along_m) swizzle(8)`
+  }];
+  let arguments = (ins I32:$tile, I32:$tilesM, I32:$tilesN,
+                       Gemm_RasterAttr:$raster, I64Attr:$swizzle);
+  let results = (outs I32:$m, I32:$n);
+  let assemblyFormat = [{
+    $tile `of` `(` $tilesM `,` $tilesN `)` `raster` `(` $raster `)`
+    `swizzle` `(` $swizzle `)` attr-dict
+  }];
+  let hasVerifier = 1;
+}
+
+include "gemm/Dialect/Gemm/IR/GemmSM100Ops.td"
+
+#endif // GEMM_OPS_TD

@@ -1,0 +1,52 @@
+#ifndef GEMM_TRANSFORMS_PASSES_TD
+#define GEMM_TRANSFORMS_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def GemmMaterializeSM90 : Pass<"gemm-materialize-sm90", "ModuleOp"> {
+  let summary = "build the SM90 warp-specialized TMA + WGMMA kernel of each sm_90a gemm.matmul";
+  let description = [{
+    Replaces every `gemm.matmul` whose config targets `sm_90a` by a
+    `gpu.module` holding one persistent, warp-specialized kernel: a producer
+    warpgroup issuing TMA loads into a shared-memory ring, consumer
+    warpgroups issuing WGMMA (cooperative or pingpong), a static tile
+    scheduler with raster order and swizzle, clusters with TMA multicast, and
+    a sub-tiled TMA-store epilogue. The stage count is derived from the
+    shared-memory budget unless the config fixes it. The launch contract
+    (block, cluster, shared memory, parameters) is attached to the module as
+    `gemm.bundle` for `gemm-export-bundle`.
+  }];
+  let dependentDialects = ["::mlir::gpu::GPUDialect", "::mlir::scf::SCFDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::NVVM::NVVMDialect"];
+}
+
+def GemmCheckPipelines : Pass<"gemm-check-pipelines", "ModuleOp"> {
+  let summary = "prove the pipeline protocol of each kernel";
+  let description = [{
+    Static checks on the kernel structure: for every
+    `gemm.pipeline.producer_commit`, the expected transaction bytes equal
+    the bytes that the TMA loads completing on the same pipeline slot
+    deliver to this CTA (multicast from the other CTAs of the cluster
+    included, as recorded by `gemm.multicast_peers` on the load); every
+    pipeline is initialised exactly once.
+  }];
+}
+
+def GemmExportBundle : Pass<"gemm-export-bundle", "ModuleOp"> {
+  let summary = "write each compiled kernel as a bundle: NAME.ptx, NAME.cubin, NAME.json";
+  let description = [{
+    Runs after `gpu-module-to-binary{format=isa}`: writes the PTX of every
+    `gpu.binary` that has a `gemm.bundle` launch contract, assembles it with
+    ptxas when ptxas is found (CUDA toolkit), and writes the JSON manifest
+    (gemm/Bundle/Manifest.h) that gemm-runner reads.
+  }];
+  let options = [
+    Option<"outputDir", "output-dir", "std::string", "\".\"",
+           "directory the bundle files are written to">,
+    Option<"ptxas", "ptxas", "std::string", "\"\"",
+           "ptxas to assemble the PTX with (default: PATH, then /usr/local/cuda/bin); 'none' skips the cubin">,
+  ];
+}
+
+#endif // GEMM_TRANSFORMS_PASSES_TD

@@ -1,0 +1,156 @@
+//===- MmaToNVVM.cpp - SM90 warpgroup MMA --------------------------------===//
+
+#include "Patterns.h"
+
+using namespace mlir;
+using namespace mlir::gemm;
+
+namespace {
+
+/// Bytes between consecutive 8-row core-matrix groups of a 128-byte swizzled
+/// K-major tile (the descriptor's stride byte offset).
+constexpr int64_t kSwizzleAtomBytes = 1024;
+/// K elements one wgmma consumes for 16-bit types (32 bytes of a row).
+constexpr int64_t kWgmmaKBytes = 32;
+
+/// A WGMMA shared-memory matrix descriptor for a 128-byte swizzled K-major
+/// tile starting at `address` (PTX ISA "Matrix Descriptor Format"):
+/// bits 0-13 start address >> 4, 16-29 leading byte offset >> 4 (unused for
+/// swizzled K-major; 1 by convention), 32-45 stride byte offset >> 4,
+/// 62-63 swizzle mode (1 = 128-byte). The start address is added rather
+/// than masked in: shared addresses are below 2^18, so the sum is exact and
+/// LLVM can fold the constant offsets of the k-steps into it.
+Value createDescriptor(OpBuilder &b, Location loc, Value address) {
+  Value addr32 = LLVM::PtrToIntOp::create(b, loc, b.getI32Type(), address);
+  Value start = LLVM::ZExtOp::create(
+      b, loc, b.getI64Type(),
+      LLVM::LShrOp::create(b, loc, addr32, createI32(b, loc, 4)));
+  int64_t fixedBits = (int64_t{1} << 16) | ((kSwizzleAtomBytes >> 4) << 32) |
+                      (int64_t{1} << 62);
+  Value fixed = LLVM::ConstantOp::create(b, loc, b.getI64Type(),
+                                         b.getI64IntegerAttr(fixedBits));
+  return LLVM::AddOp::create(b, loc, start, fixed);
+}
+
+NVVM::WGMMATypes getWgmmaType(Type type) {
+  if (type.isBF16())
+    return NVVM::WGMMATypes::bf16;
+  if (type.isF16())
+    return NVVM::WGMMATypes::f16;
+  return NVVM::WGMMATypes::f32;
+}
+
+struct MmaSm90Lowering : public ConvertOpToLLVMPattern<MmaSm90Op> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+
+  LogicalResult
+  matchAndRewrite(MmaSm90Op op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    MLIRContext *ctx = rewriter.getContext();
+    AccumulatorType accType = op.getAccumulator().getType();
+    SmemBufferType aType = op.getA().getType();
+    SmemBufferType bType = op.getB().getType();
+    int64_t rowBytes =
+        aType.getCols() * getElementBytes(aType.getElementType());
+    int64_t kSteps = rowBytes / kWgmmaKBytes;
+    auto atomType = cast<LLVM::LLVMStructType>(
+        cast<LLVM::LLVMStructType>(getTypeConverter()->convertType(accType))
+            .getBody()[0]);
+
+    Value aSlot = getSlotAddress(rewriter, loc, adaptor.getA(), aType,
+                                 adaptor.getSlot(), adaptor.getARow());
+    Value bSlot =
+        getSlotAddress(rewriter, loc, adaptor.getB(), bType, adaptor.getSlot());
+    auto shape = NVVM::MMAShapeAttr::get(ctx, 64, accType.getCols(), 16);
+    auto inputType =
+        NVVM::WGMMATypesAttr::get(ctx, getWgmmaType(aType.getElementType()));
+    auto accumType = NVVM::WGMMATypesAttr::get(ctx, NVVM::WGMMATypes::f32);
+    auto scaleOne = NVVM::WGMMAScaleInAttr::get(ctx, NVVM::WGMMAScaleIn::one);
+    auto accumulate =
+        NVVM::WGMMAScaleOutAttr::get(ctx, NVVM::WGMMAScaleOut::one);
+    // Both operands are K-major: "row" for A, "col" for B in PTX terms.
+    auto aLayout = NVVM::MMALayoutAttr::get(ctx, NVVM::MMALayout::row);
+    auto bLayout = NVVM::MMALayoutAttr::get(ctx, NVVM::MMALayout::col);
+
+    Value acc = adaptor.getAccumulator();
+    for (int64_t k = 0; k < kSteps; ++k) {
+      Value bDesc = createDescriptor(
+          rewriter, loc,
+          LLVM::GEPOp::create(
+              rewriter, loc, bSlot.getType(), rewriter.getI8Type(), bSlot,
+              ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(k * kWgmmaKBytes)}));
+      for (int64_t atom = 0; atom < accType.getAtoms(); ++atom) {
+        int64_t aOffset = atom * 64 * rowBytes + k * kWgmmaKBytes;
+        Value aDesc = createDescriptor(
+            rewriter, loc,
+            LLVM::GEPOp::create(
+                rewriter, loc, aSlot.getType(), rewriter.getI8Type(), aSlot,
+                ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(aOffset)}));
+        Value atomAcc = LLVM::ExtractValueOp::create(rewriter, loc, acc, atom);
+        Value updated = NVVM::WgmmaMmaAsyncOp::create(
+            rewriter, loc, atomType, atomAcc, aDesc, bDesc, shape, inputType,
+            inputType, accumType, accumulate, scaleOne, scaleOne, aLayout,
+            bLayout, /*satfinite=*/nullptr);
+        acc = LLVM::InsertValueOp::create(rewriter, loc, acc, updated, atom);
+      }
+    }
+    rewriter.replaceOp(op, acc);
+    return success();
+  }
+};
+
+struct AccumZeroLowering : public ConvertOpToLLVMPattern<AccumZeroOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+
+  LogicalResult
+  matchAndRewrite(AccumZeroOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    AccumulatorType type = op.getResult().getType();
+    Type structType = getTypeConverter()->convertType(type);
+    Value zero = LLVM::ConstantOp::create(rewriter, loc, rewriter.getF32Type(),
+                                          rewriter.getF32FloatAttr(0.0f));
+    Value acc = LLVM::UndefOp::create(rewriter, loc, structType);
+    for (int64_t atom = 0; atom < type.getAtoms(); ++atom)
+      for (int64_t i = 0; i < type.getValuesPerAtom(); ++i)
+        acc = LLVM::InsertValueOp::create(rewriter, loc, acc, zero,
+                                          ArrayRef<int64_t>{atom, i});
+    rewriter.replaceOp(op, acc);
+    return success();
+  }
+};
+
+template <typename SourceOp, typename TargetOp>
+struct OneToOneLowering : public ConvertOpToLLVMPattern<SourceOp> {
+  using ConvertOpToLLVMPattern<SourceOp>::ConvertOpToLLVMPattern;
+
+  LogicalResult
+  matchAndRewrite(SourceOp op, typename SourceOp::Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<TargetOp>(op);
+    return success();
+  }
+};
+
+struct WgmmaWaitLowering : public ConvertOpToLLVMPattern<WgmmaWaitOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+
+  LogicalResult
+  matchAndRewrite(WgmmaWaitOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<NVVM::WgmmaWaitGroupSyncOp>(op,
+                                                            op.getPending());
+    return success();
+  }
+};
+
+} // namespace
+
+void mlir::gemm::populateMmaToNVVMPatterns(LLVMTypeConverter &converter,
+                                           RewritePatternSet &patterns) {
+  patterns.add<MmaSm90Lowering, AccumZeroLowering, WgmmaWaitLowering,
+               OneToOneLowering<WgmmaFenceOp, NVVM::WgmmaFenceAlignedOp>,
+               OneToOneLowering<WgmmaCommitOp, NVVM::WgmmaGroupSyncAlignedOp>>(
+      converter);
+}

@@ -1,0 +1,80 @@
+//===- Patterns.h - gemm to NVVM conversion, one file per op family ------===//
+//
+// Each op family (structure, pipelines, TMA, MMA, TMEM, epilogue,
+// schedulers) contributes its ConvertOpToLLVMPattern set through one
+// populate function, so the pass itself only wires them together.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef GEMM_LIB_CONVERSION_GEMMTONVVM_PATTERNS_H
+#define GEMM_LIB_CONVERSION_GEMMTONVVM_PATTERNS_H
+
+#include "gemm/Dialect/Gemm/IR/GemmOps.h"
+#include "mlir/Conversion/LLVMCommon/Pattern.h"
+#include "mlir/Conversion/LLVMCommon/TypeConverter.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+
+namespace mlir::gemm {
+
+inline constexpr unsigned kSharedSpace =
+    static_cast<unsigned>(NVVM::NVVMMemorySpace::Shared);
+inline constexpr unsigned kSharedClusterSpace =
+    static_cast<unsigned>(NVVM::NVVMMemorySpace::SharedCluster);
+
+/// Adds the gemm type conversions: TMA descriptors become generic pointers
+/// (to the by-value kernel parameter), shared-memory buffers and pipelines
+/// shared-memory pointers, accumulators LLVM structs of per-atom structs.
+void populateGemmTypeConversions(LLVMTypeConverter &converter);
+/// The SM100 tensor-memory type: !gemm.tmem -> !llvm.ptr<6>.
+void populateTmemTypeConversions(LLVMTypeConverter &converter);
+
+void populateStructureToNVVMPatterns(LLVMTypeConverter &converter,
+                                     RewritePatternSet &patterns);
+void populatePipelineToNVVMPatterns(LLVMTypeConverter &converter,
+                                    RewritePatternSet &patterns);
+void populateTmaToNVVMPatterns(LLVMTypeConverter &converter,
+                               RewritePatternSet &patterns);
+void populateMmaToNVVMPatterns(LLVMTypeConverter &converter,
+                               RewritePatternSet &patterns);
+void populateEpilogueToNVVMPatterns(LLVMTypeConverter &converter,
+                                    RewritePatternSet &patterns);
+void populateSchedulerToNVVMPatterns(LLVMTypeConverter &converter,
+                                     RewritePatternSet &patterns);
+// SM100 families.
+void populateTmemToNVVMPatterns(LLVMTypeConverter &converter,
+                                RewritePatternSet &patterns);
+void populateTcgen05MmaToNVVMPatterns(LLVMTypeConverter &converter,
+                                      RewritePatternSet &patterns);
+void populateClcToNVVMPatterns(LLVMTypeConverter &converter,
+                               RewritePatternSet &patterns);
+
+//===----------------------------------------------------------------------===//
+// Helpers shared by the pattern files
+//===----------------------------------------------------------------------===//
+
+/// An i32 constant.
+Value createI32(OpBuilder &b, Location loc, int64_t value);
+
+/// The shared-memory address of a pipeline's full (or empty) barrier for
+/// iteration `n`: base + 8 * (n mod stages) (+ 8 * stages for empty).
+Value getBarrierAddress(OpBuilder &b, Location loc, Value base,
+                        PipelineType type, Value iteration, bool empty);
+
+/// The mbarrier phase parity of iteration `n`: (n / stages) & 1.
+Value getPhaseParity(OpBuilder &b, Location loc, PipelineType type,
+                     Value iteration);
+
+/// The slot `n mod stages`.
+Value getSlot(OpBuilder &b, Location loc, int64_t stages, Value iteration);
+
+/// Spins on `mbarrier.try_wait.parity` until the phase with `parity`
+/// completed.
+void createBarrierWait(OpBuilder &b, Location loc, Value barrier, Value parity);
+
+/// The shared-memory address of `row` rows into slot `slot` of a buffer.
+Value getSlotAddress(OpBuilder &b, Location loc, Value base,
+                     SmemBufferType type, Value slot, Value row = {});
+
+} // namespace mlir::gemm
+
+#endif // GEMM_LIB_CONVERSION_GEMMTONVVM_PATTERNS_H

@@ -1,0 +1,123 @@
+//===- TmaToNVVM.cpp - TMA loads, stores and prefetches ------------------===//
+
+#include "Patterns.h"
+
+using namespace mlir;
+using namespace mlir::gemm;
+
+namespace {
+
+struct TmaLoadLowering : public ConvertOpToLLVMPattern<TmaLoadOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+
+  LogicalResult
+  matchAndRewrite(TmaLoadOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value slot = getSlotAddress(rewriter, loc, adaptor.getBuffer(),
+                                op.getBuffer().getType(), adaptor.getSlot(),
+                                adaptor.getRow());
+    // The instruction addresses the destination in the cluster window; a
+    // CTA's own shared memory is part of it.
+    Value destination = LLVM::AddrSpaceCastOp::create(
+        rewriter, loc,
+        LLVM::LLVMPointerType::get(rewriter.getContext(), kSharedClusterSpace),
+        slot);
+    Value barrier =
+        getBarrierAddress(rewriter, loc, adaptor.getPipeline(),
+                          op.getPipeline().getType(), adaptor.getIteration(),
+                          /*empty=*/false);
+    NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
+        rewriter, loc, destination, adaptor.getDescriptor(),
+        ValueRange{adaptor.getInner(), adaptor.getOuter()}, barrier,
+        /*im2colOffsets=*/ValueRange{}, adaptor.getMulticastMask(),
+        /*l2CacheHint=*/Value(), NVVM::TMALoadMode::TILE, /*isCTAOnly=*/false,
+        /*group=*/nullptr, /*predicate=*/Value());
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct TmaStoreLowering : public ConvertOpToLLVMPattern<TmaStoreOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+
+  LogicalResult
+  matchAndRewrite(TmaStoreOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value slot = getSlotAddress(rewriter, loc, adaptor.getBuffer(),
+                                op.getBuffer().getType(), adaptor.getSlot());
+    NVVM::CpAsyncBulkTensorSharedCTAToGlobalOp::create(
+        rewriter, loc, adaptor.getDescriptor(), slot,
+        ValueRange{adaptor.getInner(), adaptor.getOuter()},
+        /*l2CacheHint=*/Value(), NVVM::TMAStoreMode::TILE,
+        /*predicate=*/Value());
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct TmaStoreCommitLowering
+    : public ConvertOpToLLVMPattern<TmaStoreCommitOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+
+  LogicalResult
+  matchAndRewrite(TmaStoreCommitOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<NVVM::CpAsyncBulkCommitGroupOp>(op);
+    return success();
+  }
+};
+
+struct TmaStoreWaitLowering : public ConvertOpToLLVMPattern<TmaStoreWaitOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+
+  LogicalResult
+  matchAndRewrite(TmaStoreWaitOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<NVVM::CpAsyncBulkWaitGroupOp>(
+        op, rewriter.getI32IntegerAttr(op.getPending()),
+        op.getRead() ? rewriter.getUnitAttr() : UnitAttr());
+    return success();
+  }
+};
+
+struct TmaPrefetchDescriptorLowering
+    : public ConvertOpToLLVMPattern<TmaPrefetchDescriptorOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+
+  LogicalResult
+  matchAndRewrite(TmaPrefetchDescriptorOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<NVVM::PrefetchOp>(
+        op, /*cacheLevel=*/nullptr, /*evictPriority=*/nullptr,
+        adaptor.getDescriptor(), /*predicate=*/Value(), /*tensormap=*/true);
+    return success();
+  }
+};
+
+struct TmaPrefetchLowering : public ConvertOpToLLVMPattern<TmaPrefetchOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+
+  LogicalResult
+  matchAndRewrite(TmaPrefetchOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<NVVM::CpAsyncBulkTensorPrefetchOp>(
+        op, adaptor.getDescriptor(),
+        ValueRange{adaptor.getInner(), adaptor.getOuter()},
+        /*im2colOffsets=*/ValueRange{},
+        NVVM::TMALoadModeAttr::get(rewriter.getContext(),
+                                   NVVM::TMALoadMode::TILE),
+        /*l2CacheHint=*/Value());
+    return success();
+  }
+};
+
+} // namespace
+
+void mlir::gemm::populateTmaToNVVMPatterns(LLVMTypeConverter &converter,
+                                           RewritePatternSet &patterns) {
+  patterns.add<TmaLoadLowering, TmaStoreLowering, TmaStoreCommitLowering,
+               TmaStoreWaitLowering, TmaPrefetchDescriptorLowering,
+               TmaPrefetchLowering>(converter);
+}

@@ -1,0 +1,202 @@
+//===- GemmDialect.cpp - gemm dialect, attributes and types --------------===//
+
+#include "gemm/Dialect/Gemm/IR/GemmOps.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/DialectImplementation.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace mlir::gemm;
+
+#include "gemm/Dialect/Gemm/IR/GemmEnums.cpp.inc"
+#include "gemm/Dialect/Gemm/IR/GemmOpsDialect.cpp.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "gemm/Dialect/Gemm/IR/GemmAttrs.cpp.inc"
+#define GET_TYPEDEF_CLASSES
+#include "gemm/Dialect/Gemm/IR/GemmOpsTypes.cpp.inc"
+
+void GemmDialect::initialize() {
+  addOperations<
+#define GET_OP_LIST
+#include "gemm/Dialect/Gemm/IR/GemmOps.cpp.inc"
+      >();
+  addAttributes<
+#define GET_ATTRDEF_LIST
+#include "gemm/Dialect/Gemm/IR/GemmAttrs.cpp.inc"
+      >();
+  addTypes<
+#define GET_TYPEDEF_LIST
+#include "gemm/Dialect/Gemm/IR/GemmOpsTypes.cpp.inc"
+      >();
+}
+
+int64_t mlir::gemm::getElementBytes(Type type) {
+  if (auto intType = dyn_cast<IntegerType>(type))
+    return (intType.getWidth() + 7) / 8;
+  if (auto floatType = dyn_cast<FloatType>(type))
+    return (floatType.getWidth() + 7) / 8;
+  return 0;
+}
+
+bool mlir::gemm::isSupportedInputType(Type type) {
+  return isa<BFloat16Type, Float16Type, Float8E4M3FNType, Float8E5M2Type>(type);
+}
+
+FailureOr<SmallVector<int64_t>>
+mlir::gemm::parseBracketedIntegers(AsmParser &parser) {
+  SmallVector<int64_t> values;
+  if (parser.parseCommaSeparatedList(AsmParser::Delimiter::Square, [&] {
+        return parser.parseInteger(values.emplace_back());
+      }))
+    return failure();
+  return values;
+}
+
+void mlir::gemm::printBracketedIntegers(AsmPrinter &printer,
+                                        ArrayRef<int64_t> values) {
+  printer << '[';
+  llvm::interleaveComma(values, printer);
+  printer << ']';
+}
+
+static bool isValidSwizzle(int64_t swizzle) {
+  return swizzle == 0 || swizzle == 32 || swizzle == 64 || swizzle == 128;
+}
+
+//===----------------------------------------------------------------------===//
+// ConfigAttr
+//===----------------------------------------------------------------------===//
+
+LogicalResult ConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                 Arch arch, ArrayRef<int64_t> tile,
+                                 ArrayRef<int64_t> cluster, int64_t stages,
+                                 Schedule schedule, TileScheduler scheduler,
+                                 Raster raster, int64_t swizzle,
+                                 int64_t accumStages, int64_t ctaGroup) {
+  if (tile.size() != 3 || llvm::any_of(tile, [](int64_t v) { return v <= 0; }))
+    return emitError() << "tile must be three positive sizes [BM, BN, BK]";
+  if (cluster.size() != 2 ||
+      llvm::any_of(cluster, [](int64_t v) { return v <= 0; }))
+    return emitError()
+           << "cluster must be two positive sizes [along M, along N]";
+  if (cluster[0] * cluster[1] > 8)
+    return emitError() << "cluster of " << cluster[0] * cluster[1]
+                       << " CTAs exceeds the portable limit of 8";
+  if (stages < 0 || stages == 1)
+    return emitError() << "stages must be 0 (derive from the shared-memory "
+                          "budget) or at least 2, got "
+                       << stages;
+  if (swizzle < 1)
+    return emitError() << "swizzle must be at least 1 tile, got " << swizzle;
+  if (accumStages < 1 || accumStages > 4)
+    return emitError() << "accum_stages must be in [1, 4], got " << accumStages;
+  if (ctaGroup != 1 && ctaGroup != 2)
+    return emitError() << "cta_group must be 1 or 2, got " << ctaGroup;
+  if (arch == Arch::sm_90a) {
+    if (schedule == Schedule::warp_roles)
+      return emitError()
+             << "schedule warp_roles is the SM100 kernel structure; "
+                "use cooperative or pingpong for sm_90a";
+    if (scheduler == TileScheduler::clc)
+      return emitError() << "the clc scheduler (cluster launch control) needs "
+                            "sm_100a; use static_persistent for sm_90a";
+    if (ctaGroup != 1)
+      return emitError() << "cta_group 2 (MMA across a CTA pair) needs sm_100a";
+  }
+  if (arch == Arch::sm_100a && schedule != Schedule::warp_roles)
+    return emitError() << "sm_100a kernels use schedule warp_roles";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Types
+//===----------------------------------------------------------------------===//
+
+LogicalResult
+TmaDescriptorType::verify(function_ref<InFlightDiagnostic()> emitError,
+                          Type elementType, ArrayRef<int64_t> box,
+                          int64_t swizzle) {
+  int64_t elementBytes = getElementBytes(elementType);
+  if (elementBytes == 0)
+    return emitError() << "TMA element type must be an integer or float, got "
+                       << elementType;
+  if (box.size() != 2)
+    return emitError() << "TMA box must have 2 dimensions, got " << box.size();
+  for (int64_t dim : box)
+    if (dim < 1 || dim > 256)
+      return emitError() << "TMA box dimensions must be in [1, 256], got "
+                         << dim;
+  if (!isValidSwizzle(swizzle))
+    return emitError() << "swizzle must be 0, 32, 64 or 128 bytes, got "
+                       << swizzle;
+  int64_t innerBytes = box[0] * elementBytes;
+  if (innerBytes % 16 != 0)
+    return emitError() << "TMA box inner dimension must span a multiple of 16 "
+                          "bytes, got "
+                       << innerBytes;
+  if (swizzle != 0 && innerBytes > swizzle)
+    return emitError() << "TMA box inner dimension of " << innerBytes
+                       << " bytes exceeds the " << swizzle
+                       << "-byte swizzle span";
+  return success();
+}
+
+int64_t TmaDescriptorType::getBoxBytes() const {
+  return getBox()[0] * getBox()[1] * getElementBytes(getElementType());
+}
+
+LogicalResult
+SmemBufferType::verify(function_ref<InFlightDiagnostic()> emitError,
+                       int64_t stages, int64_t rows, int64_t cols,
+                       Type elementType, int64_t swizzle) {
+  if (stages < 1 || rows < 1 || cols < 1)
+    return emitError() << "shared-memory buffer sizes must be positive";
+  if (getElementBytes(elementType) == 0)
+    return emitError() << "shared-memory element type must be an integer or "
+                          "float, got "
+                       << elementType;
+  if (!isValidSwizzle(swizzle))
+    return emitError() << "swizzle must be 0, 32, 64 or 128 bytes, got "
+                       << swizzle;
+  int64_t rowBytes = cols * getElementBytes(elementType);
+  if (swizzle != 0 && rowBytes != swizzle)
+    return emitError() << "a " << swizzle
+                       << "-byte swizzled buffer needs rows of exactly "
+                       << swizzle << " bytes, got " << rowBytes;
+  if (swizzle != 0 && rows % 8 != 0)
+    return emitError() << "a swizzled buffer needs a multiple of 8 rows, got "
+                       << rows;
+  return success();
+}
+
+int64_t SmemBufferType::getStageBytes() const {
+  return getRows() * getCols() * getElementBytes(getElementType());
+}
+
+LogicalResult PipelineType::verify(function_ref<InFlightDiagnostic()> emitError,
+                                   int64_t stages, int64_t producers,
+                                   int64_t consumers) {
+  if (stages < 1)
+    return emitError() << "pipeline needs at least one stage, got " << stages;
+  if (producers < 1 || consumers < 1)
+    return emitError() << "pipeline arrival counts must be positive";
+  return success();
+}
+
+LogicalResult
+AccumulatorType::verify(function_ref<InFlightDiagnostic()> emitError,
+                        int64_t rows, int64_t cols, Type elementType) {
+  if (!elementType.isF32())
+    return emitError() << "accumulators are f32, got " << elementType;
+  if (rows < 64 || rows % 64 != 0)
+    return emitError() << "accumulator rows must be a multiple of 64 (one "
+                          "WGMMA atom), got "
+                       << rows;
+  if (cols < 8 || cols > 256 || cols % 8 != 0)
+    return emitError() << "accumulator columns must be a multiple of 8 in "
+                          "[8, 256] (a WGMMA N), got "
+                       << cols;
+  return success();
+}

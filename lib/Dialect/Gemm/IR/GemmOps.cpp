@@ -1,0 +1,319 @@
+//===- GemmOps.cpp - gemm dialect operations -----------------------------===//
+
+#include "gemm/Dialect/Gemm/IR/GemmOps.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/OpImplementation.h"
+
+using namespace mlir;
+using namespace mlir::gemm;
+
+/// Checks that `region`, if not empty, maps one accumulator value to one
+/// value of `resultType`.
+static LogicalResult verifyEpilogueRegion(Operation *op, Region &region,
+                                          Type accType, Type resultType) {
+  if (region.empty())
+    return success();
+  if (!region.hasOneBlock())
+    return op->emitOpError("epilogue region must have one block");
+  Block &block = region.front();
+  if (block.empty() || !block.mightHaveTerminator())
+    return op->emitOpError("epilogue region must end with gemm.yield");
+  if (block.getNumArguments() != 1 || block.getArgument(0).getType() != accType)
+    return op->emitOpError("epilogue region must take one ")
+           << accType << " accumulator value";
+  auto yield = dyn_cast<YieldOp>(block.getTerminator());
+  if (!yield || yield.getValues().size() != 1 ||
+      yield.getValues()[0].getType() != resultType)
+    return op->emitOpError("epilogue region must yield one ")
+           << resultType << " value";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// MatmulOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult MatmulOp::verify() {
+  Type aType = getAType(), bType = getBType(), cType = getCType();
+  if (!isSupportedInputType(aType))
+    return emitOpError("A element type must be bf16, f16, f8E4M3FN or "
+                       "f8E5M2, got ")
+           << aType;
+  if (aType != bType)
+    return emitOpError("A and B element types must match, got ")
+           << aType << " and " << bType;
+  if (!isa<BFloat16Type, Float16Type, Float32Type>(cType))
+    return emitOpError("C element type must be bf16, f16 or f32, got ")
+           << cType;
+  if (!getAccType().isF32())
+    return emitOpError("accumulator type must be f32, got ") << getAccType();
+  if (getALayout() != Layout::row || getBLayout() != Layout::col ||
+      getCLayout() != Layout::row)
+    return emitOpError("only a(row) b(col) c(row) (C = A * B^T with K-major "
+                       "operands) is implemented");
+
+  ConfigAttr config = getConfig();
+  ArrayRef<int64_t> tile = config.getTile();
+  int64_t bm = tile[0], bn = tile[1], bk = tile[2];
+  int64_t elementBytes = getElementBytes(aType);
+  if (bk * elementBytes != 128)
+    return emitOpError("tile K of ")
+           << bk << " must span 128 bytes of " << aType
+           << " (one 128-byte swizzle row): use BK = " << 128 / elementBytes;
+  if (config.getArch() == Arch::sm_90a) {
+    if (elementBytes != 2)
+      return emitOpError("sm_90a kernels take bf16 or f16 inputs; 8-bit "
+                         "inputs are implemented for sm_100a only");
+    if (bm % 64 != 0 || bm > 256)
+      return emitOpError("tile M of ")
+             << bm
+             << " is not a multiple of the 64-row WGMMA atom (64, 128, "
+                "192 or 256)";
+    if (bn % 8 != 0 || bn < 8 || bn > 256)
+      return emitOpError("tile N of ")
+             << bn << " is not a legal WGMMA N (a multiple of 8 in [8, 256])";
+    if (config.getSchedule() == Schedule::pingpong && bm > 128)
+      return emitOpError("pingpong gives each consumer warpgroup a whole "
+                         "tile; tile M must be 64 or 128, got ")
+             << bm;
+    if (config.getScheduler() == TileScheduler::split_k)
+      return emitOpError("the split_k scheduler is not implemented for "
+                         "sm_90a yet; use static_persistent");
+  }
+  ArrayRef<int64_t> cluster = config.getCluster();
+  // Multicast splits the shared operand's box into one slice per CTA of the
+  // cluster row/column; each slice must stay a whole number of 8-row
+  // swizzle atoms.
+  if (bn % (8 * cluster[0]) != 0)
+    return emitOpError("tile N of ")
+           << bn << " cannot be split into " << cluster[0]
+           << " multicast slices of whole 8-row atoms (cluster M = "
+           << cluster[0] << ")";
+  if (bm % (8 * cluster[1]) != 0)
+    return emitOpError("tile M of ")
+           << bm << " cannot be split into " << cluster[1]
+           << " multicast slices of whole 8-row atoms (cluster N = "
+           << cluster[1] << ")";
+  return verifyEpilogueRegion(getOperation(), getEpilogue(), getAccType(),
+                              cType);
+}
+
+//===----------------------------------------------------------------------===//
+// WarpSpecializeOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult WarpSpecializeOp::verify() {
+  int64_t consumers = getConsumers();
+  if (consumers < 1 || consumers > 3)
+    return emitOpError("needs 1 to 3 consumer warpgroups, got ") << consumers;
+  for (int64_t regs : {getProducerRegs(), getConsumerRegs()})
+    if (regs < 24 || regs > 256 || regs % 8 != 0)
+      return emitOpError("setmaxnreg register counts must be multiples of 8 "
+                         "in [24, 256], got ")
+             << regs;
+  int64_t total = 128 * (getProducerRegs() + consumers * getConsumerRegs());
+  if (total > 65536)
+    return emitOpError("register budget does not fit: 128 * (")
+           << getProducerRegs() << " + " << consumers << " * "
+           << getConsumerRegs() << ") = " << total
+           << " registers exceeds the 65536-register file";
+  if (getConsumer().front().getNumArguments() != 1 ||
+      !getConsumer().front().getArgument(0).getType().isInteger(32))
+    return emitOpError("consumer region must take the consumer index (i32)");
+  if (getProducer().front().getNumArguments() != 0)
+    return emitOpError("producer region takes no arguments");
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// SmemPlanOp
+//===----------------------------------------------------------------------===//
+
+SmallVector<int64_t> SmemPlanOp::getOffsets() {
+  SmallVector<int64_t> offsets;
+  int64_t offset = 0;
+  for (Type type : getResultTypes()) {
+    if (auto buffer = dyn_cast<SmemBufferType>(type)) {
+      offset = llvm::alignTo(offset, 1024);
+      offsets.push_back(offset);
+      offset += buffer.getTotalBytes();
+      continue;
+    }
+    auto pipeline = cast<PipelineType>(type);
+    offset = llvm::alignTo(offset, 8);
+    offsets.push_back(offset);
+    offset += pipeline.getBarrierBytes();
+  }
+  return offsets;
+}
+
+int64_t SmemPlanOp::getTotalBytes() {
+  int64_t total = 0;
+  SmallVector<int64_t> offsets = getOffsets();
+  for (auto [offset, type] : llvm::zip(offsets, getResultTypes())) {
+    int64_t bytes = isa<SmemBufferType>(type)
+                        ? cast<SmemBufferType>(type).getTotalBytes()
+                        : cast<PipelineType>(type).getBarrierBytes();
+    total = std::max(total, offset + bytes);
+  }
+  return total;
+}
+
+LogicalResult SmemPlanOp::verify() {
+  int64_t total = getTotalBytes();
+  if (total > kMaxBytes)
+    return emitOpError("shared-memory plan needs ")
+           << total << " bytes, over the " << kMaxBytes
+           << "-byte (227 KB) per-block budget: use fewer stages or a "
+              "smaller tile";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Pipeline ops
+//===----------------------------------------------------------------------===//
+
+LogicalResult ProducerCommitOp::verify() {
+  // The mbarrier transaction count is a 20-bit field.
+  auto txBytes = static_cast<int64_t>(getTxBytes());
+  if (txBytes <= 0 || txBytes >= (1 << 20))
+    return emitOpError("tx bytes must be in [1, 2^20 - 1], got ") << txBytes;
+  return success();
+}
+
+LogicalResult ConsumerReleaseOp::verify() {
+  if (static_cast<bool>(getPeerMask()) != getClusterSize().has_value())
+    return emitOpError("peers(...) and cluster_size(...) go together");
+  if (getClusterSize() && (*getClusterSize() < 1 || *getClusterSize() > 16))
+    return emitOpError("cluster_size must be in [1, 16], got ")
+           << *getClusterSize();
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// TMA ops
+//===----------------------------------------------------------------------===//
+
+/// A TMA box lands in (or leaves) one ring slot: same element type and
+/// swizzle, the inner box dimension is the whole row of the slot.
+static LogicalResult verifyBoxMatchesSlot(Operation *op,
+                                          TmaDescriptorType descriptor,
+                                          SmemBufferType buffer) {
+  if (descriptor.getElementType() != buffer.getElementType())
+    return op->emitOpError("descriptor element type ")
+           << descriptor.getElementType() << " differs from the buffer's "
+           << buffer.getElementType();
+  if (descriptor.getSwizzle() != buffer.getSwizzle())
+    return op->emitOpError("descriptor swizzle ")
+           << descriptor.getSwizzle() << " differs from the buffer's "
+           << buffer.getSwizzle();
+  if (descriptor.getBox()[0] != buffer.getCols())
+    return op->emitOpError("box inner dimension ")
+           << descriptor.getBox()[0] << " must equal the buffer's row length "
+           << buffer.getCols();
+  return success();
+}
+
+LogicalResult TmaLoadOp::verify() {
+  auto descriptor = getDescriptor().getType();
+  auto buffer = getBuffer().getType();
+  if (failed(verifyBoxMatchesSlot(getOperation(), descriptor, buffer)))
+    return failure();
+  int64_t boxRows = descriptor.getBox()[1];
+  if (boxRows > buffer.getRows() || buffer.getRows() % boxRows != 0)
+    return emitOpError("box of ")
+           << boxRows << " rows does not tile the buffer's " << buffer.getRows()
+           << " rows";
+  if (boxRows != buffer.getRows() && !getRow())
+    return emitOpError("a box smaller than the slot needs a row offset");
+  return success();
+}
+
+LogicalResult TmaStoreOp::verify() {
+  auto descriptor = getDescriptor().getType();
+  auto buffer = getBuffer().getType();
+  if (failed(verifyBoxMatchesSlot(getOperation(), descriptor, buffer)))
+    return failure();
+  if (descriptor.getBox()[1] != buffer.getRows())
+    return emitOpError("box of ")
+           << descriptor.getBox()[1] << " rows must equal the slot's "
+           << buffer.getRows() << " rows";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// MMA
+//===----------------------------------------------------------------------===//
+
+LogicalResult MmaSm90Op::verify() {
+  if (failed(verifyArch(*this, Arch::sm_90a)))
+    return failure();
+  auto acc = getAccumulator().getType();
+  auto a = getA().getType();
+  auto b = getB().getType();
+  if (a.getElementType() != b.getElementType())
+    return emitOpError("A and B element types differ: ")
+           << a.getElementType() << " vs " << b.getElementType();
+  if (!isa<BFloat16Type, Float16Type>(a.getElementType()))
+    return emitOpError("SM90 WGMMA here takes bf16 or f16 operands, got ")
+           << a.getElementType();
+  if (a.getSwizzle() != 128 || b.getSwizzle() != 128)
+    return emitOpError("WGMMA operands must be 128-byte swizzled K-major "
+                       "tiles");
+  if (b.getRows() != acc.getCols())
+    return emitOpError("illegal WGMMA shape: B slot has ")
+           << b.getRows()
+           << " rows but the accumulator has N = " << acc.getCols();
+  if (a.getRows() < acc.getRows())
+    return emitOpError("A slot has ")
+           << a.getRows() << " rows, fewer than the accumulator's "
+           << acc.getRows();
+  if (a.getStages() != b.getStages())
+    return emitOpError("A and B rings must have the same number of stages");
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Epilogue
+//===----------------------------------------------------------------------===//
+
+LogicalResult AccumStoreSmemOp::verify() {
+  auto acc = getAccumulator().getType();
+  auto buffer = getBuffer().getType();
+  int64_t elementBytes = getElementBytes(buffer.getElementType());
+  if (!isa<BFloat16Type, Float16Type, Float32Type>(buffer.getElementType()))
+    return emitOpError("staging element type must be bf16, f16 or f32, got ")
+           << buffer.getElementType();
+  if (buffer.getRows() != 64 || buffer.getSwizzle() != 128)
+    return emitOpError("staging slots hold one 64-row atom with 128-byte "
+                       "swizzled rows");
+  // The attributes are signless: read them as signed so that negative
+  // values are rejected rather than wrapped.
+  auto atom = static_cast<int64_t>(getAtom());
+  auto col = static_cast<int64_t>(getCol());
+  if (atom < 0 || atom >= acc.getAtoms())
+    return emitOpError("atom ") << atom << " is outside the accumulator's "
+                                << acc.getAtoms() << " atoms";
+  int64_t width = 128 / elementBytes;
+  if (col < 0 || col % width != 0 || col + width > acc.getCols())
+    return emitOpError("col ")
+           << col << " must be a multiple of " << width
+           << " inside the accumulator's " << acc.getCols() << " columns";
+  return verifyEpilogueRegion(getOperation(), getEpilogue(),
+                              acc.getElementType(), buffer.getElementType());
+}
+
+//===----------------------------------------------------------------------===//
+// Schedulers
+//===----------------------------------------------------------------------===//
+
+LogicalResult StaticTileOp::verify() {
+  auto swizzle = static_cast<int64_t>(getSwizzle());
+  if (swizzle < 1)
+    return emitOpError("swizzle must be at least 1, got ") << swizzle;
+  return success();
+}
+
+#define GET_OP_CLASSES
+#include "gemm/Dialect/Gemm/IR/GemmOps.cpp.inc"

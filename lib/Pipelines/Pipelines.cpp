@@ -1,0 +1,54 @@
+//===- Pipelines.cpp - registered gemm pass pipelines --------------------===//
+
+#include "gemm/Pipelines/Pipelines.h"
+#include "gemm/Conversion/Passes.h"
+#include "gemm/Dialect/Gemm/Transforms/Passes.h"
+
+#include "mlir/Conversion/GPUToNVVM/GPUToNVVMPass.h"
+#include "mlir/Conversion/NVVMToLLVM/NVVMToLLVM.h"
+#include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
+#include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/Passes.h"
+
+using namespace mlir;
+
+void mlir::gemm::buildGemmToNVVMPipeline(OpPassManager &pm) {
+  pm.addPass(createGemmMaterializeSM90());
+  pm.addPass(createGemmCheckPipelines());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createConvertGemmToNVVM());
+  pm.addPass(createSCFToControlFlowPass());
+  pm.addNestedPass<gpu::GPUModuleOp>(createConvertGpuOpsToNVVMOps());
+  pm.addPass(createGemmFinalizeKernelABI());
+  pm.addPass(createConvertNVVMToLLVMPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
+  pm.addPass(createCSEPass());
+}
+
+void mlir::gemm::buildGemmToPTXPipeline(OpPassManager &pm,
+                                        const GemmToPTXOptions &options) {
+  buildGemmToNVVMPipeline(pm);
+  GpuModuleToBinaryPassOptions binary;
+  binary.compilationTarget = "isa";
+  pm.addPass(createGpuModuleToBinaryPass(binary));
+  if (!options.outputDir.empty()) {
+    GemmExportBundleOptions exportOptions;
+    exportOptions.outputDir = options.outputDir;
+    exportOptions.ptxas = options.ptxas;
+    pm.addPass(createGemmExportBundle(exportOptions));
+  }
+}
+
+void mlir::gemm::registerGemmPipelines() {
+  PassPipelineRegistration<>(
+      "gemm-to-nvvm",
+      "lower gemm.matmul ops to kernels in the NVVM/LLVM dialects",
+      buildGemmToNVVMPipeline);
+  PassPipelineRegistration<GemmToPTXOptions>(
+      "gemm-to-ptx",
+      "lower gemm.matmul ops to PTX (gpu.binary) and write kernel bundles",
+      buildGemmToPTXPipeline);
+}

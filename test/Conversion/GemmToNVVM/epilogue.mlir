@@ -1,0 +1,168 @@
+// RUN: gemm-opt %s --convert-gemm-to-nvvm | FileCheck %s
+
+// gemm.accum.store_smem writes one 64-row, 128-byte-wide block of an
+// accumulator atom into a 128-byte-swizzled staging slot: thread (warp w,
+// lane l) writes rows 16 w + l / 4 (+ 8) at byte 2 * elem * (l mod 4) of
+// each 8-column group, the 16-byte chunk index xor-ed with l / 4; values
+// are converted to the slot type (or by the epilogue region) in pairs.
+
+!acc = !gemm.accum<64 x 256 x f32>
+!stage16 = !gemm.smem<4 x 64 x 64 x bf16, swizzle = 128>
+!stage32 = !gemm.smem<4 x 64 x 32 x f32, swizzle = 128>
+
+gpu.module @kernels {
+  // CHECK-LABEL: gpu.func @store_bf16
+  // CHECK-SAME: (%[[ACC:[a-z0-9]+]]: !llvm.struct<(struct<(f32, {{.*}})>)>, %[[S:[a-z0-9]+]]: !llvm.ptr<3>, %[[SLOT:[a-z0-9]+]]: i32)
+  // CHECK: %[[TID:.*]] = nvvm.read.ptx.sreg.tid.x : i32
+  // CHECK-NEXT: %[[C128:.*]] = llvm.mlir.constant(128 : i32) : i32
+  // CHECK-NEXT: %[[T:.*]] = llvm.urem %[[TID]], %[[C128]] : i32
+  // CHECK-NEXT: %[[C32:.*]] = llvm.mlir.constant(32 : i32) : i32
+  // CHECK-NEXT: %[[WARP:.*]] = llvm.udiv %[[T]], %[[C32]] : i32
+  // CHECK-NEXT: %[[C32B:.*]] = llvm.mlir.constant(32 : i32) : i32
+  // CHECK-NEXT: %[[LANE:.*]] = llvm.urem %[[T]], %[[C32B]] : i32
+  // CHECK-NEXT: %[[C4:.*]] = llvm.mlir.constant(4 : i32) : i32
+  // CHECK-NEXT: %[[QUAD:.*]] = llvm.udiv %[[LANE]], %[[C4]] : i32
+  // CHECK-NEXT: %[[C16:.*]] = llvm.mlir.constant(16 : i32) : i32
+  // CHECK-NEXT: %[[W16:.*]] = llvm.mul %[[WARP]], %[[C16]] : i32
+  // CHECK-NEXT: %[[ROW:.*]] = llvm.add %[[W16]], %[[QUAD]] : i32
+  // Two bf16 = 4 bytes per lane.
+  // CHECK-NEXT: %[[PAIRBYTES:.*]] = llvm.mlir.constant(4 : i32) : i32
+  // CHECK-NEXT: %[[C4C:.*]] = llvm.mlir.constant(4 : i32) : i32
+  // CHECK-NEXT: %[[L4:.*]] = llvm.urem %[[LANE]], %[[C4C]] : i32
+  // CHECK-NEXT: %[[LANEBYTES:.*]] = llvm.mul %[[L4]], %[[PAIRBYTES]] : i32
+  // CHECK-NEXT: %[[STAGE:.*]] = llvm.mlir.constant(8192 : i32) : i32
+  // CHECK-NEXT: %[[SOFF:.*]] = llvm.mul %[[SLOT]], %[[STAGE]] : i32
+  // CHECK-NEXT: %[[BASE:.*]] = llvm.getelementptr %[[S]][%[[SOFF]]] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
+  // CHECK-NEXT: %[[ATOM:.*]] = llvm.extractvalue %[[ACC]][0]
+  // Group 0 (columns 64..71): byte 0 + lane bytes; chunk ^ (lane / 4).
+  // CHECK-NEXT: %[[G0:.*]] = llvm.mlir.constant(0 : i32) : i32
+  // CHECK-NEXT: %[[BYTE:.*]] = llvm.add %[[G0]], %[[LANEBYTES]] : i32
+  // CHECK-NEXT: %[[C4D:.*]] = llvm.mlir.constant(4 : i32) : i32
+  // CHECK-NEXT: %[[CHUNK:.*]] = llvm.lshr %[[BYTE]], %[[C4D]] : i32
+  // CHECK-NEXT: %[[C15:.*]] = llvm.mlir.constant(15 : i32) : i32
+  // CHECK-NEXT: %[[INCHUNK:.*]] = llvm.and %[[BYTE]], %[[C15]] : i32
+  // CHECK-NEXT: %[[C4E:.*]] = llvm.mlir.constant(4 : i32) : i32
+  // CHECK-NEXT: %[[XOR:.*]] = llvm.xor %[[CHUNK]], %[[QUAD]] : i32
+  // CHECK-NEXT: %[[SWZ:.*]] = llvm.shl %[[XOR]], %[[C4E]] : i32
+  // Values 32 and 33 of the atom (column 64 = value (64 / 8) * 4), rounded.
+  // CHECK-NEXT: %[[U:.*]] = llvm.mlir.undef : vector<2xbf16>
+  // CHECK-NEXT: %[[V0:.*]] = llvm.extractvalue %[[ATOM]][32]
+  // CHECK-NEXT: %[[I0:.*]] = llvm.mlir.constant(0 : i32) : i32
+  // CHECK-NEXT: %[[R0:.*]] = llvm.fptrunc %[[V0]] : f32 to bf16
+  // CHECK-NEXT: %[[P0:.*]] = llvm.insertelement %[[R0]], %[[U]][%[[I0]] : i32] : vector<2xbf16>
+  // CHECK-NEXT: %[[V1:.*]] = llvm.extractvalue %[[ATOM]][33]
+  // CHECK-NEXT: %[[I1:.*]] = llvm.mlir.constant(1 : i32) : i32
+  // CHECK-NEXT: %[[R1:.*]] = llvm.fptrunc %[[V1]] : f32 to bf16
+  // CHECK-NEXT: %[[P1:.*]] = llvm.insertelement %[[R1]], %[[P0]][%[[I1]] : i32] : vector<2xbf16>
+  // Row (16 w + l / 4 + 0) * 128 + swizzled chunk + byte in chunk.
+  // CHECK-NEXT: %[[H0:.*]] = llvm.mlir.constant(0 : i32) : i32
+  // CHECK-NEXT: %[[Y:.*]] = llvm.add %[[ROW]], %[[H0]] : i32
+  // CHECK-NEXT: %[[C128B:.*]] = llvm.mlir.constant(128 : i32) : i32
+  // CHECK-NEXT: %[[YB:.*]] = llvm.mul %[[Y]], %[[C128B]] : i32
+  // CHECK-NEXT: %[[O1:.*]] = llvm.add %[[YB]], %[[SWZ]] : i32
+  // CHECK-NEXT: %[[O2:.*]] = llvm.add %[[O1]], %[[INCHUNK]] : i32
+  // CHECK-NEXT: %[[ADDR:.*]] = llvm.getelementptr %[[BASE]][%[[O2]]] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
+  // CHECK-NEXT: llvm.store %[[P1]], %[[ADDR]] {alignment = 4 : i64} : vector<2xbf16>, !llvm.ptr<3>
+  // Row + 8: values 34 and 35.
+  // CHECK: llvm.extractvalue %[[ATOM]][34]
+  // CHECK: llvm.extractvalue %[[ATOM]][35]
+  // CHECK: %[[H8:.*]] = llvm.mlir.constant(8 : i32) : i32
+  // CHECK-NEXT: llvm.add %[[ROW]], %[[H8]] : i32
+  // CHECK: llvm.store %{{.*}}, %{{.*}} {alignment = 4 : i64} : vector<2xbf16>, !llvm.ptr<3>
+  // Group 1 at byte 16 of the row: values 36..39.
+  // CHECK: %[[G1:.*]] = llvm.mlir.constant(16 : i32) : i32
+  // CHECK-NEXT: llvm.add %[[G1]], %[[LANEBYTES]] : i32
+  // CHECK: llvm.extractvalue %[[ATOM]][36]
+  // The last group (7, byte 112) holds values 60..63.
+  // CHECK: llvm.mlir.constant(112 : i32) : i32
+  // CHECK: llvm.extractvalue %[[ATOM]][62]
+  // CHECK: llvm.extractvalue %[[ATOM]][63]
+  // CHECK: llvm.store
+  // CHECK-NOT: llvm.store
+  // CHECK: gpu.return
+  gpu.func @store_bf16(%acc: !acc, %s: !stage16, %slot: i32) {
+    gemm.accum.store_smem %acc atom(0) col(64) -> %s[%slot] : !acc, !stage16
+    gpu.return
+  }
+
+  // 8 columns per group, 2 stores per group, 8 groups.
+  // CHECK-LABEL: gpu.func @store_bf16_count
+  // CHECK-COUNT-16: llvm.store %{{.*}}, %{{.*}} {alignment = 4 : i64} : vector<2xbf16>, !llvm.ptr<3>
+  // CHECK-NOT: llvm.store
+  // CHECK: gpu.return
+  gpu.func @store_bf16_count(%acc: !acc, %s: !stage16, %slot: i32) {
+    gemm.accum.store_smem %acc atom(0) col(0) -> %s[%slot] : !acc, !stage16
+    gpu.return
+  }
+
+  // f32 needs no conversion: 8 bytes per lane, 32 columns = 4 groups.
+  // CHECK-LABEL: gpu.func @store_f32
+  // CHECK-SAME: (%[[ACC:[a-z0-9]+]]: !llvm.struct<(struct<(f32, {{.*}})>, struct<(f32, {{.*}})>)>, %[[S:[a-z0-9]+]]: !llvm.ptr<3>, %[[SLOT:[a-z0-9]+]]: i32)
+  // CHECK: %[[PAIRBYTES:.*]] = llvm.mlir.constant(8 : i32) : i32
+  // CHECK: llvm.mul %{{.*}}, %[[PAIRBYTES]] : i32
+  // CHECK: %[[STAGE:.*]] = llvm.mlir.constant(8192 : i32) : i32
+  // Atom 1, column 32 = value (32 / 8) * 4 = 16.
+  // CHECK: %[[ATOM:.*]] = llvm.extractvalue %[[ACC]][1]
+  // CHECK: %[[U:.*]] = llvm.mlir.undef : vector<2xf32>
+  // CHECK-NEXT: %[[V0:.*]] = llvm.extractvalue %[[ATOM]][16]
+  // CHECK-NEXT: %[[I0:.*]] = llvm.mlir.constant(0 : i32) : i32
+  // CHECK-NEXT: %[[P0:.*]] = llvm.insertelement %[[V0]], %[[U]][%[[I0]] : i32] : vector<2xf32>
+  // CHECK-NEXT: %[[V1:.*]] = llvm.extractvalue %[[ATOM]][17]
+  // CHECK-NEXT: %[[I1:.*]] = llvm.mlir.constant(1 : i32) : i32
+  // CHECK-NEXT: %[[P1:.*]] = llvm.insertelement %[[V1]], %[[P0]][%[[I1]] : i32] : vector<2xf32>
+  // CHECK: llvm.store %[[P1]], %{{.*}} {alignment = 8 : i64} : vector<2xf32>, !llvm.ptr<3>
+  // Group 3 at byte 96: values 28..31.
+  // CHECK: llvm.mlir.constant(96 : i32) : i32
+  // CHECK: llvm.extractvalue %[[ATOM]][31]
+  // CHECK: llvm.store %{{.*}}, %{{.*}} {alignment = 8 : i64} : vector<2xf32>, !llvm.ptr<3>
+  // CHECK-NOT: llvm.store
+  // CHECK-NOT: llvm.fptrunc
+  // CHECK: gpu.return
+  gpu.func @store_f32(%acc: !gemm.accum<128 x 64 x f32>, %s: !stage32, %slot: i32) {
+    gemm.accum.store_smem %acc atom(1) col(32) -> %s[%slot]
+        : !gemm.accum<128 x 64 x f32>, !stage32
+    gpu.return
+  }
+
+  // CHECK-LABEL: gpu.func @store_f32_count
+  // CHECK-COUNT-8: llvm.store %{{.*}}, %{{.*}} {alignment = 8 : i64} : vector<2xf32>, !llvm.ptr<3>
+  // CHECK-NOT: llvm.store
+  // CHECK: gpu.return
+  gpu.func @store_f32_count(%acc: !gemm.accum<128 x 64 x f32>, %s: !stage32, %slot: i32) {
+    gemm.accum.store_smem %acc atom(1) col(32) -> %s[%slot]
+        : !gemm.accum<128 x 64 x f32>, !stage32
+    gpu.return
+  }
+
+  // The epilogue region is inlined once per value instead of the rounding.
+  // CHECK-LABEL: gpu.func @store_epilogue
+  // CHECK-SAME: (%[[ACC:[a-z0-9]+]]: !llvm.struct<(struct<(f32, {{.*}})>)>, %[[S:[a-z0-9]+]]: !llvm.ptr<3>, %[[SLOT:[a-z0-9]+]]: i32, %[[ALPHA:[a-z0-9]+]]: f32)
+  // CHECK: %[[ATOM:.*]] = llvm.extractvalue %[[ACC]][0]
+  // CHECK: %[[V0:.*]] = llvm.extractvalue %[[ATOM]][0]
+  // CHECK-NEXT: llvm.mlir.constant(0 : i32) : i32
+  // CHECK-NEXT: %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
+  // CHECK-NEXT: %[[SCALED:.*]] = arith.mulf %[[V0]], %[[ALPHA]] : f32
+  // CHECK-NEXT: %[[RELU:.*]] = arith.maximumf %[[SCALED]], %[[ZERO]] : f32
+  // CHECK-NEXT: %[[OUT:.*]] = arith.truncf %[[RELU]] : f32 to bf16
+  // CHECK-NEXT: llvm.insertelement %[[OUT]], %{{.*}} : vector<2xbf16>
+  // CHECK-NEXT: %[[V1:.*]] = llvm.extractvalue %[[ATOM]][1]
+  // CHECK: arith.mulf %[[V1]], %[[ALPHA]] : f32
+  // 32 values per thread (8 groups x 2 rows x 2 columns): 32 copies of the
+  // region; no default rounding.
+  // CHECK-COUNT-31: arith.maximumf
+  // CHECK-NOT: arith.maximumf
+  // CHECK-NOT: llvm.fptrunc
+  // CHECK-NOT: gemm.yield
+  // CHECK: gpu.return
+  gpu.func @store_epilogue(%acc: !acc, %s: !stage16, %slot: i32, %alpha: f32) {
+    gemm.accum.store_smem %acc atom(0) col(0) -> %s[%slot] : !acc, !stage16 {
+    ^bb0(%v: f32):
+      %zero = arith.constant 0.0 : f32
+      %scaled = arith.mulf %v, %alpha : f32
+      %relu = arith.maximumf %scaled, %zero : f32
+      %r = arith.truncf %relu : f32 to bf16
+      gemm.yield %r : bf16
+    }
+    gpu.return
+  }
+}

@@ -1,0 +1,150 @@
+// RUN: gemm-opt %s --convert-gemm-to-nvvm | FileCheck %s
+
+// gemm.mma.sm90 becomes BK / 16 k-steps of one nvvm.wgmma.mma_async per
+// 64-row accumulator atom, with 128-byte-swizzle K-major shared-memory
+// descriptors: (1 << 62) | ((1024 >> 4) << 32) | (1 << 16)
+// = 4611686293305360384, plus the start address >> 4. The k-steps advance
+// both operands by 32 bytes; atom i of A starts 64 * i rows (of 128 bytes)
+// into the slot.
+
+!ringA = !gemm.smem<4 x 128 x 64 x bf16, swizzle = 128>
+!ringB256 = !gemm.smem<4 x 256 x 64 x bf16, swizzle = 128>
+!ringB128 = !gemm.smem<4 x 128 x 64 x bf16, swizzle = 128>
+
+gpu.module @kernels {
+  // CHECK-LABEL: gpu.func @mma_64x256
+  // CHECK-SAME: (%[[ACC:[a-z0-9]+]]: !llvm.struct<(struct<(f32, {{.*}})>)>, %[[A:[a-z0-9]+]]: !llvm.ptr<3>, %[[B:[a-z0-9]+]]: !llvm.ptr<3>, %[[SLOT:[a-z0-9]+]]: i32, %[[ROW:[a-z0-9]+]]: i32)
+  // A slot + row offset (128 bytes per row), B slot.
+  // CHECK: %[[ASTAGE:.*]] = llvm.mlir.constant(16384 : i32) : i32
+  // CHECK-NEXT: %[[AOFF:.*]] = llvm.mul %[[SLOT]], %[[ASTAGE]] : i32
+  // CHECK-NEXT: %[[ROWBYTES:.*]] = llvm.mlir.constant(128 : i32) : i32
+  // CHECK-NEXT: %[[ROFF:.*]] = llvm.mul %[[ROW]], %[[ROWBYTES]] : i32
+  // CHECK-NEXT: %[[ATOTAL:.*]] = llvm.add %[[AOFF]], %[[ROFF]] : i32
+  // CHECK-NEXT: %[[ASLOT:.*]] = llvm.getelementptr %[[A]][%[[ATOTAL]]] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
+  // CHECK-NEXT: %[[BSTAGE:.*]] = llvm.mlir.constant(32768 : i32) : i32
+  // CHECK-NEXT: %[[BOFF:.*]] = llvm.mul %[[SLOT]], %[[BSTAGE]] : i32
+  // CHECK-NEXT: %[[BSLOT:.*]] = llvm.getelementptr %[[B]][%[[BOFF]]] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
+  // k-step 0: B descriptor, then A descriptor of atom 0.
+  // CHECK-NEXT: %[[B0:.*]] = llvm.getelementptr %[[BSLOT]][0] : (!llvm.ptr<3>) -> !llvm.ptr<3>, i8
+  // CHECK-NEXT: %[[B0I:.*]] = llvm.ptrtoint %[[B0]] : !llvm.ptr<3> to i32
+  // CHECK-NEXT: %[[FOUR:.*]] = llvm.mlir.constant(4 : i32) : i32
+  // CHECK-NEXT: %[[B0S:.*]] = llvm.lshr %[[B0I]], %[[FOUR]] : i32
+  // CHECK-NEXT: %[[B0Z:.*]] = llvm.zext %[[B0S]] : i32 to i64
+  // CHECK-NEXT: %[[BITS:.*]] = llvm.mlir.constant(4611686293305360384 : i64) : i64
+  // CHECK-NEXT: %[[BDESC0:.*]] = llvm.add %[[B0Z]], %[[BITS]] : i64
+  // CHECK-NEXT: %[[A0:.*]] = llvm.getelementptr %[[ASLOT]][0] : (!llvm.ptr<3>) -> !llvm.ptr<3>, i8
+  // CHECK: %[[ADESC0:.*]] = llvm.add %{{.*}}, %{{.*}} : i64
+  // CHECK-NEXT: %[[ATOM0:.*]] = llvm.extractvalue %[[ACC]][0]
+  // CHECK-NEXT: %[[D0:.*]] = nvvm.wgmma.mma_async %[[ADESC0]], %[[BDESC0]], %[[ATOM0]], <m = 64, n = 256, k = 16>, D[<f32>, <one>], A[<bf16>, <one>, <row>], B[<bf16>, <one>, <col>]
+  // CHECK-NEXT: %[[ACC1:.*]] = llvm.insertvalue %[[D0]], %[[ACC]][0]
+  // k-steps 1-3 at 32, 64 and 96 bytes into the rows, chaining the accumulator.
+  // CHECK-NEXT: llvm.getelementptr %[[BSLOT]][32] : (!llvm.ptr<3>) -> !llvm.ptr<3>, i8
+  // CHECK: llvm.getelementptr %[[ASLOT]][32] : (!llvm.ptr<3>) -> !llvm.ptr<3>, i8
+  // CHECK: llvm.mlir.constant(4611686293305360384 : i64) : i64
+  // CHECK: llvm.extractvalue %[[ACC1]][0]
+  // CHECK-NEXT: nvvm.wgmma.mma_async {{.*}}, <m = 64, n = 256, k = 16>, D[<f32>, <one>], A[<bf16>, <one>, <row>], B[<bf16>, <one>, <col>]
+  // CHECK: llvm.getelementptr %[[BSLOT]][64]
+  // CHECK: llvm.getelementptr %[[ASLOT]][64]
+  // CHECK: nvvm.wgmma.mma_async {{.*}}, <m = 64, n = 256, k = 16>
+  // CHECK: llvm.getelementptr %[[BSLOT]][96]
+  // CHECK: llvm.getelementptr %[[ASLOT]][96]
+  // CHECK: nvvm.wgmma.mma_async {{.*}}, <m = 64, n = 256, k = 16>
+  // CHECK-NOT: nvvm.wgmma.mma_async
+  // CHECK: gpu.return
+  gpu.func @mma_64x256(%acc: !gemm.accum<64 x 256 x f32>, %a: !ringA, %b: !ringB256,
+                       %slot: i32, %row: i32) {
+    %r = gemm.mma.sm90 %acc, %a[%row], %b slot(%slot)
+        : !gemm.accum<64 x 256 x f32>, !ringA, !ringB256
+    gpu.return
+  }
+
+  // Two atoms: 4 k-steps x 2 atoms = 8 WGMMAs of N = 128; atom 1 reads A
+  // 64 rows (8192 bytes) further.
+  // CHECK-LABEL: gpu.func @mma_128x128
+  // CHECK-SAME: %[[A:[a-z0-9]+]]: !llvm.ptr<3>, %[[B:[a-z0-9]+]]: !llvm.ptr<3>
+  // CHECK: %[[ASLOT:.*]] = llvm.getelementptr %[[A]][%{{.*}}] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
+  // CHECK: llvm.getelementptr %[[ASLOT]][0] :
+  // CHECK: nvvm.wgmma.mma_async {{.*}}, <m = 64, n = 128, k = 16>, D[<f32>, <one>], A[<bf16>, <one>, <row>], B[<bf16>, <one>, <col>]
+  // CHECK-NEXT: llvm.insertvalue %{{.*}}[0]
+  // CHECK: llvm.getelementptr %[[ASLOT]][8192] :
+  // CHECK: llvm.extractvalue %{{.*}}[1]
+  // CHECK-NEXT: nvvm.wgmma.mma_async {{.*}}, <m = 64, n = 128, k = 16>
+  // CHECK-NEXT: llvm.insertvalue %{{.*}}[1]
+  // CHECK: llvm.getelementptr %[[ASLOT]][32] :
+  // CHECK: llvm.getelementptr %[[ASLOT]][8224] :
+  // CHECK: llvm.getelementptr %[[ASLOT]][64] :
+  // CHECK: llvm.getelementptr %[[ASLOT]][8256] :
+  // CHECK: llvm.getelementptr %[[ASLOT]][96] :
+  // CHECK: llvm.getelementptr %[[ASLOT]][8288] :
+  // CHECK: gpu.return
+  gpu.func @mma_128x128(%acc: !gemm.accum<128 x 128 x f32>, %a: !ringA, %b: !ringB128,
+                        %slot: i32, %row: i32) {
+    %r = gemm.mma.sm90 %acc, %a[%row], %b slot(%slot)
+        : !gemm.accum<128 x 128 x f32>, !ringA, !ringB128
+    gpu.return
+  }
+
+  // CHECK-LABEL: gpu.func @mma_128x128_count
+  // CHECK-COUNT-8: nvvm.wgmma.mma_async {{.*}}, <m = 64, n = 128, k = 16>
+  // CHECK-NOT: nvvm.wgmma.mma_async
+  // CHECK: gpu.return
+  gpu.func @mma_128x128_count(%acc: !gemm.accum<128 x 128 x f32>, %a: !ringA, %b: !ringB128,
+                              %slot: i32, %row: i32) {
+    %r = gemm.mma.sm90 %acc, %a[%row], %b slot(%slot)
+        : !gemm.accum<128 x 128 x f32>, !ringA, !ringB128
+    gpu.return
+  }
+
+  // CHECK-LABEL: gpu.func @mma_64x256_count
+  // CHECK-COUNT-4: nvvm.wgmma.mma_async {{.*}}, <m = 64, n = 256, k = 16>
+  // CHECK-NOT: nvvm.wgmma.mma_async
+  // CHECK: gpu.return
+  gpu.func @mma_64x256_count(%acc: !gemm.accum<64 x 256 x f32>, %a: !ringA, %b: !ringB256,
+                             %slot: i32, %row: i32) {
+    %r = gemm.mma.sm90 %acc, %a[%row], %b slot(%slot)
+        : !gemm.accum<64 x 256 x f32>, !ringA, !ringB256
+    gpu.return
+  }
+
+  // f16 operands.
+  // CHECK-LABEL: gpu.func @mma_f16
+  // CHECK-COUNT-4: nvvm.wgmma.mma_async {{.*}}, <m = 64, n = 64, k = 16>, D[<f32>, <one>], A[<f16>, <one>, <row>], B[<f16>, <one>, <col>]
+  // CHECK-NOT: nvvm.wgmma.mma_async
+  // CHECK: gpu.return
+  gpu.func @mma_f16(%acc: !gemm.accum<64 x 64 x f32>,
+                    %a: !gemm.smem<2 x 64 x 64 x f16, swizzle = 128>,
+                    %b: !gemm.smem<2 x 64 x 64 x f16, swizzle = 128>, %slot: i32, %row: i32) {
+    %r = gemm.mma.sm90 %acc, %a[%row], %b slot(%slot)
+        : !gemm.accum<64 x 64 x f32>, !gemm.smem<2 x 64 x 64 x f16, swizzle = 128>,
+          !gemm.smem<2 x 64 x 64 x f16, swizzle = 128>
+    gpu.return
+  }
+
+  // accum.zero fills every register of every atom with 0.0.
+  // CHECK-LABEL: gpu.func @zero
+  // CHECK: %[[ZERO:.*]] = llvm.mlir.constant(0.000000e+00 : f32) : f32
+  // CHECK-NEXT: %[[UNDEF:.*]] = llvm.mlir.undef : !llvm.struct<(struct<(f32, {{.*}})>, struct<(f32, {{.*}})>)>
+  // CHECK-NEXT: %[[Z0:.*]] = llvm.insertvalue %[[ZERO]], %[[UNDEF]][0, 0]
+  // CHECK-COUNT-7: llvm.insertvalue %[[ZERO]], %{{.*}}[0, {{[1-7]}}]
+  // CHECK-COUNT-8: llvm.insertvalue %[[ZERO]], %{{.*}}[1, {{[0-7]}}]
+  // CHECK-NOT: llvm.insertvalue
+  // CHECK: gpu.return
+  gpu.func @zero() {
+    %z = gemm.accum.zero : !gemm.accum<128 x 16 x f32>
+    gpu.return
+  }
+
+  // CHECK-LABEL: gpu.func @sync
+  // CHECK-NEXT: nvvm.wgmma.fence.aligned
+  // CHECK-NEXT: nvvm.wgmma.commit.group.sync.aligned
+  // CHECK-NEXT: nvvm.wgmma.wait.group.sync.aligned 1
+  // CHECK-NEXT: nvvm.wgmma.wait.group.sync.aligned 0
+  // CHECK-NEXT: gpu.return
+  gpu.func @sync() {
+    gemm.wgmma.fence
+    gemm.wgmma.commit
+    gemm.wgmma.wait pending(1)
+    gemm.wgmma.wait pending(0)
+    gpu.return
+  }
+}

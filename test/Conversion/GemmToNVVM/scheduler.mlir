@@ -1,0 +1,46 @@
+// RUN: gemm-opt %s --convert-gemm-to-nvvm | FileCheck %s
+
+// gemm.sched.static_tile: tiles are grouped in panels `swizzle` tiles long
+// along the raster dimension (the last panel may be shorter); inside a panel
+// consecutive indices walk along the raster dimension first.
+//   perPanel = swizzle * crossed, panel = t / perPanel, in = t mod perPanel
+//   start = panel * swizzle, length = min(swizzle, walked - start)
+//   along = start + in mod length, across = in / length
+
+// along_m: walk M (tiles_m), cross N (tiles_n); results (along, across).
+// CHECK-LABEL: func.func @along_m
+// CHECK-SAME: (%[[T:.*]]: i32, %[[TM:.*]]: i32, %[[TN:.*]]: i32)
+// CHECK-NEXT: %[[SW:.*]] = llvm.mlir.constant(8 : i32) : i32
+// CHECK-NEXT: %[[PER:.*]] = llvm.mul %[[SW]], %[[TN]] : i32
+// CHECK-NEXT: %[[PANEL:.*]] = llvm.udiv %[[T]], %[[PER]] : i32
+// CHECK-NEXT: %[[IN:.*]] = llvm.urem %[[T]], %[[PER]] : i32
+// CHECK-NEXT: %[[START:.*]] = llvm.mul %[[PANEL]], %[[SW]] : i32
+// CHECK-NEXT: %[[REM:.*]] = llvm.sub %[[TM]], %[[START]] : i32
+// CHECK-NEXT: %[[LEN:.*]] = llvm.intr.umin(%[[SW]], %[[REM]]) : (i32, i32) -> i32
+// CHECK-NEXT: %[[OFF:.*]] = llvm.urem %[[IN]], %[[LEN]] : i32
+// CHECK-NEXT: %[[ALONG:.*]] = llvm.add %[[START]], %[[OFF]] : i32
+// CHECK-NEXT: %[[ACROSS:.*]] = llvm.udiv %[[IN]], %[[LEN]] : i32
+// CHECK-NEXT: return %[[ALONG]], %[[ACROSS]] : i32, i32
+func.func @along_m(%t: i32, %tm: i32, %tn: i32) -> (i32, i32) {
+  %m, %n = gemm.sched.static_tile %t of (%tm, %tn) raster(along_m) swizzle(8)
+  return %m, %n : i32, i32
+}
+
+// along_n: walk N (tiles_n), cross M (tiles_m); results (across, along).
+// CHECK-LABEL: func.func @along_n
+// CHECK-SAME: (%[[T:.*]]: i32, %[[TM:.*]]: i32, %[[TN:.*]]: i32)
+// CHECK-NEXT: %[[SW:.*]] = llvm.mlir.constant(4 : i32) : i32
+// CHECK-NEXT: %[[PER:.*]] = llvm.mul %[[SW]], %[[TM]] : i32
+// CHECK-NEXT: %[[PANEL:.*]] = llvm.udiv %[[T]], %[[PER]] : i32
+// CHECK-NEXT: %[[IN:.*]] = llvm.urem %[[T]], %[[PER]] : i32
+// CHECK-NEXT: %[[START:.*]] = llvm.mul %[[PANEL]], %[[SW]] : i32
+// CHECK-NEXT: %[[REM:.*]] = llvm.sub %[[TN]], %[[START]] : i32
+// CHECK-NEXT: %[[LEN:.*]] = llvm.intr.umin(%[[SW]], %[[REM]]) : (i32, i32) -> i32
+// CHECK-NEXT: %[[OFF:.*]] = llvm.urem %[[IN]], %[[LEN]] : i32
+// CHECK-NEXT: %[[ALONG:.*]] = llvm.add %[[START]], %[[OFF]] : i32
+// CHECK-NEXT: %[[ACROSS:.*]] = llvm.udiv %[[IN]], %[[LEN]] : i32
+// CHECK-NEXT: return %[[ACROSS]], %[[ALONG]] : i32, i32
+func.func @along_n(%t: i32, %tm: i32, %tn: i32) -> (i32, i32) {
+  %m, %n = gemm.sched.static_tile %t of (%tm, %tn) raster(along_n) swizzle(4)
+  return %m, %n : i32, i32
+}

@@ -1,0 +1,81 @@
+// RUN: gemm-opt %s --convert-gemm-to-nvvm | FileCheck %s
+
+// TMA ops become cp.async.bulk.tensor operations: loads into the cluster
+// window of this CTA's slot completing on the slot's full barrier (optionally
+// multicast), stores from the slot in the CTA window, bulk-group commit/wait
+// and the two prefetches.
+
+!pipe = !gemm.pipeline<stages = 4, producers = 1, consumers = 2>
+!descA = !gemm.tma_desc<bf16, box = [64, 128], swizzle = 128>
+!descB = !gemm.tma_desc<bf16, box = [64, 128], swizzle = 128>
+!descC = !gemm.tma_desc<bf16, box = [64, 64], swizzle = 128>
+!ringA = !gemm.smem<4 x 128 x 64 x bf16, swizzle = 128>
+!ringB = !gemm.smem<4 x 256 x 64 x bf16, swizzle = 128>
+!stage = !gemm.smem<4 x 64 x 64 x bf16, swizzle = 128>
+
+gpu.module @kernels {
+  // Descriptors are generic pointers; buffers and pipelines shared pointers.
+  // CHECK-LABEL: gpu.func @load
+  // CHECK-SAME: (%[[D:.*]]: !llvm.ptr, %[[A:.*]]: !llvm.ptr<3>, %[[P:.*]]: !llvm.ptr<3>, %[[X:.*]]: i32, %[[Y:.*]]: i32, %[[SLOT:.*]]: i32, %[[N:.*]]: i32)
+  // Slot address: 128 rows x 128 bytes per stage.
+  // CHECK: %[[STAGE:.*]] = llvm.mlir.constant(16384 : i32) : i32
+  // CHECK-NEXT: %[[OFF:.*]] = llvm.mul %[[SLOT]], %[[STAGE]] : i32
+  // CHECK-NEXT: %[[DST:.*]] = llvm.getelementptr %[[A]][%[[OFF]]] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
+  // CHECK-NEXT: %[[DSTC:.*]] = llvm.addrspacecast %[[DST]] : !llvm.ptr<3> to !llvm.ptr<7>
+  // CHECK-NEXT: %[[STAGES:.*]] = llvm.mlir.constant(4 : i32) : i32
+  // CHECK-NEXT: %[[BIDX:.*]] = llvm.urem %[[N]], %[[STAGES]] : i32
+  // CHECK-NEXT: %[[FULL:.*]] = llvm.getelementptr %[[P]][%[[BIDX]]] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i64
+  // CHECK-NEXT: nvvm.cp.async.bulk.tensor.shared.cluster.global %[[DSTC]], %[[D]], %[[FULL]], box[%[[X]], %[[Y]]] : !llvm.ptr<7>, !llvm.ptr
+  // CHECK-NOT: multicast_mask
+  // CHECK: gpu.return
+  gpu.func @load(%d: !descA, %a: !ringA, %p: !pipe, %x: i32, %y: i32, %slot: i32, %n: i32) {
+    gemm.tma.load %d[%x, %y] -> %a[%slot] barrier %p[%n] : !descA, !ringA, !pipe
+    gpu.return
+  }
+
+  // A multicast slice lands `row` rows into the slot.
+  // CHECK-LABEL: gpu.func @load_multicast
+  // CHECK-SAME: (%[[D:.*]]: !llvm.ptr, %[[B:.*]]: !llvm.ptr<3>, %[[P:.*]]: !llvm.ptr<3>, %[[X:.*]]: i32, %[[Y:.*]]: i32, %[[SLOT:.*]]: i32, %[[ROW:.*]]: i32, %[[N:.*]]: i32, %[[MASK:.*]]: i16)
+  // CHECK: %[[STAGE:.*]] = llvm.mlir.constant(32768 : i32) : i32
+  // CHECK-NEXT: %[[SOFF:.*]] = llvm.mul %[[SLOT]], %[[STAGE]] : i32
+  // CHECK-NEXT: %[[ROWBYTES:.*]] = llvm.mlir.constant(128 : i32) : i32
+  // CHECK-NEXT: %[[ROFF:.*]] = llvm.mul %[[ROW]], %[[ROWBYTES]] : i32
+  // CHECK-NEXT: %[[OFF:.*]] = llvm.add %[[SOFF]], %[[ROFF]] : i32
+  // CHECK-NEXT: %[[DST:.*]] = llvm.getelementptr %[[B]][%[[OFF]]] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
+  // CHECK-NEXT: %[[DSTC:.*]] = llvm.addrspacecast %[[DST]] : !llvm.ptr<3> to !llvm.ptr<7>
+  // CHECK: %[[FULL:.*]] = llvm.getelementptr %[[P]]
+  // CHECK-NEXT: nvvm.cp.async.bulk.tensor.shared.cluster.global %[[DSTC]], %[[D]], %[[FULL]], box[%[[X]], %[[Y]]] multicast_mask = %[[MASK]] : !llvm.ptr<7>, !llvm.ptr
+  gpu.func @load_multicast(%d: !descB, %b: !ringB, %p: !pipe, %x: i32, %y: i32,
+                           %slot: i32, %row: i32, %n: i32, %mask: i16) {
+    gemm.tma.load %d[%x, %y] -> %b[%slot, %row] barrier %p[%n] multicast(%mask)
+        : !descB, !ringB, !pipe
+    gpu.return
+  }
+
+  // CHECK-LABEL: gpu.func @store
+  // CHECK-SAME: (%[[D:.*]]: !llvm.ptr, %[[C:.*]]: !llvm.ptr<3>, %[[X:.*]]: i32, %[[Y:.*]]: i32, %[[SLOT:.*]]: i32)
+  // CHECK: %[[STAGE:.*]] = llvm.mlir.constant(8192 : i32) : i32
+  // CHECK-NEXT: %[[OFF:.*]] = llvm.mul %[[SLOT]], %[[STAGE]] : i32
+  // CHECK-NEXT: %[[SRC:.*]] = llvm.getelementptr %[[C]][%[[OFF]]] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
+  // CHECK-NEXT: nvvm.cp.async.bulk.tensor.global.shared.cta %[[D]], %[[SRC]], box[%[[X]], %[[Y]]] : !llvm.ptr, <3>
+  // CHECK-NEXT: nvvm.cp.async.bulk.commit.group
+  // CHECK-NEXT: nvvm.cp.async.bulk.wait_group 1 {read}
+  // CHECK-NEXT: nvvm.cp.async.bulk.wait_group 0{{$}}
+  gpu.func @store(%d: !descC, %c: !stage, %x: i32, %y: i32, %slot: i32) {
+    gemm.tma.store %d[%x, %y] from %c[%slot] : !descC, !stage
+    gemm.tma.store_commit
+    gemm.tma.store_wait pending(1) read
+    gemm.tma.store_wait pending(0)
+    gpu.return
+  }
+
+  // CHECK-LABEL: gpu.func @prefetch
+  // CHECK-SAME: (%[[D:.*]]: !llvm.ptr, %[[X:.*]]: i32, %[[Y:.*]]: i32)
+  // CHECK-NEXT: nvvm.prefetch tensormap, %[[D]] : !llvm.ptr
+  // CHECK-NEXT: nvvm.cp.async.bulk.tensor.prefetch %[[D]], box[%[[X]], %[[Y]]] : !llvm.ptr
+  gpu.func @prefetch(%d: !descA, %x: i32, %y: i32) {
+    gemm.tma.prefetch_descriptor %d : !descA
+    gemm.tma.prefetch %d[%x, %y] : !descA
+    gpu.return
+  }
+}

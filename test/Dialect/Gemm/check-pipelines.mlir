@@ -1,0 +1,65 @@
+// RUN: gemm-opt %s --gemm-check-pipelines | FileCheck %s
+// RUN: gemm-opt %s --gemm-materialize-sm90 --gemm-check-pipelines | FileCheck %s --check-prefix=KERNEL
+// The pass changes nothing:
+// RUN: gemm-opt %s --gemm-materialize-sm90 -o %t.kernels.mlir
+// RUN: gemm-opt %t.kernels.mlir -o %t.before.mlir
+// RUN: gemm-opt %t.kernels.mlir --gemm-check-pipelines -o %t.after.mlir
+// RUN: diff %t.before.mlir %t.after.mlir
+
+// Correct protocols pass unchanged: each stage's expect_tx equals the bytes
+// its TMA loads deliver (a multicast slice counts for the whole slot, which
+// the peers fill), and every pipeline is initialised exactly once.
+
+!pipe = !gemm.pipeline<stages = 4, producers = 1, consumers = 2>
+!pipe4 = !gemm.pipeline<stages = 4, producers = 1, consumers = 4>
+!descA = !gemm.tma_desc<bf16, box = [64, 128], swizzle = 128>
+!descB = !gemm.tma_desc<bf16, box = [64, 256], swizzle = 128>
+!descBslice = !gemm.tma_desc<bf16, box = [64, 128], swizzle = 128>
+!ringA = !gemm.smem<4 x 128 x 64 x bf16, swizzle = 128>
+!ringB = !gemm.smem<4 x 256 x 64 x bf16, swizzle = 128>
+
+// CHECK-LABEL: func.func @stage
+// CHECK: gemm.pipeline.init %[[P:.*]] :
+// CHECK: gemm.pipeline.producer_commit %[[P]][%[[N:.*]]] tx(49152)
+// CHECK-NEXT: gemm.tma.load %{{.*}} -> %{{.*}} barrier %[[P]][%[[N]]]
+// CHECK-NEXT: gemm.tma.load %{{.*}} -> %{{.*}} barrier %[[P]][%[[N]]]
+func.func @stage(%dA: !descA, %dB: !descB, %x: i32, %y: i32, %n: i32) {
+  %a, %b, %p = gemm.smem.plan : !ringA, !ringB, !pipe
+  gemm.pipeline.init %p : !pipe
+  gemm.pipeline.producer_acquire %p[%n] : !pipe
+  gemm.pipeline.producer_commit %p[%n] tx(49152) : !pipe
+  gemm.tma.load %dA[%x, %y] -> %a[%n] barrier %p[%n] : !descA, !ringA, !pipe
+  gemm.tma.load %dB[%x, %y] -> %b[%n] barrier %p[%n] : !descB, !ringB, !pipe
+  return
+}
+
+// A 128-row multicast slice of the 256-row B slot: this CTA receives the
+// whole 32 KiB slot, so the stage expects 16 KiB + 32 KiB.
+// CHECK-LABEL: func.func @multicast
+// CHECK: gemm.pipeline.producer_commit %{{.*}} tx(49152)
+// CHECK: multicast(%{{.*}})
+func.func @multicast(%dA: !descA, %dB: !descBslice, %x: i32, %y: i32, %n: i32,
+                     %row: i32, %mask: i16) {
+  %a, %b, %p = gemm.smem.plan : !ringA, !ringB, !pipe4
+  gemm.pipeline.init %p : !pipe4
+  gemm.pipeline.producer_commit %p[%n] tx(49152) : !pipe4
+  gemm.tma.load %dA[%x, %y] -> %a[%n] barrier %p[%n] : !descA, !ringA, !pipe4
+  gemm.tma.load %dB[%x, %y] -> %b[%n, %row] barrier %p[%n] multicast(%mask)
+      : !descBslice, !ringB, !pipe4
+  return
+}
+
+// Every materialized kernel passes the checks.
+// KERNEL-LABEL: gpu.func @coop
+// KERNEL: gemm.pipeline.producer_commit %{{.*}} tx(49152)
+// KERNEL-LABEL: gpu.func @cluster
+// KERNEL: gemm.pipeline.producer_commit %{{.*}} tx(49152)
+// KERNEL: multicast
+// KERNEL-LABEL: gpu.func @pingpong
+// KERNEL: gemm.pipeline.producer_commit %{{.*}} tx(32768)
+gemm.matmul @coop a(bf16, row) b(bf16, col) c(bf16, row) acc(f32)
+    config(#gemm.config<arch = sm_90a, tile = [128, 256, 64]>)
+gemm.matmul @cluster a(bf16, row) b(bf16, col) c(bf16, row) acc(f32)
+    config(#gemm.config<arch = sm_90a, tile = [128, 256, 64], cluster = [2, 1]>)
+gemm.matmul @pingpong a(bf16, row) b(bf16, col) c(bf16, row) acc(f32)
+    config(#gemm.config<arch = sm_90a, tile = [128, 128, 64], schedule = pingpong>)

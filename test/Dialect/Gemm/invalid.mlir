@@ -1,0 +1,972 @@
+// RUN: gemm-opt %s -split-input-file -verify-diagnostics
+
+// One case per diagnostic of the SM90/common gemm attributes, types and ops
+// (GemmDialect.cpp, GemmOps.cpp). The SM100 ops have sm100-invalid.mlir.
+// Attributes and types are verified when they are parsed, so their errors
+// point at the `<` of the parameters.
+
+//===----------------------------------------------------------------------===//
+// #gemm.config
+//===----------------------------------------------------------------------===//
+
+// expected-error @+2 {{tile must be three positive sizes [BM, BN, BK]}}
+gemm.matmul @tile_rank a(bf16, row) b(bf16, col) c(bf16, row) acc(f32)
+    config(#gemm.config<arch = sm_90a, tile = [128, 256]>)
+
+// -----
+
+// expected-error @+2 {{tile must be three positive sizes [BM, BN, BK]}}
+gemm.matmul @tile_zero a(bf16, row) b(bf16, col) c(bf16, row) acc(f32)
+    config(#gemm.config<arch = sm_90a, tile = [128, 0, 64]>)
+
+// -----
+
+// expected-error @+2 {{cluster must be two positive sizes [along M, along N]}}
+gemm.matmul @cluster_rank a(bf16, row) b(bf16, col) c(bf16, row) acc(f32)
+    config(#gemm.config<arch = sm_90a, tile = [128, 256, 64], cluster = [2, 1, 1]>)
+
+// -----
+
+// expected-error @+2 {{cluster must be two positive sizes [along M, along N]}}
+gemm.matmul @cluster_zero a(bf16, row) b(bf16, col) c(bf16, row) acc(f32)
+    config(#gemm.config<arch = sm_90a, tile = [128, 256, 64], cluster = [0, 1]>)
+
+// -----
+
+// expected-error @+2 {{cluster of 16 CTAs exceeds the portable limit of 8}}
+gemm.matmul @cluster_size a(bf16, row) b(bf16, col) c(bf16, row) acc(f32)
+    config(#gemm.config<arch = sm_90a, tile = [128, 256, 64], cluster = [4, 4]>)
+
+// -----
+
+// expected-error @+2 {{stages must be 0 (derive from the shared-memory budget) or at least 2, got 1}}
+gemm.matmul @one_stage a(bf16, row) b(bf16, col) c(bf16, row) acc(f32)
+    config(#gemm.config<arch = sm_90a, tile = [128, 256, 64], stages = 1>)
+
+// -----
+
+// expected-error @+2 {{stages must be 0 (derive from the shared-memory budget) or at least 2, got -3}}
+gemm.matmul @negative_stages a(bf16, row) b(bf16, col) c(bf16, row) acc(f32)
+    config(#gemm.config<arch = sm_90a, tile = [128, 256, 64], stages = -3>)
+
+// -----
+
+// expected-error @+2 {{swizzle must be at least 1 tile, got 0}}
+gemm.matmul @raster_swizzle a(bf16, row) b(bf16, col) c(bf16, row) acc(f32)
+    config(#gemm.config<arch = sm_90a, tile = [128, 256, 64], swizzle = 0>)
+
+// -----
+
+// expected-error @+2 {{accum_stages must be in [1, 4], got 5}}
+gemm.matmul @accum_stages a(bf16, row) b(bf16, col) c(bf16, row) acc(f32)
+    config(#gemm.config<arch = sm_100a, tile = [128, 256, 64], schedule = warp_roles, accum_stages = 5>)
+
+// -----
+
+// expected-error @+2 {{accum_stages must be in [1, 4], got 0}}
+gemm.matmul @accum_stages_zero a(bf16, row) b(bf16, col) c(bf16, row) acc(f32)
+    config(#gemm.config<arch = sm_100a, tile = [128, 256, 64], schedule = warp_roles, accum_stages = 0>)
+
+// -----
+
+// expected-error @+2 {{cta_group must be 1 or 2, got 3}}
+gemm.matmul @cta_group a(bf16, row) b(bf16, col) c(bf16, row) acc(f32)
+    config(#gemm.config<arch = sm_100a, tile = [128, 256, 64], schedule = warp_roles, cta_group = 3>)
+
+// -----
+
+// expected-error @+2 {{schedule warp_roles is the SM100 kernel structure; use cooperative or pingpong for sm_90a}}
+gemm.matmul @sm90_warp_roles a(bf16, row) b(bf16, col) c(bf16, row) acc(f32)
+    config(#gemm.config<arch = sm_90a, tile = [128, 256, 64], schedule = warp_roles>)
+
+// -----
+
+// expected-error @+2 {{the clc scheduler (cluster launch control) needs sm_100a; use static_persistent for sm_90a}}
+gemm.matmul @sm90_clc a(bf16, row) b(bf16, col) c(bf16, row) acc(f32)
+    config(#gemm.config<arch = sm_90a, tile = [128, 256, 64], scheduler = clc>)
+
+// -----
+
+// expected-error @+2 {{cta_group 2 (MMA across a CTA pair) needs sm_100a}}
+gemm.matmul @sm90_cta_group a(bf16, row) b(bf16, col) c(bf16, row) acc(f32)
+    config(#gemm.config<arch = sm_90a, tile = [128, 256, 64], cta_group = 2>)
+
+// -----
+
+// expected-error @+2 {{sm_100a kernels use schedule warp_roles}}
+gemm.matmul @sm100_cooperative a(bf16, row) b(bf16, col) c(bf16, row) acc(f32)
+    config(#gemm.config<arch = sm_100a, tile = [128, 256, 64]>)
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// !gemm.tma_desc
+//===----------------------------------------------------------------------===//
+
+// expected-error @+1 {{TMA element type must be an integer or float, got 'index'}}
+func.func @tma_element(%d: !gemm.tma_desc<index, box = [64, 64], swizzle = 128>) { return }
+
+// -----
+
+// expected-error @+1 {{TMA box must have 2 dimensions, got 3}}
+func.func @tma_box_rank(%d: !gemm.tma_desc<bf16, box = [64, 64, 2], swizzle = 128>) { return }
+
+// -----
+
+// expected-error @+1 {{TMA box dimensions must be in [1, 256], got 512}}
+func.func @tma_box_large(%d: !gemm.tma_desc<bf16, box = [64, 512], swizzle = 128>) { return }
+
+// -----
+
+// expected-error @+1 {{TMA box dimensions must be in [1, 256], got 0}}
+func.func @tma_box_zero(%d: !gemm.tma_desc<bf16, box = [0, 64], swizzle = 128>) { return }
+
+// -----
+
+// expected-error @+1 {{swizzle must be 0, 32, 64 or 128 bytes, got 256}}
+func.func @tma_swizzle(%d: !gemm.tma_desc<bf16, box = [64, 64], swizzle = 256>) { return }
+
+// -----
+
+// 12 bf16 elements are 24 bytes.
+// expected-error @+1 {{TMA box inner dimension must span a multiple of 16 bytes, got 24}}
+func.func @tma_inner_bytes(%d: !gemm.tma_desc<bf16, box = [12, 64], swizzle = 0>) { return }
+
+// -----
+
+// expected-error @+1 {{TMA box inner dimension of 256 bytes exceeds the 128-byte swizzle span}}
+func.func @tma_inner_swizzle(%d: !gemm.tma_desc<bf16, box = [128, 64], swizzle = 128>) { return }
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// !gemm.smem
+//===----------------------------------------------------------------------===//
+
+// expected-error @+1 {{shared-memory buffer sizes must be positive}}
+func.func @smem_stages(%b: !gemm.smem<0 x 128 x 64 x bf16, swizzle = 128>) { return }
+
+// -----
+
+// expected-error @+1 {{shared-memory buffer sizes must be positive}}
+func.func @smem_cols(%b: !gemm.smem<2 x 128 x 0 x bf16, swizzle = 0>) { return }
+
+// -----
+
+// expected-error @+1 {{shared-memory element type must be an integer or float, got 'index'}}
+func.func @smem_element(%b: !gemm.smem<2 x 128 x 64 x index, swizzle = 0>) { return }
+
+// -----
+
+// expected-error @+1 {{swizzle must be 0, 32, 64 or 128 bytes, got 16}}
+func.func @smem_swizzle(%b: !gemm.smem<2 x 128 x 8 x bf16, swizzle = 16>) { return }
+
+// -----
+
+// expected-error @+1 {{a 128-byte swizzled buffer needs rows of exactly 128 bytes, got 256}}
+func.func @smem_row_bytes(%b: !gemm.smem<2 x 128 x 128 x bf16, swizzle = 128>) { return }
+
+// -----
+
+// expected-error @+1 {{a swizzled buffer needs a multiple of 8 rows, got 12}}
+func.func @smem_rows(%b: !gemm.smem<2 x 12 x 64 x bf16, swizzle = 128>) { return }
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// !gemm.pipeline
+//===----------------------------------------------------------------------===//
+
+// expected-error @+1 {{pipeline needs at least one stage, got 0}}
+func.func @pipeline_stages(%p: !gemm.pipeline<stages = 0, producers = 1, consumers = 2>) { return }
+
+// -----
+
+// expected-error @+1 {{pipeline arrival counts must be positive}}
+func.func @pipeline_producers(%p: !gemm.pipeline<stages = 4, producers = 0, consumers = 2>) { return }
+
+// -----
+
+// expected-error @+1 {{pipeline arrival counts must be positive}}
+func.func @pipeline_consumers(%p: !gemm.pipeline<stages = 4, producers = 1, consumers = -1>) { return }
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// !gemm.accum
+//===----------------------------------------------------------------------===//
+
+// expected-error @+1 {{accumulators are f32, got 'f16'}}
+func.func @accum_element(%a: !gemm.accum<64 x 256 x f16>) { return }
+
+// -----
+
+// expected-error @+1 {{accumulator rows must be a multiple of 64 (one WGMMA atom), got 96}}
+func.func @accum_rows(%a: !gemm.accum<96 x 256 x f32>) { return }
+
+// -----
+
+// expected-error @+1 {{accumulator rows must be a multiple of 64 (one WGMMA atom), got 0}}
+func.func @accum_rows_zero(%a: !gemm.accum<0 x 256 x f32>) { return }
+
+// -----
+
+// expected-error @+1 {{accumulator columns must be a multiple of 8 in [8, 256] (a WGMMA N), got 264}}
+func.func @accum_cols_large(%a: !gemm.accum<64 x 264 x f32>) { return }
+
+// -----
+
+// expected-error @+1 {{accumulator columns must be a multiple of 8 in [8, 256] (a WGMMA N), got 100}}
+func.func @accum_cols_odd(%a: !gemm.accum<64 x 100 x f32>) { return }
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// gemm.matmul
+//===----------------------------------------------------------------------===//
+
+// expected-error @+1 {{'gemm.matmul' op A element type must be bf16, f16, f8E4M3FN or f8E5M2, got 'f32'}}
+gemm.matmul @a_type a(f32, row) b(f32, col) c(f32, row) acc(f32)
+    config(#gemm.config<arch = sm_90a, tile = [128, 256, 32]>)
+
+// -----
+
+// expected-error @+1 {{'gemm.matmul' op A and B element types must match, got 'bf16' and 'f16'}}
+gemm.matmul @b_type a(bf16, row) b(f16, col) c(bf16, row) acc(f32)
+    config(#gemm.config<arch = sm_90a, tile = [128, 256, 64]>)
+
+// -----
+
+// expected-error @+1 {{'gemm.matmul' op C element type must be bf16, f16 or f32, got 'i32'}}
+gemm.matmul @c_type a(bf16, row) b(bf16, col) c(i32, row) acc(f32)
+    config(#gemm.config<arch = sm_90a, tile = [128, 256, 64]>)
+
+// -----
+
+// expected-error @+1 {{'gemm.matmul' op accumulator type must be f32, got 'f16'}}
+gemm.matmul @acc_type a(f16, row) b(f16, col) c(f16, row) acc(f16)
+    config(#gemm.config<arch = sm_90a, tile = [128, 256, 64]>)
+
+// -----
+
+// expected-error @+1 {{'gemm.matmul' op only a(row) b(col) c(row) (C = A * B^T with K-major operands) is implemented}}
+gemm.matmul @a_layout a(bf16, col) b(bf16, col) c(bf16, row) acc(f32)
+    config(#gemm.config<arch = sm_90a, tile = [128, 256, 64]>)
+
+// -----
+
+// expected-error @+1 {{'gemm.matmul' op only a(row) b(col) c(row) (C = A * B^T with K-major operands) is implemented}}
+gemm.matmul @b_layout a(bf16, row) b(bf16, row) c(bf16, row) acc(f32)
+    config(#gemm.config<arch = sm_90a, tile = [128, 256, 64]>)
+
+// -----
+
+// expected-error @+1 {{'gemm.matmul' op only a(row) b(col) c(row) (C = A * B^T with K-major operands) is implemented}}
+gemm.matmul @c_layout a(bf16, row) b(bf16, col) c(bf16, col) acc(f32)
+    config(#gemm.config<arch = sm_90a, tile = [128, 256, 64]>)
+
+// -----
+
+// expected-error @+1 {{'gemm.matmul' op tile K of 32 must span 128 bytes of 'bf16' (one 128-byte swizzle row): use BK = 64}}
+gemm.matmul @tile_k a(bf16, row) b(bf16, col) c(bf16, row) acc(f32)
+    config(#gemm.config<arch = sm_90a, tile = [128, 256, 32]>)
+
+// -----
+
+// expected-error @+1 {{'gemm.matmul' op sm_90a kernels take bf16 or f16 inputs; 8-bit inputs are implemented for sm_100a only}}
+gemm.matmul @sm90_fp8 a(f8E4M3FN, row) b(f8E4M3FN, col) c(bf16, row) acc(f32)
+    config(#gemm.config<arch = sm_90a, tile = [128, 256, 128]>)
+
+// -----
+
+// expected-error @+1 {{'gemm.matmul' op tile M of 96 is not a multiple of the 64-row WGMMA atom (64, 128, 192 or 256)}}
+gemm.matmul @tile_m a(bf16, row) b(bf16, col) c(bf16, row) acc(f32)
+    config(#gemm.config<arch = sm_90a, tile = [96, 256, 64]>)
+
+// -----
+
+// expected-error @+1 {{'gemm.matmul' op tile M of 320 is not a multiple of the 64-row WGMMA atom (64, 128, 192 or 256)}}
+gemm.matmul @tile_m_large a(bf16, row) b(bf16, col) c(bf16, row) acc(f32)
+    config(#gemm.config<arch = sm_90a, tile = [320, 128, 64]>)
+
+// -----
+
+// expected-error @+1 {{'gemm.matmul' op tile N of 100 is not a legal WGMMA N (a multiple of 8 in [8, 256])}}
+gemm.matmul @tile_n a(bf16, row) b(bf16, col) c(bf16, row) acc(f32)
+    config(#gemm.config<arch = sm_90a, tile = [128, 100, 64]>)
+
+// -----
+
+// expected-error @+1 {{'gemm.matmul' op tile N of 264 is not a legal WGMMA N (a multiple of 8 in [8, 256])}}
+gemm.matmul @tile_n_large a(bf16, row) b(bf16, col) c(bf16, row) acc(f32)
+    config(#gemm.config<arch = sm_90a, tile = [128, 264, 64]>)
+
+// -----
+
+// expected-error @+1 {{'gemm.matmul' op pingpong gives each consumer warpgroup a whole tile; tile M must be 64 or 128, got 256}}
+gemm.matmul @pingpong_m a(bf16, row) b(bf16, col) c(bf16, row) acc(f32)
+    config(#gemm.config<arch = sm_90a, tile = [256, 128, 64], schedule = pingpong>)
+
+// -----
+
+// expected-error @+1 {{'gemm.matmul' op the split_k scheduler is not implemented for sm_90a yet; use static_persistent}}
+gemm.matmul @split_k a(bf16, row) b(bf16, col) c(bf16, row) acc(f32)
+    config(#gemm.config<arch = sm_90a, tile = [128, 256, 64], scheduler = split_k>)
+
+// -----
+
+// expected-error @+1 {{'gemm.matmul' op tile N of 8 cannot be split into 2 multicast slices of whole 8-row atoms (cluster M = 2)}}
+gemm.matmul @multicast_b a(bf16, row) b(bf16, col) c(bf16, row) acc(f32)
+    config(#gemm.config<arch = sm_90a, tile = [128, 8, 64], cluster = [2, 1]>)
+
+// -----
+
+// expected-error @+1 {{'gemm.matmul' op tile M of 64 cannot be split into 3 multicast slices of whole 8-row atoms (cluster N = 3)}}
+gemm.matmul @multicast_a a(bf16, row) b(bf16, col) c(bf16, row) acc(f32)
+    config(#gemm.config<arch = sm_90a, tile = [64, 256, 64], cluster = [1, 3], schedule = pingpong>)
+
+// -----
+
+// expected-error @+1 {{'gemm.matmul' op epilogue region must have one block}}
+gemm.matmul @epilogue_blocks a(bf16, row) b(bf16, col) c(bf16, row) acc(f32)
+    config(#gemm.config<arch = sm_90a, tile = [128, 256, 64]>) {
+^bb0(%acc: f32):
+  %r = arith.truncf %acc : f32 to bf16
+  cf.br ^bb1(%r : bf16)
+^bb1(%v: bf16):
+  gemm.yield %v : bf16
+}
+
+// -----
+
+// expected-error @+1 {{'gemm.matmul' op epilogue region must take one 'f32' accumulator value}}
+gemm.matmul @epilogue_arg_type a(bf16, row) b(bf16, col) c(bf16, row) acc(f32)
+    config(#gemm.config<arch = sm_90a, tile = [128, 256, 64]>) {
+^bb0(%acc: bf16):
+  gemm.yield %acc : bf16
+}
+
+// -----
+
+// expected-error @+1 {{'gemm.matmul' op epilogue region must take one 'f32' accumulator value}}
+gemm.matmul @epilogue_arg_count a(bf16, row) b(bf16, col) c(bf16, row) acc(f32)
+    config(#gemm.config<arch = sm_90a, tile = [128, 256, 64]>) {
+^bb0(%acc: f32, %extra: f32):
+  %r = arith.truncf %acc : f32 to bf16
+  gemm.yield %r : bf16
+}
+
+// -----
+
+// expected-error @+1 {{'gemm.matmul' op epilogue region must yield one 'bf16' value}}
+gemm.matmul @epilogue_yield_type a(bf16, row) b(bf16, col) c(bf16, row) acc(f32)
+    config(#gemm.config<arch = sm_90a, tile = [128, 256, 64]>) {
+^bb0(%acc: f32):
+  gemm.yield %acc : f32
+}
+
+// -----
+
+// expected-error @+1 {{'gemm.matmul' op epilogue region must yield one 'bf16' value}}
+gemm.matmul @epilogue_yield_count a(bf16, row) b(bf16, col) c(bf16, row) acc(f32)
+    config(#gemm.config<arch = sm_90a, tile = [128, 256, 64]>) {
+^bb0(%acc: f32):
+  %r = arith.truncf %acc : f32 to bf16
+  gemm.yield %r, %r : bf16, bf16
+}
+
+// -----
+
+// An epilogue block without a terminator.
+// expected-error @+1 {{'gemm.matmul' op epilogue region must end with gemm.yield}}
+gemm.matmul @epilogue_no_terminator a(bf16, row) b(bf16, col) c(bf16, row) acc(f32)
+    config(#gemm.config<arch = sm_90a, tile = [128, 256, 64]>) {
+^bb0(%acc: f32):
+  %r = arith.truncf %acc : f32 to bf16
+}
+
+// -----
+
+// A terminator other than gemm.yield.
+// expected-error @+1 {{'gemm.matmul' op epilogue region must yield one 'bf16' value}}
+gemm.matmul @epilogue_not_yield a(bf16, row) b(bf16, col) c(bf16, row) acc(f32)
+    config(#gemm.config<arch = sm_90a, tile = [128, 256, 64]>) {
+^bb0(%acc: f32):
+  llvm.unreachable
+}
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// gemm.warp_specialize
+//===----------------------------------------------------------------------===//
+
+func.func @ws_no_consumers() {
+  // expected-error @+1 {{'gemm.warp_specialize' op needs 1 to 3 consumer warpgroups, got 0}}
+  gemm.warp_specialize consumers(0) regs(40, 232) producer {
+    gemm.yield
+  } consumer {
+  ^bb0(%c: i32):
+    gemm.yield
+  }
+  return
+}
+
+// -----
+
+func.func @ws_many_consumers() {
+  // expected-error @+1 {{'gemm.warp_specialize' op needs 1 to 3 consumer warpgroups, got 4}}
+  gemm.warp_specialize consumers(4) regs(24, 24) producer {
+    gemm.yield
+  } consumer {
+  ^bb0(%c: i32):
+    gemm.yield
+  }
+  return
+}
+
+// -----
+
+func.func @ws_producer_regs() {
+  // expected-error @+1 {{'gemm.warp_specialize' op setmaxnreg register counts must be multiples of 8 in [24, 256], got 16}}
+  gemm.warp_specialize consumers(2) regs(16, 232) producer {
+    gemm.yield
+  } consumer {
+  ^bb0(%c: i32):
+    gemm.yield
+  }
+  return
+}
+
+// -----
+
+func.func @ws_consumer_regs_odd() {
+  // expected-error @+1 {{'gemm.warp_specialize' op setmaxnreg register counts must be multiples of 8 in [24, 256], got 230}}
+  gemm.warp_specialize consumers(2) regs(40, 230) producer {
+    gemm.yield
+  } consumer {
+  ^bb0(%c: i32):
+    gemm.yield
+  }
+  return
+}
+
+// -----
+
+func.func @ws_consumer_regs_large() {
+  // expected-error @+1 {{'gemm.warp_specialize' op setmaxnreg register counts must be multiples of 8 in [24, 256], got 264}}
+  gemm.warp_specialize consumers(1) regs(40, 264) producer {
+    gemm.yield
+  } consumer {
+  ^bb0(%c: i32):
+    gemm.yield
+  }
+  return
+}
+
+// -----
+
+func.func @ws_register_file() {
+  // expected-error @+1 {{'gemm.warp_specialize' op register budget does not fit: 128 * (40 + 2 * 240) = 66560 registers exceeds the 65536-register file}}
+  gemm.warp_specialize consumers(2) regs(40, 240) producer {
+    gemm.yield
+  } consumer {
+  ^bb0(%c: i32):
+    gemm.yield
+  }
+  return
+}
+
+// -----
+
+func.func @ws_consumer_no_index() {
+  // expected-error @+1 {{'gemm.warp_specialize' op consumer region must take the consumer index (i32)}}
+  gemm.warp_specialize consumers(2) regs(40, 232) producer {
+    gemm.yield
+  } consumer {
+    gemm.yield
+  }
+  return
+}
+
+// -----
+
+func.func @ws_consumer_index_type() {
+  // expected-error @+1 {{'gemm.warp_specialize' op consumer region must take the consumer index (i32)}}
+  gemm.warp_specialize consumers(2) regs(40, 232) producer {
+    gemm.yield
+  } consumer {
+  ^bb0(%c: i64):
+    gemm.yield
+  }
+  return
+}
+
+// -----
+
+func.func @ws_producer_args() {
+  // expected-error @+1 {{'gemm.warp_specialize' op producer region takes no arguments}}
+  gemm.warp_specialize consumers(2) regs(40, 232) producer {
+  ^bb0(%p: i32):
+    gemm.yield
+  } consumer {
+  ^bb0(%c: i32):
+    gemm.yield
+  }
+  return
+}
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// gemm.smem.plan
+//===----------------------------------------------------------------------===//
+
+func.func @smem_budget() {
+  // 8 x (16384 + 32768) bytes of rings, 64 of barriers.
+  // expected-error @+1 {{'gemm.smem.plan' op shared-memory plan needs 393280 bytes, over the 232448-byte (227 KB) per-block budget: use fewer stages or a smaller tile}}
+  %a, %b, %p = gemm.smem.plan : !gemm.smem<8 x 128 x 64 x bf16, swizzle = 128>,
+      !gemm.smem<8 x 256 x 64 x bf16, swizzle = 128>,
+      !gemm.pipeline<stages = 4, producers = 1, consumers = 2>
+  return
+}
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// Pipeline ops
+//===----------------------------------------------------------------------===//
+
+!pipe = !gemm.pipeline<stages = 4, producers = 1, consumers = 2>
+
+func.func @commit_negative(%p: !pipe, %n: i32) {
+  // expected-error @+1 {{'gemm.pipeline.producer_commit' op tx bytes must be in [1, 2^20 - 1], got -8}}
+  gemm.pipeline.producer_commit %p[%n] tx(-8) : !pipe
+  return
+}
+
+// -----
+
+!pipe = !gemm.pipeline<stages = 4, producers = 1, consumers = 2>
+
+func.func @commit_zero(%p: !pipe, %n: i32) {
+  // expected-error @+1 {{'gemm.pipeline.producer_commit' op tx bytes must be in [1, 2^20 - 1], got 0}}
+  gemm.pipeline.producer_commit %p[%n] tx(0) : !pipe
+  return
+}
+
+// -----
+
+!pipe = !gemm.pipeline<stages = 4, producers = 1, consumers = 2>
+
+func.func @commit_large(%p: !pipe, %n: i32) {
+  // expected-error @+1 {{'gemm.pipeline.producer_commit' op tx bytes must be in [1, 2^20 - 1], got 1048576}}
+  gemm.pipeline.producer_commit %p[%n] tx(1048576) : !pipe
+  return
+}
+
+// -----
+
+!pipe = !gemm.pipeline<stages = 4, producers = 1, consumers = 4>
+
+func.func @release_peers_alone(%p: !pipe, %n: i32, %mask: i32) {
+  // expected-error @+1 {{'gemm.pipeline.consumer_release' op peers(...) and cluster_size(...) go together}}
+  gemm.pipeline.consumer_release %p[%n] peers(%mask) : !pipe
+  return
+}
+
+// -----
+
+!pipe = !gemm.pipeline<stages = 4, producers = 1, consumers = 4>
+
+func.func @release_cluster_size_alone(%p: !pipe, %n: i32) {
+  // expected-error @+1 {{'gemm.pipeline.consumer_release' op peers(...) and cluster_size(...) go together}}
+  gemm.pipeline.consumer_release %p[%n] cluster_size(2) : !pipe
+  return
+}
+
+// -----
+
+!pipe = !gemm.pipeline<stages = 4, producers = 1, consumers = 4>
+
+func.func @release_cluster_size_large(%p: !pipe, %n: i32, %mask: i32) {
+  // expected-error @+1 {{'gemm.pipeline.consumer_release' op cluster_size must be in [1, 16], got 17}}
+  gemm.pipeline.consumer_release %p[%n] peers(%mask) cluster_size(17) : !pipe
+  return
+}
+
+// -----
+
+!pipe = !gemm.pipeline<stages = 4, producers = 1, consumers = 4>
+
+func.func @release_cluster_size_zero(%p: !pipe, %n: i32, %mask: i32) {
+  // expected-error @+1 {{'gemm.pipeline.consumer_release' op cluster_size must be in [1, 16], got 0}}
+  gemm.pipeline.consumer_release %p[%n] peers(%mask) cluster_size(0) : !pipe
+  return
+}
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// TMA
+//===----------------------------------------------------------------------===//
+
+!pipe = !gemm.pipeline<stages = 4, producers = 1, consumers = 2>
+
+func.func @load_element(%d: !gemm.tma_desc<f16, box = [64, 128], swizzle = 128>,
+                        %b: !gemm.smem<4 x 128 x 64 x bf16, swizzle = 128>,
+                        %p: !pipe, %i: i32) {
+  // expected-error @+1 {{'gemm.tma.load' op descriptor element type 'f16' differs from the buffer's 'bf16'}}
+  gemm.tma.load %d[%i, %i] -> %b[%i] barrier %p[%i]
+      : !gemm.tma_desc<f16, box = [64, 128], swizzle = 128>,
+        !gemm.smem<4 x 128 x 64 x bf16, swizzle = 128>, !pipe
+  return
+}
+
+// -----
+
+!pipe = !gemm.pipeline<stages = 4, producers = 1, consumers = 2>
+
+func.func @load_swizzle(%d: !gemm.tma_desc<bf16, box = [64, 128], swizzle = 0>,
+                        %b: !gemm.smem<4 x 128 x 64 x bf16, swizzle = 128>,
+                        %p: !pipe, %i: i32) {
+  // expected-error @+1 {{'gemm.tma.load' op descriptor swizzle 0 differs from the buffer's 128}}
+  gemm.tma.load %d[%i, %i] -> %b[%i] barrier %p[%i]
+      : !gemm.tma_desc<bf16, box = [64, 128], swizzle = 0>,
+        !gemm.smem<4 x 128 x 64 x bf16, swizzle = 128>, !pipe
+  return
+}
+
+// -----
+
+!pipe = !gemm.pipeline<stages = 4, producers = 1, consumers = 2>
+
+func.func @load_inner(%d: !gemm.tma_desc<bf16, box = [32, 128], swizzle = 128>,
+                      %b: !gemm.smem<4 x 128 x 64 x bf16, swizzle = 128>,
+                      %p: !pipe, %i: i32) {
+  // expected-error @+1 {{'gemm.tma.load' op box inner dimension 32 must equal the buffer's row length 64}}
+  gemm.tma.load %d[%i, %i] -> %b[%i] barrier %p[%i]
+      : !gemm.tma_desc<bf16, box = [32, 128], swizzle = 128>,
+        !gemm.smem<4 x 128 x 64 x bf16, swizzle = 128>, !pipe
+  return
+}
+
+// -----
+
+!pipe = !gemm.pipeline<stages = 4, producers = 1, consumers = 2>
+
+func.func @load_rows_large(%d: !gemm.tma_desc<bf16, box = [64, 256], swizzle = 128>,
+                           %b: !gemm.smem<4 x 128 x 64 x bf16, swizzle = 128>,
+                           %p: !pipe, %i: i32) {
+  // expected-error @+1 {{'gemm.tma.load' op box of 256 rows does not tile the buffer's 128 rows}}
+  gemm.tma.load %d[%i, %i] -> %b[%i] barrier %p[%i]
+      : !gemm.tma_desc<bf16, box = [64, 256], swizzle = 128>,
+        !gemm.smem<4 x 128 x 64 x bf16, swizzle = 128>, !pipe
+  return
+}
+
+// -----
+
+!pipe = !gemm.pipeline<stages = 4, producers = 1, consumers = 2>
+
+func.func @load_rows_tile(%d: !gemm.tma_desc<bf16, box = [64, 48], swizzle = 128>,
+                          %b: !gemm.smem<4 x 128 x 64 x bf16, swizzle = 128>,
+                          %p: !pipe, %i: i32) {
+  // expected-error @+1 {{'gemm.tma.load' op box of 48 rows does not tile the buffer's 128 rows}}
+  gemm.tma.load %d[%i, %i] -> %b[%i, %i] barrier %p[%i]
+      : !gemm.tma_desc<bf16, box = [64, 48], swizzle = 128>,
+        !gemm.smem<4 x 128 x 64 x bf16, swizzle = 128>, !pipe
+  return
+}
+
+// -----
+
+!pipe = !gemm.pipeline<stages = 4, producers = 1, consumers = 2>
+
+func.func @load_slice_row(%d: !gemm.tma_desc<bf16, box = [64, 64], swizzle = 128>,
+                          %b: !gemm.smem<4 x 128 x 64 x bf16, swizzle = 128>,
+                          %p: !pipe, %i: i32, %mask: i16) {
+  // expected-error @+1 {{'gemm.tma.load' op a box smaller than the slot needs a row offset}}
+  gemm.tma.load %d[%i, %i] -> %b[%i] barrier %p[%i] multicast(%mask)
+      : !gemm.tma_desc<bf16, box = [64, 64], swizzle = 128>,
+        !gemm.smem<4 x 128 x 64 x bf16, swizzle = 128>, !pipe
+  return
+}
+
+// -----
+
+func.func @store_element(%d: !gemm.tma_desc<f16, box = [64, 64], swizzle = 128>,
+                         %b: !gemm.smem<4 x 64 x 64 x bf16, swizzle = 128>, %i: i32) {
+  // expected-error @+1 {{'gemm.tma.store' op descriptor element type 'f16' differs from the buffer's 'bf16'}}
+  gemm.tma.store %d[%i, %i] from %b[%i]
+      : !gemm.tma_desc<f16, box = [64, 64], swizzle = 128>,
+        !gemm.smem<4 x 64 x 64 x bf16, swizzle = 128>
+  return
+}
+
+// -----
+
+func.func @store_swizzle(%d: !gemm.tma_desc<bf16, box = [64, 64], swizzle = 0>,
+                         %b: !gemm.smem<4 x 64 x 64 x bf16, swizzle = 128>, %i: i32) {
+  // expected-error @+1 {{'gemm.tma.store' op descriptor swizzle 0 differs from the buffer's 128}}
+  gemm.tma.store %d[%i, %i] from %b[%i]
+      : !gemm.tma_desc<bf16, box = [64, 64], swizzle = 0>,
+        !gemm.smem<4 x 64 x 64 x bf16, swizzle = 128>
+  return
+}
+
+// -----
+
+func.func @store_inner(%d: !gemm.tma_desc<bf16, box = [32, 64], swizzle = 128>,
+                       %b: !gemm.smem<4 x 64 x 64 x bf16, swizzle = 128>, %i: i32) {
+  // expected-error @+1 {{'gemm.tma.store' op box inner dimension 32 must equal the buffer's row length 64}}
+  gemm.tma.store %d[%i, %i] from %b[%i]
+      : !gemm.tma_desc<bf16, box = [32, 64], swizzle = 128>,
+        !gemm.smem<4 x 64 x 64 x bf16, swizzle = 128>
+  return
+}
+
+// -----
+
+func.func @store_rows(%d: !gemm.tma_desc<bf16, box = [64, 32], swizzle = 128>,
+                      %b: !gemm.smem<4 x 64 x 64 x bf16, swizzle = 128>, %i: i32) {
+  // expected-error @+1 {{'gemm.tma.store' op box of 32 rows must equal the slot's 64 rows}}
+  gemm.tma.store %d[%i, %i] from %b[%i]
+      : !gemm.tma_desc<bf16, box = [64, 32], swizzle = 128>,
+        !gemm.smem<4 x 64 x 64 x bf16, swizzle = 128>
+  return
+}
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// gemm.mma.sm90
+//===----------------------------------------------------------------------===//
+
+func.func @mma_element_mismatch(%acc: !gemm.accum<64 x 256 x f32>,
+                                %a: !gemm.smem<4 x 128 x 64 x bf16, swizzle = 128>,
+                                %b: !gemm.smem<4 x 256 x 64 x f16, swizzle = 128>, %i: i32) {
+  // expected-error @+1 {{'gemm.mma.sm90' op A and B element types differ: 'bf16' vs 'f16'}}
+  %r = gemm.mma.sm90 %acc, %a[%i], %b slot(%i)
+      : !gemm.accum<64 x 256 x f32>, !gemm.smem<4 x 128 x 64 x bf16, swizzle = 128>,
+        !gemm.smem<4 x 256 x 64 x f16, swizzle = 128>
+  return
+}
+
+// -----
+
+func.func @mma_element_type(%acc: !gemm.accum<64 x 256 x f32>,
+                            %a: !gemm.smem<4 x 128 x 32 x f32, swizzle = 128>,
+                            %b: !gemm.smem<4 x 256 x 32 x f32, swizzle = 128>, %i: i32) {
+  // expected-error @+1 {{'gemm.mma.sm90' op SM90 WGMMA here takes bf16 or f16 operands, got 'f32'}}
+  %r = gemm.mma.sm90 %acc, %a[%i], %b slot(%i)
+      : !gemm.accum<64 x 256 x f32>, !gemm.smem<4 x 128 x 32 x f32, swizzle = 128>,
+        !gemm.smem<4 x 256 x 32 x f32, swizzle = 128>
+  return
+}
+
+// -----
+
+func.func @mma_swizzle(%acc: !gemm.accum<64 x 256 x f32>,
+                       %a: !gemm.smem<4 x 128 x 32 x bf16, swizzle = 64>,
+                       %b: !gemm.smem<4 x 256 x 64 x bf16, swizzle = 128>, %i: i32) {
+  // expected-error @+1 {{'gemm.mma.sm90' op WGMMA operands must be 128-byte swizzled K-major tiles}}
+  %r = gemm.mma.sm90 %acc, %a[%i], %b slot(%i)
+      : !gemm.accum<64 x 256 x f32>, !gemm.smem<4 x 128 x 32 x bf16, swizzle = 64>,
+        !gemm.smem<4 x 256 x 64 x bf16, swizzle = 128>
+  return
+}
+
+// -----
+
+func.func @mma_n(%acc: !gemm.accum<64 x 128 x f32>,
+                 %a: !gemm.smem<4 x 128 x 64 x bf16, swizzle = 128>,
+                 %b: !gemm.smem<4 x 256 x 64 x bf16, swizzle = 128>, %i: i32) {
+  // expected-error @+1 {{'gemm.mma.sm90' op illegal WGMMA shape: B slot has 256 rows but the accumulator has N = 128}}
+  %r = gemm.mma.sm90 %acc, %a[%i], %b slot(%i)
+      : !gemm.accum<64 x 128 x f32>, !gemm.smem<4 x 128 x 64 x bf16, swizzle = 128>,
+        !gemm.smem<4 x 256 x 64 x bf16, swizzle = 128>
+  return
+}
+
+// -----
+
+func.func @mma_a_rows(%acc: !gemm.accum<128 x 256 x f32>,
+                      %a: !gemm.smem<4 x 64 x 64 x bf16, swizzle = 128>,
+                      %b: !gemm.smem<4 x 256 x 64 x bf16, swizzle = 128>, %i: i32) {
+  // expected-error @+1 {{'gemm.mma.sm90' op A slot has 64 rows, fewer than the accumulator's 128}}
+  %r = gemm.mma.sm90 %acc, %a[%i], %b slot(%i)
+      : !gemm.accum<128 x 256 x f32>, !gemm.smem<4 x 64 x 64 x bf16, swizzle = 128>,
+        !gemm.smem<4 x 256 x 64 x bf16, swizzle = 128>
+  return
+}
+
+// -----
+
+func.func @mma_stages(%acc: !gemm.accum<64 x 256 x f32>,
+                      %a: !gemm.smem<4 x 128 x 64 x bf16, swizzle = 128>,
+                      %b: !gemm.smem<3 x 256 x 64 x bf16, swizzle = 128>, %i: i32) {
+  // expected-error @+1 {{'gemm.mma.sm90' op A and B rings must have the same number of stages}}
+  %r = gemm.mma.sm90 %acc, %a[%i], %b slot(%i)
+      : !gemm.accum<64 x 256 x f32>, !gemm.smem<4 x 128 x 64 x bf16, swizzle = 128>,
+        !gemm.smem<3 x 256 x 64 x bf16, swizzle = 128>
+  return
+}
+
+// -----
+
+func.func @mma_result_type(%acc: !gemm.accum<64 x 256 x f32>,
+                           %a: !gemm.smem<4 x 128 x 64 x bf16, swizzle = 128>,
+                           %b: !gemm.smem<4 x 256 x 64 x bf16, swizzle = 128>, %i: i32) {
+  // expected-error @+1 {{'gemm.mma.sm90' op failed to verify that all of {accumulator, result} have same type}}
+  %r = "gemm.mma.sm90"(%acc, %a, %i, %i, %b)
+      : (!gemm.accum<64 x 256 x f32>, !gemm.smem<4 x 128 x 64 x bf16, swizzle = 128>,
+         i32, i32, !gemm.smem<4 x 256 x 64 x bf16, swizzle = 128>) -> !gemm.accum<128 x 256 x f32>
+  return
+}
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// gemm.accum.store_smem
+//===----------------------------------------------------------------------===//
+
+func.func @store_smem_negative_col(%acc: !gemm.accum<64 x 256 x f32>,
+                                   %s: !gemm.smem<2 x 64 x 64 x bf16, swizzle = 128>, %i: i32) {
+  // expected-error @+1 {{'gemm.accum.store_smem' op col -64 must be a multiple of 64 inside the accumulator's 256 columns}}
+  gemm.accum.store_smem %acc atom(0) col(-64) -> %s[%i]
+      : !gemm.accum<64 x 256 x f32>, !gemm.smem<2 x 64 x 64 x bf16, swizzle = 128>
+  return
+}
+
+// -----
+
+func.func @store_smem_negative_atom(%acc: !gemm.accum<64 x 256 x f32>,
+                                    %s: !gemm.smem<2 x 64 x 64 x bf16, swizzle = 128>, %i: i32) {
+  // expected-error @+1 {{'gemm.accum.store_smem' op atom -1 is outside the accumulator's 1 atoms}}
+  gemm.accum.store_smem %acc atom(-1) col(0) -> %s[%i]
+      : !gemm.accum<64 x 256 x f32>, !gemm.smem<2 x 64 x 64 x bf16, swizzle = 128>
+  return
+}
+
+// -----
+
+func.func @store_smem_element(%acc: !gemm.accum<64 x 256 x f32>,
+                              %s: !gemm.smem<2 x 64 x 32 x i32, swizzle = 128>, %i: i32) {
+  // expected-error @+1 {{'gemm.accum.store_smem' op staging element type must be bf16, f16 or f32, got 'i32'}}
+  gemm.accum.store_smem %acc atom(0) col(0) -> %s[%i]
+      : !gemm.accum<64 x 256 x f32>, !gemm.smem<2 x 64 x 32 x i32, swizzle = 128>
+  return
+}
+
+// -----
+
+func.func @store_smem_rows(%acc: !gemm.accum<64 x 256 x f32>,
+                           %s: !gemm.smem<2 x 128 x 64 x bf16, swizzle = 128>, %i: i32) {
+  // expected-error @+1 {{'gemm.accum.store_smem' op staging slots hold one 64-row atom with 128-byte swizzled rows}}
+  gemm.accum.store_smem %acc atom(0) col(0) -> %s[%i]
+      : !gemm.accum<64 x 256 x f32>, !gemm.smem<2 x 128 x 64 x bf16, swizzle = 128>
+  return
+}
+
+// -----
+
+func.func @store_smem_swizzle(%acc: !gemm.accum<64 x 256 x f32>,
+                              %s: !gemm.smem<2 x 64 x 64 x bf16, swizzle = 0>, %i: i32) {
+  // expected-error @+1 {{'gemm.accum.store_smem' op staging slots hold one 64-row atom with 128-byte swizzled rows}}
+  gemm.accum.store_smem %acc atom(0) col(0) -> %s[%i]
+      : !gemm.accum<64 x 256 x f32>, !gemm.smem<2 x 64 x 64 x bf16, swizzle = 0>
+  return
+}
+
+// -----
+
+func.func @store_smem_atom(%acc: !gemm.accum<128 x 256 x f32>,
+                           %s: !gemm.smem<2 x 64 x 64 x bf16, swizzle = 128>, %i: i32) {
+  // expected-error @+1 {{'gemm.accum.store_smem' op atom 2 is outside the accumulator's 2 atoms}}
+  gemm.accum.store_smem %acc atom(2) col(0) -> %s[%i]
+      : !gemm.accum<128 x 256 x f32>, !gemm.smem<2 x 64 x 64 x bf16, swizzle = 128>
+  return
+}
+
+// -----
+
+func.func @store_smem_col_multiple(%acc: !gemm.accum<64 x 256 x f32>,
+                                   %s: !gemm.smem<2 x 64 x 64 x bf16, swizzle = 128>, %i: i32) {
+  // expected-error @+1 {{'gemm.accum.store_smem' op col 32 must be a multiple of 64 inside the accumulator's 256 columns}}
+  gemm.accum.store_smem %acc atom(0) col(32) -> %s[%i]
+      : !gemm.accum<64 x 256 x f32>, !gemm.smem<2 x 64 x 64 x bf16, swizzle = 128>
+  return
+}
+
+// -----
+
+func.func @store_smem_col_outside(%acc: !gemm.accum<64 x 128 x f32>,
+                                  %s: !gemm.smem<2 x 64 x 32 x f32, swizzle = 128>, %i: i32) {
+  // expected-error @+1 {{'gemm.accum.store_smem' op col 128 must be a multiple of 32 inside the accumulator's 128 columns}}
+  gemm.accum.store_smem %acc atom(0) col(128) -> %s[%i]
+      : !gemm.accum<64 x 128 x f32>, !gemm.smem<2 x 64 x 32 x f32, swizzle = 128>
+  return
+}
+
+// -----
+
+func.func @store_smem_epilogue_blocks(%acc: !gemm.accum<64 x 256 x f32>,
+                                      %s: !gemm.smem<2 x 64 x 64 x bf16, swizzle = 128>, %i: i32) {
+  // expected-error @+1 {{'gemm.accum.store_smem' op epilogue region must have one block}}
+  gemm.accum.store_smem %acc atom(0) col(0) -> %s[%i]
+      : !gemm.accum<64 x 256 x f32>, !gemm.smem<2 x 64 x 64 x bf16, swizzle = 128> {
+  ^bb0(%v: f32):
+    %r = arith.truncf %v : f32 to bf16
+    cf.br ^bb1(%r : bf16)
+  ^bb1(%w: bf16):
+    gemm.yield %w : bf16
+  }
+  return
+}
+
+// -----
+
+func.func @store_smem_epilogue_arg(%acc: !gemm.accum<64 x 256 x f32>,
+                                   %s: !gemm.smem<2 x 64 x 64 x bf16, swizzle = 128>, %i: i32) {
+  // expected-error @+1 {{'gemm.accum.store_smem' op epilogue region must take one 'f32' accumulator value}}
+  gemm.accum.store_smem %acc atom(0) col(0) -> %s[%i]
+      : !gemm.accum<64 x 256 x f32>, !gemm.smem<2 x 64 x 64 x bf16, swizzle = 128> {
+  ^bb0(%v: bf16):
+    gemm.yield %v : bf16
+  }
+  return
+}
+
+// -----
+
+func.func @store_smem_epilogue_yield(%acc: !gemm.accum<64 x 256 x f32>,
+                                     %s: !gemm.smem<2 x 64 x 64 x bf16, swizzle = 128>, %i: i32) {
+  // expected-error @+1 {{'gemm.accum.store_smem' op epilogue region must yield one 'bf16' value}}
+  gemm.accum.store_smem %acc atom(0) col(0) -> %s[%i]
+      : !gemm.accum<64 x 256 x f32>, !gemm.smem<2 x 64 x 64 x bf16, swizzle = 128> {
+  ^bb0(%v: f32):
+    gemm.yield %v : f32
+  }
+  return
+}
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// gemm.sched.static_tile
+//===----------------------------------------------------------------------===//
+
+func.func @static_tile_swizzle(%t: i32, %m: i32, %n: i32) {
+  // expected-error @+1 {{'gemm.sched.static_tile' op swizzle must be at least 1, got 0}}
+  %tm, %tn = gemm.sched.static_tile %t of (%m, %n) raster(along_m) swizzle(0)
+  return
+}
+
+// -----
+
+func.func @static_tile_negative_swizzle(%t: i32, %m: i32, %n: i32) {
+  // expected-error @+1 {{'gemm.sched.static_tile' op swizzle must be at least 1, got -1}}
+  %tm, %tn = gemm.sched.static_tile %t of (%m, %n) raster(along_m) swizzle(-1)
+  return
+}

@@ -1,0 +1,67 @@
+# The gemm compiler's lit suite. Three tiers (docs/Testing.md):
+#   IR tests      always;
+#   PTX tests     REQUIRES: ptxas   (ptxas from the CUDA toolkit was found);
+#   GPU tests     REQUIRES: gpu     (gemm-runner found a usable NVIDIA GPU).
+import os
+import shutil
+import subprocess
+
+import lit.formats
+from lit.llvm import llvm_config
+
+config.name = "GEMM"
+config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
+config.suffixes = [".mlir", ".test"]
+config.excludes = ["Inputs", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.gemm_obj_root, "test")
+
+config.environment["FILECHECK_OPTS"] = "--enable-var-scope"
+llvm_config.with_system_environment(["HOME", "PATH", "CUDA_VISIBLE_DEVICES"])
+llvm_config.use_default_substitutions()
+# FileCheck, not, count and friends by their plain names in RUN lines.
+llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
+llvm_config.with_environment("PATH", config.gemm_tools_dir, append_path=True)
+
+tool_dirs = [config.gemm_tools_dir, config.llvm_tools_dir]
+tools = []
+if config.gemm_build_compiler:
+    tools.append("gemm-opt")
+if config.gemm_build_runtime:
+    tools.append("gemm-runner")
+llvm_config.add_tool_substitutions(tools, tool_dirs)
+config.substitutions.append(("%inputs", os.path.join(config.test_source_root, "Inputs")))
+
+if not config.gemm_build_compiler:
+    config.excludes += ["Dialect", "Conversion", "Pipelines", "PTX"]
+if not config.gemm_build_runtime:
+    config.excludes += ["Runtime", "GPU"]
+
+# PTX tier: ptxas from PATH or the CUDA toolkit.
+ptxas = shutil.which("ptxas") or shutil.which(
+    "ptxas", path=os.pathsep.join([config.cuda_toolkit_bin, "/usr/local/cuda/bin"]))
+if ptxas:
+    config.available_features.add("ptxas")
+    config.substitutions.append(("%ptxas", ptxas))
+    lit_config.note("PTX tier on: ptxas at " + ptxas)
+else:
+    lit_config.note("PTX tier off: no ptxas found (install the CUDA toolkit)")
+
+# GPU tier: gemm-runner itself decides whether a usable GPU is there, so the
+# feature means exactly "gemm-runner can launch kernels here".
+runner = os.path.join(config.gemm_tools_dir, "gemm-runner")
+gpu_arch = None
+if config.gemm_build_runtime and os.path.exists(runner):
+    try:
+        probe = subprocess.run([runner, "--probe"], capture_output=True,
+                               text=True, timeout=60)
+        if probe.returncode == 0:
+            gpu_arch = probe.stdout.strip().split()[-1]
+    except (OSError, subprocess.TimeoutExpired):
+        gpu_arch = None
+if gpu_arch:
+    config.available_features.add("gpu")
+    config.available_features.add("gpu-" + gpu_arch)
+    lit_config.note("GPU tier on: " + gpu_arch)
+else:
+    lit_config.note("GPU tier off: no usable GPU (gemm-runner --probe)")
