@@ -47,6 +47,16 @@ if ptxas:
 else:
     lit_config.note("PTX tier off: no ptxas found (install the CUDA toolkit)")
 
+# python/: the interpreter of scripts/setup.sh's virtual environment (with the
+# pinned packages), else the system one.
+venv_python = os.path.join(config.gemm_src_root, "build-venv", "bin", "python")
+python = venv_python if os.path.exists(venv_python) else shutil.which("python3")
+config.substitutions.append(("%gemm-python", python))
+config.environment["PYTHONPATH"] = os.path.join(config.gemm_src_root, "python")
+if subprocess.run([python, "-c", "import matplotlib"],
+                  capture_output=True).returncode == 0:
+    config.available_features.add("matplotlib")
+
 # GPU tier: gemm-runner itself decides whether a usable GPU is there, so the
 # feature means exactly "gemm-runner can launch kernels here".
 runner = os.path.join(config.gemm_tools_dir, "gemm-runner")
