@@ -1,0 +1,1 @@
+"""Helpers around gemm-runner's machine-readable results."""

@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Set up, build, and run every test (lit: IR, PTX and GPU tiers, and the
+# GoogleTest unit tests). Ends with "N passed, N failed[, N skipped]" and exits
+# non-zero on any failure.
+set -uo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+bash "$root/scripts/setup.sh" || exit 1
+build=${GEMM_BUILD_DIR:-$root/build}
+
+log=$(mktemp)
+/usr/lib/llvm-22/bin/lit -sv "$build/test" 2>&1 | tee "$log"
+status=${PIPESTATUS[0]}
+count() { sed -n "s/^ *$1 *: *\([0-9]*\).*/\1/p" "$log" | tail -1; }
+passed=$(( $(count Passed || true) + 0 ))
+failed=$(( $(count Failed || true) + $(count "Unresolved" || true) + $(count "Timed Out" || true) + 0 ))
+skipped=$(( $(count Unsupported || true) + 0 ))
+rm -f "$log"
+echo "$passed passed, $failed failed, $skipped skipped"
+if [ "$passed" -eq 0 ]; then
+  echo "test: no test ran" >&2
+  exit 1
+fi
+exit $status
