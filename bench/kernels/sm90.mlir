@@ -1,0 +1,26 @@
+// The SM90 kernel variants that the H200 correctness sweep and benchmark run
+// (bench/run-h200.sh). Build them with:
+//   gemm-opt bench/kernels/sm90.mlir --gemm-to-ptx="output-dir=.bundles"
+
+gemm.matmul @sm90_bf16_128x256_coop a(bf16, row) b(bf16, col) c(bf16, row) acc(f32)
+    config(#gemm.config<arch = sm_90a, tile = [128, 256, 64]>)
+gemm.matmul @sm90_bf16_128x128_coop a(bf16, row) b(bf16, col) c(bf16, row) acc(f32)
+    config(#gemm.config<arch = sm_90a, tile = [128, 128, 64]>)
+gemm.matmul @sm90_bf16_256x128_coop a(bf16, row) b(bf16, col) c(bf16, row) acc(f32)
+    config(#gemm.config<arch = sm_90a, tile = [256, 128, 64]>)
+gemm.matmul @sm90_bf16_128x128_pingpong a(bf16, row) b(bf16, col) c(bf16, row) acc(f32)
+    config(#gemm.config<arch = sm_90a, tile = [128, 128, 64], schedule = pingpong>)
+gemm.matmul @sm90_bf16_64x256_pingpong a(bf16, row) b(bf16, col) c(bf16, row) acc(f32)
+    config(#gemm.config<arch = sm_90a, tile = [64, 256, 64], schedule = pingpong>)
+gemm.matmul @sm90_bf16_128x256_coop_c2x1 a(bf16, row) b(bf16, col) c(bf16, row) acc(f32)
+    config(#gemm.config<arch = sm_90a, tile = [128, 256, 64], cluster = [2, 1]>)
+gemm.matmul @sm90_bf16_128x256_coop_c1x2 a(bf16, row) b(bf16, col) c(bf16, row) acc(f32)
+    config(#gemm.config<arch = sm_90a, tile = [128, 256, 64], cluster = [1, 2]>)
+gemm.matmul @sm90_bf16_128x128_pingpong_c2x1 a(bf16, row) b(bf16, col) c(bf16, row) acc(f32)
+    config(#gemm.config<arch = sm_90a, tile = [128, 128, 64], cluster = [2, 1], schedule = pingpong>)
+gemm.matmul @sm90_bf16_128x256_coop_rastern a(bf16, row) b(bf16, col) c(bf16, row) acc(f32)
+    config(#gemm.config<arch = sm_90a, tile = [128, 256, 64], raster = along_n>)
+gemm.matmul @sm90_f16_128x256_coop a(f16, row) b(f16, col) c(f16, row) acc(f32)
+    config(#gemm.config<arch = sm_90a, tile = [128, 256, 64]>)
+gemm.matmul @sm90_bf16_f32out_128x128_coop a(bf16, row) b(bf16, col) c(f32, row) acc(f32)
+    config(#gemm.config<arch = sm_90a, tile = [128, 128, 64]>)

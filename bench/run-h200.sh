@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# Builds gemm-runner from source on a GPU machine that has only CUDA (no MLIR,
+# no package registry), then checks every bundle in BUNDLES over the SM90 shape
+# list, runs compute-sanitizer on a small problem, and benchmarks against
+# cuBLAS. Results go to RESULTS (logs and gemm-runner --json files).
+#
+#   bench/run-h200.sh BUNDLES RESULTS
+#
+# The bundles are made on a machine with the compiler:
+#   gemm-opt bench/kernels/sm90.mlir --gemm-to-ptx="output-dir=.bundles"
+# nlohmann-json comes from its Debian package, carried in .device/.
+set -uo pipefail
+bundles=${1:?bundle directory}
+results=${2:?results directory}
+mkdir -p "$results"
+root=$(cd "$(dirname "$0")/.." && pwd)
+
+json_dir=()
+if [ ! -f /usr/include/nlohmann/json.hpp ]; then
+  deb=$(ls "$root"/.device/nlohmann-json3-dev_*.deb 2>/dev/null | head -1)
+  [ -n "$deb" ] || { echo "nlohmann-json3-dev .deb missing in .device/"; exit 2; }
+  mkdir -p /tmp/nlohmann && dpkg -x "$deb" /tmp/nlohmann
+  json_dir=(-Dnlohmann_json_DIR=/tmp/nlohmann/usr/share/cmake/nlohmann_json)
+fi
+cmake -G Ninja -S "$root" -B /tmp/build-gpu -DGEMM_BUILD_COMPILER=OFF \
+  -DCMAKE_BUILD_TYPE=Release "${json_dir[@]}" > "$results/build.log" 2>&1 &&
+  ninja -C /tmp/build-gpu gemm-runner >> "$results/build.log" 2>&1 ||
+  { tail -30 "$results/build.log"; exit 2; }
+runner=/tmp/build-gpu/bin/gemm-runner
+
+nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,clocks.mem,power.limit,temperature.gpu \
+  --format=csv | tee "$results/gpu.txt"
+
+status=0
+echo "== correctness: every bundle over bench/shapes/sm90-check.txt"
+for manifest in "$bundles"/*.json; do
+  name=$(basename "$manifest" .json)
+  "$runner" "$manifest" --shapes "$root/bench/shapes/sm90-check.txt" --check \
+    --pad-leading-dims --json "$results/check-$name.json" > "$results/check-$name.log" 2>&1
+  rc=$?
+  [ $rc -eq 0 ] || status=1
+  echo "$name: exit $rc; $(grep -c '^ *[0-9].* PASS ' "$results/check-$name.log") PASS, $(grep -c '^ *[0-9].* FAIL ' "$results/check-$name.log") FAIL"
+  grep -E ' FAIL |error' "$results/check-$name.log" | head -5
+done
+
+if [ "${SANITIZE:-1}" = 1 ]; then
+  echo "== compute-sanitizer on a small problem"
+  for tool in memcheck racecheck synccheck; do
+    compute-sanitizer --tool $tool --error-exitcode 9 "$runner" \
+      "$bundles/${SANITIZE_BUNDLE:-sm90_bf16_128x256_coop}.json" --m 300 --n 520 --k 200 --check \
+      > "$results/sanitizer-$tool.log" 2>&1
+    echo "$tool: exit $? ($(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$results/sanitizer-$tool.log" | head -1))"
+  done
+fi
+
+echo "== benchmark beside cuBLAS (interleaved, random normal inputs)"
+for name in ${BENCH_BUNDLES:-sm90_bf16_128x256_coop}; do
+  for size in ${BENCH_SIZES:-4096 6144 8192}; do
+    "$runner" "$bundles/$name.json" --m $size --n $size --k $size --bench --vs cublas \
+      --warmup 10 --iters ${ITERS:-30} --json "$results/bench-$name-$size.json" 2>&1 |
+      tee "$results/bench-$name-$size.log" | tail -4
+  done
+done
+tar -C "$results" -czf "$results.tar.gz" . && echo "results: $results.tar.gz"
+exit $status
