@@ -43,12 +43,13 @@ if ! command -v nvcc > /dev/null && [ ! -x /usr/local/cuda/bin/nvcc ]; then
 fi
 export PATH=$PATH:/usr/local/cuda/bin
 
+mkdir -p "$build"
 if [ ! -f "$build/build.ninja" ]; then
   cmake -G Ninja -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release \
     -DMLIR_DIR=/usr/lib/llvm-22/lib/cmake/mlir \
     -DLLVM_EXTERNAL_LIT=/usr/lib/llvm-22/bin/lit \
-    -DGEMM_BUILD_RUNTIME=$runtime > "$build.configure.log" 2>&1 ||
-    { cat "$build.configure.log"; exit 1; }
+    -DGEMM_BUILD_RUNTIME=$runtime > "$build/configure.log" 2>&1 ||
+    { cat "$build/configure.log"; exit 1; }
 fi
-ninja -C "$build" > "$build.log" 2>&1 || { tail -50 "$build.log"; exit 1; }
-echo "setup: built $build (log: $build.log)"
+ninja -C "$build" > "$build/build.log" 2>&1 || { tail -50 "$build/build.log"; exit 1; }
+echo "setup: built $build (log: $build/build.log)"
