@@ -45,6 +45,14 @@
 // RUN: FileCheck %s --check-prefixes=PTX,N256,F16 -DNAME=f16_128x256 < %t/f16_128x256.ptx
 // RUN: FileCheck %s --check-prefixes=PTX,N256,BF16 -DNAME=f32out_128x256 < %t/f32out_128x256.ptx
 // Kernels without a cluster have no cluster instructions at all.
+// 16-bit outputs leave the accumulators through stmatrix; f32 through
+// 8-byte shared stores.
+// RUN: FileCheck %s --check-prefix=STMATRIX < %t/coop_128x256.ptx
+// RUN: FileCheck %s --check-prefix=STMATRIX < %t/pp_128x128_c2x1.ptx
+// RUN: FileCheck %s --check-prefix=STMATRIX < %t/f16_128x256.ptx
+// STMATRIX: stmatrix.sync.aligned.m8n8.x4.shared.b16 [%rd{{[0-9]+}}], {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}};
+// RUN: not grep stmatrix %t/f32out_128x256.ptx
+// RUN: grep -q "st.shared.v2.b32\|st.shared.v2.f32" %t/f32out_128x256.ptx
 // RUN: not grep -e reqnctapercluster -e multicast -e mapa -e barrier.cluster %t/coop_128x256.ptx %t/coop_128x128.ptx %t/pp_128x128.ptx %t/pp_64x256.ptx %t/f16_128x256.ptx %t/f32out_128x256.ptx
 //
 // PTX: .target sm_90a

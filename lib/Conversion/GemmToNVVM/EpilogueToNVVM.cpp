@@ -14,11 +14,12 @@ namespace {
 /// WGMMA leaves accumulator value `r` of thread (warp w, lane l) at row
 /// 16 w + l / 4 + 8 ((r / 2) mod 2) and column 8 (r / 4) + 2 (l mod 4) +
 /// (r mod 2) of the 64-row atom (PTX ISA, "Matrix fragments for
-/// wgmma.mma_async .m64nNk16", D matrix). Values r and r + 1 are adjacent
-/// columns and are stored together. The staging slot uses the 128-byte
-/// swizzle that the TMA store expects: the 16-byte chunk c of row y lives
-/// at chunk c ^ (y mod 8), which also spreads the 8 rows a warp writes at
-/// once over all 32 banks.
+/// wgmma.mma_async .m64nNk16", D matrix): every 8x8 block of it is laid
+/// out like an mma.m16n8 fragment, which is what stmatrix takes. Values r
+/// and r + 1 are adjacent columns and are stored together. The staging slot
+/// uses the 128-byte swizzle that the TMA store expects: the 16-byte chunk
+/// c of row y lives at chunk c ^ (y mod 8), which also spreads the 8 rows a
+/// warp writes at once over all 32 banks.
 struct AccumStoreSmemLowering
     : public ConvertOpToLLVMPattern<AccumStoreSmemOp> {
   using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
@@ -39,60 +40,114 @@ struct AccumStoreSmemLowering
                                       createI32(rewriter, loc, 32));
     Value lane = LLVM::URemOp::create(rewriter, loc, threadInGroup,
                                       createI32(rewriter, loc, 32));
-    Value quadRow =
-        LLVM::UDivOp::create(rewriter, loc, lane, createI32(rewriter, loc, 4));
-    Value rowBase = LLVM::AddOp::create(
-        rewriter, loc,
-        LLVM::MulOp::create(rewriter, loc, warp, createI32(rewriter, loc, 16)),
-        quadRow);
-    Value laneBytes = LLVM::MulOp::create(
-        rewriter, loc,
-        LLVM::URemOp::create(rewriter, loc, lane, createI32(rewriter, loc, 4)),
-        createI32(rewriter, loc, 2 * elementBytes));
     Value slot = getSlotAddress(rewriter, loc, adaptor.getBuffer(), bufferType,
                                 adaptor.getSlot());
 
     auto pairType = VectorType::get({2}, outType);
     Value atomAcc = LLVM::ExtractValueOp::create(
         rewriter, loc, adaptor.getAccumulator(), op.getAtom());
-    for (int64_t group = 0; group < width / 8; ++group) {
-      int64_t column = op.getCol() + 8 * group;
-      Value byteInRow = LLVM::AddOp::create(
-          rewriter, loc, createI32(rewriter, loc, 8 * group * elementBytes),
-          laneBytes);
-      Value chunk = LLVM::LShrOp::create(rewriter, loc, byteInRow,
-                                         createI32(rewriter, loc, 4));
-      Value inChunk = LLVM::AndOp::create(rewriter, loc, byteInRow,
-                                          createI32(rewriter, loc, 15));
-      // Rows y and y + 8 share y mod 8 = lane / 4.
+    // Values r and r + 1 (adjacent columns) of 8-column group `group`, row
+    // half `half`, converted and packed.
+    auto pair = [&](int64_t group, int64_t half) {
+      int64_t value = (op.getCol() / 8 + group) * 4 + half * 2;
+      Value packed = LLVM::UndefOp::create(rewriter, loc, pairType);
+      for (int64_t i = 0; i < 2; ++i) {
+        Value acc =
+            LLVM::ExtractValueOp::create(rewriter, loc, atomAcc, value + i);
+        packed = LLVM::InsertElementOp::create(
+            rewriter, loc, packed, applyEpilogue(rewriter, loc, op, acc),
+            createI32(rewriter, loc, i));
+      }
+      return packed;
+    };
+    auto address = [&](Value row, Value chunk) {
+      // Chunk c of row y lives at chunk c ^ (y mod 8).
       Value swizzled = LLVM::ShlOp::create(
-          rewriter, loc, LLVM::XOrOp::create(rewriter, loc, chunk, quadRow),
+          rewriter, loc,
+          LLVM::XOrOp::create(rewriter, loc, chunk,
+                              LLVM::AndOp::create(rewriter, loc, row,
+                                                  createI32(rewriter, loc, 7))),
           createI32(rewriter, loc, 4));
-      for (int64_t half = 0; half < 2; ++half) {
-        int64_t value = (column / 8) * 4 + half * 2;
-        Value pair = LLVM::UndefOp::create(rewriter, loc, pairType);
-        for (int64_t i = 0; i < 2; ++i) {
-          Value acc =
-              LLVM::ExtractValueOp::create(rewriter, loc, atomAcc, value + i);
-          pair = LLVM::InsertElementOp::create(
-              rewriter, loc, pair, applyEpilogue(rewriter, loc, op, acc),
-              createI32(rewriter, loc, i));
+      Value offset = LLVM::AddOp::create(
+          rewriter, loc,
+          LLVM::MulOp::create(rewriter, loc, row,
+                              createI32(rewriter, loc, 128)),
+          swizzled);
+      return LLVM::GEPOp::create(rewriter, loc, slot.getType(),
+                                 rewriter.getI8Type(), slot,
+                                 ValueRange{offset});
+    };
+
+    if (elementBytes == 2) {
+      // 16-bit outputs: one stmatrix.x4 per two 8-column groups stores the
+      // four 8x8 blocks (rows +0/+8 of each group) of the warp's 16 rows.
+      // Lane l gives the address of row l mod 8 of block l / 8; a block row
+      // is one 16-byte chunk, so the swizzle keeps the stores conflict free.
+      Value block = LLVM::UDivOp::create(rewriter, loc, lane,
+                                         createI32(rewriter, loc, 8));
+      Value rowInBlock = LLVM::URemOp::create(rewriter, loc, lane,
+                                              createI32(rewriter, loc, 8));
+      Value row = LLVM::AddOp::create(
+          rewriter, loc,
+          LLVM::AddOp::create(
+              rewriter, loc,
+              LLVM::MulOp::create(rewriter, loc, warp,
+                                  createI32(rewriter, loc, 16)),
+              LLVM::MulOp::create(
+                  rewriter, loc,
+                  LLVM::URemOp::create(rewriter, loc, block,
+                                       createI32(rewriter, loc, 2)),
+                  createI32(rewriter, loc, 8))),
+          rowInBlock);
+      Value groupOfLane = LLVM::UDivOp::create(rewriter, loc, block,
+                                               createI32(rewriter, loc, 2));
+      MLIRContext *ctx = rewriter.getContext();
+      for (int64_t group = 0; group < width / 8; group += 2) {
+        SmallVector<Value> sources;
+        for (int64_t g = group; g < group + 2; ++g)
+          for (int64_t half = 0; half < 2; ++half)
+            sources.push_back(LLVM::BitcastOp::create(
+                rewriter, loc, rewriter.getI32Type(), pair(g, half)));
+        Value chunk = LLVM::AddOp::create(rewriter, loc, groupOfLane,
+                                          createI32(rewriter, loc, group));
+        NVVM::StMatrixOp::create(
+            rewriter, loc, address(row, chunk), sources,
+            NVVM::MMALayoutAttr::get(ctx, NVVM::MMALayout::row),
+            NVVM::LdStMatrixShapeAttr::get(ctx, 8, 8),
+            NVVM::LdStMatrixEltTypeAttr::get(ctx,
+                                             NVVM::LdStMatrixEltType::B16));
+      }
+    } else {
+      // 32-bit outputs: each thread stores its two adjacent values (8
+      // bytes); the 8 rows a warp writes at once fall in distinct chunks.
+      Value rowBase = LLVM::AddOp::create(
+          rewriter, loc,
+          LLVM::MulOp::create(rewriter, loc, warp,
+                              createI32(rewriter, loc, 16)),
+          LLVM::UDivOp::create(rewriter, loc, lane,
+                               createI32(rewriter, loc, 4)));
+      Value laneBytes =
+          LLVM::MulOp::create(rewriter, loc,
+                              LLVM::URemOp::create(rewriter, loc, lane,
+                                                   createI32(rewriter, loc, 4)),
+                              createI32(rewriter, loc, 2 * elementBytes));
+      for (int64_t group = 0; group < width / 8; ++group) {
+        Value byteInRow = LLVM::AddOp::create(
+            rewriter, loc, createI32(rewriter, loc, 8 * group * elementBytes),
+            laneBytes);
+        Value chunk = LLVM::LShrOp::create(rewriter, loc, byteInRow,
+                                           createI32(rewriter, loc, 4));
+        Value inChunk = LLVM::AndOp::create(rewriter, loc, byteInRow,
+                                            createI32(rewriter, loc, 15));
+        for (int64_t half = 0; half < 2; ++half) {
+          Value row = LLVM::AddOp::create(rewriter, loc, rowBase,
+                                          createI32(rewriter, loc, 8 * half));
+          Value target = LLVM::GEPOp::create(
+              rewriter, loc, slot.getType(), rewriter.getI8Type(),
+              address(row, chunk), ValueRange{inChunk});
+          LLVM::StoreOp::create(rewriter, loc, pair(group, half), target,
+                                /*alignment=*/2 * elementBytes);
         }
-        Value row = LLVM::AddOp::create(rewriter, loc, rowBase,
-                                        createI32(rewriter, loc, 8 * half));
-        Value offset = LLVM::AddOp::create(
-            rewriter, loc,
-            LLVM::AddOp::create(
-                rewriter, loc,
-                LLVM::MulOp::create(rewriter, loc, row,
-                                    createI32(rewriter, loc, 128)),
-                swizzled),
-            inChunk);
-        Value address =
-            LLVM::GEPOp::create(rewriter, loc, slot.getType(),
-                                rewriter.getI8Type(), slot, ValueRange{offset});
-        LLVM::StoreOp::create(rewriter, loc, pair, address,
-                              /*alignment=*/2 * elementBytes);
       }
     }
     rewriter.eraseOp(op);

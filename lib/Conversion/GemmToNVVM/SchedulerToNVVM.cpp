@@ -39,9 +39,37 @@ struct StaticTileLowering : public ConvertOpToLLVMPattern<StaticTileOp> {
   }
 };
 
+struct SplitKRangeLowering : public ConvertOpToLLVMPattern<SplitKRangeOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+
+  LogicalResult
+  matchAndRewrite(SplitKRangeOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    // split * kBlocks / splits, in 64 bits so the product cannot overflow.
+    Type i64 = rewriter.getI64Type();
+    Value kBlocks =
+        LLVM::ZExtOp::create(rewriter, loc, i64, adaptor.getKBlocks());
+    Value splits = LLVM::ZExtOp::create(
+        rewriter, loc, i64, createI32(rewriter, loc, op.getSplits()));
+    auto boundary = [&](Value split) -> Value {
+      Value split64 = LLVM::ZExtOp::create(rewriter, loc, i64, split);
+      Value product = LLVM::MulOp::create(rewriter, loc, split64, kBlocks);
+      Value quotient = LLVM::UDivOp::create(rewriter, loc, product, splits);
+      return LLVM::TruncOp::create(rewriter, loc, rewriter.getI32Type(),
+                                   quotient);
+    };
+    Value begin = boundary(adaptor.getSplit());
+    Value end = boundary(LLVM::AddOp::create(rewriter, loc, adaptor.getSplit(),
+                                             createI32(rewriter, loc, 1)));
+    rewriter.replaceOp(op, {begin, end});
+    return success();
+  }
+};
+
 } // namespace
 
 void mlir::gemm::populateSchedulerToNVVMPatterns(LLVMTypeConverter &converter,
                                                  RewritePatternSet &patterns) {
-  patterns.add<StaticTileLowering>(converter);
+  patterns.add<StaticTileLowering, SplitKRangeLowering>(converter);
 }

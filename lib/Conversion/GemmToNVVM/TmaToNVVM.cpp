@@ -7,6 +7,15 @@ using namespace mlir::gemm;
 
 namespace {
 
+NVVM::CTAGroupKindAttr getCtaGroup(TmaLoadOp op) {
+  std::optional<uint64_t> group = op.getCtaGroup();
+  if (!group)
+    return nullptr;
+  return NVVM::CTAGroupKindAttr::get(op.getContext(),
+                                     *group == 2 ? NVVM::CTAGroupKind::CTA_2
+                                                 : NVVM::CTAGroupKind::CTA_1);
+}
+
 struct TmaLoadLowering : public ConvertOpToLLVMPattern<TmaLoadOp> {
   using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
 
@@ -32,7 +41,7 @@ struct TmaLoadLowering : public ConvertOpToLLVMPattern<TmaLoadOp> {
         ValueRange{adaptor.getInner(), adaptor.getOuter()}, barrier,
         /*im2colOffsets=*/ValueRange{}, adaptor.getMulticastMask(),
         /*l2CacheHint=*/Value(), NVVM::TMALoadMode::TILE, /*isCTAOnly=*/false,
-        /*group=*/nullptr, /*predicate=*/Value());
+        getCtaGroup(op), /*predicate=*/Value());
     rewriter.eraseOp(op);
     return success();
   }

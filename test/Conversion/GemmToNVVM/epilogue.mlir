@@ -11,6 +11,9 @@
 !stage32 = !gemm.smem<4 x 64 x 32 x f32, swizzle = 128>
 
 gpu.module @kernels {
+  // 16-bit outputs: one stmatrix.x4 per two 8-column groups. Lane l
+  // addresses row l mod 8 of 8x8 block l / 8: rows 16 w + 8 ((l / 8) mod 2)
+  // + l mod 8, chunk (l / 16) + group, xor-ed with row mod 8.
   // CHECK-LABEL: gpu.func @store_bf16
   // CHECK-SAME: (%[[ACC:[a-z0-9]+]]: !llvm.struct<(struct<(f32, {{.*}})>)>, %[[S:[a-z0-9]+]]: !llvm.ptr<3>, %[[SLOT:[a-z0-9]+]]: i32)
   // CHECK: %[[TID:.*]] = nvvm.read.ptx.sreg.tid.x : i32
@@ -20,64 +23,58 @@ gpu.module @kernels {
   // CHECK-NEXT: %[[WARP:.*]] = llvm.udiv %[[T]], %[[C32]] : i32
   // CHECK-NEXT: %[[C32B:.*]] = llvm.mlir.constant(32 : i32) : i32
   // CHECK-NEXT: %[[LANE:.*]] = llvm.urem %[[T]], %[[C32B]] : i32
-  // CHECK-NEXT: %[[C4:.*]] = llvm.mlir.constant(4 : i32) : i32
-  // CHECK-NEXT: %[[QUAD:.*]] = llvm.udiv %[[LANE]], %[[C4]] : i32
-  // CHECK-NEXT: %[[C16:.*]] = llvm.mlir.constant(16 : i32) : i32
-  // CHECK-NEXT: %[[W16:.*]] = llvm.mul %[[WARP]], %[[C16]] : i32
-  // CHECK-NEXT: %[[ROW:.*]] = llvm.add %[[W16]], %[[QUAD]] : i32
-  // Two bf16 = 4 bytes per lane.
-  // CHECK-NEXT: %[[PAIRBYTES:.*]] = llvm.mlir.constant(4 : i32) : i32
-  // CHECK-NEXT: %[[C4C:.*]] = llvm.mlir.constant(4 : i32) : i32
-  // CHECK-NEXT: %[[L4:.*]] = llvm.urem %[[LANE]], %[[C4C]] : i32
-  // CHECK-NEXT: %[[LANEBYTES:.*]] = llvm.mul %[[L4]], %[[PAIRBYTES]] : i32
   // CHECK-NEXT: %[[STAGE:.*]] = llvm.mlir.constant(8192 : i32) : i32
   // CHECK-NEXT: %[[SOFF:.*]] = llvm.mul %[[SLOT]], %[[STAGE]] : i32
   // CHECK-NEXT: %[[BASE:.*]] = llvm.getelementptr %[[S]][%[[SOFF]]] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
   // CHECK-NEXT: %[[ATOM:.*]] = llvm.extractvalue %[[ACC]][0]
-  // Group 0 (columns 64..71): byte 0 + lane bytes; chunk ^ (lane / 4).
-  // CHECK-NEXT: %[[G0:.*]] = llvm.mlir.constant(0 : i32) : i32
-  // CHECK-NEXT: %[[BYTE:.*]] = llvm.add %[[G0]], %[[LANEBYTES]] : i32
-  // CHECK-NEXT: %[[C4D:.*]] = llvm.mlir.constant(4 : i32) : i32
-  // CHECK-NEXT: %[[CHUNK:.*]] = llvm.lshr %[[BYTE]], %[[C4D]] : i32
-  // CHECK-NEXT: %[[C15:.*]] = llvm.mlir.constant(15 : i32) : i32
-  // CHECK-NEXT: %[[INCHUNK:.*]] = llvm.and %[[BYTE]], %[[C15]] : i32
-  // CHECK-NEXT: %[[C4E:.*]] = llvm.mlir.constant(4 : i32) : i32
-  // CHECK-NEXT: %[[XOR:.*]] = llvm.xor %[[CHUNK]], %[[QUAD]] : i32
-  // CHECK-NEXT: %[[SWZ:.*]] = llvm.shl %[[XOR]], %[[C4E]] : i32
-  // Values 32 and 33 of the atom (column 64 = value (64 / 8) * 4), rounded.
-  // CHECK-NEXT: %[[U:.*]] = llvm.mlir.undef : vector<2xbf16>
-  // CHECK-NEXT: %[[V0:.*]] = llvm.extractvalue %[[ATOM]][32]
-  // CHECK-NEXT: %[[I0:.*]] = llvm.mlir.constant(0 : i32) : i32
-  // CHECK-NEXT: %[[R0:.*]] = llvm.fptrunc %[[V0]] : f32 to bf16
-  // CHECK-NEXT: %[[P0:.*]] = llvm.insertelement %[[R0]], %[[U]][%[[I0]] : i32] : vector<2xbf16>
-  // CHECK-NEXT: %[[V1:.*]] = llvm.extractvalue %[[ATOM]][33]
-  // CHECK-NEXT: %[[I1:.*]] = llvm.mlir.constant(1 : i32) : i32
-  // CHECK-NEXT: %[[R1:.*]] = llvm.fptrunc %[[V1]] : f32 to bf16
-  // CHECK-NEXT: %[[P1:.*]] = llvm.insertelement %[[R1]], %[[P0]][%[[I1]] : i32] : vector<2xbf16>
-  // Row (16 w + l / 4 + 0) * 128 + swizzled chunk + byte in chunk.
-  // CHECK-NEXT: %[[H0:.*]] = llvm.mlir.constant(0 : i32) : i32
-  // CHECK-NEXT: %[[Y:.*]] = llvm.add %[[ROW]], %[[H0]] : i32
-  // CHECK-NEXT: %[[C128B:.*]] = llvm.mlir.constant(128 : i32) : i32
-  // CHECK-NEXT: %[[YB:.*]] = llvm.mul %[[Y]], %[[C128B]] : i32
-  // CHECK-NEXT: %[[O1:.*]] = llvm.add %[[YB]], %[[SWZ]] : i32
-  // CHECK-NEXT: %[[O2:.*]] = llvm.add %[[O1]], %[[INCHUNK]] : i32
-  // CHECK-NEXT: %[[ADDR:.*]] = llvm.getelementptr %[[BASE]][%[[O2]]] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
-  // CHECK-NEXT: llvm.store %[[P1]], %[[ADDR]] {alignment = 4 : i64} : vector<2xbf16>, !llvm.ptr<3>
-  // Row + 8: values 34 and 35.
+  // CHECK-NEXT: %[[C8:.*]] = llvm.mlir.constant(8 : i32) : i32
+  // CHECK-NEXT: %[[BLOCK:.*]] = llvm.udiv %[[LANE]], %[[C8]] : i32
+  // CHECK-NEXT: %[[C8B:.*]] = llvm.mlir.constant(8 : i32) : i32
+  // CHECK-NEXT: %[[RIB:.*]] = llvm.urem %[[LANE]], %[[C8B]] : i32
+  // CHECK-NEXT: %[[C8C:.*]] = llvm.mlir.constant(8 : i32) : i32
+  // CHECK-NEXT: %[[C2:.*]] = llvm.mlir.constant(2 : i32) : i32
+  // CHECK-NEXT: %[[HALF:.*]] = llvm.urem %[[BLOCK]], %[[C2]] : i32
+  // CHECK-NEXT: %[[H8:.*]] = llvm.mul %[[HALF]], %[[C8C]] : i32
+  // CHECK-NEXT: %[[C16:.*]] = llvm.mlir.constant(16 : i32) : i32
+  // CHECK-NEXT: %[[W16:.*]] = llvm.mul %[[WARP]], %[[C16]] : i32
+  // CHECK-NEXT: %[[R0:.*]] = llvm.add %[[W16]], %[[H8]] : i32
+  // CHECK-NEXT: %[[ROW:.*]] = llvm.add %[[R0]], %[[RIB]] : i32
+  // CHECK-NEXT: %[[C2B:.*]] = llvm.mlir.constant(2 : i32) : i32
+  // CHECK-NEXT: %[[GL:.*]] = llvm.udiv %[[BLOCK]], %[[C2B]] : i32
+  // Column 64 starts at value (64 / 8) * 4 = 32: blocks (group 0, rows +0)
+  // = values 32, 33; (group 0, +8) = 34, 35; (group 1, +0) = 36, 37;
+  // (group 1, +8) = 38, 39, each pair rounded and packed into one b32.
+  // CHECK: llvm.extractvalue %[[ATOM]][32]
+  // CHECK-NEXT: llvm.mlir.constant(0 : i32) : i32
+  // CHECK-NEXT: llvm.fptrunc %{{.*}} : f32 to bf16
+  // CHECK: llvm.extractvalue %[[ATOM]][33]
+  // CHECK: %[[M0:.*]] = llvm.bitcast %{{.*}} : vector<2xbf16> to i32
   // CHECK: llvm.extractvalue %[[ATOM]][34]
   // CHECK: llvm.extractvalue %[[ATOM]][35]
-  // CHECK: %[[H8:.*]] = llvm.mlir.constant(8 : i32) : i32
-  // CHECK-NEXT: llvm.add %[[ROW]], %[[H8]] : i32
-  // CHECK: llvm.store %{{.*}}, %{{.*}} {alignment = 4 : i64} : vector<2xbf16>, !llvm.ptr<3>
-  // Group 1 at byte 16 of the row: values 36..39.
-  // CHECK: %[[G1:.*]] = llvm.mlir.constant(16 : i32) : i32
-  // CHECK-NEXT: llvm.add %[[G1]], %[[LANEBYTES]] : i32
+  // CHECK: %[[M1:.*]] = llvm.bitcast %{{.*}} : vector<2xbf16> to i32
   // CHECK: llvm.extractvalue %[[ATOM]][36]
-  // The last group (7, byte 112) holds values 60..63.
-  // CHECK: llvm.mlir.constant(112 : i32) : i32
-  // CHECK: llvm.extractvalue %[[ATOM]][62]
+  // CHECK: llvm.extractvalue %[[ATOM]][37]
+  // CHECK: %[[M2:.*]] = llvm.bitcast %{{.*}} : vector<2xbf16> to i32
+  // CHECK: llvm.extractvalue %[[ATOM]][38]
+  // CHECK: llvm.extractvalue %[[ATOM]][39]
+  // CHECK: %[[M3:.*]] = llvm.bitcast %{{.*}} : vector<2xbf16> to i32
+  // CHECK-NEXT: %[[G0:.*]] = llvm.mlir.constant(0 : i32) : i32
+  // CHECK-NEXT: %[[CHUNK:.*]] = llvm.add %[[GL]], %[[G0]] : i32
+  // CHECK-NEXT: %[[C4:.*]] = llvm.mlir.constant(4 : i32) : i32
+  // CHECK-NEXT: %[[C7:.*]] = llvm.mlir.constant(7 : i32) : i32
+  // CHECK-NEXT: %[[ROW7:.*]] = llvm.and %[[ROW]], %[[C7]] : i32
+  // CHECK-NEXT: %[[XOR:.*]] = llvm.xor %[[CHUNK]], %[[ROW7]] : i32
+  // CHECK-NEXT: %[[SWZ:.*]] = llvm.shl %[[XOR]], %[[C4]] : i32
+  // CHECK-NEXT: %[[C128B:.*]] = llvm.mlir.constant(128 : i32) : i32
+  // CHECK-NEXT: %[[YB:.*]] = llvm.mul %[[ROW]], %[[C128B]] : i32
+  // CHECK-NEXT: %[[OFF:.*]] = llvm.add %[[YB]], %[[SWZ]] : i32
+  // CHECK-NEXT: %[[ADDR:.*]] = llvm.getelementptr %[[BASE]][%[[OFF]]] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
+  // CHECK-NEXT: nvvm.stmatrix %[[ADDR]], %[[M0]], %[[M1]], %[[M2]], %[[M3]] {eltType = #nvvm.ld_st_matrix_elt_type<b16>, layout = #nvvm.mma_layout<row>, shape = #nvvm.ld_st_matrix_shape<m = 8, n = 8>}
+  // The last pair of groups (6, 7) starts at chunk 6 and ends with value 63.
   // CHECK: llvm.extractvalue %[[ATOM]][63]
-  // CHECK: llvm.store
+  // CHECK: llvm.mlir.constant(6 : i32) : i32
+  // CHECK: nvvm.stmatrix
+  // CHECK-NOT: nvvm.stmatrix
   // CHECK-NOT: llvm.store
   // CHECK: gpu.return
   gpu.func @store_bf16(%acc: !acc, %s: !stage16, %slot: i32) {
@@ -85,9 +82,10 @@ gpu.module @kernels {
     gpu.return
   }
 
-  // 8 columns per group, 2 stores per group, 8 groups.
+  // 8 column groups of a 128-byte block: 4 stmatrix.x4.
   // CHECK-LABEL: gpu.func @store_bf16_count
-  // CHECK-COUNT-16: llvm.store %{{.*}}, %{{.*}} {alignment = 4 : i64} : vector<2xbf16>, !llvm.ptr<3>
+  // CHECK-COUNT-4: nvvm.stmatrix
+  // CHECK-NOT: nvvm.stmatrix
   // CHECK-NOT: llvm.store
   // CHECK: gpu.return
   gpu.func @store_bf16_count(%acc: !acc, %s: !stage16, %slot: i32) {
@@ -98,11 +96,11 @@ gpu.module @kernels {
   // f32 needs no conversion: 8 bytes per lane, 32 columns = 4 groups.
   // CHECK-LABEL: gpu.func @store_f32
   // CHECK-SAME: (%[[ACC:[a-z0-9]+]]: !llvm.struct<(struct<(f32, {{.*}})>, struct<(f32, {{.*}})>)>, %[[S:[a-z0-9]+]]: !llvm.ptr<3>, %[[SLOT:[a-z0-9]+]]: i32)
-  // CHECK: %[[PAIRBYTES:.*]] = llvm.mlir.constant(8 : i32) : i32
-  // CHECK: llvm.mul %{{.*}}, %[[PAIRBYTES]] : i32
   // CHECK: %[[STAGE:.*]] = llvm.mlir.constant(8192 : i32) : i32
   // Atom 1, column 32 = value (32 / 8) * 4 = 16.
   // CHECK: %[[ATOM:.*]] = llvm.extractvalue %[[ACC]][1]
+  // CHECK: %[[PAIRBYTES:.*]] = llvm.mlir.constant(8 : i32) : i32
+  // CHECK: llvm.mul %{{.*}}, %[[PAIRBYTES]] : i32
   // CHECK: %[[U:.*]] = llvm.mlir.undef : vector<2xf32>
   // CHECK-NEXT: %[[V0:.*]] = llvm.extractvalue %[[ATOM]][16]
   // CHECK-NEXT: %[[I0:.*]] = llvm.mlir.constant(0 : i32) : i32

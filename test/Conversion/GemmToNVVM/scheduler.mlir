@@ -44,3 +44,25 @@ func.func @along_n(%t: i32, %tm: i32, %tn: i32) -> (i32, i32) {
   %m, %n = gemm.sched.static_tile %t of (%tm, %tn) raster(along_n) swizzle(4)
   return %m, %n : i32, i32
 }
+
+// split_k_range: [split * k / splits, (split + 1) * k / splits), in 64 bits.
+// CHECK-LABEL: func.func @split_k
+// CHECK-SAME: (%[[S:.*]]: i32, %[[K:.*]]: i32)
+// CHECK-NEXT: %[[K64:.*]] = llvm.zext %[[K]] : i32 to i64
+// CHECK-NEXT: %[[SPLITS:.*]] = llvm.mlir.constant(3 : i32) : i32
+// CHECK-NEXT: %[[SPLITS64:.*]] = llvm.zext %[[SPLITS]] : i32 to i64
+// CHECK-NEXT: %[[S64:.*]] = llvm.zext %[[S]] : i32 to i64
+// CHECK-NEXT: %[[PROD:.*]] = llvm.mul %[[S64]], %[[K64]] : i64
+// CHECK-NEXT: %[[Q:.*]] = llvm.udiv %[[PROD]], %[[SPLITS64]] : i64
+// CHECK-NEXT: %[[BEGIN:.*]] = llvm.trunc %[[Q]] : i64 to i32
+// CHECK-NEXT: %[[ONE:.*]] = llvm.mlir.constant(1 : i32) : i32
+// CHECK-NEXT: %[[NEXT:.*]] = llvm.add %[[S]], %[[ONE]] : i32
+// CHECK-NEXT: %[[NEXT64:.*]] = llvm.zext %[[NEXT]] : i32 to i64
+// CHECK-NEXT: %[[PROD1:.*]] = llvm.mul %[[NEXT64]], %[[K64]] : i64
+// CHECK-NEXT: %[[Q1:.*]] = llvm.udiv %[[PROD1]], %[[SPLITS64]] : i64
+// CHECK-NEXT: %[[END:.*]] = llvm.trunc %[[Q1]] : i64 to i32
+// CHECK-NEXT: return %[[BEGIN]], %[[END]] : i32, i32
+func.func @split_k(%split: i32, %k: i32) -> (i32, i32) {
+  %begin, %end = gemm.sched.split_k_range %split of %k splits(3)
+  return %begin, %end : i32, i32
+}

@@ -52,6 +52,16 @@ gpu.module @kernels {
     gpu.return
   }
 
+  // cta_group(2) becomes the instruction's .cta_group::2.
+  // CHECK-LABEL: gpu.func @load_cta_group
+  // CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.*}} multicast_mask = %{{.*}} {group = #nvvm.cta_group<cta_2>}
+  gpu.func @load_cta_group(%d: !descB, %b: !ringB, %p: !pipe, %x: i32, %y: i32,
+                           %slot: i32, %row: i32, %n: i32, %mask: i16) {
+    gemm.tma.load %d[%x, %y] -> %b[%slot, %row] barrier %p[%n] multicast(%mask)
+        cta_group(2) : !descB, !ringB, !pipe
+    gpu.return
+  }
+
   // CHECK-LABEL: gpu.func @store
   // CHECK-SAME: (%[[D:.*]]: !llvm.ptr, %[[C:.*]]: !llvm.ptr<3>, %[[X:.*]]: i32, %[[Y:.*]]: i32, %[[SLOT:.*]]: i32)
   // CHECK: %[[STAGE:.*]] = llvm.mlir.constant(8192 : i32) : i32

@@ -970,3 +970,53 @@ func.func @static_tile_negative_swizzle(%t: i32, %m: i32, %n: i32) {
   %tm, %tn = gemm.sched.static_tile %t of (%m, %n) raster(along_m) swizzle(-1)
   return
 }
+
+// -----
+
+func.func @split_k_zero(%s: i32, %k: i32) {
+  // expected-error @+1 {{'gemm.sched.split_k_range' op splits must be at least 1, got 0}}
+  %b, %e = gemm.sched.split_k_range %s of %k splits(0)
+  return
+}
+
+// -----
+
+!desc = !gemm.tma_desc<bf16, box = [64, 128], swizzle = 128>
+!ring = !gemm.smem<4 x 128 x 64 x bf16, swizzle = 128>
+!pipe = !gemm.pipeline<stages = 4, producers = 1, consumers = 2>
+
+func.func @tma_load_cta_group(%d: !desc, %r: !ring, %p: !pipe, %i: i32) {
+  // expected-error @+1 {{'gemm.tma.load' op cta_group must be 1 or 2, got 3}}
+  gemm.tma.load %d[%i, %i] -> %r[%i] barrier %p[%i] cta_group(3) : !desc, !ring, !pipe
+  return
+}
+
+// -----
+
+!desc = !gemm.tma_desc<bf16, box = [64, 128], swizzle = 128>
+!ring = !gemm.smem<4 x 128 x 64 x bf16, swizzle = 128>
+!pipe = !gemm.pipeline<stages = 4, producers = 1, consumers = 2>
+
+gpu.module @sm90 {
+  gpu.func @tma_load_cta_group_sm90(%d: !desc, %r: !ring, %p: !pipe, %i: i32) kernel
+      attributes {gemm.arch = "sm_90a"} {
+    // expected-error @+1 {{'gemm.tma.load' op needs sm_100a, but this kernel targets sm_90a}}
+    gemm.tma.load %d[%i, %i] -> %r[%i] barrier %p[%i] cta_group(2) : !desc, !ring, !pipe
+    gpu.return
+  }
+}
+
+// -----
+
+// SM90 MMA in an sm_100a kernel.
+gpu.module @sm100 [#nvvm.target<chip = "sm_100a">] {
+  gpu.func @mma_sm90_on_sm100(%acc: !gemm.accum<64 x 256 x f32>,
+                              %a: !gemm.smem<4 x 128 x 64 x bf16, swizzle = 128>,
+                              %b: !gemm.smem<4 x 256 x 64 x bf16, swizzle = 128>, %i: i32) kernel {
+    // expected-error @+1 {{'gemm.mma.sm90' op needs sm_90a, but this kernel targets sm_100a}}
+    %r = gemm.mma.sm90 %acc, %a[%i], %b slot(%i)
+        : !gemm.accum<64 x 256 x f32>, !gemm.smem<4 x 128 x 64 x bf16, swizzle = 128>,
+          !gemm.smem<4 x 256 x 64 x bf16, swizzle = 128>
+    gpu.return
+  }
+}

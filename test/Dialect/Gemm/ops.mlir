@@ -49,6 +49,11 @@ func.func @kernel_ops(%descA: !gemm.tma_desc<bf16, box = [64, 64], swizzle = 128
         : !gemm.tma_desc<bf16, box = [64, 256], swizzle = 128>,
           !gemm.smem<4 x 256 x 64 x bf16, swizzle = 128>,
           !gemm.pipeline<stages = 4, producers = 1, consumers = 2>
+    // CHECK: gemm.tma.load %{{.*}} multicast(%{{.*}}) cta_group(2)
+    gemm.tma.load %descA[%x, %y] -> %a[%n, %x] barrier %p[%n] multicast(%mask) cta_group(2)
+        : !gemm.tma_desc<bf16, box = [64, 64], swizzle = 128>,
+          !gemm.smem<4 x 128 x 64 x bf16, swizzle = 128>,
+          !gemm.pipeline<stages = 4, producers = 1, consumers = 2>
     // CHECK: gemm.tma.prefetch %{{.*}}[%{{.*}}, %{{.*}}]
     gemm.tma.prefetch %descB[%x, %y] : !gemm.tma_desc<bf16, box = [64, 256], swizzle = 128>
     // CHECK: gemm.tma.prefetch_descriptor
@@ -99,6 +104,8 @@ func.func @kernel_ops(%descA: !gemm.tma_desc<bf16, box = [64, 64], swizzle = 128
     gemm.tma.store_wait pending(0)
     gemm.yield
   }
+  // CHECK: gemm.sched.split_k_range %{{.*}} of %{{.*}} splits(4)
+  %kb, %ke = gemm.sched.split_k_range %n of %x splits(4)
   // CHECK: gemm.sched.static_tile %{{.*}} of{{ ?}}(%{{.*}}, %{{.*}}) raster({{ ?}}along_n) swizzle(8)
   %tm, %tn = gemm.sched.static_tile %n of (%x, %y) raster(along_n) swizzle(8)
   return

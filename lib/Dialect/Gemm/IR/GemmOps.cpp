@@ -227,6 +227,13 @@ LogicalResult TmaLoadOp::verify() {
            << " rows";
   if (boxRows != buffer.getRows() && !getRow())
     return emitOpError("a box smaller than the slot needs a row offset");
+  if (std::optional<uint64_t> group = getCtaGroup()) {
+    if (*group != 1 && *group != 2)
+      return emitOpError("cta_group must be 1 or 2, got ")
+             << static_cast<int64_t>(*group);
+    if (failed(verifyArch(*this, Arch::sm_100a)))
+      return failure();
+  }
   return success();
 }
 
@@ -312,6 +319,13 @@ LogicalResult StaticTileOp::verify() {
   auto swizzle = static_cast<int64_t>(getSwizzle());
   if (swizzle < 1)
     return emitOpError("swizzle must be at least 1, got ") << swizzle;
+  return success();
+}
+
+LogicalResult SplitKRangeOp::verify() {
+  auto splits = static_cast<int64_t>(getSplits());
+  if (splits < 1)
+    return emitOpError("splits must be at least 1, got ") << splits;
   return success();
 }
 

@@ -372,24 +372,27 @@ void KernelBuilder::buildProducer(Region &region) {
         Value slot =
             arith::RemUIOp::create(b, loc, iteration, i32(shape.stages));
         Value k = mul(kLoop.getInductionVar(), i32(shape.bk));
-        if (shape.clusterN == 1) {
-          TmaLoadOp::create(b, loc, descA, k, originM, ringA, slot,
-                            /*row=*/Value(), pipeline, iteration,
-                            /*multicastMask=*/Value());
-        } else {
-          Value row = mul(rankN, i32(shape.aSliceRows()));
-          TmaLoadOp::create(b, loc, descA, k, add(originM, row), ringA, slot,
-                            row, pipeline, iteration, multicastA);
-        }
-        if (shape.clusterM == 1) {
-          TmaLoadOp::create(b, loc, descB, k, originN, ringB, slot,
-                            /*row=*/Value(), pipeline, iteration,
-                            /*multicastMask=*/Value());
-        } else {
-          Value row = mul(rankM, i32(shape.bSliceRows()));
-          TmaLoadOp::create(b, loc, descB, k, add(originN, row), ringB, slot,
-                            row, pipeline, iteration, multicastB);
-        }
+        // A CTA loads the whole tile, or its slice of it for the CTAs
+        // sharing the tile (`sharing` of them; this one is `rank`th).
+        auto loadTile = [&](Value desc, Value origin, Value ring,
+                            int64_t sharing, Value rank, int64_t sliceRows,
+                            Value multicast) {
+          if (sharing == 1) {
+            TmaLoadOp::create(b, loc, desc, k, origin, ring, slot,
+                              /*row=*/Value(), pipeline, iteration,
+                              /*multicastMask=*/Value(),
+                              /*ctaGroup=*/IntegerAttr());
+            return;
+          }
+          Value row = mul(rank, i32(sliceRows));
+          TmaLoadOp::create(b, loc, desc, k, add(origin, row), ring, slot, row,
+                            pipeline, iteration, multicast,
+                            /*ctaGroup=*/IntegerAttr());
+        };
+        loadTile(descA, originM, ringA, shape.clusterN, rankN,
+                 shape.aSliceRows(), multicastA);
+        loadTile(descB, originN, ringB, shape.clusterM, rankM,
+                 shape.bSliceRows(), multicastB);
         scf::YieldOp::create(b, loc, add(iteration, i32(1)));
       }
       scf::YieldOp::create(b, loc, kLoop.getResult(0));

@@ -247,6 +247,8 @@ def Gemm_TmaLoadOp : Gemm_Op<"tma.load", [Gemm_SideEffects, AttrSizedOperandSegm
     ring, `row` rows into the slot (multicast slices), completing on the
     full barrier of the pipeline's slot for `iteration`. Out-of-bounds
     elements are zero-filled, so edge tiles and a K tail need no masking.
+    `cta_group(2)` (SM100, `.cta_group::2`) lets the load signal the
+    barrier of the peer CTA of a 2-CTA MMA pair.
 
     Example:
     ```mlir
@@ -259,10 +261,12 @@ def Gemm_TmaLoadOp : Gemm_Op<"tma.load", [Gemm_SideEffects, AttrSizedOperandSegm
   let arguments = (ins Gemm_TmaDescriptor:$descriptor, I32:$inner, I32:$outer,
                        Gemm_SmemBuffer:$buffer, I32:$slot, Optional<I32>:$row,
                        Gemm_Pipeline:$pipeline, I32:$iteration,
-                       Optional<I16>:$multicastMask);
+                       Optional<I16>:$multicastMask,
+                       OptionalAttr<I64Attr>:$ctaGroup);
   let assemblyFormat = [{
     $descriptor `[` $inner `,` $outer `]` `->` $buffer `[` $slot (`,` $row^)? `]`
     `barrier` $pipeline `[` $iteration `]` (`multicast` `(` $multicastMask^ `)`)?
+    (`cta_group` `(` $ctaGroup^ `)`)?
     attr-dict `:` type($descriptor) `,` type($buffer) `,` type($pipeline)
   }];
   let hasVerifier = 1;
@@ -411,10 +415,12 @@ def Gemm_AccumStoreSmemOp : Gemm_Op<"accum.store_smem", [Gemm_SideEffects]> {
   let description = [{
     Takes the columns `[col, col + 128 / sizeof(elem))` of atom `atom` of the
     accumulator, applies the optional epilogue region to each value (else
-    rounds to the slot's element type), and writes them with
-    `st.shared` into staging slot `slot`, laid out for a 128-byte-swizzle TMA
-    store of a `64 x (128 / sizeof(elem))` box. The swizzle makes the writes
-    of a warp bank-conflict free. The caller issues
+    rounds to the slot's element type), and writes them into staging slot
+    `slot`, laid out for a 128-byte-swizzle TMA store of a
+    `64 x (128 / sizeof(elem))` box: with
+    `stmatrix.sync.aligned.m8n8.x4.shared.b16` for 16-bit outputs, with
+    8-byte `st.shared.v2.f32` for f32. The swizzle makes the writes of a
+    warp bank-conflict free. The caller issues
     `fence.proxy.async.shared::cta` and a barrier before the TMA store.
 
     Example:
@@ -460,5 +466,21 @@ def Gemm_StaticTileOp : Gemm_Op<"sched.static_tile", [Pure]> {
 }
 
 include "gemm/Dialect/Gemm/IR/GemmSM100Ops.td"
+
+def Gemm_SplitKRangeOp : Gemm_Op<"sched.split_k_range", [Pure]> {
+  let summary = "the k-blocks of one split of a split-K schedule";
+  let description = [{
+    Splits `k_blocks` k-blocks into `splits` contiguous ranges whose sizes
+    differ by at most one, and returns `[begin, end)` of range `split`:
+    begin = split * k_blocks / splits. A split-K kernel runs one range per
+    work unit and reduces the partial tiles. Pure integer arithmetic.
+
+    Example: `%begin, %end = gemm.sched.split_k_range %split of %kBlocks splits(4)`
+  }];
+  let arguments = (ins I32:$split, I32:$kBlocks, I64Attr:$splits);
+  let results = (outs I32:$begin, I32:$end);
+  let assemblyFormat = "$split `of` $kBlocks `splits` `(` $splits `)` attr-dict";
+  let hasVerifier = 1;
+}
 
 #endif // GEMM_OPS_TD
