@@ -53,6 +53,15 @@ if [ "${SANITIZE:-1}" = 1 ]; then
   done
 fi
 
+echo "== an sm_100a bundle on this GPU must be refused before any launch (exit 4)"
+first=$(ls "$bundles"/*.json | head -1)
+mkdir -p /tmp/arch-check && cp "${first%.json}".ptx /tmp/arch-check/ &&
+  sed -e 's/"arch": *"sm_90a"/"arch": "sm_100a"/' -e '/"cubin"/d' "$first" > /tmp/arch-check/m.json
+"$runner" /tmp/arch-check/m.json --m 64 --n 64 --k 64 > "$results/arch-mismatch.log" 2>&1
+rc=$?
+echo "exit $rc: $(grep -m1 error "$results/arch-mismatch.log")"
+[ $rc -eq 4 ] || status=1
+
 echo "== benchmark beside cuBLAS (interleaved, random normal inputs)"
 for name in ${BENCH_BUNDLES:-sm90_bf16_128x256_coop}; do
   for size in ${BENCH_SIZES:-4096 6144 8192}; do
