@@ -33,6 +33,22 @@ MatrixPlan referencePlan(const LaunchPlan &plan) {
 
 bool isFp8(DType t) { return t == DType::E4M3 || t == DType::E5M2; }
 
+/// The operands of one problem: fresh random-normal A and B from `seed`, an
+/// output C, and the kernel's tensor maps over them.
+struct Operands {
+  DeviceBuffer a, b, c;
+  std::vector<CUtensorMap> maps;
+
+  Operands(const LaunchPlan &plan, uint64_t seed, CUstream stream)
+      : a(plan.matrix(Tensor::A).bytes(), "tensor a"),
+        b(plan.matrix(Tensor::B).bytes(), "tensor b"),
+        c(plan.matrix(Tensor::C).bytes(), "tensor c") {
+    fillRandomNormal(a.get(), plan.matrix(Tensor::A), seed, stream);
+    fillRandomNormal(b.get(), plan.matrix(Tensor::B), seed, stream);
+    maps = encodeTensorMaps(plan, a.get(), b.get(), c.get());
+  }
+};
+
 } // namespace
 
 double defaultTolerance(const bundle::TensorTypes &types) {
@@ -92,14 +108,9 @@ CheckResult GemmRunner::check(const LaunchPlan &plan,
   const MatrixPlan &b = plan.matrix(Tensor::B);
   const MatrixPlan &c = plan.matrix(Tensor::C);
   Stream stream;
-  DeviceBuffer aBuf(a.bytes(), "tensor a"), bBuf(b.bytes(), "tensor b"),
-      cBuf(c.bytes(), "tensor c");
-  fillRandomNormal(aBuf.get(), a, checkOptions.seed, stream.get());
-  fillRandomNormal(bBuf.get(), b, checkOptions.seed, stream.get());
-  poison(cBuf.get(), c.dtype, c.batch * c.batchStride, stream.get());
-  std::vector<CUtensorMap> maps =
-      encodeTensorMaps(plan, aBuf.get(), bBuf.get(), cBuf.get());
-  launchKernel(loaded, plan, maps, stream.get());
+  Operands operands(plan, checkOptions.seed, stream.get());
+  poison(operands.c.get(), c.dtype, c.batch * c.batchStride, stream.get());
+  launchKernel(loaded, plan, operands.maps, stream.get());
   waitForStream(stream.get(), options.timeout,
                 "kernel " + loaded.name() + " (check run)");
 
@@ -131,18 +142,20 @@ CheckResult GemmRunner::check(const LaunchPlan &plan,
   DeviceBuffer cublasRef, naiveRef;
   if (gemm) {
     cublasRef = DeviceBuffer(refPlan.bytes(), "the cuBLAS reference");
-    gemm->run(aBuf.get(), bBuf.get(), cublasRef.get(), stream.get());
+    gemm->run(operands.a.get(), operands.b.get(), cublasRef.get(),
+              stream.get());
     waitForStream(stream.get(), ReferenceTimeout, "the cuBLAS reference");
     result.comparisons.push_back(
-        {"cublas", compareToReference(cBuf.get(), c, cublasRef.get(),
+        {"cublas", compareToReference(operands.c.get(), c, cublasRef.get(),
                                       stream.get(), ReferenceTimeout)});
   }
   if (wantNaive) {
     naiveRef = DeviceBuffer(refPlan.bytes(), "the naive reference");
-    referenceGemm(aBuf.get(), a, bBuf.get(), b, naiveRef.get(), stream.get());
+    referenceGemm(operands.a.get(), a, operands.b.get(), b, naiveRef.get(),
+                  stream.get());
     waitForStream(stream.get(), ReferenceTimeout, "the naive reference");
     result.comparisons.push_back(
-        {"naive", compareToReference(cBuf.get(), c, naiveRef.get(),
+        {"naive", compareToReference(operands.c.get(), c, naiveRef.get(),
                                      stream.get(), ReferenceTimeout)});
   }
   if (gemm && wantNaive) {
@@ -176,12 +189,7 @@ BenchResult GemmRunner::bench(const LaunchPlan &plan,
   const MatrixPlan &b = plan.matrix(Tensor::B);
   const MatrixPlan &c = plan.matrix(Tensor::C);
   Stream stream;
-  DeviceBuffer aBuf(a.bytes(), "tensor a"), bBuf(b.bytes(), "tensor b"),
-      cBuf(c.bytes(), "tensor c");
-  fillRandomNormal(aBuf.get(), a, benchOptions.seed, stream.get());
-  fillRandomNormal(bBuf.get(), b, benchOptions.seed, stream.get());
-  std::vector<CUtensorMap> maps =
-      encodeTensorMaps(plan, aBuf.get(), bBuf.get(), cBuf.get());
+  Operands operands(plan, benchOptions.seed, stream.get());
 
   std::unique_ptr<CublasGemm> gemm;
   DeviceBuffer cublasOut;
@@ -200,9 +208,12 @@ BenchResult GemmRunner::bench(const LaunchPlan &plan,
         "the L2 flush buffer");
 
   const std::string ours = "kernel " + loaded.name();
-  auto runOurs = [&] { launchKernel(loaded, plan, maps, stream.get()); };
+  auto runOurs = [&] {
+    launchKernel(loaded, plan, operands.maps, stream.get());
+  };
   auto runCublas = [&] {
-    gemm->run(aBuf.get(), bBuf.get(), cublasOut.get(), stream.get());
+    gemm->run(operands.a.get(), operands.b.get(), cublasOut.get(),
+              stream.get());
   };
   for (int i = 0; i < benchOptions.warmup; ++i) {
     runOurs();
