@@ -11,6 +11,8 @@ def ConvertGemmToNVVM : Pass<"convert-gemm-to-nvvm", "ModuleOp"> {
     NVVM and LLVM dialects, converting gemm types in signatures, `scf`
     loop-carried values and casts. TMA descriptor kernel arguments are
     recorded in `gemm.grid_constant_args` for `gemm-finalize-kernel-abi`.
+    A `gemm.matmul` still present (not materialized into a kernel) is an
+    error.
   }];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect", "::mlir::NVVM::NVVMDialect",
                            "::mlir::arith::ArithDialect", "::mlir::scf::SCFDialect"];
