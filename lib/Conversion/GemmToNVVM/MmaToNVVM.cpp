@@ -121,18 +121,6 @@ struct AccumZeroLowering : public ConvertOpToLLVMPattern<AccumZeroOp> {
   }
 };
 
-template <typename SourceOp, typename TargetOp>
-struct OneToOneLowering : public ConvertOpToLLVMPattern<SourceOp> {
-  using ConvertOpToLLVMPattern<SourceOp>::ConvertOpToLLVMPattern;
-
-  LogicalResult
-  matchAndRewrite(SourceOp op, typename SourceOp::Adaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    rewriter.replaceOpWithNewOp<TargetOp>(op);
-    return success();
-  }
-};
-
 struct WgmmaWaitLowering : public ConvertOpToLLVMPattern<WgmmaWaitOp> {
   using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
 

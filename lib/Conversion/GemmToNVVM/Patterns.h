@@ -48,6 +48,19 @@ void populateTcgen05MmaToNVVMPatterns(LLVMTypeConverter &converter,
 void populateClcToNVVMPatterns(LLVMTypeConverter &converter,
                                RewritePatternSet &patterns);
 
+/// Replaces an operand-less gemm op by the NVVM op of the same meaning.
+template <typename SourceOp, typename TargetOp>
+struct OneToOneLowering : public ConvertOpToLLVMPattern<SourceOp> {
+  using ConvertOpToLLVMPattern<SourceOp>::ConvertOpToLLVMPattern;
+
+  LogicalResult
+  matchAndRewrite(SourceOp op, typename SourceOp::Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<TargetOp>(op);
+    return success();
+  }
+};
+
 //===----------------------------------------------------------------------===//
 // Helpers shared by the pattern files
 //===----------------------------------------------------------------------===//

@@ -66,18 +66,6 @@ struct TmaStoreLowering : public ConvertOpToLLVMPattern<TmaStoreOp> {
   }
 };
 
-struct TmaStoreCommitLowering
-    : public ConvertOpToLLVMPattern<TmaStoreCommitOp> {
-  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
-
-  LogicalResult
-  matchAndRewrite(TmaStoreCommitOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    rewriter.replaceOpWithNewOp<NVVM::CpAsyncBulkCommitGroupOp>(op);
-    return success();
-  }
-};
-
 struct TmaStoreWaitLowering : public ConvertOpToLLVMPattern<TmaStoreWaitOp> {
   using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
 
@@ -126,7 +114,9 @@ struct TmaPrefetchLowering : public ConvertOpToLLVMPattern<TmaPrefetchOp> {
 
 void mlir::gemm::populateTmaToNVVMPatterns(LLVMTypeConverter &converter,
                                            RewritePatternSet &patterns) {
-  patterns.add<TmaLoadLowering, TmaStoreLowering, TmaStoreCommitLowering,
-               TmaStoreWaitLowering, TmaPrefetchDescriptorLowering,
-               TmaPrefetchLowering>(converter);
+  patterns
+      .add<TmaLoadLowering, TmaStoreLowering,
+           OneToOneLowering<TmaStoreCommitOp, NVVM::CpAsyncBulkCommitGroupOp>,
+           TmaStoreWaitLowering, TmaPrefetchDescriptorLowering,
+           TmaPrefetchLowering>(converter);
 }
