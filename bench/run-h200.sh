@@ -8,25 +8,16 @@
 #
 # The bundles are made on a machine with the compiler:
 #   gemm-opt bench/kernels/sm90.mlir --gemm-to-ptx="output-dir=.bundles"
-# nlohmann-json comes from its Debian package, carried in .device/.
+# nlohmann-json comes from its Debian package, carried in .device/
+# (bench/lib/build-runner.sh).
 set -uo pipefail
 bundles=${1:?bundle directory}
 results=${2:?results directory}
 mkdir -p "$results"
 root=$(cd "$(dirname "$0")/.." && pwd)
 
-json_dir=()
-if [ ! -f /usr/include/nlohmann/json.hpp ]; then
-  deb=$(ls "$root"/.device/nlohmann-json3-dev_*.deb 2>/dev/null | head -1)
-  [ -n "$deb" ] || { echo "nlohmann-json3-dev .deb missing in .device/"; exit 2; }
-  mkdir -p /tmp/nlohmann && dpkg -x "$deb" /tmp/nlohmann
-  json_dir=(-Dnlohmann_json_DIR=/tmp/nlohmann/usr/share/cmake/nlohmann_json)
-fi
-cmake -G Ninja -S "$root" -B /tmp/build-gpu -DGEMM_BUILD_COMPILER=OFF \
-  -DCMAKE_BUILD_TYPE=Release "${json_dir[@]}" > "$results/build.log" 2>&1 &&
-  ninja -C /tmp/build-gpu gemm-runner >> "$results/build.log" 2>&1 ||
-  { tail -30 "$results/build.log"; exit 2; }
-runner=/tmp/build-gpu/bin/gemm-runner
+source "$root/bench/lib/build-runner.sh"
+build_gemm_runner "$results/build.log" || exit 2
 
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,clocks.mem,power.limit,temperature.gpu \
   --format=csv | tee "$results/gpu.txt"
