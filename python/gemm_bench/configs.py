@@ -1,7 +1,8 @@
 """The SM90 kernel configurations the compiler accepts, and the sets of them
 that tuning and the benchmark suite compile.
 
-    python -m gemm_bench.configs --out FILE.mlir [--set tune|space] [--shapes-dir DIR]
+    python -m gemm_bench.configs --out FILE.mlir [--set tune|space|best|heuristic]
+        [--cache bench/tuning/sm90-h200.json] [--shapes-dir DIR]
 
 A configuration is one `#gemm.config` of an sm_90a `gemm.matmul` with A row,
 B col and C row in the same 16-bit type (bf16 or f16) and f32 accumulation.
@@ -306,22 +307,39 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description="Write gemm.matmul variants of the "
                                      "SM90 configuration space to a .mlir file.")
     parser.add_argument("--out", required=True, help="the .mlir file to write")
-    parser.add_argument("--set", default="tune", choices=("tune", "space"),
+    parser.add_argument("--set", default="tune",
+                        choices=("tune", "space", "best", "heuristic"),
                         help="tune: the candidates of the staged search (default); "
-                        "space: every tile x cluster x order")
+                        "space: every tile x cluster x order; best: the configs the "
+                        "suite runs (tuning cache, heuristic for the rest); "
+                        "heuristic: the heuristic's picks for the sweep")
+    parser.add_argument("--cache", help="tuning cache for --set best "
+                        "(default bench/tuning/sm90-h200.json if it exists)")
     parser.add_argument("--shapes-dir", help="default: bench/shapes")
     args = parser.parse_args(argv)
 
     if args.set == "tune":
         configs = tuning_set(args.shapes_dir)
-    else:
+    elif args.set == "space":
         configs = space(("bf16", "f16"))
+    else:
+        from gemm_bench import suite
+        cache = suite.load_cache(args.cache, required=args.set == "best" and args.cache)
+        if args.set == "heuristic":
+            cache = None
+        elif cache is None:
+            print("configs: no tuning cache; every shape gets the heuristic's pick",
+                  file=sys.stderr)
+        configs = []
+        for selection in suite.select_all(cache, args.shapes_dir):
+            if selection["config"] not in configs:
+                configs.append(selection["config"])
     write_mlir(configs, args.out, header=f"--set {args.set}")
     print(f"{args.out}: {len(configs)} kernels (--set {args.set})")
 
 
 if __name__ == "__main__":
     # Run the imported module's main, so that Config is one class for this
-    # module and for the modules it imports (heuristic).
+    # module and for the modules it imports (heuristic, suite).
     from gemm_bench.configs import main as package_main
     sys.exit(package_main())

@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# The benchmark suite, on the GPU machine: builds gemm-runner (CUDA only),
+# runs the sweep of bench/shapes/{squares,llm,odd}.txt, each shape with the
+# bundle the tuning cache (or the heuristic, for classes not in it) picks,
+# interleaved with cuBLASLt in one process, and writes RESULTS/results.json
+# (merged), results.md and tflops.png, ratio.png, roofline.png, stamped with
+# the GPU, its clocks and power limit (gpu.txt, and every runner JSON in
+# RESULTS/runs/).
+#
+#   bench/suite.sh BUNDLES [RESULTS]
+#
+# BUNDLES: made on the compiler machine with
+#   bench/compile-bundles.sh best .bundles/suite   (after tuning), or the
+#   bundles of `bench/compile-bundles.sh tune` (tuning and suite in one
+#   session; f16 squares may then get their class winner at the default order)
+# RESULTS: default bench/results/DATE-suite.
+# Environment:
+#   CACHE            tuning cache (default bench/tuning/sm90-h200.json, if present)
+#   L2               warm (default), cold (flush L2 before every timed run) or both
+#   ODD_SHAPES_FLAG  gemm-runner flags for the odd sizes, whose rows are not
+#                    16-byte multiples (default --pad-leading-dims); the
+#                    report notes it
+#   HBM_BW           roofline bandwidth in bytes/s (default: measure the
+#                    device-to-device copy bandwidth here)
+#   WARMUP (10), ITERS (30), PYTHON (python3 with numpy and matplotlib)
+set -uo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+bundles=${1:?bundle directory (bench/compile-bundles.sh best DIR)}
+results=${2:-$root/bench/results/$(date -u +%Y-%m-%d)-suite}
+python=${PYTHON:-python3}
+# Set but empty: no flag (e.g. once gemm-runner stages such rows itself).
+odd_flag=${ODD_SHAPES_FLAG-"--pad-leading-dims"}
+mkdir -p "$results"
+
+source "$root/bench/lib/build-runner.sh"
+build_gemm_runner "$results/build.log" || exit 2
+
+if command -v nvidia-smi > /dev/null; then
+  nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,clocks.mem,power.limit,temperature.gpu \
+    --format=csv | tee "$results/gpu.txt"
+fi
+
+export PYTHONPATH="$root/python${PYTHONPATH:+:$PYTHONPATH}"
+cache_args=()
+[ -n "${CACHE:-}" ] && cache_args=(--cache "$CACHE")
+bandwidth_args=(--membw "$results/membw.json")
+if [ -n "${HBM_BW:-}" ]; then
+  bandwidth_args=(--bandwidth "$HBM_BW")
+else
+  "$python" -m gemm_bench.membw --json "$results/membw.json" ||
+    echo "note: copy bandwidth not measured; the report uses the H200 figure"
+fi
+[ -f "$bundles/compile-times.json" ] && cp "$bundles/compile-times.json" "$results/"
+
+"$python" -m gemm_bench.suite run --runner "$runner" --bundles "$bundles" \
+  --results "$results" --l2 "${L2:-warm}" --odd-flag="$odd_flag" \
+  --warmup "${WARMUP:-10}" --iters "${ITERS:-30}" "${cache_args[@]}"
+status=$?
+"$python" -m gemm_bench.suite report "$results" "${bandwidth_args[@]}" \
+  --compile-times "$results/compile-times.json" --odd-flag="$odd_flag" \
+  --gpu-info "$results/gpu.txt" "${cache_args[@]}" || status=1
+echo "results: $results (results.md, results.json, *.png)"
+exit $status

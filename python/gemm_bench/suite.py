@@ -1,0 +1,513 @@
+"""The benchmark suite: the sweep of gemm_bench.shapes, each shape with the
+configuration the tuning cache (or, for classes it lacks, the heuristic)
+picks, timed beside cuBLAS; then one merged results.json, a markdown table
+and PNG plots.
+
+    # GPU machine (bench/suite.sh does all of it):
+    python -m gemm_bench.suite run --runner gemm-runner --bundles DIR --results DIR \\
+        [--cache CACHE.json] [--l2 warm|cold|both] [--odd-flag --pad-leading-dims]
+    python -m gemm_bench.suite report DIR [--bandwidth BYTES_PER_S | --membw membw.json]
+        [--compile-times DIR/compile-times.json]
+    # anywhere: which bundle each shape gets
+    python -m gemm_bench.suite select [--cache CACHE.json] [--bundles DIR]
+
+Roofline: for LLM shapes with M <= 128 (bandwidth-bound: every weight byte
+is used at most 128 times) the report adds the HBM bandwidth each kernel
+reached, (M*K + N*K + M*N) * element bytes / median time, as a share of the
+bandwidth given (measured device-to-device copy by default; the H200's
+datasheet figure is 4.8 TB/s).
+"""
+import argparse
+import datetime
+import json
+import math
+import os
+import statistics
+import sys
+
+from gemm_bench import configs, heuristic, shapes as shapes_mod
+
+DEFAULT_CACHE = os.path.join(shapes_mod.repo_root(), "bench", "tuning", "sm90-h200.json")
+DATASHEET_HBM_BYTES_PER_S = 4.8e12
+MEASURED_COPY_HBM_BYTES_PER_S = 4.3e12
+ROOFLINE_MAX_M = 128
+RESULTS_FORMAT = "gemm-bench-suite"
+
+
+def load_cache(path=None, required=False):
+    """The tuning cache at `path` (default DEFAULT_CACHE), or None if absent."""
+    path = path or DEFAULT_CACHE
+    if not os.path.exists(path):
+        if required:
+            raise SystemExit(f"{path}: no tuning cache")
+        return None
+    with open(path) as f:
+        cache = json.load(f)
+    if cache.get("format") != "gemm-tuning-cache":
+        raise SystemExit(f"{path}: not a gemm-tuning-cache file")
+    cache["path"] = path
+    return cache
+
+
+def select(shape, dtype, cache, available=None):
+    """{config, source, class} for one problem.
+
+    source is 'cache' (the class's searched best), 'cache, default order'
+    (its tile, schedule and cluster at the default order and depth, when the
+    exact bundle was not compiled, e.g. an f16 twin in a tune-then-suite
+    session) or 'heuristic' (the class was not searched or nothing passed).
+    """
+    key = shapes_mod.shape_class(*shape)
+    best = (cache or {}).get("classes", {}).get(key, {}).get("best")
+    tried = []
+    if best:
+        winner = configs.parse_name(best["config"]).replace(dtype=dtype)
+        plain = winner.replace(raster=configs.DEFAULT_RASTER,
+                               swizzle=configs.DEFAULT_SWIZZLE, stages=0)
+        tried = [(winner, "cache"), (plain, "cache, default order")]
+    tried.append((heuristic.pick(*shape, dtype=dtype), "heuristic"))
+    for config, source in tried:
+        if available is None or config.name in available:
+            return {"config": config, "source": source, "class": key}
+    raise SystemExit(f"{shape_text(shape)} {dtype}: none of "
+                     f"{', '.join(c.name for c, _ in tried)} was compiled "
+                     "(python -m gemm_bench.configs --set best, then gemm_bench.compile)")
+
+
+def shape_text(shape):
+    return "x".join(str(v) for v in shape)
+
+
+def select_all(cache, shapes_dir=None, available=None):
+    out = []
+    for group, dtype, shape in shapes_mod.sweep(shapes_dir):
+        choice = select(shape, dtype, cache, available)
+        choice.update(group=group, dtype=dtype, shape=shape)
+        out.append(choice)
+    return out
+
+
+def bundle_names(bundles_dir):
+    return {f[:-len(".json")] for f in os.listdir(bundles_dir)
+            if f.endswith(".json") and f != "compile-times.json"}
+
+
+# ---------------------------------------------------------------------------
+# run (GPU machine)
+# ---------------------------------------------------------------------------
+
+def run_suite(runner, bundles_dir, results_dir, cache, l2_modes, odd_flag, warmup,
+              iters, shapes_dir=None, log=sys.stdout):
+    from gemm_bench.tune import run_bundle
+    runs_dir = os.path.join(results_dir, "runs")
+    os.makedirs(runs_dir, exist_ok=True)
+    selections = select_all(cache, shapes_dir, bundle_names(bundles_dir))
+    with open(os.path.join(results_dir, "selection.json"), "w") as f:
+        json.dump([dict(s, config=s["config"].name, shape=list(s["shape"]))
+                   for s in selections], f, indent=1)
+    # One gemm-runner process per group and bundle: the set-up is paid once
+    # and the group's flags apply to all its shapes.
+    processes = {}
+    for s in selections:
+        processes.setdefault((s["group"], s["config"].name), []).append(s["shape"])
+    failures = []
+    for l2 in l2_modes:
+        for count, ((group, name), shape_list) in enumerate(processes.items(), 1):
+            extra = odd_flag.split() if group == "odd" and odd_flag else []
+            json_path = os.path.join(runs_dir, f"{group}-{name}-{l2}.json")
+            code = run_bundle(runner, os.path.join(bundles_dir, name + ".json"), shape_list,
+                              json_path, warmup, iters, l2 == "cold", extra, timeout_s=600)
+            if code != 0:
+                failures.append({"group": group, "bundle": name, "l2": l2, "exit": code})
+            print(f"[{l2} {count}/{len(processes)}] {group} {name}: "
+                  f"{', '.join(map(shape_text, shape_list))}: exit {code}", file=log, flush=True)
+    return failures
+
+
+# ---------------------------------------------------------------------------
+# report
+# ---------------------------------------------------------------------------
+
+def _element_bytes(dtype):
+    return configs.ELEMENT_BYTES.get(dtype, 2)
+
+
+def collect_rows(results_dir, selection=None):
+    """Rows of every runner JSON under results_dir/runs (or results_dir)."""
+    runs_dir = os.path.join(results_dir, "runs")
+    if not os.path.isdir(runs_dir):
+        runs_dir = results_dir
+    paths = sorted(os.path.join(runs_dir, f) for f in os.listdir(runs_dir)
+                   if f.endswith(".json"))
+    by_key = {}
+    for s in selection or []:
+        by_key[(s["group"], s["dtype"], tuple(s["shape"]))] = s
+    rows, device, errors = [], None, []
+    for path in paths:
+        with open(path) as f:
+            data = json.load(f)
+        if data.get("format") != "gemm-runner-results":
+            continue
+        device = device or data.get("device")
+        if data.get("error"):
+            errors.append({"file": os.path.basename(path), **data["error"]})
+        group = os.path.basename(path).split("-", 1)[0]
+        name = data.get("bundle", {}).get("name", "")
+        try:
+            dtype = configs.parse_name(name).dtype
+        except ValueError:
+            dtype = "bf16"
+        for result in data.get("results", []):
+            bench = result.get("bench") or {}
+            if "ours" not in bench or "cublas" not in bench:
+                continue
+            shape = (result["m"], result["n"], result["k"])
+            chosen = by_key.get((group, dtype, shape), {})
+            check = result.get("check")
+            row = {
+                "group": group, "dtype": dtype, "shape": list(shape), "bundle": name,
+                "source": chosen.get("source"), "class": shapes_mod.shape_class(*shape),
+                "l2": "cold" if bench.get("cold_l2") else "warm",
+                "padded": result.get("padded", False),
+                "check": None if check is None else bool(check.get("passed")),
+                "ours_ms": bench["ours"]["median_ms"], "ours_tflops": bench["ours"]["tflops"],
+                "cublas_ms": bench["cublas"]["median_ms"],
+                "cublas_tflops": bench["cublas"]["tflops"],
+                "ratio": bench["cublas"]["median_ms"] / bench["ours"]["median_ms"],
+                "iterations": bench.get("iterations"), "warmup": bench.get("warmup"),
+                "clocks": bench.get("clocks"),
+            }
+            row["bytes"] = (shape[0] * shape[2] + shape[1] * shape[2] +
+                            shape[0] * shape[1]) * _element_bytes(dtype)
+            rows.append(row)
+    order = {g: i for i, g in enumerate(shapes_mod.SHAPE_GROUPS)}
+    rows.sort(key=lambda r: (order.get(r["group"], 99), r["dtype"] != "bf16", r["l2"] != "warm",
+                             r["shape"][1], r["shape"][2], r["shape"][0]))
+    return rows, device, errors
+
+
+def is_bandwidth_bound(row):
+    return row["group"] == "llm" and row["shape"][0] <= ROOFLINE_MAX_M
+
+
+def add_roofline(rows, bandwidth):
+    for row in rows:
+        row["ours_bytes_per_s"] = row["bytes"] / (row["ours_ms"] * 1e-3)
+        row["cublas_bytes_per_s"] = row["bytes"] / (row["cublas_ms"] * 1e-3)
+        row["ours_hbm_fraction"] = row["ours_bytes_per_s"] / bandwidth
+        row["cublas_hbm_fraction"] = row["cublas_bytes_per_s"] / bandwidth
+
+
+def _range(values, fmt):
+    values = [v for v in values if isinstance(v, (int, float))]
+    if not values:
+        return "unknown"
+    low, high = min(values), max(values)
+    return fmt.format(low) if low == high else fmt.format(low) + "-" + fmt.format(high)
+
+
+def gpu_line(device, rows):
+    if not device:
+        return "GPU: unknown"
+    clocks = [r["clocks"] or {} for r in rows]
+    return (f"GPU: {device.get('name')} ({device.get('sm_count')} SMs, compute capability "
+            f"{device.get('compute_capability')}, driver CUDA "
+            f"{device.get('driver_cuda_version')}, cuBLASLt {device.get('cublaslt_version')}); "
+            f"SM clock {_range([c.get('sm_clock_mhz') for c in clocks], '{:.0f}')} MHz under "
+            f"load (max {device.get('sm_clock_max_mhz')}), memory clock "
+            f"{_range([c.get('mem_clock_mhz') for c in clocks], '{:.0f}')} MHz, power limit "
+            f"{_range([c.get('power_limit_watts') for c in clocks], '{:.0f}')} W, "
+            f"{_range([c.get('temperature_c') for c in clocks], '{:.0f}')} C")
+
+
+def _geomean(values):
+    values = list(values)
+    return math.exp(sum(math.log(v) for v in values) / len(values)) if values else None
+
+
+def markdown(rows, device, meta):
+    lines = ["# GEMM benchmark suite: our SM90 kernels beside cuBLASLt", "",
+             gpu_line(device, rows), ""]
+    if meta.get("nvidia_smi"):
+        lines += ["nvidia-smi before the runs:", "", "```", meta["nvidia_smi"], "```", ""]
+    iterations = {(r["warmup"], r["iterations"]) for r in rows}
+    lines.append("Median of " + ", ".join(f"{i} timed runs after {w} warm-ups"
+                                           for w, i in sorted(iterations))
+                 + ", interleaved run by run with cuBLASLt in one process; random-normal "
+                 "inputs; ratio = cuBLAS median / our median (above 1: ours is faster)."
+                 + (" L2 cold: flushed before every timed run." if any(
+                     r["l2"] == "cold" for r in rows) else ""))
+    bandwidth = meta["bandwidth"]
+    lines.append(f"HBM roofline (LLM shapes with M <= {ROOFLINE_MAX_M}): bytes = (M*K + N*K + "
+                 f"M*N) * element bytes over the median time, as % of "
+                 f"{bandwidth['bytes_per_s'] / 1e12:.2f} TB/s ({bandwidth['source']}); "
+                 f"the datasheet's {DATASHEET_HBM_BYTES_PER_S / 1e12:.1f} TB/s in brackets.")
+    if meta.get("odd_flag") is not None:
+        flag = meta["odd_flag"] or ""
+        how = ""
+        if "pad" in flag:
+            how = " (rows rounded up to 16 bytes; cuBLAS uses the same leading dimensions)"
+        elif "stage" in flag:
+            how = (" (matrices copied through aligned scratch buffers around every launch, "
+                   "timed as part of ours)")
+        lines.append(f"Odd shapes ran with `{flag or '(no flag)'}`{how}.")
+    sources = {}
+    for r in rows:
+        sources[r["source"] or "unknown"] = sources.get(r["source"] or "unknown", 0) + 1
+    lines.append("Configurations: " + ", ".join(f"{n} from {s}" for s, n in sorted(sources.items()))
+                 + (f" (cache: {meta['cache']})" if meta.get("cache") else "") + ".")
+    compile_times = meta.get("compile_times") or {}
+    if compile_times:
+        lines.append("Compile: ms of gemm-opt from the gemm.matmul to PTX for the row's kernel "
+                     "(ptxas and the bundle export not included).")
+    lines.append("")
+    sections = []
+    for r in rows:
+        section = (r["group"], r["dtype"], r["l2"])
+        if section not in sections:
+            sections.append(section)
+    for group, dtype, l2 in sections:
+        section_rows = [r for r in rows if (r["group"], r["dtype"], r["l2"]) == (group, dtype, l2)]
+        roofline = any(is_bandwidth_bound(r) for r in section_rows)
+        lines.append(f"## {group}, {dtype}, L2 {l2}")
+        lines.append("")
+        header = ("| M | N | K | kernel | from | check | ours ms | ours TFLOP/s | cuBLAS ms "
+                  "| cuBLAS TFLOP/s | ratio |")
+        align = "|---:|---:|---:|---|---|---|---:|---:|---:|---:|---:|"
+        if roofline:
+            header += " ours % HBM | cuBLAS % HBM |"
+            align += "---:|---:|"
+        header += " compile ms |"
+        align += "---:|"
+        lines += [header, align]
+        for r in section_rows:
+            m, n, k = r["shape"]
+            check = {None: "-", True: "PASS", False: "FAIL"}[r["check"]]
+            if r["padded"]:
+                check += ", padded"
+            line = (f"| {m} | {n} | {k} | {r['bundle']} | {r['source'] or '-'} | {check} "
+                    f"| {r['ours_ms']:.4f} | {r['ours_tflops']:.1f} | {r['cublas_ms']:.4f} "
+                    f"| {r['cublas_tflops']:.1f} | {r['ratio']:.3f}x |")
+            if roofline:
+                if is_bandwidth_bound(r):
+                    line += "".join(
+                        f" {100 * r[who + '_hbm_fraction']:.1f}% "
+                        f"[{100 * r[who + '_bytes_per_s'] / DATASHEET_HBM_BYTES_PER_S:.1f}%] |"
+                        for who in ("ours", "cublas"))
+                else:
+                    line += " - | - |"
+            compile_ms = compile_times.get(r["bundle"], {}).get("to_ptx_ms")
+            line += f" {compile_ms:.0f} |" if compile_ms is not None else " - |"
+            lines.append(line)
+        geomean = _geomean(r["ratio"] for r in section_rows)
+        count = len(section_rows)
+        lines += ["", f"Geometric mean ratio: {geomean:.3f}x over {count} "
+                  f"shape{'s' if count > 1 else ''}.", ""]
+    lines.append("## Summary")
+    lines.append("")
+    lines.append("| group | type | L2 | shapes | geomean ratio | min | max | checks failed |")
+    lines.append("|---|---|---|---:|---:|---:|---:|---:|")
+    for group, dtype, l2 in sections:
+        section_rows = [r for r in rows if (r["group"], r["dtype"], r["l2"]) == (group, dtype, l2)]
+        ratios = [r["ratio"] for r in section_rows]
+        lines.append(f"| {group} | {dtype} | {l2} | {len(ratios)} | {_geomean(ratios):.3f}x | "
+                     f"{min(ratios):.3f}x | {max(ratios):.3f}x | "
+                     f"{sum(1 for r in section_rows if r['check'] is False)} |")
+    bound = [r for r in rows if is_bandwidth_bound(r)]
+    if bound:
+        lines.append("")
+        lines.append(f"Bandwidth-bound shapes (LLM, M <= {ROOFLINE_MAX_M}): ours at "
+                     f"{100 * statistics.median(r['ours_hbm_fraction'] for r in bound):.1f}% "
+                     f"of the roofline (median), cuBLAS at "
+                     f"{100 * statistics.median(r['cublas_hbm_fraction'] for r in bound):.1f}%.")
+    if meta.get("errors"):
+        lines.append("")
+        lines.append("Runs that stopped with an error (their remaining shapes are missing):")
+        for e in meta["errors"]:
+            lines.append(f"- {e.get('file')}: {e.get('message')}")
+    return "\n".join(lines) + "\n"
+
+
+def plots(rows, out_dir):
+    """tflops.png, ratio.png and, if there are bandwidth-bound rows,
+    roofline.png; returns the paths written."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    sections = []
+    for r in rows:
+        if (r["group"], r["dtype"], r["l2"]) not in sections:
+            sections.append((r["group"], r["dtype"], r["l2"]))
+
+    def label(r):
+        return shape_text(r["shape"])
+
+    def figure(draw, path, panels):
+        widths = [max(4, 0.45 * len(p[1])) for p in panels]
+        fig, axes = plt.subplots(len(panels), 1, figsize=(max(widths) + 2, 3.6 * len(panels)),
+                                 squeeze=False)
+        for ax, (title, panel_rows) in zip(axes[:, 0], panels):
+            draw(ax, panel_rows)
+            ax.set_title(title, fontsize=10)
+            ax.set_xticks(range(len(panel_rows)))
+            ax.set_xticklabels([label(r) for r in panel_rows], rotation=60, ha="right",
+                               fontsize=7)
+        fig.tight_layout()
+        fig.savefig(path, dpi=110)
+        plt.close(fig)
+        return path
+
+    panels = [(f"{g}, {d}, L2 {l}", [r for r in rows if (r["group"], r["dtype"], r["l2"]) == (g, d, l)])
+              for g, d, l in sections]
+
+    def tflops(ax, panel_rows):
+        x = range(len(panel_rows))
+        ax.bar([i - 0.2 for i in x], [r["ours_tflops"] for r in panel_rows], 0.4, label="ours")
+        ax.bar([i + 0.2 for i in x], [r["cublas_tflops"] for r in panel_rows], 0.4,
+               label="cuBLASLt")
+        ax.set_ylabel("TFLOP/s (median)")
+        ax.legend(fontsize=8)
+
+    def ratio(ax, panel_rows):
+        ax.bar(range(len(panel_rows)), [r["ratio"] for r in panel_rows])
+        ax.axhline(1.0, color="black", linewidth=0.8)
+        ax.set_ylabel("cuBLAS time / ours")
+
+    written = [figure(tflops, os.path.join(out_dir, "tflops.png"), panels),
+               figure(ratio, os.path.join(out_dir, "ratio.png"), panels)]
+    bound = [r for r in rows if is_bandwidth_bound(r)]
+    if bound:
+        def roofline(ax, panel_rows):
+            x = range(len(panel_rows))
+            ax.bar([i - 0.2 for i in x], [100 * r["ours_hbm_fraction"] for r in panel_rows],
+                   0.4, label="ours")
+            ax.bar([i + 0.2 for i in x], [100 * r["cublas_hbm_fraction"] for r in panel_rows],
+                   0.4, label="cuBLASLt")
+            ax.axhline(100.0, color="black", linewidth=0.8)
+            ax.set_ylabel("% of HBM roofline")
+            ax.legend(fontsize=8)
+        bound_panels = [(f"LLM, M <= {ROOFLINE_MAX_M}, {d}, L2 {l}",
+                         [r for r in bound if (r["dtype"], r["l2"]) == (d, l)])
+                        for d, l in sorted({(r["dtype"], r["l2"]) for r in bound})]
+        written.append(figure(roofline, os.path.join(out_dir, "roofline.png"), bound_panels))
+    return written
+
+
+def bandwidth_figure(value=None, membw_path=None):
+    """{bytes_per_s, source}: a given figure, else a measured one (membw.py's
+    JSON), else the H200's measured copy figure."""
+    if value:
+        return {"bytes_per_s": float(value), "source": "given"}
+    if membw_path and os.path.exists(membw_path):
+        with open(membw_path) as f:
+            measured = json.load(f)
+        if measured.get("bytes_per_s"):
+            return {"bytes_per_s": measured["bytes_per_s"],
+                    "source": f"measured device-to-device copy on this GPU, "
+                              f"{measured.get('buffer_bytes', 0) / 2**30:.0f} GiB buffers"}
+    return {"bytes_per_s": MEASURED_COPY_HBM_BYTES_PER_S,
+            "source": "device-to-device copy measured on an H200 earlier; not measured here"}
+
+
+def write_report(results_dir, bandwidth, odd_flag=None, compile_times_path=None,
+                 cache_path=None, gpu_info_path=None, plot=True):
+    selection = None
+    selection_path = os.path.join(results_dir, "selection.json")
+    if os.path.exists(selection_path):
+        with open(selection_path) as f:
+            selection = json.load(f)
+    rows, device, errors = collect_rows(results_dir, selection)
+    if not rows:
+        raise SystemExit(f"{results_dir}: no benchmark results")
+    add_roofline(rows, bandwidth["bytes_per_s"])
+    compile_times = {}
+    if compile_times_path and os.path.exists(compile_times_path):
+        with open(compile_times_path) as f:
+            compile_times = json.load(f).get("kernels", {})
+    gpu_info = None
+    if gpu_info_path and os.path.exists(gpu_info_path):
+        with open(gpu_info_path) as f:
+            gpu_info = f.read().strip()
+    meta = {"bandwidth": bandwidth, "odd_flag": odd_flag, "cache": cache_path,
+            "compile_times": compile_times, "errors": errors, "nvidia_smi": gpu_info}
+    for row in rows:
+        entry = compile_times.get(row["bundle"], {})
+        row["compile_to_ptx_ms"] = entry.get("to_ptx_ms")
+    text = markdown(rows, device, meta)
+    with open(os.path.join(results_dir, "results.md"), "w") as f:
+        f.write(text)
+    merged = {"format": RESULTS_FORMAT, "version": 1,
+              "created": datetime.datetime.now(datetime.timezone.utc).isoformat(
+                  timespec="seconds"),
+              "device": device, "nvidia_smi": gpu_info, "hbm_bandwidth": bandwidth,
+              "odd_shapes_flag": odd_flag, "tuning_cache": cache_path,
+              "errors": errors, "rows": rows}
+    with open(os.path.join(results_dir, "results.json"), "w") as f:
+        json.dump(merged, f, indent=1)
+        f.write("\n")
+    written = []
+    if plot:
+        try:
+            written = plots(rows, results_dir)
+        except ImportError as e:
+            print(f"suite: no plots ({e}); results.md and results.json are written",
+                  file=sys.stderr)
+    return text, written
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    run = sub.add_parser("run", help="run the sweep (GPU machine)")
+    run.add_argument("--runner", required=True)
+    run.add_argument("--bundles", required=True)
+    run.add_argument("--results", required=True)
+    run.add_argument("--l2", default="warm", choices=("warm", "cold", "both"))
+    run.add_argument("--odd-flag", default="--pad-leading-dims",
+                     help="gemm-runner flags for the odd group (default --pad-leading-dims)")
+    run.add_argument("--warmup", type=int, default=10)
+    run.add_argument("--iters", type=int, default=30)
+    rep = sub.add_parser("report", help="results.json, results.md and plots of a run")
+    rep.add_argument("results")
+    rep.add_argument("--bandwidth", type=float, help="HBM bytes/s for the roofline")
+    rep.add_argument("--membw", help="membw.py JSON (used when --bandwidth is not given)")
+    rep.add_argument("--compile-times", help="compile-times.json of the bundles")
+    rep.add_argument("--odd-flag", help="the flag the odd group ran with, for the notes")
+    rep.add_argument("--gpu-info", help="nvidia-smi output to keep in results.json")
+    rep.add_argument("--no-plots", action="store_true")
+    sel = sub.add_parser("select", help="print the bundle each sweep shape gets")
+    sel.add_argument("--bundles", help="only bundles compiled here")
+    for p in (run, rep, sel):
+        p.add_argument("--cache", help=f"tuning cache (default {DEFAULT_CACHE} if present)")
+        p.add_argument("--shapes-dir", help="default: bench/shapes")
+    args = parser.parse_args(argv)
+
+    cache = load_cache(args.cache, required=bool(args.cache))
+    if args.command == "select":
+        available = bundle_names(args.bundles) if args.bundles else None
+        for s in select_all(cache, args.shapes_dir, available):
+            print(f"{s['group']:8} {s['dtype']:5} {shape_text(s['shape']):>18}  "
+                  f"{s['config'].name}  ({s['source']}; {s['class']})")
+        return 0
+    if args.command == "run":
+        l2_modes = ("warm", "cold") if args.l2 == "both" else (args.l2,)
+        failures = run_suite(args.runner, args.bundles, args.results, cache, l2_modes,
+                             args.odd_flag, args.warmup, args.iters, args.shapes_dir)
+        for f in failures:
+            print(f"suite: {f['group']} {f['bundle']} (L2 {f['l2']}) exited {f['exit']}",
+                  file=sys.stderr)
+        return 1 if failures else 0
+    text, written = write_report(args.results, bandwidth_figure(args.bandwidth, args.membw),
+                                 args.odd_flag, args.compile_times,
+                                 cache["path"] if cache else None, args.gpu_info,
+                                 plot=not args.no_plots)
+    sys.stdout.write(text)
+    for path in written:
+        print(f"wrote {path}")
+    return 0
+
+
+if __name__ == "__main__":
+    from gemm_bench.suite import main as package_main
+    sys.exit(package_main())
