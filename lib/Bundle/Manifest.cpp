@@ -123,8 +123,9 @@ public:
   }
 
   template <size_t N>
-  bool readDims(std::string_view key, std::array<uint32_t, N> &out) {
-    const json *value = field(key, /*required=*/true);
+  bool readDims(std::string_view key, std::array<uint32_t, N> &out,
+                bool required = true) {
+    const json *value = field(key, required);
     if (!value)
       return false;
     std::string where = fieldPath(key);
@@ -243,6 +244,8 @@ template <typename Json> Json toJsonImpl(const KernelManifest &m) {
   j["cluster"] = m.cluster;
   if (m.clusterNonPortable)
     j["cluster_non_portable"] = true;
+  if (m.clusterTiles)
+    j["cluster_tiles"] = *m.clusterTiles;
   j["grid"] = {{"policy", toString(m.grid)}};
   j["dynamic_smem_bytes"] = m.dynamicSmemBytes;
   j["tile"] = m.tile;
@@ -374,6 +377,13 @@ std::vector<std::string> KernelManifest::validate() const {
          " (set \"cluster_non_portable\": true to allow up to " +
          std::to_string(MaxNonPortableClusterSize) + ")");
 
+  if (clusterTiles &&
+      uint64_t((*clusterTiles)[0]) * (*clusterTiles)[1] != clusterSize)
+    fail("cluster_tiles: " + dimsToString(*clusterTiles) + " covers " +
+         std::to_string(uint64_t((*clusterTiles)[0]) * (*clusterTiles)[1]) +
+         " tiles, but the cluster has " + std::to_string(clusterSize) +
+         " CTAs (one tile each)");
+
   if (dynamicSmemBytes > MaxDynamicSmemBytes)
     fail("dynamic_smem_bytes: " + std::to_string(dynamicSmemBytes) +
          " exceeds the per-block maximum of " +
@@ -470,8 +480,9 @@ ParseResult parseManifest(const json &j) {
 
   top.rejectUnknownFields({"format", "version", "name", "kernel", "arch", "ptx",
                            "cubin", "block", "cluster", "cluster_non_portable",
-                           "grid", "dynamic_smem_bytes", "tile", "types",
-                           "layouts", "params", "constraints"});
+                           "cluster_tiles", "grid", "dynamic_smem_bytes",
+                           "tile", "types", "layouts", "params",
+                           "constraints"});
   KernelManifest m;
   top.readString("name", m.name);
   top.readString("kernel", m.kernel);
@@ -483,6 +494,9 @@ ParseResult parseManifest(const json &j) {
   top.readDims("block", m.block);
   top.readDims("cluster", m.cluster);
   top.readBool("cluster_non_portable", m.clusterNonPortable);
+  std::array<uint32_t, 2> clusterTiles{};
+  if (top.readDims("cluster_tiles", clusterTiles, /*required=*/false))
+    m.clusterTiles = clusterTiles;
   top.readUInt32("dynamic_smem_bytes", m.dynamicSmemBytes);
   top.readDims("tile", m.tile);
 

@@ -17,6 +17,7 @@ using namespace mlir;
 
 void mlir::gemm::buildGemmToNVVMPipeline(OpPassManager &pm) {
   pm.addPass(createGemmMaterializeSM90());
+  pm.addPass(createGemmMaterializeSM100());
   pm.addPass(createGemmCheckPipelines());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createConvertGemmToNVVM());

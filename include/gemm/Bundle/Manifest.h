@@ -218,6 +218,11 @@ struct KernelManifest {
   std::array<uint32_t, 3> cluster = {1, 1, 1};
   /// Allows cluster sizes 9..16 (CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE).
   bool clusterNonPortable = false;
+  /// How the CTAs of one cluster tile C: {along M, along N} tiles, whose
+  /// product is the cluster size. A cluster works on such a block of tiles
+  /// at a time, so a grid of policy Tiles launches one cluster per block.
+  /// Optional; without it a cluster is a column of tiles along M.
+  std::optional<std::array<uint32_t, 2>> clusterTiles;
   GridPolicy grid = GridPolicy::Persistent;
   uint32_t dynamicSmemBytes = 0;
   /// {BM, BN, BK}.
@@ -229,11 +234,19 @@ struct KernelManifest {
 
   bool operator==(const KernelManifest &o) const {
     return std::tie(name, kernel, arch, ptx, cubin, block, cluster,
-                    clusterNonPortable, grid, dynamicSmemBytes, tile, types,
-                    layouts, params, constraints) ==
+                    clusterNonPortable, clusterTiles, grid, dynamicSmemBytes,
+                    tile, types, layouts, params, constraints) ==
            std::tie(o.name, o.kernel, o.arch, o.ptx, o.cubin, o.block,
-                    o.cluster, o.clusterNonPortable, o.grid, o.dynamicSmemBytes,
-                    o.tile, o.types, o.layouts, o.params, o.constraints);
+                    o.cluster, o.clusterNonPortable, o.clusterTiles, o.grid,
+                    o.dynamicSmemBytes, o.tile, o.types, o.layouts, o.params,
+                    o.constraints);
+  }
+
+  /// clusterTiles, or its default: {cluster size, 1}.
+  std::array<uint32_t, 2> clusterTileShape() const {
+    if (clusterTiles)
+      return *clusterTiles;
+    return {cluster[0] * cluster[1] * cluster[2], 1};
   }
 
   /// The semantic rules (hardware limits, TMA box rules, parameter list).

@@ -9,6 +9,42 @@ using namespace mlir::gemm;
 
 namespace {
 
+/// The user's epilogue region applied to one accumulator value, or a
+/// rounding conversion to the output type.
+Value applyEpilogue(ConversionPatternRewriter &rewriter, Location loc,
+                    Region &epilogue, Type outType, Value acc) {
+  if (epilogue.empty()) {
+    if (outType.isF32())
+      return acc;
+    return LLVM::FPTruncOp::create(rewriter, loc, outType, acc);
+  }
+  Block &body = epilogue.front();
+  IRMapping mapping;
+  mapping.map(body.getArgument(0), acc);
+  for (Operation &nested : body.without_terminator())
+    rewriter.clone(nested, mapping);
+  return mapping.lookup(cast<YieldOp>(body.getTerminator()).getValues()[0]);
+}
+
+/// The address of 16-byte chunk `chunk` of row `row` in a staging slot of
+/// 128-byte rows in the 128-byte swizzle: the chunk lives at chunk ^ (row
+/// mod 8), which is also what spreads 8 consecutive rows over all 32 banks.
+Value getSwizzledChunkAddress(ConversionPatternRewriter &rewriter, Location loc,
+                              Value slot, Value row, Value chunk) {
+  Value swizzled = LLVM::ShlOp::create(
+      rewriter, loc,
+      LLVM::XOrOp::create(
+          rewriter, loc, chunk,
+          LLVM::AndOp::create(rewriter, loc, row, createI32(rewriter, loc, 7))),
+      createI32(rewriter, loc, 4));
+  Value offset = LLVM::AddOp::create(
+      rewriter, loc,
+      LLVM::MulOp::create(rewriter, loc, row, createI32(rewriter, loc, 128)),
+      swizzled);
+  return LLVM::GEPOp::create(rewriter, loc, slot.getType(),
+                             rewriter.getI8Type(), slot, ValueRange{offset});
+}
+
 /// Writes one 64-row, 128-byte-wide column block of an accumulator atom.
 ///
 /// WGMMA leaves accumulator value `r` of thread (warp w, lane l) at row
@@ -55,27 +91,14 @@ struct AccumStoreSmemLowering
         Value acc =
             LLVM::ExtractValueOp::create(rewriter, loc, atomAcc, value + i);
         packed = LLVM::InsertElementOp::create(
-            rewriter, loc, packed, applyEpilogue(rewriter, loc, op, acc),
+            rewriter, loc, packed,
+            applyEpilogue(rewriter, loc, op.getEpilogue(), outType, acc),
             createI32(rewriter, loc, i));
       }
       return packed;
     };
     auto address = [&](Value row, Value chunk) {
-      // Chunk c of row y lives at chunk c ^ (y mod 8).
-      Value swizzled = LLVM::ShlOp::create(
-          rewriter, loc,
-          LLVM::XOrOp::create(rewriter, loc, chunk,
-                              LLVM::AndOp::create(rewriter, loc, row,
-                                                  createI32(rewriter, loc, 7))),
-          createI32(rewriter, loc, 4));
-      Value offset = LLVM::AddOp::create(
-          rewriter, loc,
-          LLVM::MulOp::create(rewriter, loc, row,
-                              createI32(rewriter, loc, 128)),
-          swizzled);
-      return LLVM::GEPOp::create(rewriter, loc, slot.getType(),
-                                 rewriter.getI8Type(), slot,
-                                 ValueRange{offset});
+      return getSwizzledChunkAddress(rewriter, loc, slot, row, chunk);
     };
 
     if (elementBytes == 2) {
@@ -153,23 +176,70 @@ struct AccumStoreSmemLowering
     rewriter.eraseOp(op);
     return success();
   }
+};
 
-  /// The user's epilogue region applied to one value, or a rounding
-  /// conversion to the output type.
-  static Value applyEpilogue(ConversionPatternRewriter &rewriter, Location loc,
-                             AccumStoreSmemOp op, Value acc) {
-    Type outType = op.getBuffer().getType().getElementType();
-    if (op.getEpilogue().empty()) {
-      if (outType.isF32())
-        return acc;
-      return LLVM::FPTruncOp::create(rewriter, loc, outType, acc);
+/// Moves a warp's 32 accumulator rows of one 128-byte column block from TMEM
+/// to a staging slot. tcgen05.ld .32x32b gives thread t the whole row t of
+/// the warp's lane quarter, so each thread writes its own staging row: eight
+/// 16-byte chunks, chunk c at c ^ (t mod 8). A quarter-warp's eight rows then
+/// cover all eight chunk positions, i.e. all 32 banks, for every chunk.
+struct TmemStoreSmemLowering : public ConvertOpToLLVMPattern<TmemStoreSmemOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+
+  LogicalResult
+  matchAndRewrite(TmemStoreSmemOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    SmemBufferType bufferType = op.getBuffer().getType();
+    Type outType = bufferType.getElementType();
+    int64_t elementBytes = getElementBytes(outType);
+    int64_t width = bufferType.getCols();
+    Type i32 = rewriter.getI32Type();
+
+    Value raw = loadTmemLaneQuarter(rewriter, loc, adaptor.getTmem(),
+                                    op.getTmem().getType(), adaptor.getStage(),
+                                    op.getColAttr().getInt(), width);
+    Value lane = LLVM::URemOp::create(
+        rewriter, loc, NVVM::ThreadIdXOp::create(rewriter, loc, i32),
+        createI32(rewriter, loc, 32));
+    Value slot = getSlotAddress(rewriter, loc, adaptor.getBuffer(), bufferType,
+                                adaptor.getSlot());
+    // Column `column` of the thread's row, through the epilogue, as i32
+    // words: one per f32 value, one per two 16-bit values.
+    auto value = [&](int64_t column) {
+      Value cell = LLVM::ExtractElementOp::create(
+          rewriter, loc, raw, createI32(rewriter, loc, column));
+      Value acc =
+          LLVM::BitcastOp::create(rewriter, loc, rewriter.getF32Type(), cell);
+      return applyEpilogue(rewriter, loc, op.getEpilogue(), outType, acc);
+    };
+    auto word = [&](int64_t column) -> Value {
+      if (elementBytes == 4)
+        return LLVM::BitcastOp::create(rewriter, loc, i32, value(column));
+      auto pairType = VectorType::get({2}, outType);
+      Value pair = LLVM::UndefOp::create(rewriter, loc, pairType);
+      for (int64_t i = 0; i < 2; ++i)
+        pair = LLVM::InsertElementOp::create(rewriter, loc, pair,
+                                             value(column + i),
+                                             createI32(rewriter, loc, i));
+      return LLVM::BitcastOp::create(rewriter, loc, i32, pair);
+    };
+    auto chunkType = VectorType::get({4}, i32);
+    int64_t perChunk = 16 / elementBytes;
+    for (int64_t chunk = 0; chunk < 8; ++chunk) {
+      Value words = LLVM::UndefOp::create(rewriter, loc, chunkType);
+      for (int64_t w = 0; w < 4; ++w)
+        words = LLVM::InsertElementOp::create(
+            rewriter, loc, words, word(chunk * perChunk + w * perChunk / 4),
+            createI32(rewriter, loc, w));
+      LLVM::StoreOp::create(
+          rewriter, loc, words,
+          getSwizzledChunkAddress(rewriter, loc, slot, lane,
+                                  createI32(rewriter, loc, chunk)),
+          /*alignment=*/16);
     }
-    Block &body = op.getEpilogue().front();
-    IRMapping mapping;
-    mapping.map(body.getArgument(0), acc);
-    for (Operation &nested : body.without_terminator())
-      rewriter.clone(nested, mapping);
-    return mapping.lookup(cast<YieldOp>(body.getTerminator()).getValues()[0]);
+    rewriter.eraseOp(op);
+    return success();
   }
 };
 
@@ -177,5 +247,5 @@ struct AccumStoreSmemLowering
 
 void mlir::gemm::populateEpilogueToNVVMPatterns(LLVMTypeConverter &converter,
                                                 RewritePatternSet &patterns) {
-  patterns.add<AccumStoreSmemLowering>(converter);
+  patterns.add<AccumStoreSmemLowering, TmemStoreSmemLowering>(converter);
 }

@@ -58,6 +58,15 @@ void mlir::gemm::createBarrierWait(OpBuilder &b, Location loc, Value barrier,
                                         createI32(b, loc, kSuspendTimeHintNs));
 }
 
+Value mlir::gemm::getPairLeaderAddress(OpBuilder &b, Location loc,
+                                       Value barrier) {
+  Value rank = NVVM::ClusterId::create(b, loc, b.getI32Type());
+  Value leader = LLVM::AndOp::create(b, loc, rank, createI32(b, loc, ~1));
+  return NVVM::MapaOp::create(
+      b, loc, LLVM::LLVMPointerType::get(b.getContext(), kSharedClusterSpace),
+      barrier, leader);
+}
+
 Value mlir::gemm::getSlotAddress(OpBuilder &b, Location loc, Value base,
                                  SmemBufferType type, Value slot, Value row) {
   Value offset = LLVM::MulOp::create(b, loc, slot,
@@ -88,9 +97,7 @@ struct ConvertGemmToNVVMPass
       if (matmul.getConfig().getArch() == Arch::sm_90a)
         diag << "run gemm-materialize-sm90 before convert-gemm-to-nvvm";
       else
-        diag << "building sm_100a kernels from gemm.matmul "
-                "(gemm-materialize-sm100) is not implemented yet; the SM100 "
-                "ops can be used directly";
+        diag << "run gemm-materialize-sm100 before convert-gemm-to-nvvm";
       unmaterialized = true;
     });
     if (unmaterialized)
@@ -126,8 +133,9 @@ struct ConvertGemmToNVVMPass
                                                          target);
     // The epilogue regions of gemm.accum.store_smem are inlined by its
     // pattern; their terminators go with them.
-    target.addDynamicallyLegalOp<YieldOp>(
-        [](YieldOp op) { return !isa<AccumStoreSmemOp>(op->getParentOp()); });
+    target.addDynamicallyLegalOp<YieldOp>([](YieldOp op) {
+      return !isa<AccumStoreSmemOp, TmemStoreSmemOp>(op->getParentOp());
+    });
     if (failed(applyPartialConversion(getOperation(), target,
                                       std::move(patterns))))
       signalPassFailure();

@@ -84,6 +84,20 @@ Value getSlot(OpBuilder &b, Location loc, int64_t stages, Value iteration);
 /// completed.
 void createBarrierWait(OpBuilder &b, Location loc, Value barrier, Value parity);
 
+/// The address of `barrier` (a shared::cta pointer) in the even CTA of this
+/// CTA's pair, in the shared::cluster window: where the cta_group::2 TMA loads
+/// and producer arrivals of a CTA pair complete, so that the pair's MMA
+/// leader waits on one barrier for both CTAs' operands.
+Value getPairLeaderAddress(OpBuilder &b, Location loc, Value barrier);
+
+/// `tcgen05.ld.sync.aligned.32x32b.x<count>.b32` of columns [col, col +
+/// count) of stage `stage` of the accumulator ring at `tmem` (an
+/// !llvm.ptr<6>), then `tcgen05.wait::ld`: thread t of warp w gets TMEM lane
+/// 32 (w mod 4) + t, the only lane quarter the warp may access. Returns an
+/// i32 (count 1) or a vector<count x i32> of raw 32-bit cells.
+Value loadTmemLaneQuarter(OpBuilder &b, Location loc, Value tmem, TmemType type,
+                          Value stage, int64_t col, int64_t count);
+
 /// The shared-memory address of `row` rows into slot `slot` of a buffer.
 Value getSlotAddress(OpBuilder &b, Location loc, Value base,
                      SmemBufferType type, Value slot, Value row = {});

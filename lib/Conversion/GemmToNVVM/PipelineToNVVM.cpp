@@ -70,6 +70,8 @@ struct ProducerCommitLowering
         getBarrierAddress(rewriter, loc, adaptor.getPipeline(),
                           op.getPipeline().getType(), adaptor.getIteration(),
                           /*empty=*/false);
+    if (op.getCtaGroup() == 2)
+      barrier = getPairLeaderAddress(rewriter, loc, barrier);
     NVVM::MBarrierArriveExpectTxOp::create(
         rewriter, loc, /*res=*/Type(), barrier,
         createI32(rewriter, loc, op.getTxBytes()), NVVM::MemScopeKind::CTA,

@@ -19,6 +19,28 @@ void inlineRoleRegion(ConversionPatternRewriter &rewriter, Region &region,
   rewriter.inlineBlockBefore(&body, dest->getTerminator(), args);
 }
 
+/// tid.x / `threads`, broadcast from lane 0: ptxas then knows the value (and
+/// every branch and loop bound derived from it, such as a pingpong consumer's
+/// tiles) is warp-uniform. Without it ptxas treats WGMMAs under such control
+/// flow as divergent and serialises them (warning C7520).
+Value getUniformThreadGroup(ConversionPatternRewriter &rewriter, Location loc,
+                            int64_t threads) {
+  Value tid = NVVM::ThreadIdXOp::create(rewriter, loc, rewriter.getI32Type());
+  return NVVM::ShflOp::create(
+      rewriter, loc, rewriter.getI32Type(), createI32(rewriter, loc, -1),
+      LLVM::UDivOp::create(rewriter, loc, tid,
+                           createI32(rewriter, loc, threads)),
+      createI32(rewriter, loc, 0), createI32(rewriter, loc, 31),
+      NVVM::ShflKindAttr::get(rewriter.getContext(), NVVM::ShflKind::idx),
+      /*return_value_and_is_valid=*/nullptr);
+}
+
+Value isEqual(ConversionPatternRewriter &rewriter, Location loc, Value value,
+              int64_t constant) {
+  return LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::eq, value,
+                              createI32(rewriter, loc, constant));
+}
+
 struct WarpSpecializeLowering
     : public ConvertOpToLLVMPattern<WarpSpecializeOp> {
   using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
@@ -27,20 +49,8 @@ struct WarpSpecializeLowering
   matchAndRewrite(WarpSpecializeOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    Value tid = NVVM::ThreadIdXOp::create(rewriter, loc, rewriter.getI32Type());
-    // Broadcast lane 0's warpgroup index: ptxas then knows the value (and
-    // every branch and loop bound derived from it, such as a pingpong
-    // consumer's tiles) is warp-uniform. Without it ptxas treats WGMMAs under
-    // such control flow as divergent and serialises them (warning C7520).
-    Value warpgroup = NVVM::ShflOp::create(
-        rewriter, loc, rewriter.getI32Type(), createI32(rewriter, loc, -1),
-        LLVM::UDivOp::create(rewriter, loc, tid, createI32(rewriter, loc, 128)),
-        createI32(rewriter, loc, 0), createI32(rewriter, loc, 31),
-        NVVM::ShflKindAttr::get(rewriter.getContext(), NVVM::ShflKind::idx),
-        /*return_value_and_is_valid=*/nullptr);
-    Value isProducer =
-        LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::eq, warpgroup,
-                             createI32(rewriter, loc, 0));
+    Value warpgroup = getUniformThreadGroup(rewriter, loc, 128);
+    Value isProducer = isEqual(rewriter, loc, warpgroup, 0);
     // setmaxnreg needs each warpgroup role to be one branch of one if/else.
     auto roles = scf::IfOp::create(rewriter, loc, isProducer,
                                    /*withElseRegion=*/true);
@@ -62,6 +72,34 @@ struct WarpSpecializeLowering
     }
     inlineRoleRegion(rewriter, op.getConsumer(), roles.elseBlock(),
                      consumerIndex);
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct WarpRolesLowering : public ConvertOpToLLVMPattern<WarpRolesOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+
+  LogicalResult
+  matchAndRewrite(WarpRolesOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value warp = getUniformThreadGroup(rewriter, loc, 32);
+    // if (warp == 0) load else if (warp == 1) mma else if (warp == 2)
+    // scheduler else epilogue(warp - 3).
+    Region *roles[] = {&op.getLoad(), &op.getMma(), &op.getScheduler()};
+    for (auto [index, region] : llvm::enumerate(roles)) {
+      auto branch =
+          scf::IfOp::create(rewriter, loc, isEqual(rewriter, loc, warp, index),
+                            /*withElseRegion=*/true);
+      inlineRoleRegion(rewriter, *region, branch.thenBlock(), {});
+      rewriter.setInsertionPoint(branch.elseBlock()->getTerminator());
+    }
+    Value epilogueWarp = LLVM::SubOp::create(
+        rewriter, loc, warp,
+        createI32(rewriter, loc, WarpRolesOp::kFirstEpilogueWarp));
+    inlineRoleRegion(rewriter, op.getEpilogue(), rewriter.getInsertionBlock(),
+                     epilogueWarp);
     rewriter.eraseOp(op);
     return success();
   }
@@ -108,5 +146,6 @@ struct SmemPlanLowering : public ConvertOpToLLVMPattern<SmemPlanOp> {
 
 void mlir::gemm::populateStructureToNVVMPatterns(LLVMTypeConverter &converter,
                                                  RewritePatternSet &patterns) {
-  patterns.add<WarpSpecializeLowering, SmemPlanLowering>(converter);
+  patterns.add<WarpSpecializeLowering, WarpRolesLowering, SmemPlanLowering>(
+      converter);
 }

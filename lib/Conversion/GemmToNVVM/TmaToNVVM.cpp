@@ -36,6 +36,17 @@ struct TmaLoadLowering : public ConvertOpToLLVMPattern<TmaLoadOp> {
         getBarrierAddress(rewriter, loc, adaptor.getPipeline(),
                           op.getPipeline().getType(), adaptor.getIteration(),
                           /*empty=*/false);
+    if (op.getCtaGroup() == 2) {
+      // The instruction takes a shared::cluster address for the barrier, of
+      // which a CTA's own shared::cta addresses are a part; NVVM types the
+      // operand as a shared::cta pointer, so the pair leader's cluster
+      // address goes in through an integer cast.
+      Value leader = LLVM::PtrToIntOp::create(
+          rewriter, loc, rewriter.getI64Type(),
+          getPairLeaderAddress(rewriter, loc, barrier));
+      barrier =
+          LLVM::IntToPtrOp::create(rewriter, loc, barrier.getType(), leader);
+    }
     NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
         rewriter, loc, destination, adaptor.getDescriptor(),
         ValueRange{adaptor.getInner(), adaptor.getOuter()}, barrier,

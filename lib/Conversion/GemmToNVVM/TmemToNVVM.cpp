@@ -43,6 +43,37 @@ static Value offsetTmemAddress(OpBuilder &b, Location loc, Value base,
   return LLVM::IntToPtrOp::create(b, loc, base.getType(), address);
 }
 
+Value mlir::gemm::loadTmemLaneQuarter(OpBuilder &b, Location loc, Value tmem,
+                                      TmemType type, Value stage, int64_t col,
+                                      int64_t count) {
+  Type i32 = b.getI32Type();
+  // A warp may only touch the lane quarter (warp id mod 4); with 32x32b,
+  // its thread t reads lane 32 * (warp mod 4) + t.
+  Value tid = NVVM::ThreadIdXOp::create(b, loc, i32);
+  Value warp = LLVM::LShrOp::create(b, loc, tid, createI32(b, loc, 5));
+  Value quarter = LLVM::AndOp::create(b, loc, warp, createI32(b, loc, 3));
+  // (32 * quarter) << 16: the lane field of the TMEM address.
+  Value laneBase = LLVM::ShlOp::create(b, loc, quarter, createI32(b, loc, 21));
+  Value column = LLVM::AddOp::create(
+      b, loc,
+      LLVM::MulOp::create(b, loc, stage, createI32(b, loc, type.getCols())),
+      createI32(b, loc, col));
+  Value address = offsetTmemAddress(b, loc, tmem, column, laneBase);
+
+  // tcgen05.ld .x1 yields a scalar, wider ones a vector of b32.
+  Type rawType = count == 1 ? i32 : VectorType::get({count}, i32);
+  auto shape = NVVM::Tcgen05LdStShapeAttr::get(
+      b.getContext(), NVVM::Tcgen05LdStShape::SHAPE_32X32B);
+  Value raw = NVVM::Tcgen05LdOp::create(b, loc, rawType, /*pack=*/nullptr,
+                                        shape, address, /*offset=*/Value());
+  // The registers are undefined until tcgen05.wait::ld; waiting here keeps
+  // the result an ordinary value.
+  NVVM::Tcgen05WaitOp::create(b, loc,
+                              NVVM::Tcgen05WaitKindAttr::get(
+                                  b.getContext(), NVVM::Tcgen05WaitKind::LOAD));
+  return raw;
+}
+
 namespace {
 
 struct TmemAllocLowering : public ConvertOpToLLVMPattern<TmemAllocOp> {
@@ -125,42 +156,11 @@ struct TmemLoadLowering : public ConvertOpToLLVMPattern<TmemLoadOp> {
   matchAndRewrite(TmemLoadOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    TmemType type = op.getTmem().getType();
     auto resultType = op.getResult().getType();
     int64_t count = resultType.getNumElements();
-    Type i32 = rewriter.getI32Type();
-
-    // A warp may only touch the lane quarter (warp id mod 4); with 32x32b,
-    // its thread t reads lane 32 * (warp mod 4) + t.
-    Value tid = NVVM::ThreadIdXOp::create(rewriter, loc, i32);
-    Value warp =
-        LLVM::LShrOp::create(rewriter, loc, tid, createI32(rewriter, loc, 5));
-    Value quarter =
-        LLVM::AndOp::create(rewriter, loc, warp, createI32(rewriter, loc, 3));
-    // (32 * quarter) << 16: the lane field of the TMEM address.
-    Value laneBase = LLVM::ShlOp::create(rewriter, loc, quarter,
-                                         createI32(rewriter, loc, 21));
-    Value column = LLVM::AddOp::create(
-        rewriter, loc,
-        LLVM::MulOp::create(rewriter, loc, adaptor.getStage(),
-                            createI32(rewriter, loc, type.getCols())),
-        createI32(rewriter, loc, op.getColAttr().getInt()));
-    Value address =
-        offsetTmemAddress(rewriter, loc, adaptor.getTmem(), column, laneBase);
-
-    // tcgen05.ld .x1 yields a scalar, wider ones a vector of b32.
-    Type rawType = count == 1 ? i32 : VectorType::get({count}, i32);
-    auto shape = NVVM::Tcgen05LdStShapeAttr::get(
-        rewriter.getContext(), NVVM::Tcgen05LdStShape::SHAPE_32X32B);
-    Value raw = NVVM::Tcgen05LdOp::create(rewriter, loc, rawType,
-                                          /*pack=*/nullptr, shape, address,
-                                          /*offset=*/Value());
-    // The registers are undefined until tcgen05.wait::ld; waiting here keeps
-    // the op's result an ordinary value.
-    NVVM::Tcgen05WaitOp::create(
-        rewriter, loc,
-        NVVM::Tcgen05WaitKindAttr::get(rewriter.getContext(),
-                                       NVVM::Tcgen05WaitKind::LOAD));
+    Value raw = loadTmemLaneQuarter(rewriter, loc, adaptor.getTmem(),
+                                    op.getTmem().getType(), adaptor.getStage(),
+                                    op.getColAttr().getInt(), count);
     if (count == 1) {
       Value value =
           LLVM::BitcastOp::create(rewriter, loc, rewriter.getF32Type(), raw);

@@ -1,4 +1,5 @@
 // RUN: gemm-opt %s --convert-gemm-to-nvvm | FileCheck %s
+// RUN: gemm-opt %s --convert-gemm-to-nvvm | FileCheck %s --check-prefix=STORES
 
 // gemm.accum.store_smem writes one 64-row, 128-byte-wide block of an
 // accumulator atom into a 128-byte-swizzled staging slot: thread (warp w,
@@ -160,6 +161,81 @@ gpu.module @kernels {
       %relu = arith.maximumf %scaled, %zero : f32
       %r = arith.truncf %relu : f32 to bf16
       gemm.yield %r : bf16
+    }
+    gpu.return
+  }
+  // SM100: one tcgen05.ld .32x32b.x64 of the warp's lane quarter (TMEM
+  // address + stage * 256 + col, lane field 32 * (warp mod 4) << 16), the
+  // wait, then per 16-byte chunk c: eight values rounded and packed in four
+  // words, stored at row lane, chunk c ^ (lane mod 8).
+  // CHECK-LABEL: gpu.func @store_tmem_bf16
+  // CHECK-SAME: (%[[T:[a-z0-9]+]]: !llvm.ptr<6>, %[[S:[a-z0-9]+]]: !llvm.ptr<3>, %[[STAGE:[a-z0-9]+]]: i32, %[[SLOT:[a-z0-9]+]]: i32)
+  // CHECK: %[[QUARTER:.*]] = llvm.and %{{.*}}, %{{.*}} : i32
+  // CHECK: %[[LANES:.*]] = llvm.shl %[[QUARTER]], %{{.*}} : i32
+  // CHECK: %[[COL:.*]] = llvm.mlir.constant(64 : i32) : i32
+  // CHECK-NEXT: %[[COLS:.*]] = llvm.mlir.constant(256 : i32) : i32
+  // CHECK-NEXT: %[[BASECOL:.*]] = llvm.mul %[[STAGE]], %[[COLS]] : i32
+  // CHECK-NEXT: %[[COLUMN:.*]] = llvm.add %[[BASECOL]], %[[COL]] : i32
+  // CHECK: %[[ADDR:.*]] = llvm.inttoptr %{{.*}} : i32 to !llvm.ptr<6>
+  // CHECK-NEXT: %[[ROW:.*]] = nvvm.tcgen05.ld %[[ADDR]] {shape = #nvvm.tcgen05_ldst_shape<shape_32x32b>} : vector<64xi32>
+  // CHECK-NEXT: nvvm.tcgen05.wait <load>
+  // CHECK: %[[LANE:.*]] = llvm.urem %{{.*}}, %{{.*}} : i32
+  // CHECK: %[[SLOTPTR:.*]] = llvm.getelementptr %[[S]][%{{.*}}] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
+  // CHECK: llvm.extractelement %[[ROW]][%{{.*}} : i32] : vector<64xi32>
+  // CHECK-NEXT: llvm.bitcast %{{.*}} : i32 to f32
+  // CHECK-NEXT: llvm.fptrunc %{{.*}} : f32 to bf16
+  // CHECK: %[[ROWMOD:.*]] = llvm.and %[[LANE]], %{{.*}} : i32
+  // CHECK-NEXT: %[[SWZ:.*]] = llvm.xor %{{.*}}, %[[ROWMOD]] : i32
+  // CHECK-NEXT: %[[CHUNK:.*]] = llvm.shl %[[SWZ]], %{{.*}} : i32
+  // CHECK-NEXT: %[[ROWBYTES:.*]] = llvm.mlir.constant(128 : i32) : i32
+  // CHECK-NEXT: %[[ROWOFF:.*]] = llvm.mul %[[LANE]], %[[ROWBYTES]] : i32
+  // CHECK-NEXT: %[[OFF:.*]] = llvm.add %[[ROWOFF]], %[[CHUNK]] : i32
+  // CHECK-NEXT: %[[DST:.*]] = llvm.getelementptr %[[SLOTPTR]][%[[OFF]]] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
+  // CHECK-NEXT: llvm.store %{{.*}}, %[[DST]] {alignment = 16 : i64} : vector<4xi32>, !llvm.ptr<3>
+  gpu.func @store_tmem_bf16(%t: !gemm.tmem<2 x 128 x 256 x f32>, %s: !gemm.smem<8 x 32 x 64 x bf16, swizzle = 128>,
+                            %stage: i32, %slot: i32) {
+    gemm.tmem.store_smem %t[%stage] col(64) -> %s[%slot]
+        : !gemm.tmem<2 x 128 x 256 x f32>, !gemm.smem<8 x 32 x 64 x bf16, swizzle = 128>
+    gpu.return
+  }
+
+  // 64 values: one load, 64 conversions, 8 chunk stores per thread.
+  // CHECK-LABEL: gpu.func @store_tmem_bf16_count
+  // CHECK-COUNT-1: nvvm.tcgen05.ld
+  // CHECK-COUNT-64: llvm.fptrunc
+  // CHECK-NOT: llvm.fptrunc
+  // CHECK: gpu.return
+  // STORES-LABEL: gpu.func @store_tmem_bf16_count
+  // STORES-COUNT-8: llvm.store {{.*}} {alignment = 16 : i64} : vector<4xi32>, !llvm.ptr<3>
+  // STORES-NOT: llvm.store
+  // STORES: gpu.return
+  gpu.func @store_tmem_bf16_count(%t: !gemm.tmem<2 x 128 x 256 x f32>, %s: !gemm.smem<8 x 32 x 64 x bf16, swizzle = 128>,
+                                  %stage: i32, %slot: i32) {
+    gemm.tmem.store_smem %t[%stage] col(0) -> %s[%slot]
+        : !gemm.tmem<2 x 128 x 256 x f32>, !gemm.smem<8 x 32 x 64 x bf16, swizzle = 128>
+    gpu.return
+  }
+
+  // f32 through an epilogue region: 32 values (.x32), each through the
+  // region and stored as is, four per chunk.
+  // CHECK-LABEL: gpu.func @store_tmem_f32_epilogue
+  // CHECK: nvvm.tcgen05.ld %{{.*}} {shape = #nvvm.tcgen05_ldst_shape<shape_32x32b>} : vector<32xi32>
+  // CHECK-COUNT-32: arith.mulf
+  // CHECK-NOT: arith.mulf
+  // CHECK-NOT: llvm.fptrunc
+  // CHECK-NOT: gemm.yield
+  // CHECK: gpu.return
+  // STORES-LABEL: gpu.func @store_tmem_f32_epilogue
+  // STORES-COUNT-8: llvm.store {{.*}} {alignment = 16 : i64} : vector<4xi32>, !llvm.ptr<3>
+  // STORES-NOT: llvm.store
+  // STORES: gpu.return
+  gpu.func @store_tmem_f32_epilogue(%t: !gemm.tmem<2 x 128 x 128 x f32>, %s: !gemm.smem<8 x 32 x 32 x f32, swizzle = 128>,
+                                    %stage: i32, %slot: i32, %alpha: f32) {
+    gemm.tmem.store_smem %t[%stage] col(96) -> %s[%slot]
+        : !gemm.tmem<2 x 128 x 128 x f32>, !gemm.smem<8 x 32 x 32 x f32, swizzle = 128> {
+    ^bb0(%v: f32):
+      %r = arith.mulf %v, %alpha : f32
+      gemm.yield %r : f32
     }
     gpu.return
   }

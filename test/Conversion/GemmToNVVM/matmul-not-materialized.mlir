@@ -7,6 +7,6 @@ gemm.matmul @sm90 a(bf16, row) b(bf16, col) c(bf16, row) acc(f32)
 
 // -----
 
-// expected-error @+1 {{'gemm.matmul' op was not turned into a kernel: building sm_100a kernels from gemm.matmul (gemm-materialize-sm100) is not implemented yet; the SM100 ops can be used directly}}
+// expected-error @+1 {{'gemm.matmul' op was not turned into a kernel: run gemm-materialize-sm100 before convert-gemm-to-nvvm}}
 gemm.matmul @sm100 a(bf16, row) b(bf16, col) c(bf16, row) acc(f32)
     config(#gemm.config<arch = sm_100a, tile = [128, 256, 64], schedule = warp_roles>)

@@ -69,6 +69,22 @@ gpu.module @kernels {
     gpu.return
   }
 
+  // With cta_group(2) the arrival goes to the full barrier of the even CTA
+  // of the pair, mapped into the shared::cluster window.
+  // CHECK-LABEL: gpu.func @producer_commit_pair
+  // CHECK-SAME: (%[[P:.*]]: !llvm.ptr<3>, %[[N:.*]]: i32)
+  // CHECK: %[[FULL:.*]] = llvm.getelementptr %[[P]][%{{.*}}] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i64
+  // CHECK-NEXT: %[[RANK:.*]] = nvvm.read.ptx.sreg.cluster.ctarank : i32
+  // CHECK-NEXT: %[[EVEN:.*]] = llvm.mlir.constant(-2 : i32) : i32
+  // CHECK-NEXT: %[[LEADER:.*]] = llvm.and %[[RANK]], %[[EVEN]] : i32
+  // CHECK-NEXT: %[[REMOTE:.*]] = nvvm.mapa %[[FULL]], %[[LEADER]] : !llvm.ptr<3> -> !llvm.ptr<7>
+  // CHECK-NEXT: %[[TX:.*]] = llvm.mlir.constant(32768 : i32) : i32
+  // CHECK-NEXT: nvvm.mbarrier.arrive.expect_tx %[[REMOTE]], %[[TX]] : !llvm.ptr<7>, i32
+  gpu.func @producer_commit_pair(%p: !pipe, %n: i32) {
+    gemm.pipeline.producer_commit %p[%n] tx(32768) cta_group(2) : !pipe
+    gpu.return
+  }
+
   // The consumer waits on the full barrier with the parity of its phase.
   // CHECK-LABEL: gpu.func @consumer_wait
   // CHECK-SAME: (%[[P:.*]]: !llvm.ptr<3>, %[[N:.*]]: i32)

@@ -1,8 +1,9 @@
 // RUN: gemm-opt %s --convert-gemm-to-nvvm | FileCheck %s
 
 // gemm.warp_specialize becomes one scf.if on the warpgroup index (tid / 128)
-// with setmaxnreg at the top of each branch; gemm.smem.plan becomes GEPs into
-// one 1024-byte aligned dynamic shared-memory global of the gpu.module.
+// with setmaxnreg at the top of each branch; gemm.warp_roles a chain of
+// scf.if on the warp index (tid / 32); gemm.smem.plan becomes GEPs into one
+// 1024-byte aligned dynamic shared-memory global of the gpu.module.
 
 !pipe = !gemm.pipeline<stages = 4, producers = 1, consumers = 2>
 
@@ -97,6 +98,49 @@ gpu.module @kernels {
       gemm.yield
     } consumer {
     ^bb0(%consumer: i32):
+      gemm.yield
+    }
+    gpu.return
+  }
+  // SM100 roles: warp 0 loads, 1 issues MMAs, 2 schedules, 3.. are the
+  // epilogue warps (index warp - 3); the warp index is broadcast from lane
+  // 0 so that ptxas knows it is warp-uniform. No setmaxnreg.
+  // CHECK-LABEL: gpu.func @warp_roles
+  // CHECK: %[[TID:.*]] = nvvm.read.ptx.sreg.tid.x : i32
+  // CHECK: %[[W32:.*]] = llvm.mlir.constant(32 : i32) : i32
+  // CHECK-NEXT: %[[DIV:.*]] = llvm.udiv %[[TID]], %[[W32]] : i32
+  // CHECK: %[[WARP:.*]] = nvvm.shfl.sync idx %{{.*}}, %[[DIV]], %{{.*}}, %{{.*}} : i32 -> i32
+  // CHECK: %[[IS0:.*]] = llvm.icmp "eq" %[[WARP]], %{{.*}} : i32
+  // CHECK-NEXT: scf.if %[[IS0]] {
+  // CHECK-NEXT: nvvm.barrier0
+  // CHECK-NEXT: } else {
+  // CHECK: %[[IS1:.*]] = llvm.icmp "eq" %[[WARP]], %{{.*}} : i32
+  // CHECK-NEXT: scf.if %[[IS1]] {
+  // CHECK-NEXT: nvvm.cluster.arrive
+  // CHECK-NEXT: } else {
+  // CHECK: %[[IS2:.*]] = llvm.icmp "eq" %[[WARP]], %{{.*}} : i32
+  // CHECK-NEXT: scf.if %[[IS2]] {
+  // CHECK-NEXT: nvvm.cluster.wait
+  // CHECK-NEXT: } else {
+  // CHECK-NEXT: %[[THREE:.*]] = llvm.mlir.constant(3 : i32) : i32
+  // CHECK-NEXT: %[[EPI:.*]] = llvm.sub %[[WARP]], %[[THREE]] : i32
+  // CHECK-NEXT: nvvm.bar.warp.sync %[[EPI]] : i32
+  // CHECK-NOT: setmaxregister
+  // CHECK-NOT: gemm.yield
+  // CHECK: gpu.return
+  gpu.func @warp_roles() kernel {
+    gemm.warp_roles epilogue_warps(4) load {
+      nvvm.barrier0
+      gemm.yield
+    } mma {
+      nvvm.cluster.arrive
+      gemm.yield
+    } scheduler {
+      nvvm.cluster.wait
+      gemm.yield
+    } epilogue {
+    ^bb0(%w: i32):
+      nvvm.bar.warp.sync %w : i32
       gemm.yield
     }
     gpu.return

@@ -52,9 +52,17 @@ gpu.module @kernels {
     gpu.return
   }
 
-  // cta_group(2) becomes the instruction's .cta_group::2.
+  // cta_group(2) becomes the instruction's .cta_group::2, and the load
+  // completes on the full barrier of the pair's even CTA (mapa; NVVM types
+  // the operand as a shared::cta pointer, hence the integer round trip).
   // CHECK-LABEL: gpu.func @load_cta_group
-  // CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.*}} multicast_mask = %{{.*}} {group = #nvvm.cta_group<cta_2>}
+  // CHECK: %[[FULL:.*]] = llvm.getelementptr %{{.*}} -> !llvm.ptr<3>, i64
+  // CHECK-NEXT: %[[RANK:.*]] = nvvm.read.ptx.sreg.cluster.ctarank : i32
+  // CHECK: %[[LEADER:.*]] = llvm.and %[[RANK]], %{{.*}} : i32
+  // CHECK-NEXT: %[[REMOTE:.*]] = nvvm.mapa %[[FULL]], %[[LEADER]] : !llvm.ptr<3> -> !llvm.ptr<7>
+  // CHECK-NEXT: %[[INT:.*]] = llvm.ptrtoint %[[REMOTE]] : !llvm.ptr<7> to i64
+  // CHECK-NEXT: %[[BAR:.*]] = llvm.inttoptr %[[INT]] : i64 to !llvm.ptr<3>
+  // CHECK-NEXT: nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.*}}, %{{.*}}, %[[BAR]], box[%{{.*}}, %{{.*}}] multicast_mask = %{{.*}} {group = #nvvm.cta_group<cta_2>}
   gpu.func @load_cta_group(%d: !descB, %b: !ringB, %p: !pipe, %x: i32, %y: i32,
                            %slot: i32, %row: i32, %n: i32, %mask: i16) {
     gemm.tma.load %d[%x, %y] -> %b[%slot, %row] barrier %p[%n] multicast(%mask)

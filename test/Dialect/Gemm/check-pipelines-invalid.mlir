@@ -13,7 +13,7 @@
 func.func @tx_mismatch(%dA: !descA, %dB: !descB, %x: i32, %y: i32, %n: i32) {
   %a, %b, %p = gemm.smem.plan : !ringA, !ringB, !pipe
   gemm.pipeline.init %p : !pipe
-  // expected-error @+1 {{expect_tx of 16384 bytes does not match the 49152 bytes that the 2 TMA load(s) of this stage deliver; the full barrier would never complete (hang) or complete early (race)}}
+  // expected-error @+1 {{expect_tx of 16384 bytes does not match the 49152 bytes that the 2 asynchronous write(s) of this stage (TMA loads, cluster launch control responses) deliver; the full barrier would never complete (hang) or complete early (race)}}
   gemm.pipeline.producer_commit %p[%n] tx(16384) : !pipe
   // expected-note @+1 {{delivers 16384 bytes}}
   gemm.tma.load %dA[%x, %y] -> %a[%n] barrier %p[%n] : !descA, !ringA, !pipe
@@ -33,7 +33,7 @@ func.func @tx_mismatch(%dA: !descA, %dB: !descB, %x: i32, %y: i32, %n: i32) {
 func.func @tx_multicast(%dB: !descBslice, %x: i32, %y: i32, %n: i32, %row: i32, %mask: i16) {
   %b, %p = gemm.smem.plan : !ringB, !pipe
   gemm.pipeline.init %p : !pipe
-  // expected-error @+1 {{expect_tx of 16384 bytes does not match the 32768 bytes that the 1 TMA load(s) of this stage deliver}}
+  // expected-error @+1 {{expect_tx of 16384 bytes does not match the 32768 bytes that the 1 asynchronous write(s) of this stage (TMA loads, cluster launch control responses) deliver}}
   gemm.pipeline.producer_commit %p[%n] tx(16384) : !pipe
   // expected-note @+1 {{delivers 32768 bytes}}
   gemm.tma.load %dB[%x, %y] -> %b[%n, %row] barrier %p[%n] multicast(%mask)
@@ -51,7 +51,7 @@ func.func @tx_multicast(%dB: !descBslice, %x: i32, %y: i32, %n: i32, %row: i32, 
 func.func @tx_other_iteration(%dA: !descA, %x: i32, %y: i32, %n: i32, %m: i32) {
   %a, %p = gemm.smem.plan : !ringA, !pipe
   gemm.pipeline.init %p : !pipe
-  // expected-error @+1 {{expect_tx of 16384 bytes does not match the 0 bytes that the 0 TMA load(s) of this stage deliver}}
+  // expected-error @+1 {{expect_tx of 16384 bytes does not match the 0 bytes that the 0 asynchronous write(s) of this stage (TMA loads, cluster launch control responses) deliver}}
   gemm.pipeline.producer_commit %p[%n] tx(16384) : !pipe
   gemm.tma.load %dA[%x, %y] -> %a[%n] barrier %p[%m] : !descA, !ringA, !pipe
   return
@@ -81,4 +81,35 @@ func.func @never_initialised(%dA: !descA, %x: i32, %y: i32, %n: i32) {
   gemm.pipeline.producer_commit %p[%n] tx(16384) : !pipe
   gemm.tma.load %dA[%x, %y] -> %a[%n] barrier %p[%n] : !descA, !ringA, !pipe
   return
+}
+
+// -----
+
+!clc = !gemm.pipeline<stages = 2, producers = 1, consumers = 7>
+!resp = !gemm.smem<2 x 1 x 4 x i32, swizzle = 0>
+
+// A response is 16 bytes: arming the barrier for 32 would never complete.
+func.func @clc_tx(%n: i32, %slot: i32) {
+  %r, %p = gemm.smem.plan : !resp, !clc
+  gemm.pipeline.init %p : !clc
+  // expected-error @+1 {{expect_tx of 32 bytes does not match the 16 bytes that the 1 asynchronous write(s) of this stage (TMA loads, cluster launch control responses) deliver}}
+  gemm.pipeline.producer_commit %p[%n] tx(32) : !clc
+  // expected-note @+1 {{delivers 16 bytes}}
+  gemm.sched.clc_try_cancel %r[%slot] barrier %p[%n] : !resp, !clc
+  return
+}
+
+// -----
+
+!acc = !gemm.tmem<2 x 128 x 256 x f32>
+
+// PTX ISA: all tcgen05 instructions of a kernel use the same .cta_group.
+gpu.module @kernels [#nvvm.target<chip = "sm_100a">] {
+  gpu.func @mixed_cta_groups(%slot: !gemm.smem<1 x 1 x 1 x i32, swizzle = 0>, %t: !acc) kernel {
+    // expected-note @+1 {{cta_group 2 here}}
+    gemm.tmem.alloc %slot columns(512) cta_group(2) : !gemm.smem<1 x 1 x 1 x i32, swizzle = 0>
+    // expected-error @+1 {{uses cta_group 1, but the kernel's first tcgen05 operation uses 2; all tcgen05 operations of a kernel must use one cta_group}}
+    gemm.tmem.dealloc %t columns(512) : !acc
+    gpu.return
+  }
 }

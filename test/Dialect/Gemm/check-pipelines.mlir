@@ -63,3 +63,19 @@ gemm.matmul @cluster a(bf16, row) b(bf16, col) c(bf16, row) acc(f32)
     config(#gemm.config<arch = sm_90a, tile = [128, 256, 64], cluster = [2, 1]>)
 gemm.matmul @pingpong a(bf16, row) b(bf16, col) c(bf16, row) acc(f32)
     config(#gemm.config<arch = sm_90a, tile = [128, 128, 64], schedule = pingpong>)
+
+// A cluster-launch-control response delivers 16 bytes, also when only one
+// CTA of the cluster issues the (multicast) request inside an scf.if.
+!clc = !gemm.pipeline<stages = 2, producers = 1, consumers = 7>
+!resp = !gemm.smem<2 x 1 x 4 x i32, swizzle = 0>
+// CHECK-LABEL: func.func @clc_response
+// CHECK: gemm.pipeline.producer_commit %{{.*}} tx(16)
+func.func @clc_response(%issuer: i1, %n: i32, %slot: i32) {
+  %r, %p = gemm.smem.plan : !resp, !clc
+  gemm.pipeline.init %p : !clc
+  gemm.pipeline.producer_commit %p[%n] tx(16) : !clc
+  scf.if %issuer {
+    gemm.sched.clc_try_cancel %r[%slot] barrier %p[%n] multicast : !resp, !clc
+  }
+  return
+}

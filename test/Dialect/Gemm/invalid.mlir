@@ -99,6 +99,48 @@ gemm.matmul @sm100_cooperative a(bf16, row) b(bf16, col) c(bf16, row) acc(f32)
 
 // -----
 
+// expected-error @+2 {{k_group must be in [1, 8], got 9}}
+gemm.matmul @k_group_range a(bf16, row) b(bf16, col) c(bf16, row) acc(f32)
+    config(#gemm.config<arch = sm_100a, tile = [128, 256, 64], schedule = warp_roles, k_group = 9>)
+
+// -----
+
+// expected-error @+2 {{k_group is implemented for sm_100a kernels; sm_90a kernels use k_group = 1}}
+gemm.matmul @sm90_k_group a(bf16, row) b(bf16, col) c(bf16, row) acc(f32)
+    config(#gemm.config<arch = sm_90a, tile = [128, 256, 64], k_group = 2>)
+
+// -----
+
+// expected-error @+2 {{the split_k scheduler is not implemented for sm_100a; use static_persistent or clc}}
+gemm.matmul @sm100_split_k a(bf16, row) b(bf16, col) c(bf16, row) acc(f32)
+    config(#gemm.config<arch = sm_100a, tile = [128, 256, 64], schedule = warp_roles, scheduler = split_k>)
+
+// -----
+
+// expected-error @+2 {{cta_group 2 pairs the CTAs of a cluster along M, so the cluster's M size must be even, got 1; use cluster = [2, 2]}}
+gemm.matmul @pair_odd_cluster a(bf16, row) b(bf16, col) c(bf16, row) acc(f32)
+    config(#gemm.config<arch = sm_100a, tile = [128, 256, 64], cluster = [1, 2], schedule = warp_roles, cta_group = 2>)
+
+// -----
+
+// expected-error @+1 {{'gemm.matmul' op sm_100a tiles have M = 128 rows per CTA (the 128-lane accumulator layout the epilogue reads), got 64}}
+gemm.matmul @sm100_tile_m a(bf16, row) b(bf16, col) c(bf16, row) acc(f32)
+    config(#gemm.config<arch = sm_100a, tile = [64, 256, 64], schedule = warp_roles>)
+
+// -----
+
+// expected-error @+1 {{'gemm.matmul' op tile N of 200 is not a legal tcgen05.mma N for M = 256 (a multiple of 16 in [16, 256])}}
+gemm.matmul @sm100_tile_n a(bf16, row) b(bf16, col) c(bf16, row) acc(f32)
+    config(#gemm.config<arch = sm_100a, tile = [128, 200, 64], cluster = [2, 1], schedule = warp_roles, cta_group = 2>)
+
+// -----
+
+// expected-error @+1 {{'gemm.matmul' op accum_stages = 3 accumulators of N = 256 need 768 TMEM columns, over the 512 a CTA has: use fewer accum_stages or a narrower tile}}
+gemm.matmul @sm100_tmem_budget a(bf16, row) b(bf16, col) c(bf16, row) acc(f32)
+    config(#gemm.config<arch = sm_100a, tile = [128, 256, 64], schedule = warp_roles, accum_stages = 3>)
+
+// -----
+
 //===----------------------------------------------------------------------===//
 // !gemm.tma_desc
 //===----------------------------------------------------------------------===//
@@ -863,7 +905,7 @@ func.func @store_smem_element(%acc: !gemm.accum<64 x 256 x f32>,
 
 func.func @store_smem_rows(%acc: !gemm.accum<64 x 256 x f32>,
                            %s: !gemm.smem<2 x 128 x 64 x bf16, swizzle = 128>, %i: i32) {
-  // expected-error @+1 {{'gemm.accum.store_smem' op staging slots hold one 64-row atom with 128-byte swizzled rows}}
+  // expected-error @+1 {{'gemm.accum.store_smem' op staging slots hold 64 rows of 128 bytes in the 128-byte swizzle, got '!gemm.smem<2 x 128 x 64 x bf16, swizzle = 128>'}}
   gemm.accum.store_smem %acc atom(0) col(0) -> %s[%i]
       : !gemm.accum<64 x 256 x f32>, !gemm.smem<2 x 128 x 64 x bf16, swizzle = 128>
   return
@@ -873,7 +915,7 @@ func.func @store_smem_rows(%acc: !gemm.accum<64 x 256 x f32>,
 
 func.func @store_smem_swizzle(%acc: !gemm.accum<64 x 256 x f32>,
                               %s: !gemm.smem<2 x 64 x 64 x bf16, swizzle = 0>, %i: i32) {
-  // expected-error @+1 {{'gemm.accum.store_smem' op staging slots hold one 64-row atom with 128-byte swizzled rows}}
+  // expected-error @+1 {{'gemm.accum.store_smem' op staging slots hold 64 rows of 128 bytes in the 128-byte swizzle, got '!gemm.smem<2 x 64 x 64 x bf16, swizzle = 0>'}}
   gemm.accum.store_smem %acc atom(0) col(0) -> %s[%i]
       : !gemm.accum<64 x 256 x f32>, !gemm.smem<2 x 64 x 64 x bf16, swizzle = 0>
   return

@@ -317,3 +317,146 @@ gpu.module @kernels [#nvvm.target<chip = "sm_120a">] {
     gpu.return
   }
 }
+
+// -----
+
+gpu.module @kernels {
+  gpu.func @roles_on_sm90() kernel attributes {gemm.arch = "sm_90a"} {
+    // expected-error @below {{'gemm.warp_roles' op needs sm_100a, but this kernel targets sm_90a}}
+    gemm.warp_roles epilogue_warps(4) load {
+      gemm.yield
+    } mma {
+      gemm.yield
+    } scheduler {
+      gemm.yield
+    } epilogue {
+    ^bb0(%w: i32):
+      gemm.yield
+    }
+    gpu.return
+  }
+}
+
+// -----
+
+func.func @roles_epilogue_warps() {
+  // expected-error @below {{'gemm.warp_roles' op needs 4 epilogue warps, one per TMEM lane quarter, got 2}}
+  gemm.warp_roles epilogue_warps(2) load {
+    gemm.yield
+  } mma {
+    gemm.yield
+  } scheduler {
+    gemm.yield
+  } epilogue {
+  ^bb0(%w: i32):
+    gemm.yield
+  }
+  return
+}
+
+// -----
+
+func.func @roles_load_argument() {
+  // expected-error @below {{'gemm.warp_roles' op load, mma and scheduler regions take no arguments}}
+  gemm.warp_roles epilogue_warps(4) load {
+  ^bb0(%x: i32):
+    gemm.yield
+  } mma {
+    gemm.yield
+  } scheduler {
+    gemm.yield
+  } epilogue {
+  ^bb0(%w: i32):
+    gemm.yield
+  }
+  return
+}
+
+// -----
+
+func.func @roles_epilogue_argument() {
+  // expected-error @below {{'gemm.warp_roles' op epilogue region must take the epilogue warp index (i32)}}
+  gemm.warp_roles epilogue_warps(4) load {
+    gemm.yield
+  } mma {
+    gemm.yield
+  } scheduler {
+    gemm.yield
+  } epilogue {
+    gemm.yield
+  }
+  return
+}
+
+// -----
+
+gpu.module @kernels {
+  gpu.func @store_smem_on_sm90(%t: !gemm.tmem<2 x 128 x 256 x f32>, %s: !gemm.smem<8 x 32 x 64 x bf16, swizzle = 128>, %i: i32) kernel
+      attributes {gemm.arch = "sm_90a"} {
+    // expected-error @below {{'gemm.tmem.store_smem' op needs sm_100a, but this kernel targets sm_90a}}
+    gemm.tmem.store_smem %t[%i] col(0) -> %s[%i] : !gemm.tmem<2 x 128 x 256 x f32>, !gemm.smem<8 x 32 x 64 x bf16, swizzle = 128>
+    gpu.return
+  }
+}
+
+// -----
+
+func.func @store_smem_rows(%t: !gemm.tmem<2 x 64 x 256 x f32>, %s: !gemm.smem<8 x 32 x 64 x bf16, swizzle = 128>, %i: i32) {
+  // expected-error @below {{'gemm.tmem.store_smem' op reads the 128-lane accumulator layout (M = 128 per CTA), but the accumulator has 64 rows}}
+  gemm.tmem.store_smem %t[%i] col(0) -> %s[%i] : !gemm.tmem<2 x 64 x 256 x f32>, !gemm.smem<8 x 32 x 64 x bf16, swizzle = 128>
+  return
+}
+
+// -----
+
+func.func @store_smem_staging(%t: !gemm.tmem<2 x 128 x 256 x f32>, %s: !gemm.smem<8 x 64 x 64 x bf16, swizzle = 128>, %i: i32) {
+  // expected-error @below {{'gemm.tmem.store_smem' op staging slots hold 32 rows of 128 bytes in the 128-byte swizzle, got '!gemm.smem<8 x 64 x 64 x bf16, swizzle = 128>'}}
+  gemm.tmem.store_smem %t[%i] col(0) -> %s[%i] : !gemm.tmem<2 x 128 x 256 x f32>, !gemm.smem<8 x 64 x 64 x bf16, swizzle = 128>
+  return
+}
+
+// -----
+
+func.func @store_smem_element(%t: !gemm.tmem<2 x 128 x 256 x f32>, %s: !gemm.smem<8 x 32 x 128 x i8, swizzle = 128>, %i: i32) {
+  // expected-error @below {{'gemm.tmem.store_smem' op staging element type must be bf16, f16 or f32, got 'i8'}}
+  gemm.tmem.store_smem %t[%i] col(0) -> %s[%i] : !gemm.tmem<2 x 128 x 256 x f32>, !gemm.smem<8 x 32 x 128 x i8, swizzle = 128>
+  return
+}
+
+// -----
+
+func.func @store_smem_col(%t: !gemm.tmem<2 x 128 x 256 x f32>, %s: !gemm.smem<8 x 32 x 64 x bf16, swizzle = 128>, %i: i32) {
+  // expected-error @below {{'gemm.tmem.store_smem' op col 32 must be a multiple of 64 inside the accumulator's 256 columns}}
+  gemm.tmem.store_smem %t[%i] col(32) -> %s[%i] : !gemm.tmem<2 x 128 x 256 x f32>, !gemm.smem<8 x 32 x 64 x bf16, swizzle = 128>
+  return
+}
+
+// -----
+
+func.func @store_smem_epilogue(%t: !gemm.tmem<2 x 128 x 256 x f32>, %s: !gemm.smem<8 x 32 x 64 x bf16, swizzle = 128>, %i: i32) {
+  // expected-error @below {{'gemm.tmem.store_smem' op epilogue region must yield one 'bf16' value}}
+  gemm.tmem.store_smem %t[%i] col(0) -> %s[%i] : !gemm.tmem<2 x 128 x 256 x f32>, !gemm.smem<8 x 32 x 64 x bf16, swizzle = 128> {
+  ^bb0(%v: f32):
+    gemm.yield %v : f32
+  }
+  return
+}
+
+// -----
+
+func.func @commit_cta_group(%p: !gemm.pipeline<stages = 4, producers = 2, consumers = 1>, %n: i32) {
+  // expected-error @below {{'gemm.pipeline.producer_commit' op cta_group must be 1 or 2, got 3}}
+  gemm.pipeline.producer_commit %p[%n] tx(1024) cta_group(3) : !gemm.pipeline<stages = 4, producers = 2, consumers = 1>
+  return
+}
+
+// -----
+
+gpu.module @kernels {
+  gpu.func @commit_pair_on_sm90(%p: !gemm.pipeline<stages = 4, producers = 2, consumers = 1>, %n: i32) kernel
+      attributes {gemm.arch = "sm_90a"} {
+    // expected-error @below {{'gemm.pipeline.producer_commit' op needs sm_100a, but this kernel targets sm_90a}}
+    gemm.pipeline.producer_commit %p[%n] tx(1024) cta_group(2) : !gemm.pipeline<stages = 4, producers = 2, consumers = 1>
+    gpu.return
+  }
+}

@@ -78,6 +78,50 @@ func.func @clc(%resp: !resp, %p: !clc, %slot: i32, %n: i32) -> (i1, i32, i32, i3
   return %valid, %x, %y, %z : i1, i32, i32, i32
 }
 
+// CHECK-LABEL: func.func @warp_roles
+func.func @warp_roles(%t: !acc, %s: !gemm.smem<8 x 32 x 64 x bf16, swizzle = 128>, %i: i32) {
+  // CHECK: gemm.warp_roles epilogue_warps(4) load {
+  // CHECK-NEXT: gemm.yield
+  // CHECK-NEXT: } mma {
+  // CHECK-NEXT: gemm.yield
+  // CHECK-NEXT: } scheduler {
+  // CHECK-NEXT: gemm.yield
+  // CHECK-NEXT: } epilogue {
+  // CHECK-NEXT: ^bb0(%[[W:.*]]: i32):
+  // CHECK-NEXT: gemm.tmem.store_smem %{{.*}}[%[[W]]] col(64) -> %{{.*}}[%{{.*}}] : <2 x 128 x 256 x f32>, <8 x 32 x 64 x bf16, swizzle = 128>
+  // CHECK-NEXT: gemm.tmem.store_smem %{{.*}}[%[[W]]] col(0) -> %{{.*}}[%{{.*}}] : <2 x 128 x 256 x f32>, <8 x 32 x 64 x bf16, swizzle = 128> {
+  // CHECK-NEXT: ^bb0(%[[V:.*]]: f32):
+  // CHECK-NEXT: %[[R:.*]] = arith.truncf %[[V]] : f32 to bf16
+  // CHECK-NEXT: gemm.yield %[[R]] : bf16
+  // CHECK-NEXT: }
+  // CHECK-NEXT: gemm.yield
+  // CHECK-NEXT: }
+  gemm.warp_roles epilogue_warps(4) load {
+    gemm.yield
+  } mma {
+    gemm.yield
+  } scheduler {
+    gemm.yield
+  } epilogue {
+  ^bb0(%w: i32):
+    gemm.tmem.store_smem %t[%w] col(64) -> %s[%i] : !acc, !gemm.smem<8 x 32 x 64 x bf16, swizzle = 128>
+    gemm.tmem.store_smem %t[%w] col(0) -> %s[%i] : !acc, !gemm.smem<8 x 32 x 64 x bf16, swizzle = 128> {
+    ^bb0(%v: f32):
+      %r = arith.truncf %v : f32 to bf16
+      gemm.yield %r : bf16
+    }
+    gemm.yield
+  }
+  return
+}
+
+// CHECK-LABEL: func.func @pair_commit
+func.func @pair_commit(%p: !gemm.pipeline<stages = 4, producers = 2, consumers = 1>, %n: i32) {
+  // CHECK: gemm.pipeline.producer_commit %{{.*}}[%{{.*}}] tx(32768) cta_group(2) : <stages = 4, producers = 2, consumers = 1>
+  gemm.pipeline.producer_commit %p[%n] tx(32768) cta_group(2) : !gemm.pipeline<stages = 4, producers = 2, consumers = 1>
+  return
+}
+
 // The arch check accepts SM100 ops in kernels that target sm_100a.
 // CHECK-LABEL: gpu.func @sm100_kernel
 // CHECK: gemm.tmem.relinquish

@@ -74,7 +74,8 @@ LogicalResult ConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                  ArrayRef<int64_t> cluster, int64_t stages,
                                  Schedule schedule, TileScheduler scheduler,
                                  Raster raster, int64_t swizzle,
-                                 int64_t accumStages, int64_t ctaGroup) {
+                                 int64_t accumStages, int64_t ctaGroup,
+                                 int64_t kGroup) {
   if (tile.size() != 3 || llvm::any_of(tile, [](int64_t v) { return v <= 0; }))
     return emitError() << "tile must be three positive sizes [BM, BN, BK]";
   if (cluster.size() != 2 ||
@@ -94,6 +95,8 @@ LogicalResult ConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "accum_stages must be in [1, 4], got " << accumStages;
   if (ctaGroup != 1 && ctaGroup != 2)
     return emitError() << "cta_group must be 1 or 2, got " << ctaGroup;
+  if (kGroup < 1 || kGroup > 8)
+    return emitError() << "k_group must be in [1, 8], got " << kGroup;
   if (arch == Arch::sm_90a) {
     if (schedule == Schedule::warp_roles)
       return emitError()
@@ -104,9 +107,23 @@ LogicalResult ConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                             "sm_100a; use static_persistent for sm_90a";
     if (ctaGroup != 1)
       return emitError() << "cta_group 2 (MMA across a CTA pair) needs sm_100a";
+    if (kGroup != 1)
+      return emitError() << "k_group is implemented for sm_100a kernels; "
+                            "sm_90a kernels use k_group = 1";
   }
-  if (arch == Arch::sm_100a && schedule != Schedule::warp_roles)
-    return emitError() << "sm_100a kernels use schedule warp_roles";
+  if (arch == Arch::sm_100a) {
+    if (schedule != Schedule::warp_roles)
+      return emitError() << "sm_100a kernels use schedule warp_roles";
+    if (scheduler == TileScheduler::split_k)
+      return emitError() << "the split_k scheduler is not implemented for "
+                            "sm_100a; use static_persistent or clc";
+    // The CTAs of an MMA pair are neighbours along M inside the cluster.
+    if (ctaGroup == 2 && cluster[0] % 2 != 0)
+      return emitError() << "cta_group 2 pairs the CTAs of a cluster along "
+                            "M, so the cluster's M size must be even, got "
+                         << cluster[0] << "; use cluster = [2, " << cluster[1]
+                         << "]";
+  }
   return success();
 }
 

@@ -8,10 +8,8 @@
 using namespace mlir;
 using namespace mlir::gemm;
 
-/// Checks that `region`, if not empty, maps one accumulator value to one
-/// value of `resultType`.
-static LogicalResult verifyEpilogueRegion(Operation *op, Region &region,
-                                          Type accType, Type resultType) {
+LogicalResult mlir::gemm::verifyEpilogueRegion(Operation *op, Region &region,
+                                               Type accType, Type resultType) {
   if (region.empty())
     return success();
   if (!region.hasOneBlock())
@@ -80,6 +78,27 @@ LogicalResult MatmulOp::verify() {
     if (config.getScheduler() == TileScheduler::split_k)
       return emitOpError("the split_k scheduler is not implemented for "
                          "sm_90a yet; use static_persistent");
+  } else {
+    // The epilogue reads TMEM with tcgen05.ld .32x32b, the layout of an
+    // M = 128 accumulator in each CTA.
+    if (bm != 128)
+      return emitOpError("sm_100a tiles have M = 128 rows per CTA (the "
+                         "128-lane accumulator layout the epilogue reads), "
+                         "got ")
+             << bm;
+    // M = 128 (cta_group 1) and M = 256 (cta_group 2) both take N in
+    // steps of 16 up to 256.
+    if (bn % 16 != 0 || bn > 256)
+      return emitOpError("tile N of ")
+             << bn << " is not a legal tcgen05.mma N for M = "
+             << bm * config.getCtaGroup() << " (a multiple of 16 in [16, 256])";
+    int64_t columns = config.getAccumStages() * bn;
+    if (columns > 512)
+      return emitOpError("accum_stages = ")
+             << config.getAccumStages() << " accumulators of N = " << bn
+             << " need " << columns
+             << " TMEM columns, over the 512 a CTA has: use fewer "
+                "accum_stages or a narrower tile";
   }
   ArrayRef<int64_t> cluster = config.getCluster();
   // Multicast splits the shared operand's box into one slice per CTA of the
@@ -130,10 +149,10 @@ LogicalResult WarpSpecializeOp::verify() {
 // SmemPlanOp
 //===----------------------------------------------------------------------===//
 
-SmallVector<int64_t> SmemPlanOp::getOffsets() {
+SmallVector<int64_t> SmemPlanOp::getOffsets(TypeRange objects) {
   SmallVector<int64_t> offsets;
   int64_t offset = 0;
-  for (Type type : getResultTypes()) {
+  for (Type type : objects) {
     if (auto buffer = dyn_cast<SmemBufferType>(type)) {
       offset = llvm::alignTo(offset, 1024);
       offsets.push_back(offset);
@@ -148,10 +167,10 @@ SmallVector<int64_t> SmemPlanOp::getOffsets() {
   return offsets;
 }
 
-int64_t SmemPlanOp::getTotalBytes() {
+int64_t SmemPlanOp::getTotalBytes(TypeRange objects) {
   int64_t total = 0;
-  SmallVector<int64_t> offsets = getOffsets();
-  for (auto [offset, type] : llvm::zip(offsets, getResultTypes())) {
+  SmallVector<int64_t> offsets = getOffsets(objects);
+  for (auto [offset, type] : llvm::zip(offsets, objects)) {
     int64_t bytes = isa<SmemBufferType>(type)
                         ? cast<SmemBufferType>(type).getTotalBytes()
                         : cast<PipelineType>(type).getBarrierBytes();
@@ -179,6 +198,13 @@ LogicalResult ProducerCommitOp::verify() {
   auto txBytes = static_cast<int64_t>(getTxBytes());
   if (txBytes <= 0 || txBytes >= (1 << 20))
     return emitOpError("tx bytes must be in [1, 2^20 - 1], got ") << txBytes;
+  if (std::optional<uint64_t> group = getCtaGroup()) {
+    if (*group != 1 && *group != 2)
+      return emitOpError("cta_group must be 1 or 2, got ")
+             << static_cast<int64_t>(*group);
+    if (failed(verifyArch(*this, Arch::sm_100a)))
+      return failure();
+  }
   return success();
 }
 
@@ -285,16 +311,27 @@ LogicalResult MmaSm90Op::verify() {
 // Epilogue
 //===----------------------------------------------------------------------===//
 
+LogicalResult mlir::gemm::verifyStagingBuffer(Operation *op,
+                                              SmemBufferType buffer,
+                                              int64_t rows) {
+  if (!isa<BFloat16Type, Float16Type, Float32Type>(buffer.getElementType()))
+    return op->emitOpError(
+               "staging element type must be bf16, f16 or f32, got ")
+           << buffer.getElementType();
+  if (buffer.getRows() != rows || buffer.getSwizzle() != 128)
+    return op->emitOpError("staging slots hold ")
+           << rows << " rows of 128 bytes in the 128-byte swizzle, got "
+           << buffer;
+  return success();
+}
+
 LogicalResult AccumStoreSmemOp::verify() {
   auto acc = getAccumulator().getType();
   auto buffer = getBuffer().getType();
   int64_t elementBytes = getElementBytes(buffer.getElementType());
-  if (!isa<BFloat16Type, Float16Type, Float32Type>(buffer.getElementType()))
-    return emitOpError("staging element type must be bf16, f16 or f32, got ")
-           << buffer.getElementType();
-  if (buffer.getRows() != 64 || buffer.getSwizzle() != 128)
-    return emitOpError("staging slots hold one 64-row atom with 128-byte "
-                       "swizzled rows");
+  // One slot per 64-row WGMMA atom.
+  if (failed(verifyStagingBuffer(*this, buffer, 64)))
+    return failure();
   // The attributes are signless: read them as signed so that negative
   // values are rejected rather than wrapped.
   auto atom = static_cast<int64_t>(getAtom());

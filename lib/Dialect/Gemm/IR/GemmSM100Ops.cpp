@@ -171,6 +171,28 @@ LogicalResult TmemDeallocOp::verify() {
 
 LogicalResult TmemFenceOp::verify() { return verifyArch(*this, Arch::sm_100a); }
 
+LogicalResult TmemStoreSmemOp::verify() {
+  if (failed(verifyArch(*this, Arch::sm_100a)))
+    return failure();
+  TmemType tmem = getTmem().getType();
+  SmemBufferType buffer = getBuffer().getType();
+  if (tmem.getRows() != 128)
+    return emitOpError("reads the 128-lane accumulator layout (M = 128 per "
+                       "CTA), but the accumulator has ")
+           << tmem.getRows() << " rows";
+  // A warp moves its 32 TMEM lanes into one slot.
+  if (failed(verifyStagingBuffer(*this, buffer, 32)))
+    return failure();
+  int64_t width = buffer.getCols();
+  auto col = static_cast<int64_t>(getCol());
+  if (col < 0 || col % width != 0 || col + width > tmem.getCols())
+    return emitOpError("col ")
+           << col << " must be a multiple of " << width
+           << " inside the accumulator's " << tmem.getCols() << " columns";
+  return verifyEpilogueRegion(*this, getEpilogue(), tmem.getElementType(),
+                              buffer.getElementType());
+}
+
 LogicalResult TmemLoadOp::verify() {
   if (failed(verifyArch(*this, Arch::sm_100a)))
     return failure();
@@ -189,6 +211,28 @@ LogicalResult TmemLoadOp::verify() {
     return emitOpError("columns [")
            << col << ", " << col + count << ") are outside the accumulator's "
            << type.getCols() << " columns";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Kernel structure
+//===----------------------------------------------------------------------===//
+
+LogicalResult WarpRolesOp::verify() {
+  if (failed(verifyArch(*this, Arch::sm_100a)))
+    return failure();
+  if (getEpilogueWarps() != 4)
+    return emitOpError("needs 4 epilogue warps, one per TMEM lane quarter, "
+                       "got ")
+           << getEpilogueWarps();
+  for (Region *region : {&getLoad(), &getMma(), &getScheduler()})
+    if (region->front().getNumArguments() != 0)
+      return emitOpError("load, mma and scheduler regions take no arguments");
+  Block &epilogue = getEpilogue().front();
+  if (epilogue.getNumArguments() != 1 ||
+      !epilogue.getArgument(0).getType().isInteger(32))
+    return emitOpError("epilogue region must take the epilogue warp index "
+                       "(i32)");
   return success();
 }
 

@@ -3,7 +3,9 @@
 #include "gemm/Dialect/Gemm/IR/GemmOps.h"
 #include "gemm/Dialect/Gemm/Transforms/Passes.h"
 
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/TypeSwitch.h"
 
 namespace mlir::gemm {
 #define GEN_PASS_DEF_GEMMCHECKPIPELINES
@@ -26,6 +28,69 @@ int64_t deliveredBytes(TmaLoadOp load) {
   return box * (slot.getRows() / load.getDescriptor().getType().getBox()[1]);
 }
 
+/// A cluster-launch-control response is 16 bytes, also in every CTA it is
+/// multicast to.
+constexpr int64_t kClcResponseBytes = 16;
+
+/// The asynchronous writes that complete on `pipeline`'s full barrier for
+/// `iteration` and that are issued next to the commit: in its block, or
+/// inside ops of its block (e.g. an scf.if electing the CTA of a cluster
+/// that issues a multicast request), with the bytes each delivers here.
+SmallVector<std::pair<Operation *, int64_t>>
+getStageDeliveries(ProducerCommitOp commit) {
+  SmallVector<std::pair<Operation *, int64_t>> deliveries;
+  Value pipeline = commit.getPipeline(), iteration = commit.getIteration();
+  for (Operation &op : *commit->getBlock())
+    op.walk([&](Operation *nested) {
+      if (auto load = dyn_cast<TmaLoadOp>(nested)) {
+        if (load.getPipeline() == pipeline && load.getIteration() == iteration)
+          deliveries.push_back({load, deliveredBytes(load)});
+      } else if (auto cancel = dyn_cast<ClcTryCancelOp>(nested)) {
+        if (cancel.getPipeline() == pipeline &&
+            cancel.getIteration() == iteration)
+          deliveries.push_back({cancel, kClcResponseBytes});
+      }
+    });
+  return deliveries;
+}
+
+/// The cta_group of a tcgen05 operation, or nothing for other ops.
+std::optional<int64_t> getTcgen05CtaGroup(Operation *op) {
+  return llvm::TypeSwitch<Operation *, std::optional<int64_t>>(op)
+      .Case<TmemAllocOp, TmemDeallocOp, TmemRelinquishOp, MmaSm100Op,
+            MmaSm100CommitOp>([](auto tcgen05) -> std::optional<int64_t> {
+        return tcgen05.getCtaGroupAttr().getInt();
+      })
+      .Default([](Operation *) { return std::nullopt; });
+}
+
+/// PTX ISA (tcgen05): all tcgen05 instructions of a kernel must use the same
+/// .cta_group.
+LogicalResult checkOneCtaGroup(Operation *kernel) {
+  Operation *first = nullptr;
+  int64_t firstGroup = 0;
+  WalkResult result = kernel->walk([&](Operation *op) {
+    std::optional<int64_t> group = getTcgen05CtaGroup(op);
+    if (!group)
+      return WalkResult::advance();
+    if (!first) {
+      first = op;
+      firstGroup = *group;
+      return WalkResult::advance();
+    }
+    if (*group == firstGroup)
+      return WalkResult::advance();
+    InFlightDiagnostic diag =
+        op->emitError("uses cta_group ")
+        << *group << ", but the kernel's first tcgen05 operation uses "
+        << firstGroup
+        << "; all tcgen05 operations of a kernel must use one cta_group";
+    diag.attachNote(first->getLoc()) << "cta_group " << firstGroup << " here";
+    return WalkResult::interrupt();
+  });
+  return failure(result.wasInterrupted());
+}
+
 struct GemmCheckPipelinesPass
     : public mlir::gemm::impl::GemmCheckPipelinesBase<GemmCheckPipelinesPass> {
   void runOnOperation() override {
@@ -44,28 +109,27 @@ struct GemmCheckPipelinesPass
         commit.emitError("pipeline is never initialised (gemm.pipeline.init)");
         failed = true;
       }
-      // The loads of a stage are the ones in the same block that complete
-      // on the same pipeline iteration.
       int64_t delivered = 0;
-      SmallVector<TmaLoadOp> loads;
-      for (Operation &op : *commit->getBlock())
-        if (auto load = dyn_cast<TmaLoadOp>(op))
-          if (load.getPipeline() == pipeline &&
-              load.getIteration() == commit.getIteration()) {
-            delivered += deliveredBytes(load);
-            loads.push_back(load);
-          }
-      if (delivered == commit.getTxBytes())
+      SmallVector<std::pair<Operation *, int64_t>> deliveries =
+          getStageDeliveries(commit);
+      for (auto [op, bytes] : deliveries)
+        delivered += bytes;
+      if (delivered == static_cast<int64_t>(commit.getTxBytes()))
         return;
       auto diag = commit.emitError("expect_tx of ")
                   << commit.getTxBytes() << " bytes does not match the "
-                  << delivered << " bytes that the " << loads.size()
-                  << " TMA load(s) of this stage deliver; the full barrier "
-                     "would never complete (hang) or complete early (race)";
-      for (TmaLoadOp load : loads)
-        diag.attachNote(load.getLoc())
-            << "delivers " << deliveredBytes(load) << " bytes";
+                  << delivered << " bytes that the " << deliveries.size()
+                  << " asynchronous write(s) of this stage (TMA loads, "
+                     "cluster launch control responses) deliver; the full "
+                     "barrier would never complete (hang) or complete early "
+                     "(race)";
+      for (auto [op, bytes] : deliveries)
+        diag.attachNote(op->getLoc()) << "delivers " << bytes << " bytes";
       failed = true;
+    });
+    getOperation().walk([&](gpu::GPUFuncOp kernel) {
+      if (mlir::failed(checkOneCtaGroup(kernel)))
+        failed = true;
     });
     if (failed)
       signalPassFailure();

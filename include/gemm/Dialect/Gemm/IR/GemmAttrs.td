@@ -37,7 +37,11 @@ def Gemm_ConfigAttr : AttrDef<Gemm_Dialect, "Config"> {
       grouped in panels `swizzle` tiles wide across the raster dimension,
       and consecutive tiles walk along `raster` inside a panel.
     - `accum_stages` (SM100): tensor-memory accumulator buffers.
-    - `cta_group` (SM100): 1, or 2 for MMA across a CTA pair.
+    - `cta_group` (SM100): 1, or 2 for MMA across a CTA pair (the pair is
+      two CTAs adjacent along M, so the cluster's M size must be even;
+      `tile` stays the tile of one CTA).
+    - `k_group` (SM100): k-blocks per stage of the TMA -> MMA ring, i.e.
+      per full/empty barrier pair (fewer barrier round trips per tile).
 
     Example:
     ```mlir
@@ -58,7 +62,8 @@ def Gemm_ConfigAttr : AttrDef<Gemm_Dialect, "Config"> {
         "::mlir::gemm::Raster::along_m">:$raster,
     DefaultValuedParameter<"int64_t", "8">:$swizzle,
     DefaultValuedParameter<"int64_t", "2">:$accum_stages,
-    DefaultValuedParameter<"int64_t", "1">:$cta_group
+    DefaultValuedParameter<"int64_t", "1">:$cta_group,
+    DefaultValuedParameter<"int64_t", "1">:$k_group
   );
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;

@@ -34,6 +34,15 @@ bool isSupportedInputType(Type type);
 /// kernel enclosing `op` (gemm.arch on its gpu.func, else its gpu.module's
 /// NVVM targets) targets another arch; succeeds outside kernels.
 LogicalResult verifyArch(Operation *op, Arch required);
+/// Checks that `region`, if not empty, maps one accumulator value to one
+/// value of `resultType` (the epilogue of gemm.matmul and of the ops that
+/// write accumulators to staging shared memory).
+LogicalResult verifyEpilogueRegion(Operation *op, Region &region, Type accType,
+                                   Type resultType);
+/// Checks an epilogue staging buffer: bf16/f16/f32 rows of 128 bytes in the
+/// 128-byte swizzle, `rows` rows per slot.
+LogicalResult verifyStagingBuffer(Operation *op, SmemBufferType buffer,
+                                  int64_t rows);
 } // namespace mlir::gemm
 
 #endif // GEMM_DIALECT_GEMM_IR_GEMMOPS_H

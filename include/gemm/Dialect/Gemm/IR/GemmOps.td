@@ -66,7 +66,8 @@ def Gemm_MatmulOp : Gemm_Op<"matmul", [Symbol, IsolatedFromAbove]> {
 }
 
 def Gemm_YieldOp : Gemm_Op<"yield", [Pure, Terminator, ReturnLike,
-    ParentOneOf<["MatmulOp", "WarpSpecializeOp", "AccumStoreSmemOp"]>]> {
+    ParentOneOf<["MatmulOp", "WarpSpecializeOp", "AccumStoreSmemOp",
+                 "WarpRolesOp", "TmemStoreSmemOp"]>]> {
   let summary = "terminates gemm regions";
   let description = [{
     Returns the epilogue's output value, or ends a warp-role region.
@@ -146,9 +147,12 @@ def Gemm_SmemPlanOp : Gemm_Op<"smem.plan", [Pure]> {
   let hasVerifier = 1;
   let extraClassDeclaration = [{
     static constexpr int64_t kMaxBytes = 232448;
-    /// Byte offset of each result in the dynamic shared memory.
-    ::llvm::SmallVector<int64_t> getOffsets();
-    int64_t getTotalBytes();
+    /// Byte offset of each object in the dynamic shared memory.
+    static ::llvm::SmallVector<int64_t> getOffsets(::mlir::TypeRange objects);
+    /// Bytes a plan of these objects takes, so planners can size one first.
+    static int64_t getTotalBytes(::mlir::TypeRange objects);
+    ::llvm::SmallVector<int64_t> getOffsets() { return getOffsets(getResultTypes()); }
+    int64_t getTotalBytes() { return getTotalBytes(getResultTypes()); }
   }];
 }
 
@@ -196,10 +200,20 @@ def Gemm_ProducerCommitOp : Gemm_Op<"pipeline.producer_commit", [Gemm_SideEffect
     on this barrier deliver to this CTA (multicast from peers included);
     `gemm-check-pipelines` proves it.
 
+    With `cta_group(2)` (SM100) the arrival goes to the full barrier of the
+    even CTA of this CTA's pair (`mapa.shared::cluster` then
+    `mbarrier.arrive.expect_tx.shared::cluster.b64`), where the pair's
+    `cta_group(2)` TMA loads complete: each CTA of the pair announces the
+    bytes of its own loads, and the pair leader's MMA waits for both.
+
     Example: `gemm.pipeline.producer_commit %p[%n] tx(49152) : !gemm.pipeline<stages = 4, producers = 1, consumers = 2>`
   }];
-  let arguments = (ins Gemm_Pipeline:$pipeline, I32:$iteration, I64Attr:$txBytes);
-  let assemblyFormat = "$pipeline `[` $iteration `]` `tx` `(` $txBytes `)` attr-dict `:` type($pipeline)";
+  let arguments = (ins Gemm_Pipeline:$pipeline, I32:$iteration, I64Attr:$txBytes,
+                       OptionalAttr<I64Attr>:$ctaGroup);
+  let assemblyFormat = [{
+    $pipeline `[` $iteration `]` `tx` `(` $txBytes `)`
+    (`cta_group` `(` $ctaGroup^ `)`)? attr-dict `:` type($pipeline)
+  }];
   let hasVerifier = 1;
 }
 
@@ -247,8 +261,10 @@ def Gemm_TmaLoadOp : Gemm_Op<"tma.load", [Gemm_SideEffects, AttrSizedOperandSegm
     ring, `row` rows into the slot (multicast slices), completing on the
     full barrier of the pipeline's slot for `iteration`. Out-of-bounds
     elements are zero-filled, so edge tiles and a K tail need no masking.
-    `cta_group(2)` (SM100, `.cta_group::2`) lets the load signal the
-    barrier of the peer CTA of a 2-CTA MMA pair.
+    `cta_group(2)` (SM100, `.cta_group::2`): the load completes on the full
+    barrier of the even CTA of this CTA's pair (the barrier address is
+    mapped there with `mapa.shared::cluster`), which is the barrier the
+    pair's MMA leader waits on.
 
     Example:
     ```mlir

@@ -67,6 +67,56 @@ def Gemm_Tmem : Type<CPred<"::llvm::isa<::mlir::gemm::TmemType>($_self)">,
     "tensor-memory accumulator", "::mlir::gemm::TmemType">;
 
 //===----------------------------------------------------------------------===//
+// Kernel structure
+//===----------------------------------------------------------------------===//
+
+def Gemm_WarpRolesOp : Gemm_Op<"warp_roles", [Gemm_SideEffects,
+    RecursiveMemoryEffects]> {
+  let summary = "SM100 warp roles: TMA load, MMA, scheduler and epilogue warps";
+  let description = [{
+    Splits the CTA into warps by role, as SM100 kernels do: warp 0 runs the
+    `load` region (TMA loads), warp 1 the `mma` region (one elected thread
+    issues `tcgen05.mma`), warp 2 the `scheduler` region (cluster launch
+    control), and warps 3 .. 3 + epilogue_warps - 1 the `epilogue` region,
+    whose block argument is the epilogue warp's index (0 ..
+    epilogue_warps - 1). The block has `32 * (3 + epilogue_warps)` threads
+    in x. There are four epilogue warps: a warp may only access the TMEM
+    lane quarter `warp id mod 4`, and warps 3, 4, 5, 6 cover quarters
+    3, 0, 1, 2, i.e. all 128 lanes of an M = 128 accumulator.
+
+    Lowers to one branch per role on the warp index (`tid.x / 32`, broadcast
+    from lane 0 with `shfl.sync` so that ptxas knows it is warp-uniform). No
+    register reallocation: the roles keep the register count at entry.
+
+    Example:
+    ```mlir
+    gemm.warp_roles epilogue_warps(4) load {
+      gemm.yield
+    } mma {
+      gemm.yield
+    } scheduler {
+      gemm.yield
+    } epilogue {
+    ^bb0(%warp: i32):
+      gemm.yield
+    }
+    ```
+  }];
+  let arguments = (ins I64Attr:$epilogueWarps);
+  let regions = (region SizedRegion<1>:$load, SizedRegion<1>:$mma,
+                        SizedRegion<1>:$scheduler, SizedRegion<1>:$epilogue);
+  let assemblyFormat = [{
+    `epilogue_warps` `(` $epilogueWarps `)` attr-dict `load` $load `mma` $mma
+    `scheduler` $scheduler `epilogue` $epilogue
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    static constexpr int64_t kFirstEpilogueWarp = 3;
+    int64_t getThreads() { return 32 * (kFirstEpilogueWarp + getEpilogueWarps()); }
+  }];
+}
+
+//===----------------------------------------------------------------------===//
 // Tensor memory
 //===----------------------------------------------------------------------===//
 
@@ -196,6 +246,40 @@ def Gemm_TmemLoadOp : Gemm_Op<"tmem.load", [Gemm_SideEffects]> {
   let results = (outs VectorOfRankAndType<[1], [F32]>:$result);
   let assemblyFormat = [{
     $tmem `[` $stage `]` `col` `(` $col `)` attr-dict `:` type($tmem) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def Gemm_TmemStoreSmemOp : Gemm_Op<"tmem.store_smem", [Gemm_SideEffects]> {
+  let summary = "move a warp's 32 accumulator rows of one 128-byte column block from tensor memory to a staging slot";
+  let description = [{
+    The SM100 epilogue step: warp `w` of the executing warpgroup (lane
+    quarter q = (tid.x / 32) mod 4) loads TMEM lanes `[32 q, 32 q + 32)` of
+    accumulator stage `stage`, columns `[col, col + 128 / sizeof(T))`, with
+    `tcgen05.ld.sync.aligned.32x32b.xW.b32` and `tcgen05.wait::ld.sync.aligned`
+    (thread t gets row 32 q + t), applies the optional epilogue region to
+    each value (else rounds to T, the slot's element type), and writes its
+    row to row t of staging slot `slot`: 32 rows of 128 bytes in the
+    128-byte swizzle that a TMA store of a `(128 / sizeof(T)) x 32` box
+    reads, chunk c of row t at chunk c ^ (t mod 8), with eight 16-byte
+    `st.shared.v4.b32` per thread (the eight rows of a quarter-warp hit
+    eight distinct chunks: no bank conflicts). The caller waits on the
+    accumulator's full barrier and issues `gemm.tmem.fence
+    after_thread_sync` before, and `fence.proxy.async.shared::cta` plus a
+    warp barrier before the TMA store of the slot.
+
+    Example:
+    ```mlir
+    gemm.tmem.store_smem %acc[%stage] col(64) -> %stage[%slot]
+        : !gemm.tmem<2 x 128 x 256 x f32>, !gemm.smem<8 x 32 x 64 x bf16, swizzle = 128>
+    ```
+  }];
+  let arguments = (ins Gemm_Tmem:$tmem, I32:$stage, I64Attr:$col,
+                       Gemm_SmemBuffer:$buffer, I32:$slot);
+  let regions = (region AnyRegion:$epilogue);
+  let assemblyFormat = [{
+    $tmem `[` $stage `]` `col` `(` $col `)` `->` $buffer `[` $slot `]`
+    attr-dict `:` type($tmem) `,` type($buffer) ($epilogue^)?
   }];
   let hasVerifier = 1;
 }

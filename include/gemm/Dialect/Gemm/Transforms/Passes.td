@@ -21,6 +21,28 @@ def GemmMaterializeSM90 : Pass<"gemm-materialize-sm90", "ModuleOp"> {
                            "::mlir::NVVM::NVVMDialect"];
 }
 
+def GemmMaterializeSM100 : Pass<"gemm-materialize-sm100", "ModuleOp"> {
+  let summary = "build the SM100 warp-role tcgen05 + TMEM kernel of each sm_100a gemm.matmul";
+  let description = [{
+    Replaces every `gemm.matmul` whose config targets `sm_100a` by a
+    `gpu.module` holding one kernel with warp roles (`gemm.warp_roles`): a
+    TMA load warp filling an N-stage shared-memory ring (k_group k-blocks
+    per stage), an MMA warp whose elected thread issues `tcgen05.mma` into
+    a ring of `accum_stages` tensor-memory accumulators (cta_group 1, or 2
+    for MMA across a CTA pair), a scheduler warp (cluster launch control
+    with `scheduler = clc`; idle with the static persistent schedule), and
+    four epilogue warps that move each accumulator TMEM -> registers ->
+    staging shared memory -> TMA store. Clusters multicast the shared
+    operands. The stage count is derived from the shared-memory budget
+    unless the config fixes it. The launch contract is attached to the
+    module as `gemm.bundles` for `gemm-export-bundle`; docs/SM100.md
+    describes every barrier of the kernel.
+  }];
+  let dependentDialects = ["::mlir::gpu::GPUDialect", "::mlir::scf::SCFDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::NVVM::NVVMDialect"];
+}
+
 def GemmCheckPipelines : Pass<"gemm-check-pipelines", "ModuleOp"> {
   let summary = "prove the pipeline protocol of each kernel";
   let description = [{
@@ -28,8 +50,9 @@ def GemmCheckPipelines : Pass<"gemm-check-pipelines", "ModuleOp"> {
     `gemm.pipeline.producer_commit`, the expected transaction bytes equal
     the bytes that the TMA loads completing on the same pipeline slot
     deliver to this CTA (multicast from the other CTAs of the cluster
-    included, as recorded by `gemm.multicast_peers` on the load); every
-    pipeline is initialised exactly once.
+    included); every pipeline is initialised exactly once; every tcgen05
+    operation of a kernel uses the same cta_group (a PTX ISA rule for
+    tcgen05 instructions).
   }];
 }
 

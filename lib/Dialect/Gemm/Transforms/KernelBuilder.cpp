@@ -1,0 +1,308 @@
+//===- KernelBuilder.cpp - pieces shared by the materialize passes -------===//
+
+#include "KernelBuilder.h"
+
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+
+using namespace mlir;
+using namespace mlir::gemm;
+namespace bundle = ::gemm::bundle;
+
+TileGeometry mlir::gemm::getTileGeometry(MatmulOp op) {
+  ConfigAttr config = op.getConfig();
+  TileGeometry geometry;
+  geometry.name = op.getSymName().str();
+  geometry.inputType = op.getAType();
+  geometry.outputType = op.getCType();
+  geometry.bm = config.getTile()[0];
+  geometry.bn = config.getTile()[1];
+  geometry.bk = config.getTile()[2];
+  geometry.clusterM = config.getCluster()[0];
+  geometry.clusterN = config.getCluster()[1];
+  geometry.ctaGroup = config.getCtaGroup();
+  geometry.kGroup = config.getKGroup();
+  geometry.stages = config.getStages();
+  geometry.raster = config.getRaster();
+  geometry.swizzle = config.getSwizzle();
+  geometry.epilogueCols = 128 / getElementBytes(geometry.outputType);
+  return geometry;
+}
+
+bundle::DType mlir::gemm::toBundleType(Type type) {
+  if (type.isBF16())
+    return bundle::DType::BF16;
+  if (type.isF16())
+    return bundle::DType::F16;
+  if (isa<Float8E4M3FNType>(type))
+    return bundle::DType::E4M3;
+  if (isa<Float8E5M2Type>(type))
+    return bundle::DType::E5M2;
+  return bundle::DType::F32;
+}
+
+bundle::KernelManifest mlir::gemm::buildManifest(const TileGeometry &geometry,
+                                                 bundle::Arch arch,
+                                                 int64_t threads,
+                                                 int64_t smemBytes,
+                                                 int64_t storeBoxRows) {
+  bundle::KernelManifest manifest;
+  manifest.name = geometry.name;
+  manifest.kernel = geometry.name;
+  manifest.arch = arch;
+  manifest.ptx = geometry.name + ".ptx";
+  manifest.block = {static_cast<uint32_t>(threads), 1, 1};
+  manifest.cluster = {static_cast<uint32_t>(geometry.clusterSize()), 1, 1};
+  if (geometry.clusterSize() > 1)
+    manifest.clusterTiles = {static_cast<uint32_t>(geometry.clusterM),
+                             static_cast<uint32_t>(geometry.clusterN)};
+  manifest.grid = bundle::GridPolicy::Persistent;
+  manifest.dynamicSmemBytes = static_cast<uint32_t>(smemBytes);
+  manifest.tile = {static_cast<uint32_t>(geometry.bm),
+                   static_cast<uint32_t>(geometry.bn),
+                   static_cast<uint32_t>(geometry.bk)};
+  manifest.types.a = manifest.types.b = toBundleType(geometry.inputType);
+  manifest.types.c = toBundleType(geometry.outputType);
+  manifest.types.accumulator = bundle::DType::F32;
+  auto tma = [](bundle::Tensor tensor, int64_t inner, int64_t outer,
+                bundle::L2Promotion promotion) {
+    bundle::TmaDescriptorParam param;
+    param.tensor = tensor;
+    param.box = {static_cast<uint32_t>(inner), static_cast<uint32_t>(outer)};
+    param.swizzle = bundle::Swizzle::B128;
+    param.l2Promotion = promotion;
+    return bundle::Param::tmaDescriptor(param);
+  };
+  manifest.params = {tma(bundle::Tensor::A, geometry.bk, geometry.aSliceRows(),
+                         bundle::L2Promotion::B256),
+                     tma(bundle::Tensor::B, geometry.bk, geometry.bSliceRows(),
+                         bundle::L2Promotion::B256),
+                     tma(bundle::Tensor::C, geometry.epilogueCols, storeBoxRows,
+                         bundle::L2Promotion::None),
+                     bundle::Param::problemSize(bundle::ProblemDim::M),
+                     bundle::Param::problemSize(bundle::ProblemDim::N),
+                     bundle::Param::problemSize(bundle::ProblemDim::K)};
+  return manifest;
+}
+
+gpu::GPUFuncOp mlir::gemm::createKernelFunc(OpBuilder &b, Location loc,
+                                            const TileGeometry &geometry,
+                                            StringRef chip, int64_t threads,
+                                            int64_t storeBoxRows) {
+  MLIRContext *ctx = b.getContext();
+  auto gpuModule = gpu::GPUModuleOp::create(
+      b, loc, geometry.name,
+      b.getArrayAttr({NVVM::NVVMTargetAttr::get(ctx, /*optLevel=*/3,
+                                                "nvptx64-nvidia-cuda", chip)}));
+  b.setInsertionPointToStart(gpuModule.getBody());
+  auto descType = [&](int64_t inner, int64_t outer, Type type) {
+    return TmaDescriptorType::get(ctx, type, {inner, outer}, 128);
+  };
+  Type i32 = b.getI32Type();
+  auto funcType = b.getFunctionType(
+      {descType(geometry.bk, geometry.aSliceRows(), geometry.inputType),
+       descType(geometry.bk, geometry.bSliceRows(), geometry.inputType),
+       descType(geometry.epilogueCols, storeBoxRows, geometry.outputType), i32,
+       i32, i32},
+      {});
+  auto func = gpu::GPUFuncOp::create(b, loc, geometry.name, funcType);
+  func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), b.getUnitAttr());
+  func->setAttr("nvvm.maxntid",
+                b.getDenseI32ArrayAttr({static_cast<int32_t>(threads), 1, 1}));
+  if (geometry.clusterSize() > 1)
+    func->setAttr("nvvm.cluster_dim",
+                  b.getDenseI32ArrayAttr(
+                      {static_cast<int32_t>(geometry.clusterSize()), 1, 1}));
+  func->setAttr("gemm.arch", b.getStringAttr(chip));
+  func->setAttr("gemm.grid_constant_args", b.getDenseI64ArrayAttr({0, 1, 2}));
+  return func;
+}
+
+LogicalResult mlir::gemm::materializeMatmuls(
+    ModuleOp module, Arch arch,
+    function_ref<FailureOr<bundle::KernelManifest>(MatmulOp)> materialize) {
+  MLIRContext *ctx = module.getContext();
+  SmallVector<MatmulOp> matmuls;
+  module.walk([&](MatmulOp op) {
+    if (op.getConfig().getArch() == arch)
+      matmuls.push_back(op);
+  });
+  SmallVector<NamedAttribute> bundles;
+  if (auto existing = module->getAttrOfType<DictionaryAttr>("gemm.bundles"))
+    llvm::append_range(bundles, existing.getValue());
+
+  Builder b(ctx);
+  for (MatmulOp matmul : matmuls) {
+    FailureOr<bundle::KernelManifest> manifest = materialize(matmul);
+    if (failed(manifest))
+      return failure();
+    bundles.push_back(
+        b.getNamedAttr(manifest->name,
+                       b.getStringAttr(manifest->toJsonString(/*indent=*/-1))));
+    matmul.erase();
+  }
+  if (!bundles.empty()) {
+    module->setAttr("gemm.bundles", DictionaryAttr::get(ctx, bundles));
+    module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
+                    UnitAttr::get(ctx));
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// KernelBuilder
+//===----------------------------------------------------------------------===//
+
+void KernelBuilder::ifThen(Value condition, function_ref<void()> body) {
+  auto ifOp = scf::IfOp::create(b, loc, condition, /*withElseRegion=*/false);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPoint(ifOp.thenBlock()->getTerminator());
+  body();
+}
+
+void KernelBuilder::syncCluster() {
+  NVVM::ClusterArriveOp::create(b, loc, b.getUnitAttr());
+  NVVM::ClusterWaitOp::create(b, loc, b.getUnitAttr());
+}
+
+void KernelBuilder::readKernelArguments(Block &entry) {
+  descA = entry.getArgument(0);
+  descB = entry.getArgument(1);
+  descC = entry.getArgument(2);
+  sizeM = entry.getArgument(3);
+  sizeN = entry.getArgument(4);
+  sizeK = entry.getArgument(5);
+  auto readIndex = [&](Value index) -> Value {
+    return arith::IndexCastUIOp::create(b, loc, b.getI32Type(), index);
+  };
+  tid = readIndex(gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x));
+  blockId = readIndex(gpu::BlockIdOp::create(b, loc, gpu::Dimension::x));
+  gridSize = readIndex(gpu::GridDimOp::create(b, loc, gpu::Dimension::x));
+}
+
+void KernelBuilder::computeSchedule() {
+  // Clusters are 1-D along x, so a CTA's rank is its block index modulo
+  // the cluster size. Rank r sits at (r mod clusterM, r / clusterM) of the
+  // cluster's clusterM x clusterN tile block.
+  const TileGeometry &g = geometry;
+  Value clusterSize = i32(g.clusterSize());
+  clusterId = div(blockId, clusterSize);
+  clusterCount = div(gridSize, clusterSize);
+  rank = rem(blockId, clusterSize);
+  rankM = rem(rank, i32(g.clusterM));
+  rankN = div(rank, i32(g.clusterM));
+  pairIndex = g.ctaGroup == 1 ? i32(0) : rem(rankM, i32(g.ctaGroup));
+  pairLeader = g.ctaGroup == 1 ? rank : sub(rank, pairIndex);
+  Value tilesM = arith::CeilDivUIOp::create(b, loc, sizeM, i32(g.bm));
+  Value tilesN = arith::CeilDivUIOp::create(b, loc, sizeN, i32(g.bn));
+  unitsM = arith::CeilDivUIOp::create(b, loc, tilesM, i32(g.clusterM));
+  unitsN = arith::CeilDivUIOp::create(b, loc, tilesN, i32(g.clusterN));
+  unitCount = mul(unitsM, unitsN);
+  kBlocks = arith::CeilDivUIOp::create(b, loc, sizeK, i32(g.bk));
+
+  if (g.clusterSize() == 1)
+    return;
+  // A tile is shared by the CTAs of one cluster row (same rankM); a B tile
+  // (or, for MMA pairs, one half of it) by those of one cluster column at
+  // the same position in their pairs.
+  Value maskA = i32(0);
+  for (int64_t j = 0; j < g.clusterN; ++j)
+    maskA = arith::OrIOp::create(b, loc, maskA, rankBit(rankM, j));
+  int64_t bPattern = 0;
+  for (int64_t j = 0; j < g.clusterM / g.ctaGroup; ++j)
+    bPattern |= int64_t(1) << (j * g.ctaGroup);
+  Value bShift = mul(rankN, i32(g.clusterM));
+  if (g.ctaGroup != 1)
+    bShift = add(pairIndex, bShift);
+  Value maskB = arith::ShLIOp::create(b, loc, i32(bPattern), bShift);
+  if (g.ctaGroup == 1) {
+    releaseMask = arith::OrIOp::create(b, loc, maskA, maskB);
+  } else {
+    // The pair's MMA reads both CTAs' slots, so it frees the slots of every
+    // CTA that writes into either: both cluster rows of the pair and the
+    // whole cluster column.
+    Value rows = i32(0);
+    Value leaderM = sub(rankM, pairIndex);
+    for (int64_t j = 0; j < g.clusterN; ++j)
+      for (int64_t p = 0; p < g.ctaGroup; ++p)
+        rows = arith::OrIOp::create(b, loc, rows,
+                                    rankBit(add(leaderM, i32(p)), j));
+    Value column =
+        arith::ShLIOp::create(b, loc, i32((int64_t(1) << g.clusterM) - 1),
+                              mul(rankN, i32(g.clusterM)));
+    releaseMask = arith::OrIOp::create(b, loc, rows, column);
+  }
+  if (g.clusterN > 1 || g.ctaGroup == 1)
+    multicastA = toMask(maskA);
+  if (g.clusterM / g.ctaGroup > 1 || g.ctaGroup == 1)
+    multicastB = toMask(maskB);
+}
+
+Value KernelBuilder::rankBit(Value m, int64_t n) {
+  return arith::ShLIOp::create(b, loc, i32(1),
+                               add(m, i32(n * geometry.clusterM)));
+}
+
+std::pair<Value, Value> KernelBuilder::tileOrigin(Value unit) {
+  auto coords = StaticTileOp::create(
+      b, loc, b.getI32Type(), b.getI32Type(), unit, unitsM, unitsN,
+      RasterAttr::get(b.getContext(), geometry.raster),
+      b.getI64IntegerAttr(geometry.swizzle));
+  Value tileM = add(mul(coords.getM(), i32(geometry.clusterM)), rankM);
+  Value tileN = add(mul(coords.getN(), i32(geometry.clusterN)), rankN);
+  return {mul(tileM, i32(geometry.bm)), mul(tileN, i32(geometry.bn))};
+}
+
+Value KernelBuilder::forEachStaticUnit(
+    function_ref<void(Value unit, Value count)> body) {
+  auto units = scf::ForOp::create(b, loc, clusterId, unitCount, clusterCount,
+                                  ValueRange{i32(0)});
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(units.getBody());
+  Value count = units.getRegionIterArgs()[0];
+  body(units.getInductionVar(), count);
+  scf::YieldOp::create(b, loc, add(count, i32(1)));
+  return units.getResult(0);
+}
+
+void KernelBuilder::loadStage(Value pipeline, Value ringA, Value ringB,
+                              Value iteration, Value group, Value originM,
+                              Value originN) {
+  const TileGeometry &g = geometry;
+  IntegerAttr ctaGroup =
+      g.ctaGroup == 1 ? IntegerAttr() : b.getI64IntegerAttr(g.ctaGroup);
+  ProducerAcquireOp::create(b, loc, pipeline, iteration);
+  ProducerCommitOp::create(b, loc, pipeline, iteration,
+                           b.getI64IntegerAttr(g.stageBytes()), ctaGroup);
+  Value stage = rem(iteration, i32(g.stages));
+  // A CTA loads the whole tile, or its slice of it for the CTAs sharing
+  // the tile (`sharing` of them; this one is `index`th), into the slot at
+  // `origin` + `first` rows.
+  auto loadTile = [&](Value desc, Value origin, Value first, Value ring,
+                      Value slot, Value k, int64_t sharing, Value index,
+                      int64_t sliceRows, Value multicast) {
+    Value start = first ? add(origin, first) : origin;
+    if (sharing == 1) {
+      TmaLoadOp::create(b, loc, desc, k, start, ring, slot, /*row=*/Value(),
+                        pipeline, iteration, /*multicastMask=*/Value(),
+                        ctaGroup);
+      return;
+    }
+    Value row = mul(index, i32(sliceRows));
+    TmaLoadOp::create(b, loc, desc, k, add(start, row), ring, slot, row,
+                      pipeline, iteration, multicast, ctaGroup);
+  };
+  // An MMA pair's CTAs each hold one half of B; the CTAs of a cluster
+  // column that hold the same half share it.
+  Value bFirst = g.ctaGroup == 1 ? Value() : mul(pairIndex, i32(g.bRows()));
+  Value bIndex = g.ctaGroup == 1 ? rankM : div(rankM, i32(g.ctaGroup));
+  for (int64_t i = 0; i < g.kGroup; ++i) {
+    Value slot = g.kGroup == 1 ? stage : add(mul(stage, i32(g.kGroup)), i32(i));
+    Value kBlock =
+        g.kGroup == 1 ? group : add(mul(group, i32(g.kGroup)), i32(i));
+    Value k = mul(kBlock, i32(g.bk));
+    loadTile(descA, originM, Value(), ringA, slot, k, g.clusterN, rankN,
+             g.aSliceRows(), multicastA);
+    loadTile(descB, originN, bFirst, ringB, slot, k, g.clusterM / g.ctaGroup,
+             bIndex, g.bSliceRows(), multicastB);
+  }
+}

@@ -1,0 +1,174 @@
+//===- KernelBuilder.h - pieces shared by the materialize passes -*- C++
+//-*-===//
+//
+// The SM90 and SM100 kernels differ in how they compute (warpgroups with
+// WGMMA vs. warp roles with tcgen05 and tensor memory) but not in how they
+// load (TMA into a shared-memory ring, multicast across a cluster), walk
+// their tiles (static persistent schedule, raster order and swizzle) or
+// describe themselves to the launcher (the kernel bundle manifest). This
+// header holds those shared parts so that each materialize pass only builds
+// what is its own.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef GEMM_LIB_DIALECT_GEMM_TRANSFORMS_KERNELBUILDER_H
+#define GEMM_LIB_DIALECT_GEMM_TRANSFORMS_KERNELBUILDER_H
+
+#include "gemm/Bundle/Manifest.h"
+#include "gemm/Dialect/Gemm/IR/GemmOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+#include <functional>
+
+namespace mlir::gemm {
+
+/// The tiling of a kernel: what its TMA loads, shared-memory ring and tile
+/// schedule depend on, for either arch.
+struct TileGeometry {
+  std::string name;
+  Type inputType, outputType;
+  /// The tile of one CTA.
+  int64_t bm = 0, bn = 0, bk = 0;
+  int64_t clusterM = 1, clusterN = 1;
+  /// CTAs sharing one MMA (SM100 cta_group 2: a pair adjacent along M).
+  int64_t ctaGroup = 1;
+  /// k-blocks per stage of the ring (per full/empty barrier pair).
+  int64_t kGroup = 1;
+  int64_t stages = 0;
+  Raster raster = Raster::along_m;
+  int64_t swizzle = 1;
+  /// Columns of one 128-byte-wide epilogue sub-tile.
+  int64_t epilogueCols = 0;
+
+  int64_t clusterSize() const { return clusterM * clusterN; }
+  int64_t inputBytes() const { return getElementBytes(inputType); }
+  /// Rows of B a CTA holds: the whole tile, or its half of an MMA pair's.
+  int64_t bRows() const { return bn / ctaGroup; }
+  /// Rows of A (B) each CTA loads and multicasts to the CTAs that share
+  /// them: the cluster row shares A; the CTAs of a cluster column at the
+  /// same position in their pairs share B.
+  int64_t aSliceRows() const { return bm / clusterN; }
+  int64_t bSliceRows() const { return bRows() / (clusterM / ctaGroup); }
+  /// Bytes one CTA receives per ring stage (all kGroup k-blocks).
+  int64_t stageBytes() const {
+    return (bm + bRows()) * bk * inputBytes() * kGroup;
+  }
+  /// The MMA issuers whose completion must be awaited before a CTA's ring
+  /// slot may be refilled: one per CTA pair (MMA group) of its cluster row,
+  /// and one per pair of its cluster column. It is also the number of
+  /// releases each slot's empty barrier takes.
+  int64_t releasersPerStage() const {
+    return clusterN + clusterM / ctaGroup - 1;
+  }
+};
+
+/// Reads the sizes every kernel shares from a gemm.matmul and its config;
+/// the arch-specific planners fill in the rest.
+TileGeometry getTileGeometry(MatmulOp op);
+
+/// The bundle dtype of an MLIR element type.
+::gemm::bundle::DType toBundleType(Type type);
+
+/// The part of the launch contract that both kernels share: types, tile,
+/// cluster, shared memory and the parameter list (A, B, C descriptors with
+/// the geometry's boxes, then M, N, K).
+::gemm::bundle::KernelManifest buildManifest(const TileGeometry &geometry,
+                                             ::gemm::bundle::Arch arch,
+                                             int64_t threads, int64_t smemBytes,
+                                             int64_t storeBoxRows);
+
+/// The kernel's gpu.func inside a new gpu.module for `chip`, with the
+/// parameter list of buildManifest and the kernel attributes both archs
+/// need (block size, cluster shape, by-value TMA descriptors).
+gpu::GPUFuncOp createKernelFunc(OpBuilder &b, Location loc,
+                                const TileGeometry &geometry, StringRef chip,
+                                int64_t threads, int64_t storeBoxRows);
+
+/// Replaces every gemm.matmul of `arch` in `module` by its kernel:
+/// `materialize` builds the gpu.module and returns the manifest (or fails
+/// with a diagnostic on the matmul). Collects the manifests in the module's
+/// gemm.bundles dictionary.
+LogicalResult materializeMatmuls(
+    ModuleOp module, Arch arch,
+    llvm::function_ref<FailureOr<::gemm::bundle::KernelManifest>(MatmulOp)>
+        materialize);
+
+/// Builds kernel IR at one location, with the values every kernel body
+/// computes in its prologue: kernel arguments, the CTA's place in its
+/// cluster, the persistent tile units and the multicast masks.
+class KernelBuilder {
+public:
+  KernelBuilder(OpBuilder &b, Location loc, const TileGeometry &geometry)
+      : b(b), loc(loc), geometry(geometry) {}
+
+  Value i32(int64_t v) { return arith::ConstantIntOp::create(b, loc, v, 32); }
+  Value add(Value x, Value y) { return arith::AddIOp::create(b, loc, x, y); }
+  Value sub(Value x, Value y) { return arith::SubIOp::create(b, loc, x, y); }
+  Value mul(Value x, Value y) { return arith::MulIOp::create(b, loc, x, y); }
+  Value div(Value x, Value y) { return arith::DivUIOp::create(b, loc, x, y); }
+  Value rem(Value x, Value y) { return arith::RemUIOp::create(b, loc, x, y); }
+  Value eq(Value x, Value y) {
+    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, x, y);
+  }
+  Value ne(Value x, Value y) {
+    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, x, y);
+  }
+  Value both(Value x, Value y) { return arith::AndIOp::create(b, loc, x, y); }
+  /// An i16 multicast mask from an i32 one.
+  Value toMask(Value mask) {
+    return arith::TruncIOp::create(b, loc, b.getI16Type(), mask);
+  }
+  /// Runs `body` in an scf.if on `condition`.
+  void ifThen(Value condition, function_ref<void()> body);
+  void syncCluster();
+
+  /// Reads the kernel arguments (A, B, C descriptors, M, N, K) and the
+  /// thread, block and grid indices.
+  void readKernelArguments(Block &entry);
+  /// Computes the CTA's place in its cluster, the tile units and the
+  /// multicast masks below.
+  void computeSchedule();
+
+  /// Element offsets (M, N) of this CTA's tile in cluster tile unit `unit`.
+  std::pair<Value, Value> tileOrigin(Value unit);
+
+  /// Runs `body(unit, count)` for the static persistent schedule: this
+  /// cluster's units clusterId, clusterId + clusterCount, ...; `count`
+  /// numbers them 0, 1, ... Returns the number of units processed.
+  Value forEachStaticUnit(function_ref<void(Value unit, Value count)> body);
+
+  /// One ring stage of TMA loads of k-blocks [kGroup * group, kGroup *
+  /// (group + 1)) of the tile at (originM, originN): waits for the slot,
+  /// announces the stage's bytes on its full barrier and issues the loads
+  /// (multicast slices across the cluster, cta_group 2 loads for MMA pairs).
+  void loadStage(Value pipeline, Value ringA, Value ringB, Value iteration,
+                 Value group, Value originM, Value originN);
+
+  /// The bit of the CTA at (m, n) of the cluster in a multicast mask (i32).
+  Value rankBit(Value m, int64_t n);
+
+  OpBuilder &b;
+  Location loc;
+  const TileGeometry &geometry;
+
+  // Kernel arguments.
+  Value descA, descB, descC, sizeM, sizeN, sizeK;
+  // Thread, CTA and cluster coordinates (i32).
+  Value tid, blockId, gridSize, clusterId, clusterCount, rank, rankM, rankN;
+  /// This CTA's index inside its MMA pair (0: the leader) and the leader's
+  /// cluster rank; 0 and `rank` without pairs.
+  Value pairIndex, pairLeader;
+  // The persistent schedule: tile units of clusterM x clusterN tiles.
+  Value unitsM, unitsN, unitCount, kBlocks;
+  /// Multicast masks of this CTA's A and B loads (i16; null without
+  /// multicast), and the CTAs an MMA issuer of this CTA's pair must tell
+  /// that the pair's ring slot is free (i32; null without a cluster).
+  Value multicastA, multicastB, releaseMask;
+};
+
+} // namespace mlir::gemm
+
+#endif // GEMM_LIB_DIALECT_GEMM_TRANSFORMS_KERNELBUILDER_H
