@@ -23,8 +23,9 @@ One gemm-runner process runs one bundle over all shapes it is a candidate
 for in the stage, which pays the process set-up (~1-2 s) once per bundle.
 Each process's JSON is kept in the work directory; the cache is rewritten
 after every stage, so a search cut short by --budget-s (or a time limit)
-still leaves a cache of what was measured, and `build-cache` can redo it
-from the JSON files.
+still leaves a cache of what was measured, `build-cache` can redo it from
+the JSON files, and `run --resume` with the same work directory carries on
+where it stopped.
 """
 import argparse
 import datetime
@@ -259,8 +260,27 @@ def run_bundle(runner, bundle_path, shape_list, json_path, warmup, iters, cold_l
             return None
 
 
+def _reusable(json_path, shape_list):
+    """(records, error, exit code) of an earlier run of the same bundle, stage
+    and shapes in the work directory, if it ran them all or stopped with an
+    error (a hang is not worth a second wait); else None."""
+    if not os.path.exists(json_path):
+        return None
+    try:
+        records, error = load_runner_json(json_path)
+    except (ValueError, json.JSONDecodeError, KeyError):
+        return None
+    if not error and {r["shape"] for r in records} != {tuple(s) for s in shape_list}:
+        return None
+    if error:
+        code = error.get("exit_code", 2)
+    else:
+        code = 1 if any(r["check"] is False for r in records) else 0
+    return records, error, code
+
+
 def run_search(runner, bundles_dir, work_dir, cache_path, budget_s, warmup, iters,
-               cold_l2=False, shapes_dir=None, gpu_info=None, log=sys.stdout):
+               cold_l2=False, shapes_dir=None, gpu_info=None, log=sys.stdout, resume=False):
     os.makedirs(work_dir, exist_ok=True)
     classes = shapes_mod.tuning_shapes(shapes_dir)
     available = {f[:-len(".json")] for f in os.listdir(bundles_dir)
@@ -284,25 +304,31 @@ def run_search(runner, bundles_dir, work_dir, cache_path, budget_s, warmup, iter
                 wanted.setdefault(config.name, []).extend(class_shapes)
         out_of_time = False
         for count, (name, shape_list) in enumerate(wanted.items(), 1):
-            estimate = process_seconds_estimate(shape_list, warmup, iters)
+            json_path = os.path.join(work_dir, f"stage{stage}-{name}.json")
+            previous = _reusable(json_path, shape_list) if resume else None
+            estimate = 0.0 if previous else process_seconds_estimate(shape_list, warmup, iters)
             elapsed = time.monotonic() - start
             if elapsed + estimate > budget_s:
                 skipped.extend(list(wanted)[count - 1:])
                 out_of_time = True
                 break
-            json_path = os.path.join(work_dir, f"stage{stage}-{name}.json")
-            code = run_bundle(runner, os.path.join(bundles_dir, name + ".json"),
-                              shape_list, json_path, warmup, iters, cold_l2,
-                              timeout_s=max(120, 10 * estimate))
-            note = ""
-            if os.path.exists(json_path):
-                try:
-                    new, error = load_runner_json(json_path)
-                    records.extend(new)
-                    if error:
-                        note = f"; {error.get('message', error)}"
-                except (ValueError, json.JSONDecodeError) as e:
-                    note = f"; unreadable JSON: {e}"
+            if previous:
+                new, error, code = previous
+                records.extend(new)
+                note = (f"; {error.get('message', error)}" if error else "") + "; reused"
+            else:
+                code = run_bundle(runner, os.path.join(bundles_dir, name + ".json"),
+                                  shape_list, json_path, warmup, iters, cold_l2,
+                                  timeout_s=max(120, 10 * estimate))
+                note = ""
+                if os.path.exists(json_path):
+                    try:
+                        new, error = load_runner_json(json_path)
+                        records.extend(new)
+                        if error:
+                            note = f"; {error.get('message', error)}"
+                    except (ValueError, json.JSONDecodeError) as e:
+                        note = f"; unreadable JSON: {e}"
             if code != 0:
                 failures.append({"bundle": name, "stage": stage, "exit": code,
                                  "note": note.lstrip("; ")})
@@ -364,6 +390,9 @@ def main(argv=None):
     run.add_argument("--budget-s", type=float, default=420.0,
                      help="stop starting runs that would end after this (default 420)")
     run.add_argument("--gpu-info", help="a file with nvidia-smi's view, kept in the cache")
+    run.add_argument("--resume", action="store_true",
+                     help="reuse the runner JSON an earlier search left in --work "
+                     "(same bundle, stage and shapes) instead of running it again")
     plan = sub.add_parser("plan", help="print the search plan and its GPU time estimate")
     build = sub.add_parser("build-cache", help="make a cache from gemm-runner JSON files")
     build.add_argument("results", nargs="+")
@@ -410,7 +439,8 @@ def main(argv=None):
         with open(args.gpu_info) as f:
             gpu_info = f.read().strip()
     cache = run_search(args.runner, args.bundles, args.work, args.cache, args.budget_s,
-                       args.warmup, args.iters, args.cold_l2, args.shapes_dir, gpu_info)
+                       args.warmup, args.iters, args.cold_l2, args.shapes_dir, gpu_info,
+                       resume=args.resume)
     with open(os.path.splitext(args.cache)[0] + ".md", "w") as f:
         f.write(cache_markdown(cache))
     rows, summary = heuristic.evaluate(cache)
