@@ -27,7 +27,9 @@ class CudaError(Exception):
 def load_cudart():
     names = [ctypes.util.find_library("cudart"), "libcudart.so", "libcudart.so.13",
              "libcudart.so.12"]
-    names += sorted(glob.glob("/usr/local/cuda*/lib64/libcudart.so*"), reverse=True)
+    for pattern in ("/usr/local/cuda*/lib64/libcudart.so*",
+                    "/usr/local/cuda*/targets/*/lib/libcudart.so*"):
+        names += sorted(glob.glob(pattern), reverse=True)
     for name in names:
         if not name:
             continue
