@@ -78,36 +78,63 @@ void checkProblem(const KernelManifest &manifest, const Problem &problem,
                      "parameter for dim batch)");
 }
 
-MatrixPlan planMatrix(Tensor tensor, DType dtype, uint64_t outer,
-                      uint64_t inner, uint64_t batch, uint32_t alignBytes,
-                      bool pad, std::vector<std::string> &errors) {
-  MatrixPlan plan;
-  plan.tensor = tensor;
-  plan.dtype = dtype;
-  plan.outer = outer;
-  plan.inner = inner;
-  plan.batch = batch;
+/// One matrix as the caller holds it and as the kernel sees it.
+struct PlannedMatrix {
+  MatrixPlan user, kernel;
+  bool staged = false;
+};
+
+PlannedMatrix planMatrix(Tensor tensor, DType dtype, uint64_t outer,
+                         uint64_t inner, uint64_t batch, uint32_t alignBytes,
+                         UnalignedPolicy policy,
+                         std::vector<std::string> &errors) {
+  MatrixPlan packed;
+  packed.tensor = tensor;
+  packed.dtype = dtype;
+  packed.outer = outer;
+  packed.inner = inner;
+  packed.batch = batch;
+  packed.ld = inner;
+  packed.batchStride = outer * inner;
   uint64_t bytes = elementBytes(dtype);
-  plan.ld = inner;
-  if (inner * bytes % alignBytes != 0) {
-    if (pad) {
-      plan.ld = roundUp(inner * bytes, alignBytes) / bytes;
-      plan.padded = true;
-    } else {
-      errors.push_back(
-          tensorName(tensor) + ": leading dimension " + std::to_string(inner) +
-          " x " + std::string(toString(dtype)) + " = " +
-          std::to_string(inner * bytes) + " bytes is not a multiple of " +
-          std::to_string(alignBytes) +
-          " bytes (TMA rule: global strides are 16-byte multiples; the "
-          "kernel's leading_dim_alignment_bytes is " +
-          std::to_string(alignBytes) +
-          "); rerun with --pad-leading-dims to allocate rows padded to " +
-          std::to_string(alignBytes) + " bytes");
-    }
+  if (inner * bytes % alignBytes == 0)
+    return {packed, packed, false};
+
+  // Rows rounded up to `rowAlign` bytes (a multiple of the element size: both
+  // alignments are powers of two >= 16).
+  auto withRowsAlignedTo = [&](uint64_t rowAlign) {
+    MatrixPlan padded = packed;
+    padded.ld = roundUp(inner * bytes, rowAlign) / bytes;
+    padded.batchStride = outer * padded.ld;
+    padded.padded = true;
+    return padded;
+  };
+  switch (policy) {
+  case UnalignedPolicy::Pad: {
+    MatrixPlan padded = withRowsAlignedTo(alignBytes);
+    return {padded, padded, false};
   }
-  plan.batchStride = outer * plan.ld;
-  return plan;
+  case UnalignedPolicy::Stage:
+    return {packed,
+            withRowsAlignedTo(
+                std::max<uint64_t>(alignBytes, StagingRowAlignmentBytes)),
+            true};
+  case UnalignedPolicy::Reject:
+    break;
+  }
+  errors.push_back(
+      tensorName(tensor) + ": leading dimension " + std::to_string(inner) +
+      " x " + std::string(toString(dtype)) + " = " +
+      std::to_string(inner * bytes) + " bytes is not a multiple of " +
+      std::to_string(alignBytes) +
+      " bytes (TMA rule: global strides are 16-byte multiples; the kernel's "
+      "leading_dim_alignment_bytes is " +
+      std::to_string(alignBytes) +
+      "); rerun with --unaligned stage to copy it through an aligned scratch "
+      "buffer around each launch, or --unaligned pad to allocate rows padded "
+      "to " +
+      std::to_string(alignBytes) + " bytes");
+  return {packed, packed, false};
 }
 
 TmaPlan planTma(size_t paramIndex, const TmaDescriptorParam &param,
@@ -142,9 +169,49 @@ std::string Problem::toString() const {
   return text;
 }
 
+std::string_view toString(UnalignedPolicy policy) {
+  switch (policy) {
+  case UnalignedPolicy::Stage:
+    return "stage";
+  case UnalignedPolicy::Pad:
+    return "pad";
+  case UnalignedPolicy::Reject:
+    return "reject";
+  }
+  return "stage";
+}
+
+std::optional<UnalignedPolicy> parseUnalignedPolicy(std::string_view text) {
+  for (UnalignedPolicy policy :
+       {UnalignedPolicy::Stage, UnalignedPolicy::Pad, UnalignedPolicy::Reject})
+    if (text == toString(policy))
+      return policy;
+  return std::nullopt;
+}
+
 bool LaunchPlan::padded() const {
   return std::any_of(matrices.begin(), matrices.end(),
                      [](const MatrixPlan &m) { return m.padded; });
+}
+
+bool LaunchPlan::anyStaged() const {
+  return std::any_of(staged.begin(), staged.end(), [](bool s) { return s; });
+}
+
+std::vector<std::string> LaunchPlan::stagedTensors() const {
+  std::vector<std::string> names;
+  for (const MatrixPlan &m : kernelMatrices)
+    if (isStaged(m.tensor))
+      names.emplace_back(toString(m.tensor));
+  return names;
+}
+
+uint64_t LaunchPlan::stagingBytes() const {
+  uint64_t total = 0;
+  for (const MatrixPlan &m : kernelMatrices)
+    if (isStaged(m.tensor))
+      total += m.bytes();
+  return total;
 }
 
 std::string LaunchPlan::configString() const {
@@ -188,14 +255,20 @@ LaunchPlan planLaunch(const KernelManifest &manifest, const Problem &problem,
   plan.problem = problem;
   const TensorTypes &types = manifest.types;
   uint32_t align = manifest.constraints.leadingDimAlignmentBytes;
-  bool pad = options.padLeadingDims;
-  plan.matrices = {planMatrix(Tensor::A, types.a, problem.m, problem.k,
-                              problem.batch, align, pad, errors),
-                   planMatrix(Tensor::B, types.b, problem.n, problem.k,
-                              problem.batch, align, pad, errors),
-                   planMatrix(Tensor::C, types.c, problem.m, problem.n,
-                              problem.batch, align, pad, errors)};
+  plan.unaligned = options.unaligned;
+  const PlannedMatrix planned[] = {
+      planMatrix(Tensor::A, types.a, problem.m, problem.k, problem.batch, align,
+                 options.unaligned, errors),
+      planMatrix(Tensor::B, types.b, problem.n, problem.k, problem.batch, align,
+                 options.unaligned, errors),
+      planMatrix(Tensor::C, types.c, problem.m, problem.n, problem.batch, align,
+                 options.unaligned, errors)};
   throwIfAny(ErrorKind::Usage, errors);
+  for (size_t i = 0; i < 3; ++i) {
+    plan.matrices[i] = planned[i].user;
+    plan.kernelMatrices[i] = planned[i].kernel;
+    plan.staged[i] = planned[i].staged;
+  }
 
   bool batched = manifest.hasBatch();
   for (size_t i = 0; i < manifest.params.size(); ++i) {
@@ -204,7 +277,7 @@ LaunchPlan planLaunch(const KernelManifest &manifest, const Problem &problem,
     arg.kind = param.kind;
     if (param.kind == ParamKind::TmaDescriptor) {
       TmaPlan tma =
-          planTma(i, param.tma, plan.matrix(param.tma.tensor), batched);
+          planTma(i, param.tma, plan.kernelMatrix(param.tma.tensor), batched);
       for (std::string &error : checkTmaPlan(tma))
         errors.push_back(std::move(error));
       arg.tmaIndex = plan.tma.size();
@@ -324,7 +397,27 @@ std::string describePlan(const LaunchPlan &plan) {
         << " bytes";
     if (m.padded)
       out << ", padded from " << m.inner;
-    out << ")\n";
+    out << ")";
+    if (plan.isStaged(m.tensor)) {
+      const MatrixPlan &k = plan.kernelMatrix(m.tensor);
+      out << ", staged: the kernel "
+          << (m.tensor == Tensor::C ? "writes" : "reads") << " a copy with ld "
+          << k.ld << " (" << k.ldBytes() << " bytes, " << k.bytes()
+          << " bytes of scratch)";
+    }
+    out << "\n";
+  }
+  if (plan.anyStaged()) {
+    std::string inputs;
+    for (Tensor t : {Tensor::A, Tensor::B})
+      if (plan.isStaged(t))
+        inputs += (inputs.empty() ? "" : ", ") + std::string(toString(t));
+    out << "staging: " << plan.stagingBytes() << " bytes of scratch";
+    if (!inputs.empty())
+      out << "; " << inputs << " copied into it before each launch";
+    if (plan.isStaged(Tensor::C))
+      out << "; c copied out of it after each launch";
+    out << "\n";
   }
   for (size_t i = 0; i < plan.args.size(); ++i) {
     const KernelArg &arg = plan.args[i];

@@ -33,21 +33,30 @@ MatrixPlan referencePlan(const LaunchPlan &plan) {
 
 bool isFp8(DType t) { return t == DType::E4M3 || t == DType::E5M2; }
 
-/// The operands of one problem: fresh random-normal A and B from `seed`, an
-/// output C, and the kernel's tensor maps over them.
+/// The operands of one problem: fresh random-normal A and B from `seed` and
+/// an output C, as the caller holds them (what cuBLAS and the references
+/// use); aligned scratch copies of the staged ones; the kernel's tensor maps
+/// over the scratch copies where staged and the caller's buffers elsewhere.
 struct Operands {
   DeviceBuffer a, b, c;
+  Staging staging;
   std::vector<CUtensorMap> maps;
 
   Operands(const LaunchPlan &plan, uint64_t seed, CUstream stream)
       : a(plan.matrix(Tensor::A).bytes(), "tensor a"),
         b(plan.matrix(Tensor::B).bytes(), "tensor b"),
-        c(plan.matrix(Tensor::C).bytes(), "tensor c") {
+        c(plan.matrix(Tensor::C).bytes(), "tensor c"), staging(plan, stream) {
     fillRandomNormal(a.get(), plan.matrix(Tensor::A), seed, stream);
     fillRandomNormal(b.get(), plan.matrix(Tensor::B), seed, stream);
-    maps = encodeTensorMaps(plan, a.get(), b.get(), c.get());
+    maps = encodeTensorMaps(plan, staging.kernelAddress(Tensor::A, a.get()),
+                            staging.kernelAddress(Tensor::B, b.get()),
+                            staging.kernelAddress(Tensor::C, c.get()));
   }
 };
+
+bool stagesInputs(const LaunchPlan &plan) {
+  return plan.isStaged(Tensor::A) || plan.isStaged(Tensor::B);
+}
 
 } // namespace
 
@@ -97,7 +106,7 @@ const CublasLt &GemmRunner::cublas() {
 
 LaunchPlan GemmRunner::plan(const Problem &problem) const {
   PlanOptions planOptions;
-  planOptions.padLeadingDims = options.padLeadingDims;
+  planOptions.unaligned = options.unaligned;
   planOptions.persistentCtaCapacity = capacity;
   return planLaunch(bundle.manifest, problem, planOptions);
 }
@@ -109,10 +118,27 @@ CheckResult GemmRunner::check(const LaunchPlan &plan,
   const MatrixPlan &c = plan.matrix(Tensor::C);
   Stream stream;
   Operands operands(plan, checkOptions.seed, stream.get());
+  // Both the caller's C and its scratch copy start as NaN poison: an element
+  // the kernel does not write stays poisoned in scratch and is copied out as
+  // such, and one the copy out misses stays poisoned in the caller's C.
   poison(operands.c.get(), c.dtype, c.batch * c.batchStride, stream.get());
+  operands.staging.poisonOutput(stream.get());
+  // One wait per step, so that a fault names the step.
+  if (stagesInputs(plan)) {
+    operands.staging.copyIn(operands.a.get(), operands.b.get(), stream.get());
+    waitForStream(stream.get(), options.timeout,
+                  "the staging copies of the inputs into aligned scratch "
+                  "(check run)");
+  }
   launchKernel(loaded, plan, operands.maps, stream.get());
   waitForStream(stream.get(), options.timeout,
                 "kernel " + loaded.name() + " (check run)");
+  if (plan.isStaged(Tensor::C)) {
+    operands.staging.copyOut(operands.c.get(), stream.get());
+    waitForStream(stream.get(), options.timeout,
+                  "the staging copy of the output out of aligned scratch "
+                  "(check run)");
+  }
 
   CheckResult result;
   result.seed = checkOptions.seed;
@@ -207,16 +233,26 @@ BenchResult GemmRunner::bench(const LaunchPlan &plan,
         std::max<size_t>(2 * size_t(device.info().l2CacheBytes), 64 << 20),
         "the L2 flush buffer");
 
-  const std::string ours = "kernel " + loaded.name();
-  auto runOurs = [&] {
-    launchKernel(loaded, plan, operands.maps, stream.get());
-  };
+  const bool staged = operands.staging.any();
+  const std::string ours =
+      "kernel " + loaded.name() + (staged ? " with its staging copies" : "");
   auto runCublas = [&] {
     gemm->run(operands.a.get(), operands.b.get(), cublasOut.get(),
               stream.get());
   };
+  // Our GEMM as the caller sees it: copies into scratch, the kernel, the copy
+  // out. `kernelStart` and `kernelStop`, when given, bracket the kernel.
+  auto runOurs = [&](Event *kernelStart, Event *kernelStop) {
+    operands.staging.copyIn(operands.a.get(), operands.b.get(), stream.get());
+    if (kernelStart)
+      kernelStart->record(stream.get());
+    launchKernel(loaded, plan, operands.maps, stream.get());
+    if (kernelStop)
+      kernelStop->record(stream.get());
+    operands.staging.copyOut(operands.c.get(), stream.get());
+  };
   for (int i = 0; i < benchOptions.warmup; ++i) {
-    runOurs();
+    runOurs(nullptr, nullptr);
     waitForStream(stream.get(), options.timeout, ours + " (warm-up)");
     if (gemm) {
       runCublas();
@@ -224,7 +260,7 @@ BenchResult GemmRunner::bench(const LaunchPlan &plan,
     }
   }
 
-  Event start, stop;
+  Event start, stop, kernelStart, kernelStop;
   auto timed = [&](auto &&run, const std::string &what, int iteration) {
     if (benchOptions.coldL2)
       checkCu(driver().cuMemsetD8Async(flush.get(), uint8_t(iteration),
@@ -237,13 +273,27 @@ BenchResult GemmRunner::bench(const LaunchPlan &plan,
                  what + " (timed run " + std::to_string(iteration + 1) + ")");
     return elapsedMs(start, stop);
   };
-  std::vector<float> oursMs, cublasMs;
+  std::vector<float> oursMs, cublasMs, stagingMs, kernelMs;
+  auto timeOurs = [&](int iteration) {
+    float total = timed(
+        [&] {
+          runOurs(staged ? &kernelStart : nullptr,
+                  staged ? &kernelStop : nullptr);
+        },
+        ours, iteration);
+    oursMs.push_back(total);
+    if (staged) {
+      float kernel = elapsedMs(kernelStart, kernelStop);
+      kernelMs.push_back(kernel);
+      stagingMs.push_back(std::max(total - kernel, 0.0f));
+    }
+  };
   for (int i = 0; i < benchOptions.iterations; ++i) {
     // Alternating who goes first cancels any bias of going second (warmer
     // clocks, L2 contents).
     if (gemm && i % 2 == 1)
       cublasMs.push_back(timed(runCublas, "cuBLAS", i));
-    oursMs.push_back(timed(runOurs, ours, i));
+    timeOurs(i);
     if (gemm && i % 2 == 0)
       cublasMs.push_back(timed(runCublas, "cuBLAS", i));
   }
@@ -251,6 +301,10 @@ BenchResult GemmRunner::bench(const LaunchPlan &plan,
   BenchResult result;
   result.clocks = device.sampleClocks();
   result.ours = TimingStats::from(std::move(oursMs));
+  if (staged) {
+    result.staging = TimingStats::from(std::move(stagingMs));
+    result.kernelOnly = TimingStats::from(std::move(kernelMs));
+  }
   if (gemm) {
     result.cublas = TimingStats::from(std::move(cublasMs));
     if (result.ours.medianMs > 0)

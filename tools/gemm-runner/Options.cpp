@@ -95,9 +95,10 @@ Options parseCommandLine(const std::vector<std::string> &args) {
       "--check",   "--bench", "--cold-l2", "--pad-leading-dims",
       "--dry-run", "--help",  "-h",        "--probe"};
   static const char *const valued[] = {
-      "--m",         "--n",    "--k",          "--batch",    "--shapes",
-      "--reference", "--seed", "--tolerance",  "--warmup",   "--iters",
-      "--vs",        "--json", "--timeout-ms", "--sm-count", "--device"};
+      "--m",          "--n",         "--k",      "--batch",
+      "--shapes",     "--reference", "--seed",   "--tolerance",
+      "--warmup",     "--iters",     "--vs",     "--json",
+      "--timeout-ms", "--sm-count",  "--device", "--unaligned"};
   auto isOneOf = [](const std::string &name, const auto &list) {
     for (const char *entry : list)
       if (name == entry)
@@ -180,7 +181,23 @@ Options parseCommandLine(const std::vector<std::string> &args) {
   options.check = has("--check");
   options.bench = has("--bench");
   options.coldL2 = has("--cold-l2");
-  options.padLeadingDims = has("--pad-leading-dims");
+  if (has("--unaligned")) {
+    const std::string &policy = values["--unaligned"];
+    std::optional<runtime::UnalignedPolicy> parsed =
+        runtime::parseUnalignedPolicy(policy);
+    if (!parsed)
+      usageError("--unaligned: expected stage, pad or reject, got '" + policy +
+                 "'");
+    options.unaligned = *parsed;
+  }
+  if (has("--pad-leading-dims")) {
+    if (has("--unaligned") &&
+        options.unaligned != runtime::UnalignedPolicy::Pad)
+      usageError("--pad-leading-dims means --unaligned pad, which contradicts "
+                 "--unaligned " +
+                 values["--unaligned"]);
+    options.unaligned = runtime::UnalignedPolicy::Pad;
+  }
   options.dryRun = has("--dry-run");
   if (has("--vs")) {
     if (values["--vs"] != "cublas")
@@ -243,8 +260,12 @@ problem:
   --m M --n N --k K     problem size; C[MxN] = A[MxK] * B[NxK]^T
   --batch B             batch count (batched kernels only)
   --shapes FILE         one problem per line: "M N K [BATCH]"; '#' comments
-  --pad-leading-dims    round leading dimensions up to 16 bytes instead of
-                        rejecting sizes whose rows are not 16-byte multiples
+  --unaligned MODE      matrices whose packed rows are not 16-byte multiples
+                        (TMA's stride rule): stage (default) copies them
+                        through aligned scratch buffers around every launch
+                        (timed as part of ours), pad allocates them with
+                        padded rows, reject stops with an error
+  --pad-leading-dims    the same as --unaligned pad
 what to do (default: --check):
   --check               run once and compare against the reference
   --reference MODE      auto (default), cublas, naive or both

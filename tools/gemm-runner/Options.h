@@ -28,7 +28,8 @@ struct Options {
   bool coldL2 = false;
   std::optional<std::string> jsonPath;
   std::chrono::milliseconds timeout{10000};
-  bool padLeadingDims = false;
+  /// --unaligned (--pad-leading-dims is --unaligned pad).
+  runtime::UnalignedPolicy unaligned = runtime::UnalignedPolicy::Stage;
   bool dryRun = false;
   /// --dry-run has no GPU to ask: the SM count to size persistent grids.
   uint32_t dryRunSmCount = 132;

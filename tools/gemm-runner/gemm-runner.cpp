@@ -14,9 +14,11 @@
 #include "gemm/Runtime/Error.h"
 #include "gemm/Runtime/Plan.h"
 #include "gemm/Runtime/Runner.h"
+#include "gemm/Runtime/Staging.h"
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
@@ -45,6 +47,11 @@ struct Context {
       text += (text.empty() ? "" : ", ") + problem->toString();
     if (plan)
       text += (text.empty() ? "" : ", ") + plan->configString();
+    if (plan && plan->anyStaged()) {
+      text += ", staged";
+      for (const std::string &name : plan->stagedTensors())
+        text += " " + name;
+    }
     return text;
   }
 };
@@ -103,16 +110,34 @@ ordered_json clocksJson(const ClockSample &clocks) {
           {"temperature_c", orUnknown(clocks.temperatureC)}};
 }
 
+/// "a, c".
+std::string joined(const std::vector<std::string> &names) {
+  std::string text;
+  for (const std::string &name : names)
+    text += (text.empty() ? "" : ", ") + name;
+  return text;
+}
+
 ordered_json planJson(const LaunchPlan &plan) {
-  ordered_json lds;
+  ordered_json lds, kernelLds;
   for (const MatrixPlan &m : plan.matrices)
     lds[std::string(bundle::toString(m.tensor))] = m.ld;
-  return {
-      {"m", plan.problem.m},     {"n", plan.problem.n},
-      {"k", plan.problem.k},     {"batch", plan.problem.batch},
-      {"leading_dims", lds},     {"padded", plan.padded()},
-      {"grid", plan.grid},       {"block", plan.block},
-      {"cluster", plan.cluster}, {"dynamic_smem_bytes", plan.dynamicSmemBytes}};
+  for (const MatrixPlan &m : plan.kernelMatrices)
+    kernelLds[std::string(bundle::toString(m.tensor))] = m.ld;
+  return {{"m", plan.problem.m},
+          {"n", plan.problem.n},
+          {"k", plan.problem.k},
+          {"batch", plan.problem.batch},
+          {"leading_dims", lds},
+          {"padded", plan.padded()},
+          {"unaligned", toString(plan.unaligned)},
+          {"staged", plan.stagedTensors()},
+          {"kernel_leading_dims", kernelLds},
+          {"staging_scratch_bytes", plan.stagingBytes()},
+          {"grid", plan.grid},
+          {"block", plan.block},
+          {"cluster", plan.cluster},
+          {"dynamic_smem_bytes", plan.dynamicSmemBytes}};
 }
 
 /// (batch, row, column) of a flat index into a batch x M x N matrix.
@@ -158,12 +183,45 @@ ordered_json timingJson(const TimingStats &t, double flops) {
           {"times_ms", t.ms}};
 }
 
+/// The copies of staging: what they move and how long they take.
+ordered_json stagingJson(const TimingStats &t, const BenchResult &bench,
+                         const LaunchPlan &plan) {
+  uint64_t traffic = 0;
+  ordered_json copies = ordered_json::array();
+  for (const StagingCopyPlan &copy : stagingCopies(plan)) {
+    traffic += copy.trafficBytes();
+    copies.push_back({{"tensor", bundle::toString(copy.tensor)},
+                      {"direction", copy.intoScratch ? "in" : "out"},
+                      {"rows", copy.rows},
+                      {"row_bytes", copy.rowBytes},
+                      {"src_pitch_bytes", copy.srcPitch},
+                      {"dst_pitch_bytes", copy.dstPitch}});
+  }
+  ordered_json j = {
+      {"median_ms", t.medianMs}, {"min_ms", t.minMs}, {"max_ms", t.maxMs}};
+  j["fraction_of_ours"] = bench.ours.medianMs > 0
+                              ? ordered_json(t.medianMs / bench.ours.medianMs)
+                              : ordered_json(nullptr);
+  j["bytes_moved"] = traffic;
+  j["gb_per_s"] = t.medianMs > 0 ? ordered_json(traffic / (t.medianMs * 1e6))
+                                 : ordered_json(nullptr);
+  j["copies"] = copies;
+  j["times_ms"] = t.ms;
+  return j;
+}
+
 ordered_json benchJson(const BenchResult &bench, const Options &options,
-                       double flops) {
+                       const LaunchPlan &plan) {
+  double flops = plan.problem.flops();
   ordered_json j = {{"warmup", options.warmup},
                     {"iterations", options.iterations},
                     {"cold_l2", options.coldL2},
                     {"ours", timingJson(bench.ours, flops)}};
+  // `ours` includes the staging copies; these split it.
+  if (bench.staging)
+    j["staging"] = stagingJson(*bench.staging, bench, plan);
+  if (bench.kernelOnly)
+    j["kernel_only"] = timingJson(*bench.kernelOnly, flops);
   if (bench.cublas) {
     j["cublas"] = timingJson(*bench.cublas, flops);
     j["speedup_vs_cublas"] = orUnknown(bench.speedupVsCublas);
@@ -208,6 +266,13 @@ std::string checkSummary(const CheckResult &check, const Problem &problem) {
 std::string benchSummary(const BenchResult &bench, double flops) {
   std::string text = "ours " + format("%.4f", bench.ours.medianMs) + " ms " +
                      format("%.1f", bench.ours.tflops(flops)) + " TFLOP/s";
+  if (bench.staging && bench.kernelOnly && bench.ours.medianMs > 0)
+    text +=
+        " (staging copies " + format("%.4f", bench.staging->medianMs) +
+        " ms = " +
+        format("%.1f", 100 * bench.staging->medianMs / bench.ours.medianMs) +
+        "%, kernel alone " + format("%.4f", bench.kernelOnly->medianMs) +
+        " ms " + format("%.1f", bench.kernelOnly->tflops(flops)) + " TFLOP/s)";
   if (bench.cublas)
     text += " | cuBLAS " + format("%.4f", bench.cublas->medianMs) + " ms " +
             format("%.1f", bench.cublas->tflops(flops)) + " TFLOP/s | " +
@@ -221,10 +286,19 @@ struct Row {
   std::optional<BenchResult> bench;
 };
 
+/// One line per problem. med_ms/min_ms/max_ms/TFLOP/s are our GEMM as the
+/// caller sees it (staging copies included); stage_ms, shown when some
+/// problem was staged, is the median of the copies alone.
 void printTable(const std::vector<Row> &rows) {
-  std::printf("\n%7s %7s %7s %5s  %-5s %9s %9s  %9s %9s %9s %8s  %9s %8s %7s\n",
-              "m", "n", "k", "batch", "check", "rel_err", "max_abs", "med_ms",
-              "min_ms", "max_ms", "TFLOP/s", "cublas_ms", "TFLOP/s", "speedup");
+  bool staging = std::any_of(rows.begin(), rows.end(), [](const Row &row) {
+    return row.bench && row.bench->staging;
+  });
+  std::printf("\n%7s %7s %7s %5s  %-5s %9s %9s  %9s %9s %9s %8s  ", "m", "n",
+              "k", "batch", "check", "rel_err", "max_abs", "med_ms", "min_ms",
+              "max_ms", "TFLOP/s");
+  if (staging)
+    std::printf("%9s  ", "stage_ms");
+  std::printf("%9s %8s %7s\n", "cublas_ms", "TFLOP/s", "speedup");
   for (const Row &row : rows) {
     const Problem &p = row.problem;
     std::printf("%7llu %7llu %7llu %5llu  ", (unsigned long long)p.m,
@@ -241,6 +315,10 @@ void printTable(const std::vector<Row> &rows) {
       const TimingStats &t = row.bench->ours;
       std::printf("%9.4f %9.4f %9.4f %8.1f  ", t.medianMs, t.minMs, t.maxMs,
                   t.tflops(p.flops()));
+      if (staging && row.bench->staging)
+        std::printf("%9.4f  ", row.bench->staging->medianMs);
+      else if (staging)
+        std::printf("%9s  ", "-");
       if (row.bench->cublas)
         std::printf("%9.4f %8.1f %6.3fx", row.bench->cublas->medianMs,
                     row.bench->cublas->tflops(p.flops()),
@@ -266,16 +344,23 @@ int dryRun(const Options &options, const KernelBundle &bundle) {
     std::printf("cubin: %s\n", bundle.cubinPath->string().c_str());
   std::printf("persistent grids assume %u SMs (--sm-count), 1 CTA per SM\n",
               options.dryRunSmCount);
+  std::printf("unaligned leading dimensions: %s (--unaligned)\n",
+              std::string(toString(options.unaligned)).c_str());
   PlanOptions planOptions;
-  planOptions.padLeadingDims = options.padLeadingDims;
+  planOptions.unaligned = options.unaligned;
   planOptions.persistentCtaCapacity = options.dryRunSmCount;
   for (const Problem &problem : options.problems) {
     LaunchPlan plan = planLaunch(m, problem, planOptions);
     std::printf("\n%s", describePlan(plan).c_str());
     if (plan.padded())
       std::printf("note: leading dimensions padded to %u bytes "
-                  "(--pad-leading-dims)\n",
+                  "(--unaligned pad)\n",
                   m.constraints.leadingDimAlignmentBytes);
+    if (plan.anyStaged())
+      std::printf("note: staged %s (--unaligned stage): the copies run on the "
+                  "kernel's stream around every launch and are timed as part "
+                  "of it\n",
+                  joined(plan.stagedTensors()).c_str());
   }
   return ExitOk;
 }
@@ -303,7 +388,7 @@ int run(const Options &options, Context &context, ordered_json &report) {
   report["device"] = deviceJson(info, clocks);
   RunnerOptions runnerOptions;
   runnerOptions.timeout = options.timeout;
-  runnerOptions.padLeadingDims = options.padLeadingDims;
+  runnerOptions.unaligned = options.unaligned;
   GemmRunner runner(bundle, device, runnerOptions);
   const LoadedKernel &kernel = runner.kernel();
   report["bundle"] = {{"manifest", bundle.manifestPath.string()},
@@ -337,8 +422,12 @@ int run(const Options &options, Context &context, ordered_json &report) {
     context.plan = plan;
     ordered_json result = planJson(plan);
     std::string line = "[" + std::to_string(i + 1) + "/" +
-                       std::to_string(total) + "] " + row.problem.toString() +
-                       (plan.padded() ? " (padded lds)" : "") + ":";
+                       std::to_string(total) + "] " + row.problem.toString();
+    if (plan.padded())
+      line += " (padded lds)";
+    if (plan.anyStaged())
+      line += " (staged " + joined(plan.stagedTensors()) + ")";
+    line += ":";
     uint64_t seed = options.seed + i;
     if (options.check) {
       CheckOptions checkOptions;
@@ -358,7 +447,7 @@ int run(const Options &options, Context &context, ordered_json &report) {
       benchOptions.coldL2 = options.coldL2;
       benchOptions.seed = seed;
       row.bench = runner.bench(plan, benchOptions);
-      result["bench"] = benchJson(*row.bench, options, row.problem.flops());
+      result["bench"] = benchJson(*row.bench, options, plan);
       line += (options.check ? " | " : " ") +
               benchSummary(*row.bench, row.problem.flops());
     }

@@ -11,6 +11,7 @@ using namespace gemm::runner;
 using gemm::runtime::Error;
 using gemm::runtime::ErrorKind;
 using gemm::runtime::ReferenceMode;
+using gemm::runtime::UnalignedPolicy;
 
 namespace {
 
@@ -37,6 +38,30 @@ TEST(Options, Defaults) {
   EXPECT_EQ(o.timeout.count(), 10000);
   EXPECT_EQ(o.warmup, 10);
   EXPECT_EQ(o.iterations, 50);
+  EXPECT_EQ(o.unaligned, UnalignedPolicy::Stage);
+}
+
+TEST(Options, Unaligned) {
+  auto parse = [](std::vector<std::string> extra) {
+    std::vector<std::string> args = {"b.json", "--m", "1", "--n",
+                                     "2",      "--k", "3"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    return parseCommandLine(args).unaligned;
+  };
+  EXPECT_EQ(parse({"--unaligned", "stage"}), UnalignedPolicy::Stage);
+  EXPECT_EQ(parse({"--unaligned=pad"}), UnalignedPolicy::Pad);
+  EXPECT_EQ(parse({"--unaligned", "reject"}), UnalignedPolicy::Reject);
+  // The old flag keeps working: it is --unaligned pad.
+  EXPECT_EQ(parse({"--pad-leading-dims"}), UnalignedPolicy::Pad);
+  EXPECT_EQ(parse({"--pad-leading-dims", "--unaligned", "pad"}),
+            UnalignedPolicy::Pad);
+  EXPECT_EQ(usageError({"b.json", "--m", "1", "--n", "2", "--k", "3",
+                        "--unaligned", "copy"}),
+            "--unaligned: expected stage, pad or reject, got 'copy'");
+  EXPECT_EQ(usageError({"b.json", "--m", "1", "--n", "2", "--k", "3",
+                        "--pad-leading-dims", "--unaligned", "stage"}),
+            "--pad-leading-dims means --unaligned pad, which contradicts "
+            "--unaligned stage");
 }
 
 TEST(Options, BenchImplications) {

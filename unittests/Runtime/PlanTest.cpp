@@ -39,10 +39,11 @@ Problem problem(uint64_t m, uint64_t n, uint64_t k, uint64_t batch = 1) {
   return p;
 }
 
-PlanOptions options(uint32_t capacity = 132, bool pad = false) {
+PlanOptions options(uint32_t capacity = 132,
+                    UnalignedPolicy unaligned = UnalignedPolicy::Stage) {
   PlanOptions o;
   o.persistentCtaCapacity = capacity;
-  o.padLeadingDims = pad;
+  o.unaligned = unaligned;
   return o;
 }
 
@@ -110,34 +111,143 @@ TEST(Plan, GridsAreWholeClusters) {
               HasSubstr("not one cluster of 2 CTAs fits"));
 }
 
-TEST(Plan, OddLeadingDimensionNamesTensorValueAndRule) {
-  std::string message =
-      errorOf([] { planLaunch(manifest(), problem(64, 64, 4095), options()); },
-              ErrorKind::Usage);
+TEST(Plan, RejectNamesTensorValueAndRule) {
+  std::string message = errorOf(
+      [] {
+        planLaunch(manifest(), problem(64, 64, 4095),
+                   options(132, UnalignedPolicy::Reject));
+      },
+      ErrorKind::Usage);
   EXPECT_THAT(message,
               HasSubstr("tensor a: leading dimension 4095 x bf16 = 8190 bytes "
                         "is not a multiple of 16 bytes"));
   EXPECT_THAT(message, HasSubstr("tensor b: leading dimension 4095"));
-  EXPECT_THAT(message, HasSubstr("--pad-leading-dims"));
+  EXPECT_THAT(message, HasSubstr("--unaligned stage"));
+  EXPECT_THAT(message, HasSubstr("--unaligned pad"));
   EXPECT_THAT(message, ::testing::Not(HasSubstr("tensor c")));
+  // Aligned problems are planned under every policy, with nothing staged.
+  LaunchPlan plan = planLaunch(manifest(), problem(64, 64, 4096),
+                               options(132, UnalignedPolicy::Reject));
+  EXPECT_FALSE(plan.anyStaged());
+  EXPECT_FALSE(plan.padded());
+}
+
+TEST(Plan, UnalignedPolicySpellings) {
+  EXPECT_EQ(toString(UnalignedPolicy::Stage), "stage");
+  EXPECT_EQ(parseUnalignedPolicy("pad"), UnalignedPolicy::Pad);
+  EXPECT_EQ(parseUnalignedPolicy("reject"), UnalignedPolicy::Reject);
+  EXPECT_EQ(parseUnalignedPolicy("Stage"), std::nullopt);
+  EXPECT_EQ(PlanOptions().unaligned, UnalignedPolicy::Stage);
+}
+
+TEST(Plan, StageOnlyWhatNeedsIt) {
+  // The default: the caller's matrices stay packed; A (k = 4100: 8200-byte
+  // rows), B (the same) and C (n = 4097: 8194-byte rows) are staged through
+  // scratch copies whose rows are rounded up to 128 bytes (8320).
+  LaunchPlan plan =
+      planLaunch(manifest(), problem(4095, 4097, 4100), options());
+  EXPECT_EQ(plan.unaligned, UnalignedPolicy::Stage);
+  EXPECT_FALSE(plan.padded());
+  EXPECT_TRUE(plan.anyStaged());
+  EXPECT_THAT(plan.stagedTensors(), ElementsAre("a", "b", "c"));
+  const MatrixPlan &a = plan.matrix(Tensor::A);
+  EXPECT_EQ(a.ld, 4100u);
+  EXPECT_EQ(a.bytes(), 4095u * 4100 * 2);
+  EXPECT_FALSE(a.padded);
+  const MatrixPlan &ka = plan.kernelMatrix(Tensor::A);
+  EXPECT_EQ(ka.ld, 4160u);
+  EXPECT_EQ(ka.inner, 4100u);
+  EXPECT_EQ(ka.outer, 4095u);
+  EXPECT_EQ(ka.bytes(), 4095u * 8320);
+  EXPECT_TRUE(ka.padded);
+  EXPECT_EQ(plan.kernelMatrix(Tensor::B).ld, 4160u);
+  EXPECT_EQ(plan.kernelMatrix(Tensor::B).outer, 4097u);
+  EXPECT_EQ(plan.matrix(Tensor::C).ld, 4097u);
+  EXPECT_EQ(plan.kernelMatrix(Tensor::C).ld, 4160u);
+  EXPECT_EQ(plan.stagingBytes(), (4095u + 4097 + 4095) * 8320ull);
+  // The descriptors describe the scratch copies with the logical sizes as
+  // dims, so TMA never reads their padding.
+  EXPECT_EQ(plan.tma[0].globalDim[0], 4100u);
+  EXPECT_EQ(plan.tma[0].globalDim[1], 4095u);
+  EXPECT_EQ(plan.tma[0].globalStrides[0], 8320u);
+  EXPECT_EQ(plan.tma[1].globalDim[1], 4097u);
+  EXPECT_EQ(plan.tma[2].globalDim[0], 4097u);
+  EXPECT_EQ(plan.tma[2].globalStrides[0], 8320u);
+
+  // Only B and A have odd rows here; C (n = 4096) is the caller's buffer.
+  plan = planLaunch(manifest(), problem(100, 4096, 4095), options());
+  EXPECT_THAT(plan.stagedTensors(), ElementsAre("a", "b"));
+  EXPECT_FALSE(plan.isStaged(Tensor::C));
+  EXPECT_EQ(plan.kernelMatrix(Tensor::C).ld, 4096u);
+  EXPECT_EQ(plan.tma[2].globalStrides[0], 8192u);
+  EXPECT_EQ(plan.kernelMatrix(Tensor::A).ld, 4096u);
+  EXPECT_EQ(plan.stagingBytes(), (100u + 4096) * 8192ull);
+
+  // Only C: n odd, k aligned.
+  plan = planLaunch(manifest(), problem(8191, 8191, 8192), options());
+  EXPECT_THAT(plan.stagedTensors(), ElementsAre("c"));
+  EXPECT_EQ(plan.kernelMatrix(Tensor::C).ld, 8192u);
+
+  // Aligned problems stage nothing.
+  plan = planLaunch(manifest(), problem(4096, 4096, 4096), options());
+  EXPECT_FALSE(plan.anyStaged());
+  EXPECT_EQ(plan.stagingBytes(), 0u);
+  EXPECT_EQ(plan.kernelMatrix(Tensor::A).ld, 4096u);
+}
+
+TEST(Plan, StageFp8AndF32) {
+  // e4m3 rows need 16-element multiples, f32 rows 4-element multiples; the
+  // scratch rows round up to 128 bytes: 128 e4m3 or 32 f32 elements.
+  KernelManifest m = manifest();
+  m.types = {DType::E4M3, DType::E4M3, DType::F32, DType::F32};
+  m.params[0].tma.box = {128, 128};
+  m.params[1].tma.box = {128, 256};
+  m.params[2].tma.box = {32, 32};
+  LaunchPlan plan = planLaunch(m, problem(8, 9, 17), options());
+  EXPECT_THAT(plan.stagedTensors(), ElementsAre("a", "b", "c"));
+  EXPECT_EQ(plan.matrix(Tensor::A).ld, 17u);
+  EXPECT_EQ(plan.kernelMatrix(Tensor::A).ld, 128u);
+  EXPECT_EQ(plan.matrix(Tensor::C).ld, 9u);
+  EXPECT_EQ(plan.kernelMatrix(Tensor::C).ld, 32u);
+  // n = 4 f32 = 16 bytes is aligned: C is not staged.
+  plan = planLaunch(m, problem(8, 4, 16), options());
+  EXPECT_THAT(plan.stagedTensors(), ElementsAre());
+}
+
+TEST(Plan, StageBatched) {
+  KernelManifest m = manifest();
+  m.params.push_back(Param::problemSize(ProblemDim::Batch));
+  LaunchPlan plan = planLaunch(m, problem(256, 512, 100, 3), options());
+  EXPECT_THAT(plan.stagedTensors(), ElementsAre("a", "b"));
+  EXPECT_EQ(plan.matrix(Tensor::A).batchStride, 256u * 100);
+  EXPECT_EQ(plan.kernelMatrix(Tensor::A).ld, 128u);
+  EXPECT_EQ(plan.kernelMatrix(Tensor::A).batchStride, 256u * 128);
+  EXPECT_EQ(plan.kernelMatrix(Tensor::A).bytes(), 3u * 256 * 128 * 2);
+  const TmaPlan &a = plan.tma[0];
+  EXPECT_EQ(a.globalDim[0], 100u);
+  EXPECT_EQ(a.globalStrides[0], 256u);
+  EXPECT_EQ(a.globalStrides[1], 256u * 256);
 }
 
 TEST(Plan, PadLeadingDims) {
-  LaunchPlan plan =
-      planLaunch(manifest(), problem(100, 4095, 4095), options(132, true));
+  LaunchPlan plan = planLaunch(manifest(), problem(100, 4095, 4095),
+                               options(132, UnalignedPolicy::Pad));
   EXPECT_TRUE(plan.padded());
   EXPECT_EQ(plan.matrix(Tensor::A).ld, 4096u);
   EXPECT_EQ(plan.matrix(Tensor::C).ld, 4096u);
   EXPECT_EQ(plan.matrix(Tensor::C).inner, 4095u);
   EXPECT_EQ(plan.tma[0].globalDim[0], 4095u);
   EXPECT_EQ(plan.tma[0].globalStrides[0], 8192u);
+  // Padding is the caller's layout: nothing is staged.
+  EXPECT_FALSE(plan.anyStaged());
+  EXPECT_EQ(plan.kernelMatrix(Tensor::A).ld, 4096u);
   // fp8 rows pad to 16 elements, f32 rows to 4.
   KernelManifest m = manifest();
   m.types = {DType::E4M3, DType::E4M3, DType::F32, DType::F32};
   m.params[0].tma.box = {128, 128};
   m.params[1].tma.box = {128, 256};
   m.params[2].tma.box = {32, 32};
-  plan = planLaunch(m, problem(8, 9, 17), options(132, true));
+  plan = planLaunch(m, problem(8, 9, 17), options(132, UnalignedPolicy::Pad));
   EXPECT_EQ(plan.matrix(Tensor::A).ld, 32u);
   EXPECT_EQ(plan.matrix(Tensor::C).ld, 12u);
 }
@@ -217,6 +327,19 @@ TEST(Plan, Describe) {
   EXPECT_EQ(plan.configString(),
             "grid [1, 1, 1] block [384, 1, 1] cluster [1, 1, 1] smem 1024");
   EXPECT_EQ(plan.problem.flops(), 2.0 * 128 * 256 * 64);
+  EXPECT_THAT(text, ::testing::Not(HasSubstr("staging")));
+
+  plan = planLaunch(manifest(), problem(300, 600, 100), options());
+  text = describePlan(plan);
+  EXPECT_THAT(text, HasSubstr("tensor a: bf16 300 x 100, ld 100 (200 bytes), "
+                              "staged: the kernel reads a copy with ld 128 "
+                              "(256 bytes, 76800 bytes of scratch)\n"));
+  EXPECT_THAT(text, HasSubstr("tensor c: bf16 300 x 600, ld 600 (1200 "
+                              "bytes)\n"));
+  EXPECT_THAT(text, HasSubstr("staging: 230400 bytes of scratch; a, b copied "
+                              "into it before each launch\n"));
+  EXPECT_THAT(text, HasSubstr("params[0]: tma_descriptor a: rank 2, dims [100, "
+                              "300], strides [256] bytes"));
 }
 
 } // namespace

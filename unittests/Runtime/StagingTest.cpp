@@ -1,4 +1,4 @@
-//===- StagingTest.cpp - The staging row copy, on the CPU -----------------===//
+//===- StagingTest.cpp - Staging plans and the row copy, on the CPU -------===//
 //
 // The copy kernel's per-thread code (gemm/Runtime/StagingCopy.h) runs here
 // over every thread of the launch the runtime would make, on host memory
@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "gemm/Runtime/Staging.h"
+#include "gemm/Runtime/Plan.h"
 #include "gemm/Runtime/StagingCopy.h"
 
 #include <gmock/gmock.h>
@@ -17,12 +18,88 @@
 #include <map>
 #include <sstream>
 
+using namespace gemm::bundle;
 using namespace gemm::runtime;
 using gemm::runtime::staging::Chunk;
 using gemm::runtime::staging::RowCopy;
 using ::testing::ElementsAre;
 
 namespace {
+
+KernelManifest manifest() {
+  KernelManifest m;
+  m.name = m.kernel = "k";
+  m.ptx = "k.ptx";
+  m.block = {384, 1, 1};
+  m.tile = {128, 256, 64};
+  m.dynamicSmemBytes = 1024;
+  m.params = {Param::tmaDescriptor({Tensor::A, {64, 128}}),
+              Param::tmaDescriptor({Tensor::B, {64, 256}}),
+              Param::tmaDescriptor({Tensor::C, {64, 32}}),
+              Param::problemSize(ProblemDim::M),
+              Param::problemSize(ProblemDim::N),
+              Param::problemSize(ProblemDim::K)};
+  return m;
+}
+
+LaunchPlan plan(uint64_t m, uint64_t n, uint64_t k, uint64_t batch = 1,
+                UnalignedPolicy unaligned = UnalignedPolicy::Stage) {
+  KernelManifest manifestWithBatch = manifest();
+  if (batch > 1)
+    manifestWithBatch.params.push_back(Param::problemSize(ProblemDim::Batch));
+  Problem p;
+  p.m = m;
+  p.n = n;
+  p.k = k;
+  p.batch = batch;
+  PlanOptions options;
+  options.persistentCtaCapacity = 132;
+  options.unaligned = unaligned;
+  return planLaunch(manifestWithBatch, p, options);
+}
+
+TEST(Staging, CopiesOfAPlan) {
+  // m=4095 n=4097 k=4100 bf16: all three staged.
+  std::vector<StagingCopyPlan> copies = stagingCopies(plan(4095, 4097, 4100));
+  ASSERT_EQ(copies.size(), 3u);
+  const StagingCopyPlan &a = copies[0], &b = copies[1], &c = copies[2];
+  EXPECT_EQ(a.tensor, Tensor::A);
+  EXPECT_TRUE(a.intoScratch);
+  EXPECT_EQ(a.rows, 4095u);
+  EXPECT_EQ(a.rowBytes, 8200u);
+  EXPECT_EQ(a.srcPitch, 8200u);
+  EXPECT_EQ(a.dstPitch, 8320u);
+  EXPECT_EQ(a.srcBytes, 4095u * 8200);
+  EXPECT_EQ(a.dstBytes, 4095u * 8320);
+  EXPECT_EQ(a.trafficBytes(), 2u * 4095 * 8200);
+  EXPECT_EQ(a.describe(),
+            "tensor a (packed rows of 8200 bytes -> scratch rows of 8320 "
+            "bytes)");
+  EXPECT_EQ(b.tensor, Tensor::B);
+  EXPECT_EQ(b.rows, 4097u);
+  EXPECT_EQ(c.tensor, Tensor::C);
+  EXPECT_FALSE(c.intoScratch);
+  EXPECT_EQ(c.rows, 4095u);
+  EXPECT_EQ(c.rowBytes, 8194u);
+  EXPECT_EQ(c.srcPitch, 8320u);
+  EXPECT_EQ(c.dstPitch, 8194u);
+  EXPECT_EQ(c.srcBytes, 4095u * 8320);
+  EXPECT_EQ(c.dstBytes, 4095u * 8194);
+  EXPECT_EQ(c.describe(),
+            "tensor c (scratch rows of 8320 bytes -> packed rows of 8194 "
+            "bytes)");
+
+  // Batches are rows too.
+  copies = stagingCopies(plan(256, 512, 100, 3));
+  ASSERT_EQ(copies.size(), 2u);
+  EXPECT_EQ(copies[0].rows, 3u * 256);
+  EXPECT_EQ(copies[1].rows, 3u * 512);
+
+  // Nothing staged: aligned, or padded by the caller.
+  EXPECT_TRUE(stagingCopies(plan(4096, 4096, 4096)).empty());
+  EXPECT_TRUE(
+      stagingCopies(plan(4095, 4097, 4100, 1, UnalignedPolicy::Pad)).empty());
+}
 
 TEST(Staging, Launch) {
   // 8191 bf16 into scratch: 1024 aligned words per row, 256 threads along

@@ -1,9 +1,10 @@
 //===- Plan.h - From manifest + problem to a launch plan --------*- C++ -*-===//
 //
 // Everything a launch needs that can be decided without a GPU: matrix shapes
-// and leading dimensions, TMA descriptor fields and their rule checks, grid,
-// block, cluster and shared memory, the kernel arguments in manifest order.
-// CPU-only, so it is unit-tested and printed by `gemm-runner --dry-run`.
+// and leading dimensions, which matrices are staged through aligned scratch
+// copies, TMA descriptor fields and their rule checks, grid, block, cluster
+// and shared memory, the kernel arguments in manifest order. CPU-only, so it
+// is unit-tested and printed by `gemm-runner --dry-run`.
 //
 //===----------------------------------------------------------------------===//
 
@@ -14,7 +15,9 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace gemm::runtime {
@@ -31,10 +34,30 @@ struct Problem {
   std::string toString() const;
 };
 
+/// What to do with a matrix whose packed rows are not a multiple of the
+/// kernel's leading-dimension alignment (16 bytes: the TMA stride rule).
+enum class UnalignedPolicy {
+  /// The user's matrices stay packed. The runtime copies each such matrix
+  /// into a scratch buffer with aligned rows before every launch (A, B) and
+  /// back after it (C); the kernel's descriptors describe the scratch copies.
+  Stage,
+  /// The user's matrices are allocated with rows rounded up to the alignment
+  /// (as if the caller's data were padded already); nothing is copied.
+  Pad,
+  /// Refuse the problem with an error naming the tensor and the rule.
+  Reject,
+};
+
+/// "stage", "pad", "reject".
+std::string_view toString(UnalignedPolicy policy);
+std::optional<UnalignedPolicy> parseUnalignedPolicy(std::string_view text);
+
+/// Rows of staged scratch copies start on this boundary (and on the kernel's
+/// alignment): a 128-byte TMA box row then covers whole 32-byte sectors.
+inline constexpr uint32_t StagingRowAlignmentBytes = 128;
+
 struct PlanOptions {
-  /// Round leading dimensions up to the manifest's alignment (16 bytes)
-  /// instead of rejecting problems whose packed rows are not 16-byte multiples.
-  bool padLeadingDims = false;
+  UnalignedPolicy unaligned = UnalignedPolicy::Stage;
   /// Persistent grids: how many CTAs can be co-resident (from the SM count
   /// and occupancy). Ignored for the tiles policy.
   uint32_t persistentCtaCapacity = 0;
@@ -49,7 +72,7 @@ struct MatrixPlan {
   uint64_t ld = 0;
   uint64_t batch = 1;
   uint64_t batchStride = 0;
-  /// ld > inner because of --pad-leading-dims.
+  /// ld > inner: rows rounded up (--unaligned pad, or a staged scratch copy).
   bool padded = false;
 
   uint64_t ldBytes() const { return ld * bundle::elementBytes(dtype); }
@@ -90,8 +113,17 @@ struct KernelArg {
 
 struct LaunchPlan {
   Problem problem;
-  /// Indexed by Tensor (A, B, C).
+  UnalignedPolicy unaligned = UnalignedPolicy::Stage;
+  /// The caller's matrices, indexed by Tensor (A, B, C): what is allocated,
+  /// filled, given to cuBLAS and the references, and checked. Packed
+  /// (ld = inner) unless unaligned is Pad.
   std::array<MatrixPlan, 3> matrices;
+  /// What the kernel's TMA descriptors describe: matrices[i] itself, or, when
+  /// staged[i], an aligned scratch copy of it (same shape, ld rounded up).
+  std::array<MatrixPlan, 3> kernelMatrices;
+  /// The runtime copies A and B into their scratch copies before each launch
+  /// and C out of its scratch copy after it (UnalignedPolicy::Stage only).
+  std::array<bool, 3> staged = {false, false, false};
   std::vector<TmaPlan> tma;
   /// In the manifest's parameter order.
   std::vector<KernelArg> args;
@@ -108,7 +140,18 @@ struct LaunchPlan {
   const MatrixPlan &matrix(Tensor t) const {
     return matrices[static_cast<size_t>(t)];
   }
+  const MatrixPlan &kernelMatrix(Tensor t) const {
+    return kernelMatrices[static_cast<size_t>(t)];
+  }
+  bool isStaged(Tensor t) const { return staged[static_cast<size_t>(t)]; }
+  /// Some of the caller's matrices have padded rows (UnalignedPolicy::Pad).
   bool padded() const;
+  /// Some matrix is staged.
+  bool anyStaged() const;
+  /// The staged tensors, e.g. {"a", "c"}.
+  std::vector<std::string> stagedTensors() const;
+  /// Bytes of scratch memory the staged copies need.
+  uint64_t stagingBytes() const;
   /// "grid [132, 1, 1] block [384, 1, 1] cluster [1, 1, 1] smem 200704".
   std::string configString() const;
 };
@@ -118,8 +161,9 @@ struct LaunchPlan {
 void checkRunnerSupports(const bundle::KernelManifest &manifest);
 
 /// Plans one launch. Throws Error(Usage) when the problem does not fit the
-/// kernel (constraints, 32-bit sizes, 16-byte stride rule: the message names
-/// the tensor, the value and the rule, and suggests --pad-leading-dims).
+/// kernel (constraints, 32-bit sizes, and under UnalignedPolicy::Reject the
+/// 16-byte stride rule: the message names the tensor, the value and the rule,
+/// and the --unaligned choices).
 /// Expects a manifest that passed validate() and checkRunnerSupports().
 LaunchPlan planLaunch(const bundle::KernelManifest &manifest,
                       const Problem &problem, const PlanOptions &options);

@@ -13,6 +13,7 @@
 #include "gemm/Runtime/Device.h"
 #include "gemm/Runtime/Plan.h"
 #include "gemm/Runtime/Reference.h"
+#include "gemm/Runtime/Staging.h"
 
 #include <chrono>
 #include <memory>
@@ -78,7 +79,12 @@ struct BenchOptions {
 };
 
 struct BenchResult {
+  /// Our GEMM as the caller sees it: with staged matrices, the copies into
+  /// scratch, the kernel and the copy out, between one pair of events.
   TimingStats ours;
+  /// With staged matrices, `ours` split per timed run into the copies alone
+  /// (in and out together) and the kernel alone.
+  std::optional<TimingStats> staging, kernelOnly;
   std::optional<TimingStats> cublas;
   /// cuBLAS median / our median: above 1 means ours is faster.
   std::optional<double> speedupVsCublas;
@@ -89,7 +95,8 @@ struct BenchResult {
 struct RunnerOptions {
   /// A kernel not finished after this long is reported as a hang.
   std::chrono::milliseconds timeout{10000};
-  bool padLeadingDims = false;
+  /// Matrices whose packed rows are not 16-byte multiples.
+  UnalignedPolicy unaligned = UnalignedPolicy::Stage;
 };
 
 class GemmRunner {
@@ -104,11 +111,13 @@ public:
   uint32_t persistentCtaCapacity() const { return capacity; }
   LaunchPlan plan(const Problem &problem) const;
 
-  /// Random inputs (seeded, fresh per call), NaN-poisoned output, one launch,
-  /// then comparison against the reference(s).
+  /// Random inputs (seeded, fresh per call), NaN-poisoned output, one launch
+  /// (with its staging copies), then comparison of the caller's output
+  /// against the reference(s), computed from the caller's inputs.
   CheckResult check(const LaunchPlan &plan, const CheckOptions &options);
   /// Warm-up, then timed runs with CUDA events (interleaved with cuBLAS, the
-  /// order alternating, when options.vsCublas).
+  /// order alternating, when options.vsCublas). Staging copies are part of
+  /// each of our runs and of its time; cuBLAS gets the caller's buffers.
   BenchResult bench(const LaunchPlan &plan, const BenchOptions &options);
 
 private:
