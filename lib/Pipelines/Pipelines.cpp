@@ -15,8 +15,12 @@
 
 using namespace mlir;
 
-void mlir::gemm::buildGemmToNVVMPipeline(OpPassManager &pm) {
-  pm.addPass(createGemmMaterializeSM90());
+void mlir::gemm::buildGemmToNVVMPipeline(OpPassManager &pm,
+                                         const GemmToNVVMOptions &options) {
+  GemmMaterializeSM90Options sm90;
+  sm90.wgmmaLookahead = options.wgmmaLookahead;
+  sm90.storeSlots = options.storeSlots;
+  pm.addPass(createGemmMaterializeSM90(sm90));
   pm.addPass(createGemmMaterializeSM100());
   pm.addPass(createGemmCheckPipelines());
   pm.addPass(createCanonicalizerPass());
@@ -31,7 +35,10 @@ void mlir::gemm::buildGemmToNVVMPipeline(OpPassManager &pm) {
 
 void mlir::gemm::buildGemmToPTXPipeline(OpPassManager &pm,
                                         const GemmToPTXOptions &options) {
-  buildGemmToNVVMPipeline(pm);
+  GemmToNVVMOptions nvvm;
+  nvvm.wgmmaLookahead = options.wgmmaLookahead;
+  nvvm.storeSlots = options.storeSlots;
+  buildGemmToNVVMPipeline(pm, nvvm);
   GpuModuleToBinaryPassOptions binary;
   binary.compilationTarget = "isa";
   pm.addPass(createGpuModuleToBinaryPass(binary));
@@ -44,7 +51,7 @@ void mlir::gemm::buildGemmToPTXPipeline(OpPassManager &pm,
 }
 
 void mlir::gemm::registerGemmPipelines() {
-  PassPipelineRegistration<>(
+  PassPipelineRegistration<GemmToNVVMOptions>(
       "gemm-to-nvvm",
       "lower gemm.matmul ops to kernels in the NVVM/LLVM dialects",
       buildGemmToNVVMPipeline);

@@ -6,7 +6,29 @@
 
 namespace mlir::gemm {
 
+/// The options of gemm-materialize-sm90 that the pipelines forward.
+struct GemmToNVVMOptions : public PassPipelineOptions<GemmToNVVMOptions> {
+  PassOptions::Option<int64_t> wgmmaLookahead{
+      *this, "wgmma-lookahead",
+      llvm::cl::desc("SM90: WGMMA groups in flight when a stage is released "
+                     "(0 or 1)"),
+      llvm::cl::init(1)};
+  PassOptions::Option<int64_t> storeSlots{
+      *this, "store-slots",
+      llvm::cl::desc("SM90: epilogue staging slots per consumer (1 to 4)"),
+      llvm::cl::init(2)};
+};
+
 struct GemmToPTXOptions : public PassPipelineOptions<GemmToPTXOptions> {
+  PassOptions::Option<int64_t> wgmmaLookahead{
+      *this, "wgmma-lookahead",
+      llvm::cl::desc("SM90: WGMMA groups in flight when a stage is released "
+                     "(0 or 1)"),
+      llvm::cl::init(1)};
+  PassOptions::Option<int64_t> storeSlots{
+      *this, "store-slots",
+      llvm::cl::desc("SM90: epilogue staging slots per consumer (1 to 4)"),
+      llvm::cl::init(2)};
   PassOptions::Option<std::string> outputDir{
       *this, "output-dir",
       llvm::cl::desc("write each kernel's bundle (NAME.ptx, NAME.cubin, "
@@ -18,7 +40,8 @@ struct GemmToPTXOptions : public PassPipelineOptions<GemmToPTXOptions> {
 };
 
 /// gemm.matmul -> kernel IR -> NVVM/LLVM inside gpu.modules.
-void buildGemmToNVVMPipeline(OpPassManager &pm);
+void buildGemmToNVVMPipeline(OpPassManager &pm,
+                             const GemmToNVVMOptions &options);
 /// buildGemmToNVVMPipeline, then PTX (gpu.binary) and optionally bundles.
 void buildGemmToPTXPipeline(OpPassManager &pm, const GemmToPTXOptions &options);
 

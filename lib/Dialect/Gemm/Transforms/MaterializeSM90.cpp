@@ -28,9 +28,6 @@ constexpr int64_t kProducerRegisters = 40;
 constexpr int64_t kConsumerRegisters = 232;
 /// Shared memory kept free of the stage ring for barriers and alignment.
 constexpr int64_t kBarrierReserveBytes = 1024;
-/// TMA-store staging slots per consumer warpgroup: one being written while
-/// the previous one drains to global memory.
-constexpr int64_t kStagingSlotsPerConsumer = 2;
 /// Rows of one staging slot and TMA store box: one 64-row WGMMA atom.
 constexpr int64_t kStoreBoxRows = 64;
 
@@ -42,16 +39,25 @@ struct KernelShape : TileGeometry {
   int64_t consumers, accRows;
   /// Consumers that read each stage (cooperative: all; pingpong: one).
   int64_t readersPerStage;
+  /// WGMMA groups left in flight when a stage is released (1: the previous
+  /// k-block's stage goes back while the current k-block's MMAs run).
+  int64_t wgmmaLookahead = 1;
+  /// TMA-store staging slots per consumer warpgroup (2: one is written while
+  /// the previous one drains to global memory).
+  int64_t storeSlots = 2;
 
   int64_t threads() const { return kWarpgroupThreads * (1 + consumers); }
   int64_t stagingBytes() const {
-    return kStagingSlotsPerConsumer * consumers * kStoreBoxRows * 128;
+    return storeSlots * consumers * kStoreBoxRows * 128;
   }
 };
 
-FailureOr<KernelShape> planKernel(MatmulOp op) {
+FailureOr<KernelShape> planKernel(MatmulOp op, int64_t wgmmaLookahead,
+                                  int64_t storeSlots) {
   KernelShape shape;
   static_cast<TileGeometry &>(shape) = getTileGeometry(op);
+  shape.wgmmaLookahead = wgmmaLookahead;
+  shape.storeSlots = storeSlots;
   shape.schedule = op.getConfig().getSchedule();
   if (shape.schedule == Schedule::cooperative) {
     if (shape.bm < 128)
@@ -137,7 +143,7 @@ void SM90KernelBuilder::build(gpu::GPUFuncOp func) {
   auto ringBType = SmemBufferType::get(ctx, shape.stages, shape.bn, shape.bk,
                                        shape.inputType, 128);
   auto stagingType = SmemBufferType::get(
-      ctx, kStagingSlotsPerConsumer * shape.consumers, kStoreBoxRows,
+      ctx, shape.storeSlots * shape.consumers, kStoreBoxRows,
       shape.epilogueCols, shape.outputType, 128);
   auto pipelineType =
       PipelineType::get(ctx, shape.stages, /*producers=*/1,
@@ -239,20 +245,26 @@ SM90KernelBuilder::buildMainloop(Value iteration, Value aRow, Value isLeader) {
     Value next =
         MmaSm90Op::create(b, loc, acc.getType(), acc, ringA, slot, aRow, ringB);
     WgmmaCommitOp::create(b, loc);
-    // Lookahead of one group: the previous k-block's MMAs are done, so its
-    // stage goes back to the producer while this one runs.
-    WgmmaWaitOp::create(b, loc, b.getI64IntegerAttr(1));
-    Value notFirst = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne,
-                                           kLoop.getInductionVar(), i32(0));
-    ifThen(arith::AndIOp::create(b, loc, isLeader, notFirst), [&] {
-      releaseStage(arith::SubIOp::create(b, loc, current, i32(1)));
-    });
+    WgmmaWaitOp::create(b, loc, b.getI64IntegerAttr(shape.wgmmaLookahead));
+    if (shape.wgmmaLookahead == 0) {
+      ifThen(isLeader, [&] { releaseStage(current); });
+    } else {
+      // Lookahead of one group: the previous k-block's MMAs are done, so its
+      // stage goes back to the producer while this one runs.
+      Value notFirst = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne,
+                                             kLoop.getInductionVar(), i32(0));
+      ifThen(arith::AndIOp::create(b, loc, isLeader, notFirst), [&] {
+        releaseStage(arith::SubIOp::create(b, loc, current, i32(1)));
+      });
+    }
     scf::YieldOp::create(b, loc, ValueRange{next, add(current, i32(1))});
   }
-  WgmmaWaitOp::create(b, loc, b.getI64IntegerAttr(0));
   Value end = kLoop.getResult(1);
-  ifThen(isLeader,
-         [&] { releaseStage(arith::SubIOp::create(b, loc, end, i32(1))); });
+  if (shape.wgmmaLookahead != 0) {
+    WgmmaWaitOp::create(b, loc, b.getI64IntegerAttr(0));
+    ifThen(isLeader,
+           [&] { releaseStage(arith::SubIOp::create(b, loc, end, i32(1))); });
+  }
   return {kLoop.getResult(0), end};
 }
 
@@ -264,18 +276,17 @@ Value SM90KernelBuilder::buildEpilogue(Value acc, Value originM, Value originN,
   // Named barrier 0 is __syncthreads; consumer c uses 1 + c.
   Value barrierId = add(consumer, i32(1));
   Value barrierThreads = i32(kWarpgroupThreads);
-  Value firstSlot = mul(consumer, i32(kStagingSlotsPerConsumer));
+  Value firstSlot = mul(consumer, i32(shape.storeSlots));
   for (int64_t atom = 0; atom < atoms; ++atom) {
     for (int64_t block = 0; block < columnBlocks; ++block) {
       Value slot =
-          add(firstSlot, arith::RemUIOp::create(b, loc, staged,
-                                                i32(kStagingSlotsPerConsumer)));
-      // The slot written two sub-tiles ago must have been read by its TMA
-      // store before it is overwritten.
+          add(firstSlot,
+              arith::RemUIOp::create(b, loc, staged, i32(shape.storeSlots)));
+      // The slot written storeSlots sub-tiles ago must have been read by its
+      // TMA store before it is overwritten.
       ifThen(isLeader, [&] {
         TmaStoreWaitOp::create(
-            b, loc, b.getI64IntegerAttr(kStagingSlotsPerConsumer - 1),
-            b.getUnitAttr());
+            b, loc, b.getI64IntegerAttr(shape.storeSlots - 1), b.getUnitAttr());
       });
       NVVM::BarrierOp::create(b, loc, Type(), barrierId, barrierThreads,
                               nullptr, Value());
@@ -369,10 +380,23 @@ void SM90KernelBuilder::buildConsumer(Region &region) {
 struct GemmMaterializeSM90Pass
     : public mlir::gemm::impl::GemmMaterializeSM90Base<
           GemmMaterializeSM90Pass> {
+  using Base::Base;
+
   void runOnOperation() override {
+    if (wgmmaLookahead != 0 && wgmmaLookahead != 1) {
+      getOperation().emitError("wgmma-lookahead must be 0 or 1, got ")
+          << static_cast<int64_t>(wgmmaLookahead);
+      return signalPassFailure();
+    }
+    if (storeSlots < 1 || storeSlots > 4) {
+      getOperation().emitError("store-slots must be in [1, 4], got ")
+          << static_cast<int64_t>(storeSlots);
+      return signalPassFailure();
+    }
     auto materialize =
-        [](MatmulOp matmul) -> FailureOr<::gemm::bundle::KernelManifest> {
-      FailureOr<KernelShape> shape = planKernel(matmul);
+        [&](MatmulOp matmul) -> FailureOr<::gemm::bundle::KernelManifest> {
+      FailureOr<KernelShape> shape =
+          planKernel(matmul, wgmmaLookahead, storeSlots);
       if (failed(shape))
         return failure();
       Location loc = matmul.getLoc();

@@ -15,7 +15,20 @@ def GemmMaterializeSM90 : Pass<"gemm-materialize-sm90", "ModuleOp"> {
     shared-memory budget unless the config fixes it. The launch contract
     (block, cluster, shared memory, parameters) is attached to the module as
     `gemm.bundle` for `gemm-export-bundle`.
+
+    The options switch off two latency-hiding techniques, to measure what
+    they are worth; the defaults are the fast kernel.
   }];
+  let options = [
+    Option<"wgmmaLookahead", "wgmma-lookahead", "int64_t", "1",
+           "WGMMA groups left in flight when a k-block's stage is released: "
+           "1 releases the previous stage while the current MMAs run, 0 waits "
+           "for each k-block's MMAs">,
+    Option<"storeSlots", "store-slots", "int64_t", "2",
+           "epilogue staging slots per consumer warpgroup: 2 writes one "
+           "sub-tile while the previous one's TMA store drains, 1 waits for "
+           "each store to read shared memory (1 to 4)">,
+  ];
   let dependentDialects = ["::mlir::gpu::GPUDialect", "::mlir::scf::SCFDialect",
                            "::mlir::arith::ArithDialect",
                            "::mlir::NVVM::NVVMDialect"];
