@@ -296,14 +296,21 @@ LaunchPlan planLaunch(const KernelManifest &manifest, const Problem &problem,
   plan.cluster = manifest.cluster;
   plan.dynamicSmemBytes = manifest.dynamicSmemBytes;
   plan.policy = manifest.grid;
-  plan.tiles = ceilDiv(problem.m, manifest.tile[0]) *
-               ceilDiv(problem.n, manifest.tile[1]) * problem.batch;
+  uint64_t tilesM = ceilDiv(problem.m, manifest.tile[0]);
+  uint64_t tilesN = ceilDiv(problem.n, manifest.tile[1]);
+  plan.tiles = tilesM * tilesN * problem.batch;
   uint32_t clusterSize = manifest.cluster[0];
-  uint64_t gridX = roundUp(plan.tiles, clusterSize);
+  // A cluster works on a block of clusterM x clusterN tiles at a time (the
+  // blocks at the edges may stick out of C), so the useful CTAs are whole
+  // blocks: one CTA per tile of every block.
+  plan.clusterTiles = manifest.clusterTileShape();
+  plan.clusterUnits = ceilDiv(tilesM, plan.clusterTiles[0]) *
+                      ceilDiv(tilesN, plan.clusterTiles[1]) * problem.batch;
+  uint64_t gridX = plan.clusterUnits * clusterSize;
   if (plan.policy == GridPolicy::Persistent) {
     plan.persistentCtaCapacity = options.persistentCtaCapacity;
-    gridX = persistentGridSize(plan.tiles, options.persistentCtaCapacity,
-                               clusterSize);
+    gridX =
+        persistentGridSize(gridX, options.persistentCtaCapacity, clusterSize);
     if (gridX == 0)
       throw Error(ErrorKind::Usage,
                   "persistent grid: not one cluster of " +
@@ -379,12 +386,15 @@ std::string describePlan(const LaunchPlan &plan) {
       << plan.tile[1] << "x" << plan.tile[2] << "\n";
   out << "grid: " << list(plan.grid);
   if (plan.policy == GridPolicy::Persistent)
-    out << " (persistent: min(" << plan.tiles << " tiles, "
+    out << " (persistent: min(" << plan.clusterUnits * plan.cluster[0]
+        << " CTAs = " << plan.clusterUnits << " blocks of "
+        << plan.clusterTiles[0] << "x" << plan.clusterTiles[1] << " tiles, "
         << plan.persistentCtaCapacity << " co-resident CTAs) in clusters of "
         << plan.cluster[0] << ")";
   else
-    out << " (tiles: one CTA per tile, in clusters of " << plan.cluster[0]
-        << ")";
+    out << " (tiles: " << plan.clusterUnits << " clusters of "
+        << plan.cluster[0] << " CTAs, one per " << plan.clusterTiles[0] << "x"
+        << plan.clusterTiles[1] << " block of tiles)";
   out << "\n";
   out << "block: " << list(plan.block) << "\n";
   out << "cluster: " << list(plan.cluster) << "\n";

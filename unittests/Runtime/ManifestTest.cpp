@@ -53,6 +53,7 @@ TEST(Manifest, RoundTrip) {
   KernelManifest m = exampleManifest();
   m.cubin = "x.cubin";
   m.cluster = {2, 1, 1};
+  m.clusterTiles = std::array<uint32_t, 2>{1, 2};
   m.constraints.kMultiple = 64;
   ParseResult parsed = parseManifestText(m.toJsonString());
   ASSERT_TRUE(parsed.manifest) << ::testing::PrintToString(parsed.errors);
@@ -164,6 +165,27 @@ TEST(Manifest, ValidateHardwareLimits) {
   EXPECT_TRUE(m.validate().empty());
   m.cluster = {32, 1, 1};
   EXPECT_THAT(m.validate(), ElementsAre(HasSubstr("hardware maximum is 16")));
+}
+
+TEST(Manifest, ClusterTiles) {
+  // Optional: without it a cluster is a column of tiles along M.
+  KernelManifest m = exampleManifest();
+  m.cluster = {4, 1, 1};
+  EXPECT_EQ(json(m).count("cluster_tiles"), 0u);
+  EXPECT_THAT(m.clusterTileShape(), ElementsAre(4u, 1u));
+  m.clusterTiles = std::array<uint32_t, 2>{2, 2};
+  EXPECT_THAT(m.clusterTileShape(), ElementsAre(2u, 2u));
+  EXPECT_TRUE(m.validate().empty());
+  // One tile per CTA of the cluster.
+  m.clusterTiles = std::array<uint32_t, 2>{2, 1};
+  EXPECT_THAT(m.validate(),
+              ElementsAre("cluster_tiles: [2, 1] covers 2 tiles, but the "
+                          "cluster has 4 CTAs (one tile each)"));
+  json j = exampleJson();
+  j["cluster_tiles"] = {2};
+  EXPECT_THAT(parseErrors(j),
+              ElementsAre(HasSubstr("cluster_tiles: expected an array of 2 "
+                                    "unsigned integers")));
 }
 
 TEST(Manifest, ValidateTmaBoxes) {

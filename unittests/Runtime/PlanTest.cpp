@@ -111,6 +111,33 @@ TEST(Plan, GridsAreWholeClusters) {
               HasSubstr("not one cluster of 2 CTAs fits"));
 }
 
+TEST(Plan, ClustersCoverBlocksOfTiles) {
+  // 3 x 3 tiles in clusters of 2 along M: two blocks of 2x1 tiles per tile
+  // column (the second sticks out of C), 6 clusters of 2 CTAs, not
+  // roundUp(9 tiles, 2) = 10 CTAs, which would leave a block unprocessed.
+  KernelManifest m = manifest(GridPolicy::Tiles);
+  m.cluster = {2, 1, 1};
+  LaunchPlan plan = planLaunch(m, problem(300, 700, 64), options());
+  EXPECT_EQ(plan.tiles, 9u);
+  EXPECT_EQ(plan.clusterUnits, 6u);
+  EXPECT_EQ(plan.grid[0], 12u);
+  // A 2x2 cluster over the same tiles: 2 x 2 blocks of 4 CTAs.
+  m.cluster = {4, 1, 1};
+  m.clusterTiles = std::array<uint32_t, 2>{2, 2};
+  plan = planLaunch(m, problem(300, 700, 64), options());
+  EXPECT_EQ(plan.clusterUnits, 4u);
+  EXPECT_EQ(plan.grid[0], 16u);
+  EXPECT_THAT(describePlan(plan),
+              HasSubstr("grid: [16, 1, 1] (tiles: 4 clusters of 4 CTAs, one "
+                        "per 2x2 block of tiles)"));
+  // Persistent: no more CTAs than the blocks' tiles, in whole clusters.
+  m.grid = GridPolicy::Persistent;
+  plan = planLaunch(m, problem(300, 700, 64), options());
+  EXPECT_EQ(plan.grid[0], 16u);
+  plan = planLaunch(m, problem(300, 700, 64), options(10));
+  EXPECT_EQ(plan.grid[0], 8u);
+}
+
 TEST(Plan, RejectNamesTensorValueAndRule) {
   std::string message = errorOf(
       [] {
@@ -320,8 +347,9 @@ TEST(Plan, RunnerSupport) {
 TEST(Plan, Describe) {
   LaunchPlan plan = planLaunch(manifest(), problem(128, 256, 64), options());
   std::string text = describePlan(plan);
-  EXPECT_THAT(text, HasSubstr("grid: [1, 1, 1] (persistent: min(1 tiles, 132 "
-                              "co-resident CTAs) in clusters of 1)\n"));
+  EXPECT_THAT(text, HasSubstr("grid: [1, 1, 1] (persistent: min(1 CTAs = 1 "
+                              "blocks of 1x1 tiles, 132 co-resident CTAs) in "
+                              "clusters of 1)\n"));
   EXPECT_THAT(text, HasSubstr("params[1]: tma_descriptor b: rank 2, dims [64, "
                               "256], strides [128] bytes, box [64, 256]"));
   EXPECT_EQ(plan.configString(),

@@ -129,6 +129,10 @@ struct LaunchPlan {
   std::vector<KernelArg> args;
   bundle::GridPolicy policy = bundle::GridPolicy::Persistent;
   uint64_t tiles = 0;
+  /// How a cluster's CTAs tile C ({along M, along N}), and the blocks of
+  /// that many tiles covering C: a cluster works on one block at a time.
+  std::array<uint32_t, 2> clusterTiles = {1, 1};
+  uint64_t clusterUnits = 0;
   uint32_t persistentCtaCapacity = 0;
   /// {BM, BN, BK} from the manifest.
   std::array<uint32_t, 3> tile = {1, 1, 1};
