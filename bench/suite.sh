@@ -18,8 +18,9 @@
 #   CACHE            tuning cache (default bench/tuning/sm90-h200.json, if present)
 #   L2               warm (default), cold (flush L2 before every timed run) or both
 #   ODD_SHAPES_FLAG  gemm-runner flags for the odd sizes, whose rows are not
-#                    16-byte multiples (default --pad-leading-dims); the
-#                    report notes it
+#                    16-byte multiples (default --unaligned stage: our
+#                    kernel and cuBLAS read the same packed rows, the
+#                    staging copies timed as ours); the report notes it
 #   HBM_BW           roofline bandwidth in bytes/s (default: measure the
 #                    device-to-device copy bandwidth here)
 #   WARMUP (10), ITERS (30), PYTHON (python3 with numpy and matplotlib)
@@ -28,8 +29,8 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 bundles=${1:?bundle directory (bench/compile-bundles.sh best DIR)}
 results=${2:-$root/bench/results/$(date -u +%Y-%m-%d)-suite}
 python=${PYTHON:-python3}
-# Set but empty: no flag (e.g. once gemm-runner stages such rows itself).
-odd_flag=${ODD_SHAPES_FLAG-"--pad-leading-dims"}
+# Set but empty: no flag (gemm-runner's default, which is also staging).
+odd_flag=${ODD_SHAPES_FLAG-"--unaligned stage"}
 mkdir -p "$results"
 
 source "$root/bench/lib/build-runner.sh"
