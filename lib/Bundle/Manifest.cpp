@@ -202,6 +202,12 @@ void readParam(const json &value, const std::string &path, Param &param,
     reader.readEnum("dim", param.dim);
     return;
   }
+  if (param.kind == ParamKind::Workspace) {
+    reader.rejectUnknownFields({"kind", "bytes_per_tile", "zero_init"});
+    reader.readUInt("bytes_per_tile", param.workspace.bytesPerTile);
+    reader.readBool("zero_init", param.workspace.zeroInit);
+    return;
+  }
   reader.rejectUnknownFields({"kind", "tensor", "box", "swizzle", "interleave",
                               "l2_promotion", "oob_fill"});
   TmaDescriptorParam &tma = param.tma;
@@ -220,6 +226,9 @@ template <typename Json> Json toJsonImpl(const KernelManifest &m) {
     p["kind"] = toString(param.kind);
     if (param.kind == ParamKind::ProblemSize) {
       p["dim"] = toString(param.dim);
+    } else if (param.kind == ParamKind::Workspace) {
+      p["bytes_per_tile"] = param.workspace.bytesPerTile;
+      p["zero_init"] = param.workspace.zeroInit;
     } else {
       p["tensor"] = toString(param.tma.tensor);
       p["box"] = param.tma.box;
@@ -414,6 +423,15 @@ std::vector<std::string> KernelManifest::validate() const {
              std::to_string(at) + "])");
       else
         at = static_cast<int>(i);
+      continue;
+    }
+    if (param.kind == ParamKind::Workspace) {
+      // 16 bytes: the kernels access workspaces with 16-byte vectors.
+      if (param.workspace.bytesPerTile == 0 ||
+          param.workspace.bytesPerTile % 16 != 0)
+        fail(path + ".bytes_per_tile: " +
+             std::to_string(param.workspace.bytesPerTile) +
+             " must be a positive multiple of 16");
       continue;
     }
     size_t t = static_cast<size_t>(param.tma.tensor);

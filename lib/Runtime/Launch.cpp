@@ -172,15 +172,19 @@ std::vector<CUtensorMap> encodeTensorMaps(const LaunchPlan &plan, CUdeviceptr a,
 }
 
 void launchKernel(const LoadedKernel &kernel, const LaunchPlan &plan,
-                  const std::vector<CUtensorMap> &tensorMaps, CUstream stream) {
+                  const std::vector<CUtensorMap> &tensorMaps,
+                  const std::vector<CUdeviceptr> &workspaces, CUstream stream) {
   // kernelParams[i] points at the value of parameter i: the 128-byte
-  // descriptor itself (passed by value) or the 32-bit size.
+  // descriptor itself (passed by value), the 32-bit size or the 64-bit
+  // workspace address.
   std::vector<uint32_t> sizes(plan.args.size());
   std::vector<void *> params(plan.args.size());
   for (size_t i = 0; i < plan.args.size(); ++i) {
     const KernelArg &arg = plan.args[i];
     if (arg.kind == ParamKind::TmaDescriptor) {
       params[i] = const_cast<CUtensorMap *>(&tensorMaps.at(arg.tmaIndex));
+    } else if (arg.kind == ParamKind::Workspace) {
+      params[i] = const_cast<CUdeviceptr *>(&workspaces.at(arg.workspaceIndex));
     } else {
       sizes[i] = arg.value;
       params[i] = &sizes[i];

@@ -270,27 +270,6 @@ LaunchPlan planLaunch(const KernelManifest &manifest, const Problem &problem,
     plan.staged[i] = planned[i].staged;
   }
 
-  bool batched = manifest.hasBatch();
-  for (size_t i = 0; i < manifest.params.size(); ++i) {
-    const Param &param = manifest.params[i];
-    KernelArg arg;
-    arg.kind = param.kind;
-    if (param.kind == ParamKind::TmaDescriptor) {
-      TmaPlan tma =
-          planTma(i, param.tma, plan.kernelMatrix(param.tma.tensor), batched);
-      for (std::string &error : checkTmaPlan(tma))
-        errors.push_back(std::move(error));
-      arg.tmaIndex = plan.tma.size();
-      plan.tma.push_back(tma);
-    } else {
-      arg.dim = param.dim;
-      uint64_t values[] = {problem.m, problem.n, problem.k, problem.batch};
-      arg.value = static_cast<uint32_t>(values[static_cast<size_t>(param.dim)]);
-    }
-    plan.args.push_back(arg);
-  }
-  throwIfAny(ErrorKind::Usage, errors);
-
   plan.tile = manifest.tile;
   plan.block = manifest.block;
   plan.cluster = manifest.cluster;
@@ -306,6 +285,36 @@ LaunchPlan planLaunch(const KernelManifest &manifest, const Problem &problem,
   plan.clusterTiles = manifest.clusterTileShape();
   plan.clusterUnits = ceilDiv(tilesM, plan.clusterTiles[0]) *
                       ceilDiv(tilesN, plan.clusterTiles[1]) * problem.batch;
+  bool batched = manifest.hasBatch();
+  for (size_t i = 0; i < manifest.params.size(); ++i) {
+    const Param &param = manifest.params[i];
+    KernelArg arg;
+    arg.kind = param.kind;
+    if (param.kind == ParamKind::Workspace) {
+      // Every CTA of every launched cluster block owns one tile's share.
+      WorkspacePlan workspace;
+      workspace.paramIndex = i;
+      workspace.bytes =
+          param.workspace.bytesPerTile * plan.clusterUnits * clusterSize;
+      workspace.zeroInit = param.workspace.zeroInit;
+      arg.workspaceIndex = plan.workspaces.size();
+      plan.workspaces.push_back(workspace);
+    } else if (param.kind == ParamKind::TmaDescriptor) {
+      TmaPlan tma =
+          planTma(i, param.tma, plan.kernelMatrix(param.tma.tensor), batched);
+      for (std::string &error : checkTmaPlan(tma))
+        errors.push_back(std::move(error));
+      arg.tmaIndex = plan.tma.size();
+      plan.tma.push_back(tma);
+    } else {
+      arg.dim = param.dim;
+      uint64_t values[] = {problem.m, problem.n, problem.k, problem.batch};
+      arg.value = static_cast<uint32_t>(values[static_cast<size_t>(param.dim)]);
+    }
+    plan.args.push_back(arg);
+  }
+  throwIfAny(ErrorKind::Usage, errors);
+
   uint64_t gridX = plan.clusterUnits * clusterSize;
   if (plan.policy == GridPolicy::Persistent) {
     plan.persistentCtaCapacity = options.persistentCtaCapacity;
@@ -435,6 +444,12 @@ std::string describePlan(const LaunchPlan &plan) {
     if (arg.kind == ParamKind::ProblemSize) {
       out << "problem_size " << toString(arg.dim) << " = " << arg.value
           << " (u32)\n";
+      continue;
+    }
+    if (arg.kind == ParamKind::Workspace) {
+      const WorkspacePlan &w = plan.workspaces[arg.workspaceIndex];
+      out << "workspace: " << w.bytes << " bytes"
+          << (w.zeroInit ? ", zeroed once" : "") << "\n";
       continue;
     }
     const TmaPlan &t = plan.tma[arg.tmaIndex];

@@ -41,6 +41,10 @@ struct Operands {
   DeviceBuffer a, b, c;
   Staging staging;
   std::vector<CUtensorMap> maps;
+  /// The kernel's workspaces (split-K partial tiles and counters), in
+  /// plan.workspaces order, and their addresses for the launch.
+  std::vector<DeviceBuffer> workspaces;
+  std::vector<CUdeviceptr> workspaceAddresses;
 
   Operands(const LaunchPlan &plan, uint64_t seed, CUstream stream)
       : a(plan.matrix(Tensor::A).bytes(), "tensor a"),
@@ -51,6 +55,16 @@ struct Operands {
     maps = encodeTensorMaps(plan, staging.kernelAddress(Tensor::A, a.get()),
                             staging.kernelAddress(Tensor::B, b.get()),
                             staging.kernelAddress(Tensor::C, c.get()));
+    for (const WorkspacePlan &w : plan.workspaces) {
+      workspaces.emplace_back(w.bytes, "workspace (params[" +
+                                           std::to_string(w.paramIndex) + "])");
+      if (w.zeroInit)
+        checkCu(driver().cuMemsetD8Async(workspaces.back().get(), 0, w.bytes,
+                                         stream),
+                "zeroing the workspace of params[" +
+                    std::to_string(w.paramIndex) + "]");
+      workspaceAddresses.push_back(workspaces.back().get());
+    }
   }
 };
 
@@ -130,7 +144,8 @@ CheckResult GemmRunner::check(const LaunchPlan &plan,
                   "the staging copies of the inputs into aligned scratch "
                   "(check run)");
   }
-  launchKernel(loaded, plan, operands.maps, stream.get());
+  launchKernel(loaded, plan, operands.maps, operands.workspaceAddresses,
+               stream.get());
   waitForStream(stream.get(), options.timeout,
                 "kernel " + loaded.name() + " (check run)");
   if (plan.isStaged(Tensor::C)) {
@@ -246,7 +261,8 @@ BenchResult GemmRunner::bench(const LaunchPlan &plan,
     operands.staging.copyIn(operands.a.get(), operands.b.get(), stream.get());
     if (kernelStart)
       kernelStart->record(stream.get());
-    launchKernel(loaded, plan, operands.maps, stream.get());
+    launchKernel(loaded, plan, operands.maps, operands.workspaceAddresses,
+                 stream.get());
     if (kernelStop)
       kernelStop->record(stream.get());
     operands.staging.copyOut(operands.c.get(), stream.get());

@@ -124,6 +124,11 @@ ordered_json planJson(const LaunchPlan &plan) {
     lds[std::string(bundle::toString(m.tensor))] = m.ld;
   for (const MatrixPlan &m : plan.kernelMatrices)
     kernelLds[std::string(bundle::toString(m.tensor))] = m.ld;
+  ordered_json workspaces = ordered_json::array();
+  for (const WorkspacePlan &w : plan.workspaces)
+    workspaces.push_back({{"param", w.paramIndex},
+                          {"bytes", w.bytes},
+                          {"zero_init", w.zeroInit}});
   return {{"m", plan.problem.m},
           {"n", plan.problem.n},
           {"k", plan.problem.k},
@@ -137,7 +142,8 @@ ordered_json planJson(const LaunchPlan &plan) {
           {"grid", plan.grid},
           {"block", plan.block},
           {"cluster", plan.cluster},
-          {"dynamic_smem_bytes", plan.dynamicSmemBytes}};
+          {"dynamic_smem_bytes", plan.dynamicSmemBytes},
+          {"workspaces", workspaces}};
 }
 
 /// (batch, row, column) of a flat index into a batch x M x N matrix.

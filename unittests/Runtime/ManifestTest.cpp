@@ -188,6 +188,30 @@ TEST(Manifest, ClusterTiles) {
                                     "unsigned integers")));
 }
 
+TEST(Manifest, Workspace) {
+  KernelManifest m = exampleManifest();
+  m.params.push_back(Param::workspaceBuffer({65536, false}));
+  m.params.push_back(Param::workspaceBuffer({16, true}));
+  ParseResult parsed = parseManifestText(m.toJsonString());
+  ASSERT_TRUE(parsed.manifest) << ::testing::PrintToString(parsed.errors);
+  EXPECT_EQ(*parsed.manifest, m);
+  EXPECT_TRUE(m.validate().empty());
+  json j = m;
+  EXPECT_EQ(j["params"][7],
+            json::parse(R"({"kind": "workspace", "bytes_per_tile": 16,
+                            "zero_init": true})"));
+  m.params[6].workspace.bytesPerTile = 24;
+  m.params[7].workspace.bytesPerTile = 0;
+  EXPECT_THAT(
+      m.validate(),
+      ElementsAre(
+          "params[6].bytes_per_tile: 24 must be a positive multiple of 16",
+          "params[7].bytes_per_tile: 0 must be a positive multiple of 16"));
+  j["params"][7]["colour"] = "blue";
+  EXPECT_THAT(parseErrors(j),
+              ElementsAre(HasSubstr("params[7].colour: unknown field")));
+}
+
 TEST(Manifest, ValidateTmaBoxes) {
   KernelManifest m = exampleManifest();
   m.params[0].tma.box = {64, 512};  // outer > 256

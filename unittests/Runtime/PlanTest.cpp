@@ -138,6 +138,26 @@ TEST(Plan, ClustersCoverBlocksOfTiles) {
   EXPECT_EQ(plan.grid[0], 8u);
 }
 
+TEST(Plan, WorkspacesCoverEveryLaunchedTile) {
+  // 3 x 3 tiles in 2x1 clusters: 6 blocks of 2 tiles, 12 tiles' shares.
+  KernelManifest m = manifest();
+  m.cluster = {2, 1, 1};
+  m.params.push_back(Param::workspaceBuffer({1024, false}));
+  m.params.push_back(Param::workspaceBuffer({16, true}));
+  LaunchPlan plan = planLaunch(m, problem(300, 700, 64), options());
+  ASSERT_EQ(plan.workspaces.size(), 2u);
+  EXPECT_EQ(plan.workspaces[0].paramIndex, 6u);
+  EXPECT_EQ(plan.workspaces[0].bytes, 12u * 1024);
+  EXPECT_FALSE(plan.workspaces[0].zeroInit);
+  EXPECT_EQ(plan.workspaces[1].bytes, 12u * 16);
+  EXPECT_TRUE(plan.workspaces[1].zeroInit);
+  EXPECT_EQ(plan.args[7].kind, ParamKind::Workspace);
+  EXPECT_EQ(plan.args[7].workspaceIndex, 1u);
+  EXPECT_THAT(describePlan(plan),
+              HasSubstr("params[6]: workspace: 12288 bytes\n"
+                        "params[7]: workspace: 192 bytes, zeroed once\n"));
+}
+
 TEST(Plan, RejectNamesTensorValueAndRule) {
   std::string message = errorOf(
       [] {

@@ -53,7 +53,7 @@ enum class L2Promotion { None, B64, B128, B256 };
 /// NaN, which the MMA treats as zero (CU_TENSOR_MAP_FLOAT_OOB_FILL_*).
 enum class OobFill { Zero, NanRequestZeroFma };
 enum class GridPolicy { Persistent, Tiles };
-enum class ParamKind { TmaDescriptor, ProblemSize };
+enum class ParamKind { TmaDescriptor, ProblemSize, Workspace };
 enum class ProblemDim { M, N, K, Batch };
 
 /// Spelling tables: the JSON strings of each enum, in enumerator order.
@@ -73,7 +73,8 @@ GEMM_BUNDLE_SPELLINGS(L2Promotion, "l2_promotion", "none", "64B", "128B",
                       "256B")
 GEMM_BUNDLE_SPELLINGS(OobFill, "oob_fill", "zero", "nan_request_zero_fma")
 GEMM_BUNDLE_SPELLINGS(GridPolicy, "grid policy", "persistent", "tiles")
-GEMM_BUNDLE_SPELLINGS(ParamKind, "param kind", "tma_descriptor", "problem_size")
+GEMM_BUNDLE_SPELLINGS(ParamKind, "param kind", "tma_descriptor", "problem_size",
+                      "workspace")
 GEMM_BUNDLE_SPELLINGS(ProblemDim, "problem dim", "m", "n", "k", "batch")
 #undef GEMM_BUNDLE_SPELLINGS
 
@@ -153,23 +154,52 @@ struct TmaDescriptorParam {
   }
 };
 
+/// A global-memory buffer the kernel needs besides A, B and C (e.g. the
+/// partial tiles and arrival counters of split-K), passed as a 64-bit device
+/// address. It holds `bytesPerTile` bytes for every tile the launch covers
+/// (one per CTA of every cluster block, see clusterTileShape). With zeroInit
+/// the launcher zeroes it before the kernel first uses it, and the kernel
+/// leaves it zeroed again when it ends, so it is zeroed once per allocation.
+struct WorkspaceParam {
+  uint64_t bytesPerTile = 0;
+  bool zeroInit = false;
+
+  bool operator==(const WorkspaceParam &o) const {
+    return std::tie(bytesPerTile, zeroInit) ==
+           std::tie(o.bytesPerTile, o.zeroInit);
+  }
+};
+
 /// One kernel parameter, in declaration order. `tma` is meaningful for
-/// ParamKind::TmaDescriptor, `dim` for ParamKind::ProblemSize (passed as u32).
+/// ParamKind::TmaDescriptor, `dim` for ParamKind::ProblemSize (passed as u32),
+/// `workspace` for ParamKind::Workspace (passed as a u64 device address).
 struct Param {
   ParamKind kind = ParamKind::ProblemSize;
   TmaDescriptorParam tma;
   ProblemDim dim = ProblemDim::M;
+  WorkspaceParam workspace;
 
   static Param tmaDescriptor(TmaDescriptorParam tma) {
-    return {ParamKind::TmaDescriptor, tma, ProblemDim::M};
+    return {ParamKind::TmaDescriptor, tma, ProblemDim::M, {}};
   }
   static Param problemSize(ProblemDim dim) {
-    return {ParamKind::ProblemSize, {}, dim};
+    return {ParamKind::ProblemSize, {}, dim, {}};
+  }
+  static Param workspaceBuffer(WorkspaceParam workspace) {
+    return {ParamKind::Workspace, {}, ProblemDim::M, workspace};
   }
   bool operator==(const Param &other) const {
-    return kind == other.kind &&
-           (kind == ParamKind::TmaDescriptor ? tma == other.tma
-                                             : dim == other.dim);
+    if (kind != other.kind)
+      return false;
+    switch (kind) {
+    case ParamKind::TmaDescriptor:
+      return tma == other.tma;
+    case ParamKind::ProblemSize:
+      return dim == other.dim;
+    case ParamKind::Workspace:
+      return workspace == other.workspace;
+    }
+    return false;
   }
 };
 

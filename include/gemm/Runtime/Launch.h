@@ -29,9 +29,11 @@ std::vector<CUtensorMap> encodeTensorMaps(const LaunchPlan &plan, CUdeviceptr a,
                                           CUdeviceptr b, CUdeviceptr c);
 
 /// cuLaunchKernelEx with the plan's grid, block, cluster and dynamic shared
-/// memory; parameters in manifest order (descriptors by value, sizes as u32).
+/// memory; parameters in manifest order (descriptors by value, sizes as u32,
+/// workspaces as the u64 addresses in plan.workspaces order).
 void launchKernel(const LoadedKernel &kernel, const LaunchPlan &plan,
-                  const std::vector<CUtensorMap> &tensorMaps, CUstream stream);
+                  const std::vector<CUtensorMap> &tensorMaps,
+                  const std::vector<CUdeviceptr> &workspaces, CUstream stream);
 
 } // namespace gemm::runtime
 

@@ -102,10 +102,20 @@ struct TmaPlan {
   bundle::OobFill oobFill = bundle::OobFill::Zero;
 };
 
+/// A workspace buffer of the launch (bundle::WorkspaceParam) for a problem.
+struct WorkspacePlan {
+  size_t paramIndex = 0;
+  uint64_t bytes = 0;
+  /// Zeroed once after allocation; the kernel leaves it zeroed.
+  bool zeroInit = false;
+};
+
 struct KernelArg {
   bundle::ParamKind kind = bundle::ParamKind::ProblemSize;
   /// TmaDescriptor: index into LaunchPlan::tma.
   size_t tmaIndex = 0;
+  /// Workspace: index into LaunchPlan::workspaces.
+  size_t workspaceIndex = 0;
   /// ProblemSize: passed as a 32-bit unsigned integer.
   bundle::ProblemDim dim = bundle::ProblemDim::M;
   uint32_t value = 0;
@@ -125,6 +135,7 @@ struct LaunchPlan {
   /// and C out of its scratch copy after it (UnalignedPolicy::Stage only).
   std::array<bool, 3> staged = {false, false, false};
   std::vector<TmaPlan> tma;
+  std::vector<WorkspacePlan> workspaces;
   /// In the manifest's parameter order.
   std::vector<KernelArg> args;
   bundle::GridPolicy policy = bundle::GridPolicy::Persistent;
