@@ -121,6 +121,106 @@ struct AccumZeroLowering : public ConvertOpToLLVMPattern<AccumZeroOp> {
   }
 };
 
+/// The address of this thread's first float of block `index` of a split-K
+/// partial buffer (gemm.accum.store_global's layout): index * rows * cols +
+/// 4 * (tid.x mod 128). Its 16-byte step s is 512 floats further.
+Value getPartialAddress(ConversionPatternRewriter &rewriter, Location loc,
+                        AccumulatorType type, Value buffer, Value index) {
+  Type i64 = rewriter.getI64Type();
+  Value tid = NVVM::ThreadIdXOp::create(rewriter, loc, rewriter.getI32Type());
+  Value lane =
+      LLVM::URemOp::create(rewriter, loc, tid, createI32(rewriter, loc, 128));
+  Value block = LLVM::MulOp::create(
+      rewriter, loc, LLVM::ZExtOp::create(rewriter, loc, i64, index),
+      LLVM::ConstantOp::create(
+          rewriter, loc, i64,
+          rewriter.getI64IntegerAttr(type.getRows() * type.getCols())));
+  Value offset = LLVM::AddOp::create(
+      rewriter, loc, block,
+      LLVM::ZExtOp::create(rewriter, loc, i64,
+                           LLVM::MulOp::create(rewriter, loc, lane,
+                                               createI32(rewriter, loc, 4))));
+  return LLVM::GEPOp::create(rewriter, loc, buffer.getType(),
+                             rewriter.getF32Type(), buffer, ValueRange{offset});
+}
+
+/// The address of 16-byte step `step` from a thread's first float.
+Value getPartialStep(ConversionPatternRewriter &rewriter, Location loc,
+                     Value first, int64_t step) {
+  return LLVM::GEPOp::create(
+      rewriter, loc, first.getType(), rewriter.getF32Type(), first,
+      ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(step * 512)});
+}
+
+struct AccumStoreGlobalLowering
+    : public ConvertOpToLLVMPattern<AccumStoreGlobalOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+
+  LogicalResult
+  matchAndRewrite(AccumStoreGlobalOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    AccumulatorType type = op.getAccumulator().getType();
+    Value first = getPartialAddress(rewriter, loc, type, adaptor.getBuffer(),
+                                    adaptor.getIndex());
+    auto vectorType = VectorType::get({4}, rewriter.getF32Type());
+    int64_t perAtom = type.getValuesPerAtom();
+    Value acc = adaptor.getAccumulator();
+    for (int64_t step = 0; step < type.getAtoms() * perAtom / 4; ++step) {
+      Value vector = LLVM::UndefOp::create(rewriter, loc, vectorType);
+      for (int64_t i = 0; i < 4; ++i) {
+        int64_t value = step * 4 + i;
+        Value element = LLVM::ExtractValueOp::create(
+            rewriter, loc, acc,
+            ArrayRef<int64_t>{value / perAtom, value % perAtom});
+        vector = LLVM::InsertElementOp::create(rewriter, loc, vector, element,
+                                               createI32(rewriter, loc, i));
+      }
+      LLVM::StoreOp::create(rewriter, loc, vector,
+                            getPartialStep(rewriter, loc, first, step),
+                            /*alignment=*/16);
+    }
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct AccumLoadAddGlobalLowering
+    : public ConvertOpToLLVMPattern<AccumLoadAddGlobalOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+
+  LogicalResult
+  matchAndRewrite(AccumLoadAddGlobalOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    AccumulatorType type = op.getAccumulator().getType();
+    Value first = getPartialAddress(rewriter, loc, type, adaptor.getBuffer(),
+                                    adaptor.getIndex());
+    auto vectorType = VectorType::get({4}, rewriter.getF32Type());
+    int64_t perAtom = type.getValuesPerAtom();
+    Value acc = adaptor.getAccumulator();
+    auto [firstValue, count] = op.getValueRange();
+    for (int64_t step = firstValue / 4; step < (firstValue + count) / 4;
+         ++step) {
+      Value vector = LLVM::LoadOp::create(
+          rewriter, loc, vectorType, getPartialStep(rewriter, loc, first, step),
+          /*alignment=*/16);
+      for (int64_t i = 0; i < 4; ++i) {
+        int64_t value = step * 4 + i;
+        SmallVector<int64_t> position = {value / perAtom, value % perAtom};
+        Value sum = LLVM::FAddOp::create(
+            rewriter, loc,
+            LLVM::ExtractValueOp::create(rewriter, loc, acc, position),
+            LLVM::ExtractElementOp::create(rewriter, loc, vector,
+                                           createI32(rewriter, loc, i)));
+        acc = LLVM::InsertValueOp::create(rewriter, loc, acc, sum, position);
+      }
+    }
+    rewriter.replaceOp(op, acc);
+    return success();
+  }
+};
+
 struct WgmmaWaitLowering : public ConvertOpToLLVMPattern<WgmmaWaitOp> {
   using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
 
@@ -137,7 +237,8 @@ struct WgmmaWaitLowering : public ConvertOpToLLVMPattern<WgmmaWaitOp> {
 
 void mlir::gemm::populateMmaToNVVMPatterns(LLVMTypeConverter &converter,
                                            RewritePatternSet &patterns) {
-  patterns.add<MmaSm90Lowering, AccumZeroLowering, WgmmaWaitLowering,
+  patterns.add<MmaSm90Lowering, AccumZeroLowering, AccumStoreGlobalLowering,
+               AccumLoadAddGlobalLowering, WgmmaWaitLowering,
                OneToOneLowering<WgmmaFenceOp, NVVM::WgmmaFenceAlignedOp>,
                OneToOneLowering<WgmmaCommitOp, NVVM::WgmmaGroupSyncAlignedOp>>(
       converter);

@@ -2,6 +2,8 @@
 
 #include "Patterns.h"
 
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
 using namespace mlir;
 using namespace mlir::gemm;
 
@@ -67,9 +69,71 @@ struct SplitKRangeLowering : public ConvertOpToLLVMPattern<SplitKRangeOp> {
   }
 };
 
+struct SplitKArriveLowering : public ConvertOpToLLVMPattern<SplitKArriveOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+
+  LogicalResult
+  matchAndRewrite(SplitKArriveOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Type i32 = rewriter.getI32Type();
+    Value counter = LLVM::GEPOp::create(
+        rewriter, loc, adaptor.getCounters().getType(), i32,
+        adaptor.getCounters(), ValueRange{adaptor.getIndex()});
+    // The arrival releases this split's partial tile and, for the last,
+    // acquires the others'. NVPTX (LLVM 22) emits an atomicrmw without its
+    // ordering, so the two halves are explicit fences around a relaxed
+    // atomic: fence.acq_rel.gpu; atom.global.add; fence.acq_rel.gpu, the
+    // PTX memory model's release and acquire patterns.
+    LLVM::FenceOp::create(rewriter, loc, LLVM::AtomicOrdering::acq_rel,
+                          /*syncscope=*/"device");
+    Value earlier = LLVM::AtomicRMWOp::create(
+        rewriter, loc, LLVM::AtomicBinOp::add, counter,
+        createI32(rewriter, loc, 1), LLVM::AtomicOrdering::monotonic,
+        /*syncscope=*/"device");
+    LLVM::FenceOp::create(rewriter, loc, LLVM::AtomicOrdering::acq_rel,
+                          /*syncscope=*/"device");
+    Value last = LLVM::ICmpOp::create(
+        rewriter, loc, LLVM::ICmpPredicate::eq, earlier,
+        createI32(rewriter, loc, static_cast<int64_t>(op.getSplits()) - 1));
+    // Every split of this launch has arrived: zero the counter for the next.
+    auto reset = scf::IfOp::create(rewriter, loc, last,
+                                   /*withElseRegion=*/false);
+    {
+      OpBuilder::InsertionGuard guard(rewriter);
+      rewriter.setInsertionPoint(reset.thenBlock()->getTerminator());
+      LLVM::StoreOp::create(rewriter, loc, createI32(rewriter, loc, 0), counter,
+                            /*alignment=*/4);
+    }
+    rewriter.replaceOp(op, last);
+    return success();
+  }
+};
+
+struct BarrierAnyLowering : public ConvertOpToLLVMPattern<BarrierAnyOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+
+  LogicalResult
+  matchAndRewrite(BarrierAnyOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    // NVVM's barrier op takes a reduction only on barrier 0; the LLVM
+    // intrinsic (bar.red.or.pred with a thread count) takes any barrier.
+    Location loc = op.getLoc();
+    rewriter.replaceOpWithNewOp<LLVM::CallIntrinsicOp>(
+        op, rewriter.getI1Type(),
+        rewriter.getStringAttr("llvm.nvvm.barrier.cta.red.or.aligned.count"),
+        ValueRange{
+            adaptor.getBarrierId(),
+            createI32(rewriter, loc, static_cast<int64_t>(op.getThreads())),
+            adaptor.getPredicate()});
+    return success();
+  }
+};
+
 } // namespace
 
 void mlir::gemm::populateSchedulerToNVVMPatterns(LLVMTypeConverter &converter,
                                                  RewritePatternSet &patterns) {
-  patterns.add<StaticTileLowering, SplitKRangeLowering>(converter);
+  patterns.add<StaticTileLowering, SplitKRangeLowering, SplitKArriveLowering,
+               BarrierAnyLowering>(converter);
 }

@@ -147,4 +147,45 @@ gpu.module @kernels {
     gemm.wgmma.wait pending(0)
     gpu.return
   }
+  // Split-K partial tiles: thread t's values go in 16-byte steps to floats
+  // block * rows * cols + 4 t (+ 512 per step), so a warp writes 512
+  // contiguous bytes per step.
+  // CHECK-LABEL: gpu.func @store_global
+  // CHECK-SAME: (%[[ACC:.*]]: !llvm.struct<(struct<(f32, f32, f32, f32, f32, f32, f32, f32)>)>, %[[P:.*]]: !llvm.ptr<1>, %[[I:.*]]: i32)
+  // CHECK: %[[T:.*]] = llvm.urem %{{.*}}, %{{.*}} : i32
+  // CHECK: %[[BLOCK:.*]] = llvm.mlir.constant(1024 : i64) : i64
+  // CHECK-NEXT: %[[I64:.*]] = llvm.zext %[[I]] : i32 to i64
+  // CHECK-NEXT: %[[BASE:.*]] = llvm.mul %[[I64]], %[[BLOCK]] : i64
+  // CHECK: %[[FIRST:.*]] = llvm.getelementptr %[[P]][%{{.*}}] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, f32
+  // CHECK: llvm.extractvalue %[[ACC]][0, 0]
+  // CHECK: %[[S0:.*]] = llvm.getelementptr %[[FIRST]][0] : (!llvm.ptr<1>) -> !llvm.ptr<1>, f32
+  // CHECK-NEXT: llvm.store %{{.*}}, %[[S0]] {alignment = 16 : i64} : vector<4xf32>, !llvm.ptr<1>
+  // CHECK: llvm.extractvalue %[[ACC]][0, 7]
+  // CHECK: %[[S1:.*]] = llvm.getelementptr %[[FIRST]][512] : (!llvm.ptr<1>) -> !llvm.ptr<1>, f32
+  // CHECK-NEXT: llvm.store %{{.*}}, %[[S1]] {alignment = 16 : i64} : vector<4xf32>, !llvm.ptr<1>
+  // CHECK-NEXT: gpu.return
+  gpu.func @store_global(%acc: !gemm.accum<64 x 16 x f32>, %p: !llvm.ptr<1>, %i: i32) {
+    gemm.accum.store_global %acc -> %p[%i] : !gemm.accum<64 x 16 x f32>, !llvm.ptr<1>
+    gpu.return
+  }
+
+  // values(8, 4): one 16-byte step, step 2, added to values 0-3 of atom 1.
+  // CHECK-LABEL: gpu.func @load_add_global
+  // CHECK-SAME: (%[[ACC:.*]]: !llvm.struct<{{.*}}>, %[[P:.*]]: !llvm.ptr<1>, %[[I:.*]]: i32)
+  // CHECK: %[[FIRST:.*]] = llvm.getelementptr %[[P]][%{{.*}}] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, f32
+  // CHECK-NEXT: %[[STEP:.*]] = llvm.getelementptr %[[FIRST]][1024] : (!llvm.ptr<1>) -> !llvm.ptr<1>, f32
+  // CHECK-NEXT: %[[V:.*]] = llvm.load %[[STEP]] {alignment = 16 : i64} : !llvm.ptr<1> -> vector<4xf32>
+  // CHECK: %[[E0:.*]] = llvm.extractelement %[[V]]
+  // CHECK-NEXT: %[[A0:.*]] = llvm.extractvalue %[[ACC]][1, 0]
+  // CHECK-NEXT: %[[SUM:.*]] = llvm.fadd %[[A0]], %[[E0]] : f32
+  // CHECK-NEXT: llvm.insertvalue %[[SUM]], %[[ACC]][1, 0]
+  // CHECK-COUNT-3: llvm.fadd
+  // CHECK-NOT: llvm.load
+  // CHECK-NOT: llvm.fadd
+  // CHECK: gpu.return
+  gpu.func @load_add_global(%acc: !gemm.accum<128 x 16 x f32>, %p: !llvm.ptr<1>, %i: i32) {
+    %r = gemm.accum.load_add_global %acc, %p[%i] values(8, 4) : !gemm.accum<128 x 16 x f32>, !llvm.ptr<1>
+    gemm.wgmma.fence
+    gpu.return
+  }
 }

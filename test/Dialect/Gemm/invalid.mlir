@@ -113,7 +113,7 @@ gemm.matmul @sm90_k_group a(bf16, row) b(bf16, col) c(bf16, row) acc(f32)
 
 // expected-error @+2 {{the split_k scheduler is not implemented for sm_100a; use static_persistent or clc}}
 gemm.matmul @sm100_split_k a(bf16, row) b(bf16, col) c(bf16, row) acc(f32)
-    config(#gemm.config<arch = sm_100a, tile = [128, 256, 64], schedule = warp_roles, scheduler = split_k>)
+    config(#gemm.config<arch = sm_100a, tile = [128, 256, 64], schedule = warp_roles, scheduler = split_k, splits = 2>)
 
 // -----
 
@@ -351,9 +351,21 @@ gemm.matmul @pingpong_m a(bf16, row) b(bf16, col) c(bf16, row) acc(f32)
 
 // -----
 
-// expected-error @+1 {{'gemm.matmul' op the split_k scheduler is not implemented for sm_90a yet; use static_persistent}}
-gemm.matmul @split_k a(bf16, row) b(bf16, col) c(bf16, row) acc(f32)
+// expected-error @+2 {{scheduler = split_k needs splits >= 2 (the k-ranges each tile is cut into)}}
+gemm.matmul @split_k_one a(bf16, row) b(bf16, col) c(bf16, row) acc(f32)
     config(#gemm.config<arch = sm_90a, tile = [128, 256, 64], scheduler = split_k>)
+
+// -----
+
+// expected-error @+2 {{splits = 2 needs scheduler = split_k}}
+gemm.matmul @splits_static a(bf16, row) b(bf16, col) c(bf16, row) acc(f32)
+    config(#gemm.config<arch = sm_90a, tile = [128, 256, 64], splits = 2>)
+
+// -----
+
+// expected-error @+2 {{splits must be in [1, 16], got 17}}
+gemm.matmul @splits_range a(bf16, row) b(bf16, col) c(bf16, row) acc(f32)
+    config(#gemm.config<arch = sm_90a, tile = [128, 256, 64], scheduler = split_k, splits = 17>)
 
 // -----
 
@@ -1061,4 +1073,48 @@ gpu.module @sm100 [#nvvm.target<chip = "sm_100a">] {
           !gemm.smem<4 x 256 x 64 x bf16, swizzle = 128>
     gpu.return
   }
+}
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// Split-K partial tiles
+//===----------------------------------------------------------------------===//
+
+func.func @load_add_values(%acc: !gemm.accum<64 x 256 x f32>, %p: !llvm.ptr<1>, %i: i32) {
+  // expected-error @+1 {{'gemm.accum.load_add_global' op values [2, 34) must be a non-empty range of whole 16-byte steps (multiples of 4) within the thread's 128 accumulator values}}
+  %r = gemm.accum.load_add_global %acc, %p[%i] values(2, 32) : !gemm.accum<64 x 256 x f32>, !llvm.ptr<1>
+  return
+}
+
+// -----
+
+func.func @load_add_past_end(%acc: !gemm.accum<64 x 256 x f32>, %p: !llvm.ptr<1>, %i: i32) {
+  // expected-error @+1 {{'gemm.accum.load_add_global' op values [96, 160) must be a non-empty range of whole 16-byte steps (multiples of 4) within the thread's 128 accumulator values}}
+  %r = gemm.accum.load_add_global %acc, %p[%i] values(96, 64) : !gemm.accum<64 x 256 x f32>, !llvm.ptr<1>
+  return
+}
+
+// -----
+
+func.func @store_global_space(%acc: !gemm.accum<64 x 256 x f32>, %p: !llvm.ptr<3>, %i: i32) {
+  // expected-error @+1 {{'gemm.accum.store_global' op operand #1 must be global-memory pointer (!llvm.ptr<1>), but got '!llvm.ptr<3>'}}
+  gemm.accum.store_global %acc -> %p[%i] : !gemm.accum<64 x 256 x f32>, !llvm.ptr<3>
+  return
+}
+
+// -----
+
+func.func @arrive_splits(%c: !llvm.ptr<1>, %i: i32) {
+  // expected-error @+1 {{'gemm.sched.split_k_arrive' op splits must be at least 2, got 1}}
+  %last = gemm.sched.split_k_arrive %c[%i] splits(1) : !llvm.ptr<1>
+  return
+}
+
+// -----
+
+func.func @barrier_any_threads(%p: i1, %id: i32) {
+  // expected-error @+1 {{'gemm.barrier_any' op threads must be a multiple of 32 in [32, 1024], got 100}}
+  %any = gemm.barrier_any %p barrier(%id) threads(100)
+  return
 }

@@ -110,3 +110,20 @@ func.func @kernel_ops(%descA: !gemm.tma_desc<bf16, box = [64, 64], swizzle = 128
   %tm, %tn = gemm.sched.static_tile %n of (%x, %y) raster(along_n) swizzle(8)
   return
 }
+
+// CHECK-LABEL: func.func @split_k
+// CHECK-SAME: (%[[ACC:.*]]: !gemm.accum<64 x 256 x f32>, %[[P:.*]]: !llvm.ptr<1>, %[[C:.*]]: !llvm.ptr<1>, %[[I:.*]]: i32, %[[ID:.*]]: i32)
+func.func @split_k(%acc: !gemm.accum<64 x 256 x f32>, %p: !llvm.ptr<1>, %c: !llvm.ptr<1>,
+                   %i: i32, %id: i32) -> !gemm.accum<64 x 256 x f32> {
+  // CHECK: gemm.accum.store_global %[[ACC]] -> %[[P]][%[[I]]] : <64 x 256 x f32>, !llvm.ptr<1>
+  gemm.accum.store_global %acc -> %p[%i] : !gemm.accum<64 x 256 x f32>, !llvm.ptr<1>
+  // CHECK-NEXT: %[[LAST:.*]] = gemm.sched.split_k_arrive %[[C]][%[[I]]] splits(3) : !llvm.ptr<1>
+  %last = gemm.sched.split_k_arrive %c[%i] splits(3) : !llvm.ptr<1>
+  // CHECK-NEXT: %{{.*}} = gemm.barrier_any %[[LAST]] barrier(%[[ID]]) threads(128)
+  %any = gemm.barrier_any %last barrier(%id) threads(128)
+  // CHECK-NEXT: %[[S1:.*]] = gemm.accum.load_add_global %[[ACC]], %[[P]][%[[I]]] : <64 x 256 x f32>, !llvm.ptr<1>
+  %s1 = gemm.accum.load_add_global %acc, %p[%i] : !gemm.accum<64 x 256 x f32>, !llvm.ptr<1>
+  // CHECK-NEXT: %[[S2:.*]] = gemm.accum.load_add_global %[[S1]], %[[P]][%[[I]]] values(32, 32) : <64 x 256 x f32>, !llvm.ptr<1>
+  %s2 = gemm.accum.load_add_global %s1, %p[%i] values(32, 32) : !gemm.accum<64 x 256 x f32>, !llvm.ptr<1>
+  return %s2 : !gemm.accum<64 x 256 x f32>
+}

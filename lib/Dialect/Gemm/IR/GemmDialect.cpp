@@ -75,7 +75,7 @@ LogicalResult ConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                  Schedule schedule, TileScheduler scheduler,
                                  Raster raster, int64_t swizzle,
                                  int64_t accumStages, int64_t ctaGroup,
-                                 int64_t kGroup) {
+                                 int64_t kGroup, int64_t splits) {
   if (tile.size() != 3 || llvm::any_of(tile, [](int64_t v) { return v <= 0; }))
     return emitError() << "tile must be three positive sizes [BM, BN, BK]";
   if (cluster.size() != 2 ||
@@ -97,6 +97,13 @@ LogicalResult ConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "cta_group must be 1 or 2, got " << ctaGroup;
   if (kGroup < 1 || kGroup > 8)
     return emitError() << "k_group must be in [1, 8], got " << kGroup;
+  if (splits < 1 || splits > 16)
+    return emitError() << "splits must be in [1, 16], got " << splits;
+  if (scheduler == TileScheduler::split_k && splits < 2)
+    return emitError() << "scheduler = split_k needs splits >= 2 (the "
+                          "k-ranges each tile is cut into)";
+  if (scheduler != TileScheduler::split_k && splits != 1)
+    return emitError() << "splits = " << splits << " needs scheduler = split_k";
   if (arch == Arch::sm_90a) {
     if (schedule == Schedule::warp_roles)
       return emitError()

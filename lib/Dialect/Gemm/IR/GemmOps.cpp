@@ -75,9 +75,6 @@ LogicalResult MatmulOp::verify() {
       return emitOpError("pingpong gives each consumer warpgroup a whole "
                          "tile; tile M must be 64 or 128, got ")
              << bm;
-    if (config.getScheduler() == TileScheduler::split_k)
-      return emitOpError("the split_k scheduler is not implemented for "
-                         "sm_90a yet; use static_persistent");
   } else {
     // The epilogue reads TMEM with tcgen05.ld .32x32b, the layout of an
     // M = 128 accumulator in each CTA.
@@ -356,6 +353,45 @@ LogicalResult StaticTileOp::verify() {
   auto swizzle = static_cast<int64_t>(getSwizzle());
   if (swizzle < 1)
     return emitOpError("swizzle must be at least 1, got ") << swizzle;
+  return success();
+}
+
+std::pair<int64_t, int64_t> AccumLoadAddGlobalOp::getValueRange() {
+  AccumulatorType type = getAccumulator().getType();
+  if (!getFirst())
+    return {0, type.getAtoms() * type.getValuesPerAtom()};
+  return {static_cast<int64_t>(*getFirst()),
+          static_cast<int64_t>(getCount().value_or(0))};
+}
+
+LogicalResult AccumLoadAddGlobalOp::verify() {
+  if (getFirst().has_value() != getCount().has_value())
+    return emitOpError("values(first, count) needs both");
+  AccumulatorType type = getAccumulator().getType();
+  int64_t total = type.getAtoms() * type.getValuesPerAtom();
+  auto [first, count] = getValueRange();
+  if (first < 0 || count <= 0 || first % 4 != 0 || count % 4 != 0 ||
+      first + count > total)
+    return emitOpError("values [")
+           << first << ", " << first + count
+           << ") must be a non-empty range of whole 16-byte steps (multiples "
+              "of 4) within the thread's "
+           << total << " accumulator values";
+  return success();
+}
+
+LogicalResult BarrierAnyOp::verify() {
+  auto threads = static_cast<int64_t>(getThreads());
+  if (threads < 32 || threads > 1024 || threads % 32 != 0)
+    return emitOpError("threads must be a multiple of 32 in [32, 1024], got ")
+           << threads;
+  return success();
+}
+
+LogicalResult SplitKArriveOp::verify() {
+  auto splits = static_cast<int64_t>(getSplits());
+  if (splits < 2)
+    return emitOpError("splits must be at least 2, got ") << splits;
   return success();
 }
 

@@ -21,6 +21,7 @@ TileGeometry mlir::gemm::getTileGeometry(MatmulOp op) {
   geometry.clusterN = config.getCluster()[1];
   geometry.ctaGroup = config.getCtaGroup();
   geometry.kGroup = config.getKGroup();
+  geometry.splits = config.getSplits();
   geometry.stages = config.getStages();
   geometry.raster = config.getRaster();
   geometry.swizzle = config.getSwizzle();

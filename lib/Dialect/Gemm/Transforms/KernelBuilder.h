@@ -37,6 +37,8 @@ struct TileGeometry {
   int64_t ctaGroup = 1;
   /// k-blocks per stage of the ring (per full/empty barrier pair).
   int64_t kGroup = 1;
+  /// k-ranges each tile is cut into (split-K); 1 without split-K.
+  int64_t splits = 1;
   int64_t stages = 0;
   Raster raster = Raster::along_m;
   int64_t swizzle = 1;

@@ -47,6 +47,15 @@ struct KernelShape : TileGeometry {
   int64_t storeSlots = 2;
 
   int64_t threads() const { return kWarpgroupThreads * (1 + consumers); }
+  /// Split-K: the consumers that hold a part of one tile's accumulator
+  /// (cooperative: each its rows; pingpong: one, the whole tile). Each part
+  /// of each split has a partial-tile block and each part an arrival counter.
+  int64_t parts() const {
+    return schedule == Schedule::cooperative ? consumers : 1;
+  }
+  int64_t partialBytesPerTile() const { return splits * bm * bn * 4; }
+  /// Four u32 counters per tile: room for every part, 16-byte aligned.
+  static constexpr int64_t kCounterBytesPerTile = 16;
   int64_t stagingBytes() const {
     return storeSlots * consumers * kStoreBoxRows * 128;
   }
@@ -117,12 +126,28 @@ public:
 private:
   void buildProducer(Region &region);
   void buildConsumer(Region &region);
-  /// Mainloop of one tile: returns the accumulator and the next iteration.
-  std::pair<Value, Value> buildMainloop(Value iteration, Value aRow,
-                                        Value isLeader);
-  /// Epilogue of one tile; returns the next staging-slot counter.
+  /// Mainloop over k-blocks [begin, end) of one tile: returns the
+  /// accumulator and the next iteration.
+  std::pair<Value, Value> buildMainloop(Value iteration, Value begin, Value end,
+                                        Value aRow, Value isLeader);
+  /// The tile unit of work unit `workUnit` and the k-blocks [begin, end) it
+  /// computes: the whole K, or one of `splits` ranges with split-K.
+  struct WorkUnit {
+    Value unit, split, begin, end;
+  };
+  WorkUnit getWorkUnit(Value workUnit);
+  /// Split-K: stores this consumer's partial tile, counts it in, and in the
+  /// last of the tile's splits adds the others' partials and runs the
+  /// epilogue. Returns the next staging-slot counter.
+  Value buildSplitKFixup(Value acc, const WorkUnit &work, Value originM,
+                         Value originN, Value aRow, Value consumer,
+                         Value staged, Value isLeader);
+  /// Epilogue of one tile; returns the next staging-slot counter. With
+  /// split-K, `partialBlocks` are the other splits' partial tiles, added to
+  /// each sub-tile just before it is staged.
   Value buildEpilogue(Value acc, Value origin_m, Value origin_n, Value aRow,
-                      Value consumer, Value staged, Value isLeader);
+                      Value consumer, Value staged, Value isLeader,
+                      ArrayRef<Value> partialBlocks = {});
   void releaseStage(Value iteration);
 
   const KernelShape &shape;
@@ -131,6 +156,9 @@ private:
   Value ringA, ringB, staging, pipeline;
   /// Pingpong only: the turn order of the consumers' mainloops.
   Value mathOrder;
+  /// Split-K: the partial tiles and arrival counters (kernel arguments) and
+  /// the number of work units, unitCount * splits.
+  Value partials, counters, workUnits;
 };
 
 void SM90KernelBuilder::build(gpu::GPUFuncOp func) {
@@ -177,6 +205,12 @@ void SM90KernelBuilder::build(gpu::GPUFuncOp func) {
   else
     gpu::BarrierOp::create(b, loc);
   computeSchedule();
+  workUnits = unitCount;
+  if (shape.splits > 1) {
+    partials = entry.getArgument(6);
+    counters = entry.getArgument(7);
+    workUnits = mul(unitCount, i32(shape.splits));
+  }
 
   auto roles =
       WarpSpecializeOp::create(b, loc, b.getI64IntegerAttr(shape.consumers),
@@ -197,13 +231,14 @@ void SM90KernelBuilder::buildProducer(Region &region) {
   b.setInsertionPointToStart(body);
   // One thread issues every TMA load of the CTA.
   ifThen(eq(tid, i32(0)), [&] {
-    auto units = scf::ForOp::create(b, loc, clusterId, unitCount, clusterCount,
+    auto units = scf::ForOp::create(b, loc, clusterId, workUnits, clusterCount,
                                     ValueRange{i32(0)});
     {
       OpBuilder::InsertionGuard guard(b);
       b.setInsertionPointToStart(units.getBody());
-      auto [originM, originN] = tileOrigin(units.getInductionVar());
-      auto kLoop = scf::ForOp::create(b, loc, i32(0), kBlocks, i32(1),
+      WorkUnit work = getWorkUnit(units.getInductionVar());
+      auto [originM, originN] = tileOrigin(work.unit);
+      auto kLoop = scf::ForOp::create(b, loc, work.begin, work.end, i32(1),
                                       units.getRegionIterArgs());
       {
         OpBuilder::InsertionGuard inner(b);
@@ -227,12 +262,27 @@ void SM90KernelBuilder::releaseStage(Value iteration) {
     ConsumerReleaseOp::create(b, loc, pipeline, iteration, Value(),
                               IntegerAttr());
 }
-std::pair<Value, Value>
-SM90KernelBuilder::buildMainloop(Value iteration, Value aRow, Value isLeader) {
+SM90KernelBuilder::WorkUnit SM90KernelBuilder::getWorkUnit(Value workUnit) {
+  if (shape.splits == 1)
+    return {workUnit, Value(), i32(0), kBlocks};
+  // The splits of a tile are consecutive work units, so they run at about
+  // the same time on neighbouring CTAs.
+  Value split = rem(workUnit, i32(shape.splits));
+  auto range =
+      SplitKRangeOp::create(b, loc, b.getI32Type(), b.getI32Type(), split,
+                            kBlocks, b.getI64IntegerAttr(shape.splits));
+  return {div(workUnit, i32(shape.splits)), split, range.getBegin(),
+          range.getEnd()};
+}
+
+std::pair<Value, Value> SM90KernelBuilder::buildMainloop(Value iteration,
+                                                         Value begin, Value end,
+                                                         Value aRow,
+                                                         Value isLeader) {
   auto accType = AccumulatorType::get(b.getContext(), shape.accRows, shape.bn,
                                       b.getF32Type());
   Value zero = AccumZeroOp::create(b, loc, accType);
-  auto kLoop = scf::ForOp::create(b, loc, i32(0), kBlocks, i32(1),
+  auto kLoop = scf::ForOp::create(b, loc, begin, end, i32(1),
                                   ValueRange{zero, iteration});
   {
     OpBuilder::InsertionGuard guard(b);
@@ -252,25 +302,34 @@ SM90KernelBuilder::buildMainloop(Value iteration, Value aRow, Value isLeader) {
       // Lookahead of one group: the previous k-block's MMAs are done, so its
       // stage goes back to the producer while this one runs.
       Value notFirst = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne,
-                                             kLoop.getInductionVar(), i32(0));
+                                             kLoop.getInductionVar(), begin);
       ifThen(arith::AndIOp::create(b, loc, isLeader, notFirst), [&] {
         releaseStage(arith::SubIOp::create(b, loc, current, i32(1)));
       });
     }
     scf::YieldOp::create(b, loc, ValueRange{next, add(current, i32(1))});
   }
-  Value end = kLoop.getResult(1);
+  Value next = kLoop.getResult(1);
   if (shape.wgmmaLookahead != 0) {
     WgmmaWaitOp::create(b, loc, b.getI64IntegerAttr(0));
-    ifThen(isLeader,
-           [&] { releaseStage(arith::SubIOp::create(b, loc, end, i32(1))); });
+    // A split-K range may be empty (fewer k-blocks than splits): then there
+    // is no last stage to release.
+    Value releases =
+        shape.splits == 1
+            ? isLeader
+            : both(isLeader,
+                   arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                         begin, end));
+    ifThen(releases,
+           [&] { releaseStage(arith::SubIOp::create(b, loc, next, i32(1))); });
   }
-  return {kLoop.getResult(0), end};
+  return {kLoop.getResult(0), next};
 }
 
 Value SM90KernelBuilder::buildEpilogue(Value acc, Value originM, Value originN,
                                        Value aRow, Value consumer, Value staged,
-                                       Value isLeader) {
+                                       Value isLeader,
+                                       ArrayRef<Value> partialBlocks) {
   int64_t atoms = shape.accRows / 64;
   int64_t columnBlocks = shape.bn / shape.epilogueCols;
   // Named barrier 0 is __syncthreads; consumer c uses 1 + c.
@@ -290,6 +349,15 @@ Value SM90KernelBuilder::buildEpilogue(Value acc, Value originM, Value originN,
       });
       NVVM::BarrierOp::create(b, loc, Type(), barrierId, barrierThreads,
                               nullptr, Value());
+      // The sub-tile's values: 64 rows x epilogueCols columns of the atom
+      // are the thread's values [col / 2, col / 2 + epilogueCols / 2).
+      int64_t valuesPerAtom = shape.bn / 2;
+      for (Value partialBlock : partialBlocks)
+        acc = AccumLoadAddGlobalOp::create(
+            b, loc, acc.getType(), acc, partials, partialBlock,
+            b.getI64IntegerAttr(atom * valuesPerAtom +
+                                block * shape.epilogueCols / 2),
+            b.getI64IntegerAttr(shape.epilogueCols / 2));
       auto store = AccumStoreSmemOp::create(
           b, loc, acc, b.getI64IntegerAttr(atom),
           b.getI64IntegerAttr(block * shape.epilogueCols), staging, slot);
@@ -318,6 +386,60 @@ Value SM90KernelBuilder::buildEpilogue(Value acc, Value originM, Value originN,
   return staged;
 }
 
+Value SM90KernelBuilder::buildSplitKFixup(Value acc, const WorkUnit &work,
+                                          Value originM, Value originN,
+                                          Value aRow, Value consumer,
+                                          Value staged, Value isLeader) {
+  bool cooperative = shape.schedule == Schedule::cooperative;
+  Value part = cooperative ? consumer : i32(0);
+  Value tile = add(mul(work.unit, i32(shape.clusterSize())), rank);
+  // Block of the partial of (tile, split, part), in accumulators.
+  auto block = [&](Value split) {
+    return add(
+        mul(add(mul(tile, i32(shape.splits)), split), i32(shape.parts())),
+        part);
+  };
+  AccumStoreGlobalOp::create(b, loc, acc, partials, block(work.split));
+  // Every thread's partial is stored before the leader counts it in; the
+  // barrier's OR then tells the whole warpgroup whether it was the last.
+  Value barrierId = add(consumer, i32(1));
+  Value barrierThreads = i32(kWarpgroupThreads);
+  NVVM::BarrierOp::create(b, loc, Type(), barrierId, barrierThreads, nullptr,
+                          Value());
+  auto arrive = scf::IfOp::create(b, loc, b.getI1Type(), isLeader,
+                                  /*withElseRegion=*/true);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(arrive.thenBlock());
+    Value counter =
+        add(mul(tile, i32(KernelShape::kCounterBytesPerTile / 4)), part);
+    Value last =
+        SplitKArriveOp::create(b, loc, b.getI1Type(), counters, counter,
+                               b.getI64IntegerAttr(shape.splits));
+    scf::YieldOp::create(b, loc, last);
+    b.setInsertionPointToStart(arrive.elseBlock());
+    scf::YieldOp::create(
+        b, loc, arith::ConstantIntOp::create(b, loc, 0, 1).getResult());
+  }
+  Value anyLast =
+      BarrierAnyOp::create(b, loc, b.getI1Type(), arrive.getResult(0),
+                           barrierId, b.getI64IntegerAttr(kWarpgroupThreads));
+  auto reduce = scf::IfOp::create(b, loc, b.getI32Type(), anyLast,
+                                  /*withElseRegion=*/true);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(reduce.thenBlock());
+  SmallVector<Value> others;
+  for (int64_t other = 1; other < shape.splits; ++other)
+    others.push_back(
+        block(rem(add(work.split, i32(other)), i32(shape.splits))));
+  scf::YieldOp::create(b, loc,
+                       buildEpilogue(acc, originM, originN, aRow, consumer,
+                                     staged, isLeader, others));
+  b.setInsertionPointToStart(reduce.elseBlock());
+  scf::YieldOp::create(b, loc, staged);
+  return reduce.getResult(0);
+}
+
 void SM90KernelBuilder::buildConsumer(Region &region) {
   Block *body = b.createBlock(&region, {}, {b.getI32Type()}, {loc});
   b.setInsertionPointToStart(body);
@@ -329,20 +451,27 @@ void SM90KernelBuilder::buildConsumer(Region &region) {
   // Pingpong: consumers take turns with whole tiles, and skip the pipeline
   // iterations of the other consumer's tiles.
   Value aRow = pingpong ? i32(0) : mul(consumer, i32(shape.accRows));
+  // Pipeline iterations of a work unit: its k-blocks.
+  auto tripsOf = [&](Value workUnit) {
+    WorkUnit work = getWorkUnit(workUnit);
+    return arith::SubIOp::create(b, loc, work.end, work.begin).getResult();
+  };
   Value firstUnit = clusterId;
   Value unitStep = clusterCount;
   Value firstIteration = i32(0);
   if (pingpong) {
     firstUnit = add(clusterId, mul(consumer, clusterCount));
     unitStep = mul(clusterCount, i32(shape.consumers));
-    firstIteration = mul(consumer, kBlocks);
+    firstIteration = shape.splits == 1 ? mul(consumer, kBlocks)
+                                       : mul(consumer, tripsOf(clusterId));
   }
-  auto units = scf::ForOp::create(b, loc, firstUnit, unitCount, unitStep,
+  auto units = scf::ForOp::create(b, loc, firstUnit, workUnits, unitStep,
                                   ValueRange{firstIteration, i32(0)});
   {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(units.getBody());
-    auto [originM, originN] = tileOrigin(units.getInductionVar());
+    WorkUnit work = getWorkUnit(units.getInductionVar());
+    auto [originM, originN] = tileOrigin(work.unit);
     // Pingpong consumers take turns with their mainloops, in tile order.
     // Besides letting one consumer's epilogue overlap the other's mainloop,
     // this keeps each consumer at most one phase ahead of the full barriers
@@ -357,17 +486,25 @@ void SM90KernelBuilder::buildConsumer(Region &region) {
           clusterCount);
       ProducerAcquireOp::create(b, loc, mathOrder, add(sequence, i32(1)));
     }
-    auto [acc, next] =
-        buildMainloop(units.getRegionIterArgs()[0], aRow, isLeader);
+    auto [acc, next] = buildMainloop(units.getRegionIterArgs()[0], work.begin,
+                                     work.end, aRow, isLeader);
     if (pingpong)
       ifThen(isLeader, [&] {
         ConsumerReleaseOp::create(b, loc, mathOrder, sequence, Value(),
                                   IntegerAttr());
       });
-    Value staged = buildEpilogue(acc, originM, originN, aRow, consumer,
-                                 units.getRegionIterArgs()[1], isLeader);
+    Value staged =
+        shape.splits == 1
+            ? buildEpilogue(acc, originM, originN, aRow, consumer,
+                            units.getRegionIterArgs()[1], isLeader)
+            : buildSplitKFixup(acc, work, originM, originN, aRow, consumer,
+                               units.getRegionIterArgs()[1], isLeader);
+    // Skip the iterations of the other consumer's work unit.
     if (pingpong)
-      next = add(next, mul(kBlocks, i32(shape.consumers - 1)));
+      next =
+          shape.splits == 1
+              ? add(next, mul(kBlocks, i32(shape.consumers - 1)))
+              : add(next, tripsOf(add(units.getInductionVar(), clusterCount)));
     scf::YieldOp::create(b, loc, ValueRange{next, staged});
   }
   // Stores must have completed, not only read shared memory, before exit.
@@ -406,6 +543,13 @@ struct GemmMaterializeSM90Pass
       // One CTA per SM: the register cap at entry (65536 / threads) is what
       // lets setmaxnreg redistribute registers between the roles.
       func->setAttr("nvvm.minctasm", b.getI32IntegerAttr(1));
+      // Split-K: the partial tiles and the arrival counters.
+      if (shape->splits > 1) {
+        auto global = LLVM::LLVMPointerType::get(b.getContext(), 1);
+        for (unsigned i = 0; i < 2; ++i)
+          func.insertArgument(func.getNumArguments(), global, DictionaryAttr(),
+                              loc);
+      }
       SM90KernelBuilder builder(b, loc, *shape, matmul);
       builder.build(func);
       b.setInsertionPointToEnd(&func.getBody().back());
@@ -413,8 +557,16 @@ struct GemmMaterializeSM90Pass
 
       int64_t smemBytes = 0;
       func.walk([&](SmemPlanOp plan) { smemBytes = plan.getTotalBytes(); });
-      return buildManifest(*shape, ::gemm::bundle::Arch::Sm90a,
-                           shape->threads(), smemBytes, kStoreBoxRows);
+      ::gemm::bundle::KernelManifest manifest =
+          buildManifest(*shape, ::gemm::bundle::Arch::Sm90a, shape->threads(),
+                        smemBytes, kStoreBoxRows);
+      if (shape->splits > 1) {
+        manifest.params.push_back(::gemm::bundle::Param::workspaceBuffer(
+            {static_cast<uint64_t>(shape->partialBytesPerTile()), false}));
+        manifest.params.push_back(::gemm::bundle::Param::workspaceBuffer(
+            {static_cast<uint64_t>(KernelShape::kCounterBytesPerTile), true}));
+      }
+      return manifest;
     };
     if (failed(materializeMatmuls(getOperation(), Arch::sm_90a, materialize)))
       signalPassFailure();

@@ -32,7 +32,9 @@ def Gemm_ConfigAttr : AttrDef<Gemm_Dialect, "Config"> {
       `pingpong` (consumer warpgroups alternate tiles) or `warp_roles`
       (SM100: load, MMA, scheduler and epilogue warps).
     - `scheduler`: `static_persistent`, `clc` (SM100 cluster launch control)
-      or `split_k`.
+      or `split_k` (SM90: each tile's k-blocks in `splits` ranges, computed
+      by different CTAs and summed by the last to finish).
+    - `splits`: the k-ranges per tile of `scheduler = split_k` (2 to 16).
     - `raster`, `swizzle`: tile order of the persistent scheduler: tiles are
       grouped in panels `swizzle` tiles wide across the raster dimension,
       and consecutive tiles walk along `raster` inside a panel.
@@ -63,7 +65,8 @@ def Gemm_ConfigAttr : AttrDef<Gemm_Dialect, "Config"> {
     DefaultValuedParameter<"int64_t", "8">:$swizzle,
     DefaultValuedParameter<"int64_t", "2">:$accum_stages,
     DefaultValuedParameter<"int64_t", "1">:$cta_group,
-    DefaultValuedParameter<"int64_t", "1">:$k_group
+    DefaultValuedParameter<"int64_t", "1">:$k_group,
+    DefaultValuedParameter<"int64_t", "1">:$splits
   );
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;

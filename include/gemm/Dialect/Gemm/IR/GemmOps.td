@@ -22,6 +22,12 @@ def Gemm_Pipeline : Type<CPred<"::llvm::isa<::mlir::gemm::PipelineType>($_self)"
     "pipeline", "::mlir::gemm::PipelineType">;
 def Gemm_Accumulator : Type<CPred<"::llvm::isa<::mlir::gemm::AccumulatorType>($_self)">,
     "accumulator", "::mlir::gemm::AccumulatorType">;
+// A kernel's workspace buffers (bundle workspace parameters) are plain
+// global-memory pointers.
+def Gemm_GlobalPointer : Type<
+    CPred<"::llvm::isa<::mlir::LLVM::LLVMPointerType>($_self) && "
+          "::llvm::cast<::mlir::LLVM::LLVMPointerType>($_self).getAddressSpace() == 1">,
+    "global-memory pointer (!llvm.ptr<1>)", "::mlir::LLVM::LLVMPointerType">;
 
 //===----------------------------------------------------------------------===//
 // Problem
@@ -423,6 +429,65 @@ def Gemm_MmaSm90Op : Gemm_Op<"mma.sm90", [Gemm_SideEffects,
 }
 
 //===----------------------------------------------------------------------===//
+// Split-K partial tiles
+//===----------------------------------------------------------------------===//
+
+def Gemm_AccumStoreGlobalOp : Gemm_Op<"accum.store_global", [Gemm_SideEffects]> {
+  let summary = "write a warpgroup's accumulator to a global f32 buffer (a split-K partial tile)";
+  let description = [{
+    Every thread of the warpgroup stores its accumulator values with
+    `st.global.v4.f32` into block `index` of `buffer`, a block being one
+    accumulator (`rows * cols` floats): value v of the thread with
+    warpgroup index t (tid.x mod 128) goes to float
+    `index * rows * cols + (v / 4) * 512 + 4 * t + v mod 4`, so each warp
+    writes 512 contiguous bytes per step. `gemm.accum.load_add_global` reads
+    the same (private, not row-major) layout.
+
+    Example:
+    ```mlir
+    gemm.accum.store_global %acc -> %partials[%block] : !gemm.accum<64 x 256 x f32>, !llvm.ptr<1>
+    ```
+  }];
+  let arguments = (ins Gemm_Accumulator:$accumulator, Gemm_GlobalPointer:$buffer,
+                       I32:$index);
+  let assemblyFormat = [{
+    $accumulator `->` $buffer `[` $index `]` attr-dict `:` type($accumulator)
+    `,` qualified(type($buffer))
+  }];
+}
+
+def Gemm_AccumLoadAddGlobalOp : Gemm_Op<"accum.load_add_global", [Gemm_SideEffects,
+    AllTypesMatch<["accumulator", "result"]>]> {
+  let summary = "add a split-K partial tile from a global f32 buffer to an accumulator";
+  let description = [{
+    Loads block `index` of `buffer`, written by `gemm.accum.store_global`
+    from an accumulator of the same type, with `ld.global.v4.f32` and adds it
+    to the accumulator value by value. With `values(first, count)` only the
+    thread's values [first, first + count) (flattened over the atoms,
+    multiples of 4) are loaded and added: an epilogue sub-tile's share, so
+    that a reduction does not hold a second accumulator in registers.
+
+    Example:
+    ```mlir
+    %sum = gemm.accum.load_add_global %acc, %partials[%block] values(32, 32) : !gemm.accum<64 x 256 x f32>, !llvm.ptr<1>
+    ```
+  }];
+  let arguments = (ins Gemm_Accumulator:$accumulator, Gemm_GlobalPointer:$buffer,
+                       I32:$index, OptionalAttr<I64Attr>:$first,
+                       OptionalAttr<I64Attr>:$count);
+  let results = (outs Gemm_Accumulator:$result);
+  let assemblyFormat = [{
+    $accumulator `,` $buffer `[` $index `]` (`values` `(` $first^ `,` $count `)`)?
+    attr-dict `:` type($accumulator) `,` qualified(type($buffer))
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The values [first, first + count) the op adds (all by default).
+    std::pair<int64_t, int64_t> getValueRange();
+  }];
+}
+
+//===----------------------------------------------------------------------===//
 // Epilogue
 //===----------------------------------------------------------------------===//
 
@@ -482,6 +547,47 @@ def Gemm_StaticTileOp : Gemm_Op<"sched.static_tile", [Pure]> {
 }
 
 include "gemm/Dialect/Gemm/IR/GemmSM100Ops.td"
+
+def Gemm_BarrierAnyOp : Gemm_Op<"barrier_any", [Gemm_SideEffects]> {
+  let summary = "a named barrier that tells its threads whether any of them passed true";
+  let description = [{
+    `barrier.cta.red.or.pred` on named barrier `id` for `threads` threads (a
+    multiple of 32): waits like `bar.sync` and returns in every participant
+    the OR of `predicate` over them. The split-K fixup uses it to tell a
+    consumer warpgroup whether its leader's arrival was the tile's last.
+
+    Example: `%any = gemm.barrier_any %mine barrier(%id) threads(128)`
+  }];
+  let arguments = (ins I1:$predicate, I32:$barrierId, I64Attr:$threads);
+  let results = (outs I1:$any);
+  let assemblyFormat = [{
+    $predicate `barrier` `(` $barrierId `)` `threads` `(` $threads `)` attr-dict
+  }];
+  let hasVerifier = 1;
+}
+
+def Gemm_SplitKArriveOp : Gemm_Op<"sched.split_k_arrive", [Gemm_SideEffects]> {
+  let summary = "count one split of a tile in; true for the last of `splits`";
+  let description = [{
+    One thread: `atom.acq_rel.gpu.global.add.u32` of 1 on counter `index`
+    (u32) of `counters`. The result is true in the arrival that completes
+    `splits` arrivals; that thread also stores 0 back, so the counter is zero
+    again for the next launch (the workspace is zeroed once, then kept zero
+    by the kernel). The release half orders the caller's partial-tile stores
+    (gathered from its warpgroup by a barrier first) before the arrival; the
+    acquire half orders the last arriver's loads of the other partials
+    (spread to its warpgroup by a barrier after) after all arrivals.
+
+    Example: `%last = gemm.sched.split_k_arrive %counters[%tile] splits(2) : !llvm.ptr<1>`
+  }];
+  let arguments = (ins Gemm_GlobalPointer:$counters, I32:$index, I64Attr:$splits);
+  let results = (outs I1:$last);
+  let assemblyFormat = [{
+    $counters `[` $index `]` `splits` `(` $splits `)` attr-dict `:`
+    qualified(type($counters))
+  }];
+  let hasVerifier = 1;
+}
 
 def Gemm_SplitKRangeOp : Gemm_Op<"sched.split_k_range", [Pure]> {
   let summary = "the k-blocks of one split of a split-K schedule";

@@ -1,0 +1,81 @@
+// RUN: gemm-opt %s --gemm-materialize-sm90 -split-input-file | FileCheck %s
+// RUN: gemm-opt %s --gemm-materialize-sm90 --gemm-check-pipelines -split-input-file -o /dev/null
+
+// Split-K on SM90 (scheduler = split_k, splits = S): work unit u is k-range
+// u mod S of tile unit u / S, so a tile's splits run side by side on
+// neighbouring CTAs. Each consumer stores its partial tile to the partials
+// workspace, its leader counts it in on the tile's counter, a barrier with
+// an OR tells the warpgroup whether that arrival was the last, and only the
+// last adds the other partials (per epilogue sub-tile) and stores C. The
+// kernel takes the two workspaces after M, N, K; the manifest describes
+// them (partials: S x BM x BN x 4 bytes per tile; counters: 16 bytes per
+// tile, zeroed once: the last arriver resets its counter).
+
+// CHECK: module attributes {gemm.bundles = {coop = "{{.*}}{\22kind\22:\22problem_size\22,\22dim\22:\22k\22},{\22kind\22:\22workspace\22,\22bytes_per_tile\22:393216,\22zero_init\22:false},{\22kind\22:\22workspace\22,\22bytes_per_tile\22:16,\22zero_init\22:true}]
+// CHECK-LABEL: gpu.module @coop
+// CHECK-NEXT: gpu.func @coop(%{{.*}}: i32, %{{.*}}: i32, %[[K:.*]]: i32, %[[PARTIALS:.*]]: !llvm.ptr<1>, %[[COUNTERS:.*]]: !llvm.ptr<1>) kernel
+// CHECK: %[[PLAN:.*]]:4 = gemm.smem.plan
+// CHECK: %[[KBLOCKS:.*]] = arith.ceildivui %[[K]], %{{.*}} : i32
+// CHECK: %[[WORK:.*]] = arith.muli %{{.*}}, %c3_i32{{.*}} : i32
+// Producer: the k-blocks of the work unit's range only.
+// CHECK: producer {
+// CHECK: scf.for %[[U:.*]] = %{{.*}} to %[[WORK]] step
+// CHECK: %[[SPLIT:.*]] = arith.remui %[[U]], %{{.*}} : i32
+// CHECK-NEXT: %[[BEGIN:.*]], %[[END:.*]] = gemm.sched.split_k_range %[[SPLIT]] of %[[KBLOCKS]] splits(3)
+// CHECK: %[[UNIT:.*]] = arith.divui %[[U]], %{{.*}} : i32
+// CHECK-NEXT: gemm.sched.static_tile %[[UNIT]]
+// CHECK: scf.for %{{.*}} = %[[BEGIN]] to %[[END]] step
+// CHECK: gemm.pipeline.producer_commit
+// CHECK: } consumer {
+// CHECK: scf.for %[[CU:.*]] = %{{.*}} to %[[WORK]] step
+// CHECK: %[[CBEGIN:.*]], %[[CEND:.*]] = gemm.sched.split_k_range
+// CHECK: gemm.accum.zero
+// CHECK: scf.for %[[KB:.*]] = %[[CBEGIN]] to %[[CEND]] step
+// The first k-block of the range has no previous stage to release.
+// CHECK: arith.cmpi ne, %[[KB]], %[[CBEGIN]] : i32
+// CHECK: gemm.wgmma.wait pending(0)
+// An empty range (fewer k-blocks than splits) releases nothing.
+// CHECK: %[[NONEMPTY:.*]] = arith.cmpi ult, %[[CBEGIN]], %[[CEND]] : i32
+// CHECK-NEXT: %[[RELEASE:.*]] = arith.andi %{{.*}}, %[[NONEMPTY]] : i1
+// CHECK-NEXT: scf.if %[[RELEASE]] {
+// CHECK: gemm.pipeline.consumer_release
+// The fixup.
+// CHECK: gemm.accum.store_global %{{.*}} -> %[[PARTIALS]][%{{.*}}] : <64 x 256 x f32>, !llvm.ptr<1>
+// CHECK: nvvm.barrier id = %[[BAR:.*]] number_of_threads
+// CHECK-NEXT: %[[MINE:.*]] = scf.if %{{.*}} -> (i1) {
+// CHECK: %[[LAST:.*]] = gemm.sched.split_k_arrive %[[COUNTERS]][%{{.*}}] splits(3) : !llvm.ptr<1>
+// CHECK-NEXT: scf.yield %[[LAST]] : i1
+// CHECK: %[[ANY:.*]] = gemm.barrier_any %[[MINE]] barrier(%[[BAR]]) threads(128)
+// CHECK-NEXT: %{{.*}} = scf.if %[[ANY]] -> (i32) {
+// Each 64-column sub-tile adds its 32 values of the two other partials.
+// CHECK: gemm.accum.load_add_global %{{.*}}, %[[PARTIALS]][%{{.*}}] values(0, 32)
+// CHECK-NEXT: gemm.accum.load_add_global %{{.*}}, %[[PARTIALS]][%{{.*}}] values(0, 32)
+// CHECK-NEXT: gemm.accum.store_smem %{{.*}} atom(0) col(0)
+// CHECK: gemm.accum.load_add_global %{{.*}}, %[[PARTIALS]][%{{.*}}] values(96, 32)
+// CHECK-NEXT: gemm.accum.load_add_global %{{.*}}, %[[PARTIALS]][%{{.*}}] values(96, 32)
+// CHECK-NEXT: gemm.accum.store_smem %{{.*}} atom(0) col(192)
+// CHECK: } else {
+// CHECK-NEXT: scf.yield
+// CHECK: gpu.return
+gemm.matmul @coop a(bf16, row) b(bf16, col) c(bf16, row) acc(f32)
+    config(#gemm.config<arch = sm_90a, tile = [128, 256, 64], scheduler = split_k, splits = 3>)
+
+// -----
+
+// Pingpong: a consumer holds whole tiles (one part per tile) and skips the
+// other consumer's work unit, whose range has its own length.
+// CHECK: bytes_per_tile\22:65536
+// CHECK-LABEL: gpu.module @pingpong
+// CHECK: } consumer {
+// CHECK: scf.for %[[U:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args
+// CHECK: gemm.accum.store_global %{{.*}} : <64 x 128 x f32>, !llvm.ptr<1>
+// CHECK: gemm.sched.split_k_arrive %{{.*}} splits(2)
+// The next iteration skips the other consumer's unit (u + clusters).
+// CHECK: %[[OTHER:.*]] = arith.addi %[[U]], %{{.*}} : i32
+// CHECK: %[[OSPLIT:.*]] = arith.remui %[[OTHER]], %{{.*}} : i32
+// CHECK-NEXT: %[[OB:.*]], %[[OE:.*]] = gemm.sched.split_k_range %[[OSPLIT]]
+// CHECK: %[[TRIPS:.*]] = arith.subi %[[OE]], %[[OB]] : i32
+// CHECK-NEXT: arith.addi %{{.*}}, %[[TRIPS]] : i32
+// CHECK: gpu.return
+gemm.matmul @pingpong a(bf16, row) b(bf16, col) c(bf16, row) acc(f32)
+    config(#gemm.config<arch = sm_90a, tile = [64, 128, 64], schedule = pingpong, scheduler = split_k, splits = 2>)
