@@ -9,7 +9,8 @@ B col and C row in the same 16-bit type (bf16 or f16) and f32 accumulation.
 Its name says everything, e.g. `sm90_bf16_128x256x64_coop_c2x1_rm_s8_st0`:
 tile BMxBNxBK, schedule (coop = cooperative, pingpong), cluster (CTAs along
 M x along N), raster (rm = along_m, rn = along_n), swizzle (tiles per panel),
-stages (st0 = derived from the shared-memory budget).
+stages (st0 = derived from the shared-memory budget), and with split-K a
+suffix _k<S> (S k-ranges per tile, `scheduler = split_k, splits = S`).
 
 What the compiler accepts (MatmulOp::verify, ConfigAttr::verify, planKernel
 in MaterializeSM90.cpp), mirrored by `problems()`:
@@ -27,9 +28,8 @@ in MaterializeSM90.cpp), mirrored by `problems()`:
 - stages 0 (derived: the deepest ring that fits 227 KB less the epilogue's
   staging buffers) or 2 up to that depth.
 - swizzle >= 1; raster along_m or along_n.
-- split-K: not accepted for sm_90a yet (`scheduler = split_k` is rejected,
-  and #gemm.config has no split count), so every configuration has
-  split_k = 1 and the search does not vary it.
+- split-K: splits in [1, 16] (1: no split-K); the kernel then takes two
+  workspaces, which gemm-runner allocates.
 """
 import argparse
 import dataclasses
@@ -78,13 +78,15 @@ class Config:
     stages: int = 0
     tile_k: int = 64
     dtype: str = "bf16"
+    splits: int = 1
 
     @property
     def key(self):
         """The name without arch and type: one key for a bf16 and an f16 twin."""
         return (f"{self.tile_m}x{self.tile_n}x{self.tile_k}_{SCHEDULES[self.schedule]}"
                 f"_c{self.cluster_m}x{self.cluster_n}_{RASTERS[self.raster]}"
-                f"_s{self.swizzle}_st{self.stages}")
+                f"_s{self.swizzle}_st{self.stages}"
+                + (f"_k{self.splits}" if self.splits > 1 else ""))
 
     @property
     def name(self):
@@ -134,6 +136,8 @@ class Config:
         if self.stages == 1 or self.stages < 0 or \
                 (self.stages and self.stages > self.derived_stages()):
             out.append(f"stages must be 0 or 2..{self.derived_stages()}")
+        if not 1 <= self.splits <= 16:
+            out.append("splits must be in [1, 16]")
         return out
 
     def mlir(self):
@@ -142,6 +146,8 @@ class Config:
         params.append(f"stages = {self.stages}")
         params.append(f"schedule = {self.schedule}")
         params.append(f"raster = {self.raster}, swizzle = {self.swizzle}")
+        if self.splits > 1:
+            params.append(f"scheduler = split_k, splits = {self.splits}")
         t = self.dtype
         return (f"gemm.matmul @{self.name} a({t}, row) b({t}, col) c({t}, row) acc(f32)\n"
                 f"    config(#gemm.config<{', '.join(params)}>)\n")
@@ -152,7 +158,7 @@ class Config:
 
 _NAME = re.compile(r"^(?:sm90_(?P<dtype>[a-z0-9]+)_)?(?P<bm>\d+)x(?P<bn>\d+)x(?P<bk>\d+)"
                    r"_(?P<sched>coop|pingpong)_c(?P<cm>\d+)x(?P<cn>\d+)_(?P<raster>rm|rn)"
-                   r"_s(?P<swizzle>\d+)_st(?P<stages>\d+)$")
+                   r"_s(?P<swizzle>\d+)_st(?P<stages>\d+)(?:_k(?P<splits>\d+))?$")
 
 
 def parse_name(name, dtype="bf16"):
@@ -165,7 +171,7 @@ def parse_name(name, dtype="bf16"):
     raster = {v: k for k, v in RASTERS.items()}[g["raster"]]
     return Config(int(g["bm"]), int(g["bn"]), schedule, int(g["cm"]), int(g["cn"]),
                   raster, int(g["swizzle"]), int(g["stages"]), int(g["bk"]),
-                  g["dtype"] or dtype)
+                  g["dtype"] or dtype, int(g["splits"] or 1))
 
 
 def from_dict(d):
@@ -225,6 +231,16 @@ def stage1_candidates(class_key, dtype="bf16"):
         add(tiles, ((1, 1), (2, 1)))
     else:
         add(_LARGE_TILES, CLUSTERS)
+    # Split-K where tiles are few (small M: one serial WGMMA chain per CTA
+    # over all of K) or waves ragged (mid M): the 64-row tiles in 2 and 4
+    # k-ranges for M <= 256, the two best mid-M tiles in 2 for M <= 1024.
+    if m_high is not None and m_high <= 256:
+        for bm, bn, schedule in _SMALL_M_TILES[:2]:
+            for splits in (2, 4):
+                out.append(Config(bm, bn, schedule, splits=splits, dtype=dtype))
+    elif m_high is not None and m_high <= 1024:
+        for bm, bn, schedule in ((128, 256, "cooperative"), (128, 128, "pingpong")):
+            out.append(Config(bm, bn, schedule, splits=2, dtype=dtype))
     return out
 
 
