@@ -132,28 +132,32 @@ CheckResult GemmRunner::check(const LaunchPlan &plan,
   const MatrixPlan &c = plan.matrix(Tensor::C);
   Stream stream;
   Operands operands(plan, checkOptions.seed, stream.get());
-  // Both the caller's C and its scratch copy start as NaN poison: an element
-  // the kernel does not write stays poisoned in scratch and is copied out as
-  // such, and one the copy out misses stays poisoned in the caller's C.
-  poison(operands.c.get(), c.dtype, c.batch * c.batchStride, stream.get());
-  operands.staging.poisonOutput(stream.get());
-  // One wait per step, so that a fault names the step.
-  if (stagesInputs(plan)) {
-    operands.staging.copyIn(operands.a.get(), operands.b.get(), stream.get());
+  auto run = [&](const std::string &which) {
+    // Both the caller's C and its scratch copy start as NaN poison: an
+    // element the kernel does not write stays poisoned in scratch and is
+    // copied out as such, and one the copy out misses stays poisoned in the
+    // caller's C.
+    poison(operands.c.get(), c.dtype, c.batch * c.batchStride, stream.get());
+    operands.staging.poisonOutput(stream.get());
+    // One wait per step, so that a fault names the step.
+    if (stagesInputs(plan)) {
+      operands.staging.copyIn(operands.a.get(), operands.b.get(), stream.get());
+      waitForStream(stream.get(), options.timeout,
+                    "the staging copies of the inputs into aligned scratch (" +
+                        which + ")");
+    }
+    launchKernel(loaded, plan, operands.maps, operands.workspaceAddresses,
+                 stream.get());
     waitForStream(stream.get(), options.timeout,
-                  "the staging copies of the inputs into aligned scratch "
-                  "(check run)");
-  }
-  launchKernel(loaded, plan, operands.maps, operands.workspaceAddresses,
-               stream.get());
-  waitForStream(stream.get(), options.timeout,
-                "kernel " + loaded.name() + " (check run)");
-  if (plan.isStaged(Tensor::C)) {
-    operands.staging.copyOut(operands.c.get(), stream.get());
-    waitForStream(stream.get(), options.timeout,
-                  "the staging copy of the output out of aligned scratch "
-                  "(check run)");
-  }
+                  "kernel " + loaded.name() + " (" + which + ")");
+    if (plan.isStaged(Tensor::C)) {
+      operands.staging.copyOut(operands.c.get(), stream.get());
+      waitForStream(stream.get(), options.timeout,
+                    "the staging copy of the output out of aligned scratch (" +
+                        which + ")");
+    }
+  };
+  run("check run");
 
   CheckResult result;
   result.seed = checkOptions.seed;
@@ -198,6 +202,20 @@ CheckResult GemmRunner::check(const LaunchPlan &plan,
     result.comparisons.push_back(
         {"naive", compareToReference(operands.c.get(), c, naiveRef.get(),
                                      stream.get(), ReferenceTimeout)});
+  }
+  // A kernel must leave its zeroed workspaces zeroed (split-K counters): a
+  // second launch on the same workspaces has to compute C again.
+  bool relaunch =
+      std::any_of(plan.workspaces.begin(), plan.workspaces.end(),
+                  [](const WorkspacePlan &w) { return w.zeroInit; });
+  if (relaunch) {
+    run("second check run, on the workspaces the first left");
+    bool useCublas = static_cast<bool>(gemm);
+    result.comparisons.push_back(
+        {std::string(useCublas ? "cublas" : "naive") + ", second launch",
+         compareToReference(operands.c.get(), c,
+                            useCublas ? cublasRef.get() : naiveRef.get(),
+                            stream.get(), ReferenceTimeout)});
   }
   if (gemm && wantNaive) {
     CompareStats agreement =
