@@ -256,6 +256,8 @@ template <typename Json> Json toJsonImpl(const KernelManifest &m) {
   if (m.clusterTiles)
     j["cluster_tiles"] = *m.clusterTiles;
   j["grid"] = {{"policy", toString(m.grid)}};
+  if (m.workUnitsPerTile != 1)
+    j["grid"]["work_units_per_tile"] = m.workUnitsPerTile;
   j["dynamic_smem_bytes"] = m.dynamicSmemBytes;
   j["tile"] = m.tile;
   j["types"] = {{"a", toString(m.types.a)},
@@ -386,6 +388,8 @@ std::vector<std::string> KernelManifest::validate() const {
          " (set \"cluster_non_portable\": true to allow up to " +
          std::to_string(MaxNonPortableClusterSize) + ")");
 
+  if (workUnitsPerTile == 0)
+    fail("grid.work_units_per_tile: 0; must be >= 1");
   if (clusterTiles &&
       uint64_t((*clusterTiles)[0]) * (*clusterTiles)[1] != clusterSize)
     fail("cluster_tiles: " + dimsToString(*clusterTiles) + " covers " +
@@ -521,8 +525,10 @@ ParseResult parseManifest(const json &j) {
   if (const json *grid = top.field("grid", /*required=*/true)) {
     ObjectReader reader(*grid, "grid", errors);
     if (reader.isObject()) {
-      reader.rejectUnknownFields({"policy"});
+      reader.rejectUnknownFields({"policy", "work_units_per_tile"});
       reader.readEnum("policy", m.grid);
+      reader.readUInt32("work_units_per_tile", m.workUnitsPerTile,
+                        /*required=*/false);
     }
   }
   if (const json *types = top.field("types", /*required=*/true)) {

@@ -315,7 +315,9 @@ LaunchPlan planLaunch(const KernelManifest &manifest, const Problem &problem,
   }
   throwIfAny(ErrorKind::Usage, errors);
 
-  uint64_t gridX = plan.clusterUnits * clusterSize;
+  // Each tile of a block may be several CTAs' work (split-K ranges).
+  plan.workUnitsPerTile = manifest.workUnitsPerTile;
+  uint64_t gridX = plan.clusterUnits * clusterSize * plan.workUnitsPerTile;
   if (plan.policy == GridPolicy::Persistent) {
     plan.persistentCtaCapacity = options.persistentCtaCapacity;
     gridX =
@@ -395,11 +397,16 @@ std::string describePlan(const LaunchPlan &plan) {
       << plan.tile[1] << "x" << plan.tile[2] << "\n";
   out << "grid: " << list(plan.grid);
   if (plan.policy == GridPolicy::Persistent)
-    out << " (persistent: min(" << plan.clusterUnits * plan.cluster[0]
+    out << " (persistent: min("
+        << plan.clusterUnits * plan.cluster[0] * plan.workUnitsPerTile
         << " CTAs = " << plan.clusterUnits << " blocks of "
-        << plan.clusterTiles[0] << "x" << plan.clusterTiles[1] << " tiles, "
-        << plan.persistentCtaCapacity << " co-resident CTAs) in clusters of "
-        << plan.cluster[0] << ")";
+        << plan.clusterTiles[0] << "x" << plan.clusterTiles[1] << " tiles"
+        << (plan.workUnitsPerTile > 1
+                ? " x " + std::to_string(plan.workUnitsPerTile) +
+                      " work units per tile"
+                : "")
+        << ", " << plan.persistentCtaCapacity
+        << " co-resident CTAs) in clusters of " << plan.cluster[0] << ")";
   else
     out << " (tiles: " << plan.clusterUnits << " clusters of "
         << plan.cluster[0] << " CTAs, one per " << plan.clusterTiles[0] << "x"

@@ -34,6 +34,9 @@
 // PTX: cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group
 //
 // RUN: FileCheck %s --check-prefix=JSON < %t/split2_pp_64x128.json
+// JSON: "grid": {
+// JSON-NEXT: "policy": "persistent",
+// JSON-NEXT: "work_units_per_tile": 2
 // JSON: "kind": "workspace",
 // JSON-NEXT: "bytes_per_tile": 65536,
 // JSON-NEXT: "zero_init": false

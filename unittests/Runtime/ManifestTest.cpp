@@ -54,6 +54,7 @@ TEST(Manifest, RoundTrip) {
   m.cubin = "x.cubin";
   m.cluster = {2, 1, 1};
   m.clusterTiles = std::array<uint32_t, 2>{1, 2};
+  m.workUnitsPerTile = 2;
   m.constraints.kMultiple = 64;
   ParseResult parsed = parseManifestText(m.toJsonString());
   ASSERT_TRUE(parsed.manifest) << ::testing::PrintToString(parsed.errors);
@@ -62,6 +63,7 @@ TEST(Manifest, RoundTrip) {
 
   json j = m;
   EXPECT_EQ(j["format"], "gemm-kernel-bundle");
+  EXPECT_EQ(j["grid"]["work_units_per_tile"], 2);
   EXPECT_EQ(j["version"], FormatVersion);
   EXPECT_EQ(j.get<KernelManifest>(), m);
 }

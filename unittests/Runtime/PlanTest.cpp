@@ -158,6 +158,21 @@ TEST(Plan, WorkspacesCoverEveryLaunchedTile) {
                         "params[7]: workspace: 192 bytes, zeroed once\n"));
 }
 
+TEST(Plan, GridsCoverEveryWorkUnit) {
+  // 2 x 3 tiles, each 3 split-K work units: 18 CTAs' work, all co-resident.
+  KernelManifest m = manifest();
+  m.workUnitsPerTile = 3;
+  LaunchPlan plan = planLaunch(m, problem(200, 700, 64), options());
+  EXPECT_EQ(plan.tiles, 6u);
+  EXPECT_EQ(plan.grid[0], 18u);
+  EXPECT_THAT(describePlan(plan),
+              HasSubstr("(persistent: min(18 CTAs = 6 blocks of 1x1 tiles x 3 "
+                        "work units per tile, 132 co-resident CTAs)"));
+  // Capped by the co-resident CTAs.
+  plan = planLaunch(m, problem(4096, 4096, 64), options());
+  EXPECT_EQ(plan.grid[0], 132u);
+}
+
 TEST(Plan, RejectNamesTensorValueAndRule) {
   std::string message = errorOf(
       [] {

@@ -254,6 +254,10 @@ struct KernelManifest {
   /// Optional; without it a cluster is a column of tiles along M.
   std::optional<std::array<uint32_t, 2>> clusterTiles;
   GridPolicy grid = GridPolicy::Persistent;
+  /// CTAs' worth of work per tile (split-K: the k-ranges of a tile, each
+  /// computed by a different CTA). The launch covers tiles x this many work
+  /// units. JSON: grid.work_units_per_tile, optional, default 1.
+  uint32_t workUnitsPerTile = 1;
   uint32_t dynamicSmemBytes = 0;
   /// {BM, BN, BK}.
   std::array<uint32_t, 3> tile = {0, 0, 0};
@@ -264,12 +268,13 @@ struct KernelManifest {
 
   bool operator==(const KernelManifest &o) const {
     return std::tie(name, kernel, arch, ptx, cubin, block, cluster,
-                    clusterNonPortable, clusterTiles, grid, dynamicSmemBytes,
-                    tile, types, layouts, params, constraints) ==
+                    clusterNonPortable, clusterTiles, grid, workUnitsPerTile,
+                    dynamicSmemBytes, tile, types, layouts, params,
+                    constraints) ==
            std::tie(o.name, o.kernel, o.arch, o.ptx, o.cubin, o.block,
                     o.cluster, o.clusterNonPortable, o.clusterTiles, o.grid,
-                    o.dynamicSmemBytes, o.tile, o.types, o.layouts, o.params,
-                    o.constraints);
+                    o.workUnitsPerTile, o.dynamicSmemBytes, o.tile, o.types,
+                    o.layouts, o.params, o.constraints);
   }
 
   /// clusterTiles, or its default: {cluster size, 1}.

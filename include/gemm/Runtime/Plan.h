@@ -144,6 +144,8 @@ struct LaunchPlan {
   /// that many tiles covering C: a cluster works on one block at a time.
   std::array<uint32_t, 2> clusterTiles = {1, 1};
   uint64_t clusterUnits = 0;
+  /// CTAs' worth of work per tile (bundle::KernelManifest::workUnitsPerTile).
+  uint32_t workUnitsPerTile = 1;
   uint32_t persistentCtaCapacity = 0;
   /// {BM, BN, BK} from the manifest.
   std::array<uint32_t, 3> tile = {1, 1, 1};

@@ -9,9 +9,11 @@
 // last adds the other partials (per epilogue sub-tile) and stores C. The
 // kernel takes the two workspaces after M, N, K; the manifest describes
 // them (partials: S x BM x BN x 4 bytes per tile; counters: 16 bytes per
-// tile, zeroed once: the last arriver resets its counter).
+// tile, zeroed once: the last arriver resets its counter), and the grid
+// policy S work units per tile, so the launch covers every split.
 
-// CHECK: module attributes {gemm.bundles = {coop = "{{.*}}{\22kind\22:\22problem_size\22,\22dim\22:\22k\22},{\22kind\22:\22workspace\22,\22bytes_per_tile\22:393216,\22zero_init\22:false},{\22kind\22:\22workspace\22,\22bytes_per_tile\22:16,\22zero_init\22:true}]
+// CHECK: module attributes {gemm.bundles = {coop = "{{.*}}\22grid\22:{\22policy\22:\22persistent\22,\22work_units_per_tile\22:3}
+// CHECK-SAME: {\22kind\22:\22problem_size\22,\22dim\22:\22k\22},{\22kind\22:\22workspace\22,\22bytes_per_tile\22:393216,\22zero_init\22:false},{\22kind\22:\22workspace\22,\22bytes_per_tile\22:16,\22zero_init\22:true}]
 // CHECK-LABEL: gpu.module @coop
 // CHECK-NEXT: gpu.func @coop(%{{.*}}: i32, %{{.*}}: i32, %[[K:.*]]: i32, %[[PARTIALS:.*]]: !llvm.ptr<1>, %[[COUNTERS:.*]]: !llvm.ptr<1>) kernel
 // CHECK: %[[PLAN:.*]]:4 = gemm.smem.plan

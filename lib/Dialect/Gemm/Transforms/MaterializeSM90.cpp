@@ -561,6 +561,8 @@ struct GemmMaterializeSM90Pass
           buildManifest(*shape, ::gemm::bundle::Arch::Sm90a, shape->threads(),
                         smemBytes, kStoreBoxRows);
       if (shape->splits > 1) {
+        // Each split of a tile is a work unit for its own CTA.
+        manifest.workUnitsPerTile = static_cast<uint32_t>(shape->splits);
         manifest.params.push_back(::gemm::bundle::Param::workspaceBuffer(
             {static_cast<uint64_t>(shape->partialBytesPerTile()), false}));
         manifest.params.push_back(::gemm::bundle::Param::workspaceBuffer(
