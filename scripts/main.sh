@@ -28,7 +28,7 @@ fi
 if gpu=$("$runner" --probe 2>/dev/null); then
   echo "main: $gpu"
   "$runner" "$out/gemm_sm90_bf16.json" --shapes "$root/bench/shapes/sm90-check.txt" \
-    --check --pad-leading-dims
+    --check
   "$runner" "$out/gemm_sm90_bf16.json" --m 8192 --n 8192 --k 8192 \
     --bench --vs cublas
 else
