@@ -6,29 +6,26 @@
 
 namespace mlir::gemm {
 
-/// The options of gemm-materialize-sm90 that the pipelines forward.
-struct GemmToNVVMOptions : public PassPipelineOptions<GemmToNVVMOptions> {
-  PassOptions::Option<int64_t> wgmmaLookahead{
+/// The options of gemm-materialize-sm90 that the pipelines forward; both
+/// pipelines' option structs derive from this.
+template <typename Derived>
+struct GemmKernelOptions : public PassPipelineOptions<Derived> {
+  // The base is dependent: its Option needs qualifying here.
+  using Options = mlir::detail::PassOptions;
+  Options::Option<int64_t> wgmmaLookahead{
       *this, "wgmma-lookahead",
       llvm::cl::desc("SM90: WGMMA groups in flight when a stage is released "
                      "(0 or 1)"),
       llvm::cl::init(1)};
-  PassOptions::Option<int64_t> storeSlots{
+  Options::Option<int64_t> storeSlots{
       *this, "store-slots",
       llvm::cl::desc("SM90: epilogue staging slots per consumer (1 to 4)"),
       llvm::cl::init(2)};
 };
 
-struct GemmToPTXOptions : public PassPipelineOptions<GemmToPTXOptions> {
-  PassOptions::Option<int64_t> wgmmaLookahead{
-      *this, "wgmma-lookahead",
-      llvm::cl::desc("SM90: WGMMA groups in flight when a stage is released "
-                     "(0 or 1)"),
-      llvm::cl::init(1)};
-  PassOptions::Option<int64_t> storeSlots{
-      *this, "store-slots",
-      llvm::cl::desc("SM90: epilogue staging slots per consumer (1 to 4)"),
-      llvm::cl::init(2)};
+struct GemmToNVVMOptions : public GemmKernelOptions<GemmToNVVMOptions> {};
+
+struct GemmToPTXOptions : public GemmKernelOptions<GemmToPTXOptions> {
   PassOptions::Option<std::string> outputDir{
       *this, "output-dir",
       llvm::cl::desc("write each kernel's bundle (NAME.ptx, NAME.cubin, "

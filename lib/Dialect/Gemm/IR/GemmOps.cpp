@@ -190,19 +190,24 @@ LogicalResult SmemPlanOp::verify() {
 // Pipeline ops
 //===----------------------------------------------------------------------===//
 
+/// The optional cta_group of the ops that take part in an SM100 MMA pair's
+/// loads: 1 or 2, and only in sm_100a kernels.
+static LogicalResult verifyOptionalCtaGroup(Operation *op,
+                                            std::optional<uint64_t> group) {
+  if (!group)
+    return success();
+  if (*group != 1 && *group != 2)
+    return op->emitOpError("cta_group must be 1 or 2, got ")
+           << static_cast<int64_t>(*group);
+  return verifyArch(op, Arch::sm_100a);
+}
+
 LogicalResult ProducerCommitOp::verify() {
   // The mbarrier transaction count is a 20-bit field.
   auto txBytes = static_cast<int64_t>(getTxBytes());
   if (txBytes <= 0 || txBytes >= (1 << 20))
     return emitOpError("tx bytes must be in [1, 2^20 - 1], got ") << txBytes;
-  if (std::optional<uint64_t> group = getCtaGroup()) {
-    if (*group != 1 && *group != 2)
-      return emitOpError("cta_group must be 1 or 2, got ")
-             << static_cast<int64_t>(*group);
-    if (failed(verifyArch(*this, Arch::sm_100a)))
-      return failure();
-  }
-  return success();
+  return verifyOptionalCtaGroup(*this, getCtaGroup());
 }
 
 LogicalResult ConsumerReleaseOp::verify() {
@@ -250,14 +255,7 @@ LogicalResult TmaLoadOp::verify() {
            << " rows";
   if (boxRows != buffer.getRows() && !getRow())
     return emitOpError("a box smaller than the slot needs a row offset");
-  if (std::optional<uint64_t> group = getCtaGroup()) {
-    if (*group != 1 && *group != 2)
-      return emitOpError("cta_group must be 1 or 2, got ")
-             << static_cast<int64_t>(*group);
-    if (failed(verifyArch(*this, Arch::sm_100a)))
-      return failure();
-  }
-  return success();
+  return verifyOptionalCtaGroup(*this, getCtaGroup());
 }
 
 LogicalResult TmaStoreOp::verify() {

@@ -41,11 +41,11 @@ bundle::DType mlir::gemm::toBundleType(Type type) {
   return bundle::DType::F32;
 }
 
-bundle::KernelManifest mlir::gemm::buildManifest(const TileGeometry &geometry,
-                                                 bundle::Arch arch,
-                                                 int64_t threads,
-                                                 int64_t smemBytes,
-                                                 int64_t storeBoxRows) {
+namespace {
+
+bundle::KernelManifest buildManifest(const TileGeometry &geometry,
+                                     bundle::Arch arch, int64_t threads,
+                                     int64_t smemBytes, int64_t storeBoxRows) {
   bundle::KernelManifest manifest;
   manifest.name = geometry.name;
   manifest.kernel = geometry.name;
@@ -85,10 +85,9 @@ bundle::KernelManifest mlir::gemm::buildManifest(const TileGeometry &geometry,
   return manifest;
 }
 
-gpu::GPUFuncOp mlir::gemm::createKernelFunc(OpBuilder &b, Location loc,
-                                            const TileGeometry &geometry,
-                                            StringRef chip, int64_t threads,
-                                            int64_t storeBoxRows) {
+gpu::GPUFuncOp createKernelFunc(OpBuilder &b, Location loc,
+                                const TileGeometry &geometry, StringRef chip,
+                                int64_t threads, int64_t storeBoxRows) {
   MLIRContext *ctx = b.getContext();
   auto gpuModule = gpu::GPUModuleOp::create(
       b, loc, geometry.name,
@@ -116,6 +115,22 @@ gpu::GPUFuncOp mlir::gemm::createKernelFunc(OpBuilder &b, Location loc,
   func->setAttr("gemm.arch", b.getStringAttr(chip));
   func->setAttr("gemm.grid_constant_args", b.getDenseI64ArrayAttr({0, 1, 2}));
   return func;
+}
+
+} // namespace
+
+bundle::KernelManifest mlir::gemm::buildKernel(
+    OpBuilder &b, Location loc, const TileGeometry &geometry, StringRef chip,
+    bundle::Arch arch, int64_t threads, int64_t storeBoxRows,
+    function_ref<void(gpu::GPUFuncOp)> buildBody) {
+  gpu::GPUFuncOp func =
+      createKernelFunc(b, loc, geometry, chip, threads, storeBoxRows);
+  buildBody(func);
+  b.setInsertionPointToEnd(&func.getBody().back());
+  gpu::ReturnOp::create(b, loc);
+  int64_t smemBytes = 0;
+  func.walk([&](SmemPlanOp plan) { smemBytes = plan.getTotalBytes(); });
+  return buildManifest(geometry, arch, threads, smemBytes, storeBoxRows);
 }
 
 LogicalResult mlir::gemm::materializeMatmuls(

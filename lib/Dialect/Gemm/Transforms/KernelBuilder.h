@@ -74,20 +74,18 @@ TileGeometry getTileGeometry(MatmulOp op);
 /// The bundle dtype of an MLIR element type.
 ::gemm::bundle::DType toBundleType(Type type);
 
-/// The part of the launch contract that both kernels share: types, tile,
-/// cluster, shared memory and the parameter list (A, B, C descriptors with
-/// the geometry's boxes, then M, N, K).
-::gemm::bundle::KernelManifest buildManifest(const TileGeometry &geometry,
-                                             ::gemm::bundle::Arch arch,
-                                             int64_t threads, int64_t smemBytes,
-                                             int64_t storeBoxRows);
-
-/// The kernel's gpu.func inside a new gpu.module for `chip`, with the
-/// parameter list of buildManifest and the kernel attributes both archs
-/// need (block size, cluster shape, by-value TMA descriptors).
-gpu::GPUFuncOp createKernelFunc(OpBuilder &b, Location loc,
-                                const TileGeometry &geometry, StringRef chip,
-                                int64_t threads, int64_t storeBoxRows);
+/// Creates the kernel of `geometry` for `chip` in a new gpu.module at the
+/// builder's position: a gpu.func with the parameters every kernel shares
+/// (A, B, C descriptors with the geometry's boxes, then M, N, K) and the
+/// attributes both archs need (block size, cluster shape, by-value TMA
+/// descriptors); `buildBody` fills it (and may add parameters), then it ends
+/// with gpu.return. Returns the shared part of the launch contract (types,
+/// tile, cluster, the shared memory its plan needs, the parameters).
+::gemm::bundle::KernelManifest
+buildKernel(OpBuilder &b, Location loc, const TileGeometry &geometry,
+            StringRef chip, ::gemm::bundle::Arch arch, int64_t threads,
+            int64_t storeBoxRows,
+            llvm::function_ref<void(gpu::GPUFuncOp)> buildBody);
 
 /// Replaces every gemm.matmul of `arch` in `module` by its kernel:
 /// `materialize` builds the gpu.module and returns the manifest (or fails

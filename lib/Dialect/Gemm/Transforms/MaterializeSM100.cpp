@@ -492,18 +492,11 @@ struct GemmMaterializeSM100Pass
         return failure();
       Location loc = matmul.getLoc();
       OpBuilder b(matmul);
-      gpu::GPUFuncOp func = createKernelFunc(b, loc, *shape, "sm_100a",
-                                             shape->threads(), kStoreBoxRows);
-      SM100KernelBuilder builder(b, loc, *shape, matmul);
-      builder.build(func);
-      b.setInsertionPointToEnd(&func.getBody().back());
-      gpu::ReturnOp::create(b, loc);
-
-      int64_t smemBytes = 0;
-      func.walk([&](SmemPlanOp plan) { smemBytes = plan.getTotalBytes(); });
-      bundle::KernelManifest manifest =
-          buildManifest(*shape, bundle::Arch::Sm100a, shape->threads(),
-                        smemBytes, kStoreBoxRows);
+      bundle::KernelManifest manifest = buildKernel(
+          b, loc, *shape, "sm_100a", bundle::Arch::Sm100a, shape->threads(),
+          kStoreBoxRows, [&](gpu::GPUFuncOp func) {
+            SM100KernelBuilder(b, loc, *shape, matmul).build(func);
+          });
       // Cluster launch control hands out the tiles of clusters that were
       // launched but have not started: the grid has one cluster per unit.
       if (shape->usesClc())

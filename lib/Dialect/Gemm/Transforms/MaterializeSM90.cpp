@@ -538,28 +538,21 @@ struct GemmMaterializeSM90Pass
         return failure();
       Location loc = matmul.getLoc();
       OpBuilder b(matmul);
-      gpu::GPUFuncOp func = createKernelFunc(b, loc, *shape, "sm_90a",
-                                             shape->threads(), kStoreBoxRows);
-      // One CTA per SM: the register cap at entry (65536 / threads) is what
-      // lets setmaxnreg redistribute registers between the roles.
-      func->setAttr("nvvm.minctasm", b.getI32IntegerAttr(1));
-      // Split-K: the partial tiles and the arrival counters.
-      if (shape->splits > 1) {
-        auto global = LLVM::LLVMPointerType::get(b.getContext(), 1);
-        for (unsigned i = 0; i < 2; ++i)
-          func.insertArgument(func.getNumArguments(), global, DictionaryAttr(),
-                              loc);
-      }
-      SM90KernelBuilder builder(b, loc, *shape, matmul);
-      builder.build(func);
-      b.setInsertionPointToEnd(&func.getBody().back());
-      gpu::ReturnOp::create(b, loc);
-
-      int64_t smemBytes = 0;
-      func.walk([&](SmemPlanOp plan) { smemBytes = plan.getTotalBytes(); });
-      ::gemm::bundle::KernelManifest manifest =
-          buildManifest(*shape, ::gemm::bundle::Arch::Sm90a, shape->threads(),
-                        smemBytes, kStoreBoxRows);
+      ::gemm::bundle::KernelManifest manifest = buildKernel(
+          b, loc, *shape, "sm_90a", ::gemm::bundle::Arch::Sm90a,
+          shape->threads(), kStoreBoxRows, [&](gpu::GPUFuncOp func) {
+            // One CTA per SM: the register cap at entry (65536 / threads) is
+            // what lets setmaxnreg redistribute registers between the roles.
+            func->setAttr("nvvm.minctasm", b.getI32IntegerAttr(1));
+            // Split-K: the partial tiles and the arrival counters.
+            if (shape->splits > 1) {
+              auto global = LLVM::LLVMPointerType::get(b.getContext(), 1);
+              for (unsigned i = 0; i < 2; ++i)
+                func.insertArgument(func.getNumArguments(), global,
+                                    DictionaryAttr(), loc);
+            }
+            SM90KernelBuilder(b, loc, *shape, matmul).build(func);
+          });
       if (shape->splits > 1) {
         // Each split of a tile is a work unit for its own CTA.
         manifest.workUnitsPerTile = static_cast<uint32_t>(shape->splits);
