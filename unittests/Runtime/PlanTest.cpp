@@ -3,49 +3,18 @@
 #include "gemm/Runtime/Plan.h"
 #include "gemm/Runtime/Error.h"
 
+#include "PlanFixtures.h"
+
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 using namespace gemm::bundle;
 using namespace gemm::runtime;
+using namespace gemm::runtime::plan_fixtures;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 
 namespace {
-
-KernelManifest manifest(GridPolicy policy = GridPolicy::Persistent) {
-  KernelManifest m;
-  m.name = m.kernel = "k";
-  m.ptx = "k.ptx";
-  m.block = {384, 1, 1};
-  m.grid = policy;
-  m.tile = {128, 256, 64};
-  m.dynamicSmemBytes = 1024;
-  m.params = {Param::tmaDescriptor({Tensor::A, {64, 128}}),
-              Param::tmaDescriptor({Tensor::B, {64, 256}}),
-              Param::tmaDescriptor({Tensor::C, {64, 32}}),
-              Param::problemSize(ProblemDim::M),
-              Param::problemSize(ProblemDim::N),
-              Param::problemSize(ProblemDim::K)};
-  return m;
-}
-
-Problem problem(uint64_t m, uint64_t n, uint64_t k, uint64_t batch = 1) {
-  Problem p;
-  p.m = m;
-  p.n = n;
-  p.k = k;
-  p.batch = batch;
-  return p;
-}
-
-PlanOptions options(uint32_t capacity = 132,
-                    UnalignedPolicy unaligned = UnalignedPolicy::Stage) {
-  PlanOptions o;
-  o.persistentCtaCapacity = capacity;
-  o.unaligned = unaligned;
-  return o;
-}
 
 /// The message of the Error `f` throws, checking its kind.
 template <typename F> std::string errorOf(F &&f, ErrorKind kind) {

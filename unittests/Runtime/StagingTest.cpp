@@ -11,6 +11,8 @@
 #include "gemm/Runtime/Plan.h"
 #include "gemm/Runtime/StagingCopy.h"
 
+#include "PlanFixtures.h"
+
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -20,42 +22,20 @@
 
 using namespace gemm::bundle;
 using namespace gemm::runtime;
+using namespace gemm::runtime::plan_fixtures;
 using gemm::runtime::staging::Chunk;
 using gemm::runtime::staging::RowCopy;
 using ::testing::ElementsAre;
 
 namespace {
 
-KernelManifest manifest() {
-  KernelManifest m;
-  m.name = m.kernel = "k";
-  m.ptx = "k.ptx";
-  m.block = {384, 1, 1};
-  m.tile = {128, 256, 64};
-  m.dynamicSmemBytes = 1024;
-  m.params = {Param::tmaDescriptor({Tensor::A, {64, 128}}),
-              Param::tmaDescriptor({Tensor::B, {64, 256}}),
-              Param::tmaDescriptor({Tensor::C, {64, 32}}),
-              Param::problemSize(ProblemDim::M),
-              Param::problemSize(ProblemDim::N),
-              Param::problemSize(ProblemDim::K)};
-  return m;
-}
-
 LaunchPlan plan(uint64_t m, uint64_t n, uint64_t k, uint64_t batch = 1,
                 UnalignedPolicy unaligned = UnalignedPolicy::Stage) {
   KernelManifest manifestWithBatch = manifest();
   if (batch > 1)
     manifestWithBatch.params.push_back(Param::problemSize(ProblemDim::Batch));
-  Problem p;
-  p.m = m;
-  p.n = n;
-  p.k = k;
-  p.batch = batch;
-  PlanOptions options;
-  options.persistentCtaCapacity = 132;
-  options.unaligned = unaligned;
-  return planLaunch(manifestWithBatch, p, options);
+  return planLaunch(manifestWithBatch, problem(m, n, k, batch),
+                    options(132, unaligned));
 }
 
 TEST(Staging, CopiesOfAPlan) {
