@@ -87,7 +87,8 @@ bundle::KernelManifest buildManifest(const TileGeometry &geometry,
 
 gpu::GPUFuncOp createKernelFunc(OpBuilder &b, Location loc,
                                 const TileGeometry &geometry, StringRef chip,
-                                int64_t threads, int64_t storeBoxRows) {
+                                int64_t threads, int64_t storeBoxRows,
+                                ArrayRef<Type> extraParams) {
   MLIRContext *ctx = b.getContext();
   auto gpuModule = gpu::GPUModuleOp::create(
       b, loc, geometry.name,
@@ -98,12 +99,15 @@ gpu::GPUFuncOp createKernelFunc(OpBuilder &b, Location loc,
     return TmaDescriptorType::get(ctx, type, {inner, outer}, 128);
   };
   Type i32 = b.getI32Type();
-  auto funcType = b.getFunctionType(
-      {descType(geometry.bk, geometry.aSliceRows(), geometry.inputType),
-       descType(geometry.bk, geometry.bSliceRows(), geometry.inputType),
-       descType(geometry.epilogueCols, storeBoxRows, geometry.outputType), i32,
-       i32, i32},
-      {});
+  SmallVector<Type> params = {
+      descType(geometry.bk, geometry.aSliceRows(), geometry.inputType),
+      descType(geometry.bk, geometry.bSliceRows(), geometry.inputType),
+      descType(geometry.epilogueCols, storeBoxRows, geometry.outputType),
+      i32,
+      i32,
+      i32};
+  llvm::append_range(params, extraParams);
+  auto funcType = b.getFunctionType(params, {});
   auto func = gpu::GPUFuncOp::create(b, loc, geometry.name, funcType);
   func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), b.getUnitAttr());
   func->setAttr("nvvm.maxntid",
@@ -120,17 +124,19 @@ gpu::GPUFuncOp createKernelFunc(OpBuilder &b, Location loc,
 } // namespace
 
 bundle::KernelManifest mlir::gemm::buildKernel(
-    OpBuilder &b, Location loc, const TileGeometry &geometry, StringRef chip,
-    bundle::Arch arch, int64_t threads, int64_t storeBoxRows,
-    function_ref<void(gpu::GPUFuncOp)> buildBody) {
-  gpu::GPUFuncOp func =
-      createKernelFunc(b, loc, geometry, chip, threads, storeBoxRows);
+    OpBuilder &b, Location loc, const TileGeometry &geometry, Arch arch,
+    int64_t threads, int64_t storeBoxRows,
+    function_ref<void(gpu::GPUFuncOp)> buildBody, ArrayRef<Type> extraParams) {
+  gpu::GPUFuncOp func = createKernelFunc(b, loc, geometry, stringifyArch(arch),
+                                         threads, storeBoxRows, extraParams);
   buildBody(func);
   b.setInsertionPointToEnd(&func.getBody().back());
   gpu::ReturnOp::create(b, loc);
   int64_t smemBytes = 0;
   func.walk([&](SmemPlanOp plan) { smemBytes = plan.getTotalBytes(); });
-  return buildManifest(geometry, arch, threads, smemBytes, storeBoxRows);
+  bundle::Arch bundleArch =
+      arch == Arch::sm_90a ? bundle::Arch::Sm90a : bundle::Arch::Sm100a;
+  return buildManifest(geometry, bundleArch, threads, smemBytes, storeBoxRows);
 }
 
 LogicalResult mlir::gemm::materializeMatmuls(

@@ -74,18 +74,18 @@ TileGeometry getTileGeometry(MatmulOp op);
 /// The bundle dtype of an MLIR element type.
 ::gemm::bundle::DType toBundleType(Type type);
 
-/// Creates the kernel of `geometry` for `chip` in a new gpu.module at the
+/// Creates the kernel of `geometry` for `arch` in a new gpu.module at the
 /// builder's position: a gpu.func with the parameters every kernel shares
-/// (A, B, C descriptors with the geometry's boxes, then M, N, K) and the
-/// attributes both archs need (block size, cluster shape, by-value TMA
-/// descriptors); `buildBody` fills it (and may add parameters), then it ends
-/// with gpu.return. Returns the shared part of the launch contract (types,
+/// (A, B, C descriptors with the geometry's boxes, then M, N, K), then
+/// `extraParams`, and the attributes both archs need (block size, cluster
+/// shape, by-value TMA descriptors); `buildBody` fills it, then it ends with
+/// gpu.return. Returns the shared part of the launch contract (types,
 /// tile, cluster, the shared memory its plan needs, the parameters).
 ::gemm::bundle::KernelManifest
-buildKernel(OpBuilder &b, Location loc, const TileGeometry &geometry,
-            StringRef chip, ::gemm::bundle::Arch arch, int64_t threads,
-            int64_t storeBoxRows,
-            llvm::function_ref<void(gpu::GPUFuncOp)> buildBody);
+buildKernel(OpBuilder &b, Location loc, const TileGeometry &geometry, Arch arch,
+            int64_t threads, int64_t storeBoxRows,
+            llvm::function_ref<void(gpu::GPUFuncOp)> buildBody,
+            ArrayRef<Type> extraParams = {});
 
 /// Replaces every gemm.matmul of `arch` in `module` by its kernel:
 /// `materialize` builds the gpu.module and returns the manifest (or fails

@@ -492,11 +492,11 @@ struct GemmMaterializeSM100Pass
         return failure();
       Location loc = matmul.getLoc();
       OpBuilder b(matmul);
-      bundle::KernelManifest manifest = buildKernel(
-          b, loc, *shape, "sm_100a", bundle::Arch::Sm100a, shape->threads(),
-          kStoreBoxRows, [&](gpu::GPUFuncOp func) {
-            SM100KernelBuilder(b, loc, *shape, matmul).build(func);
-          });
+      bundle::KernelManifest manifest =
+          buildKernel(b, loc, *shape, Arch::sm_100a, shape->threads(),
+                      kStoreBoxRows, [&](gpu::GPUFuncOp func) {
+                        SM100KernelBuilder(b, loc, *shape, matmul).build(func);
+                      });
       // Cluster launch control hands out the tiles of clusters that were
       // launched but have not started: the grid has one cluster per unit.
       if (shape->usesClc())

@@ -531,34 +531,32 @@ struct GemmMaterializeSM90Pass
       return signalPassFailure();
     }
     auto materialize =
-        [&](MatmulOp matmul) -> FailureOr<::gemm::bundle::KernelManifest> {
+        [&](MatmulOp matmul) -> FailureOr<bundle::KernelManifest> {
       FailureOr<KernelShape> shape =
           planKernel(matmul, wgmmaLookahead, storeSlots);
       if (failed(shape))
         return failure();
       Location loc = matmul.getLoc();
       OpBuilder b(matmul);
-      ::gemm::bundle::KernelManifest manifest = buildKernel(
-          b, loc, *shape, "sm_90a", ::gemm::bundle::Arch::Sm90a,
-          shape->threads(), kStoreBoxRows, [&](gpu::GPUFuncOp func) {
-            // One CTA per SM: the register cap at entry (65536 / threads) is
-            // what lets setmaxnreg redistribute registers between the roles.
-            func->setAttr("nvvm.minctasm", b.getI32IntegerAttr(1));
-            // Split-K: the partial tiles and the arrival counters.
-            if (shape->splits > 1) {
-              auto global = LLVM::LLVMPointerType::get(b.getContext(), 1);
-              for (unsigned i = 0; i < 2; ++i)
-                func.insertArgument(func.getNumArguments(), global,
-                                    DictionaryAttr(), loc);
-            }
-            SM90KernelBuilder(b, loc, *shape, matmul).build(func);
-          });
+      auto buildBody = [&](gpu::GPUFuncOp func) {
+        // One CTA per SM: the register cap at entry (65536 / threads) is what
+        // lets setmaxnreg redistribute registers between the roles.
+        func->setAttr("nvvm.minctasm", b.getI32IntegerAttr(1));
+        SM90KernelBuilder(b, loc, *shape, matmul).build(func);
+      };
+      // Split-K: the partial tiles and the arrival counters.
+      SmallVector<Type> splitKParams;
+      if (shape->splits > 1)
+        splitKParams.assign(2, LLVM::LLVMPointerType::get(b.getContext(), 1));
+      bundle::KernelManifest manifest =
+          buildKernel(b, loc, *shape, Arch::sm_90a, shape->threads(),
+                      kStoreBoxRows, buildBody, splitKParams);
       if (shape->splits > 1) {
         // Each split of a tile is a work unit for its own CTA.
         manifest.workUnitsPerTile = static_cast<uint32_t>(shape->splits);
-        manifest.params.push_back(::gemm::bundle::Param::workspaceBuffer(
+        manifest.params.push_back(bundle::Param::workspaceBuffer(
             {static_cast<uint64_t>(shape->partialBytesPerTile()), false}));
-        manifest.params.push_back(::gemm::bundle::Param::workspaceBuffer(
+        manifest.params.push_back(bundle::Param::workspaceBuffer(
             {static_cast<uint64_t>(KernelShape::kCounterBytesPerTile), true}));
       }
       return manifest;
