@@ -1089,6 +1089,15 @@ func.func @load_add_values(%acc: !gemm.accum<64 x 256 x f32>, %p: !llvm.ptr<1>, 
 
 // -----
 
+// The custom syntax always writes both; the generic form can give one.
+func.func @load_add_first_only(%acc: !gemm.accum<64 x 256 x f32>, %p: !llvm.ptr<1>, %i: i32) {
+  // expected-error @+1 {{'gemm.accum.load_add_global' op values(first, count) needs both}}
+  %r = "gemm.accum.load_add_global"(%acc, %p, %i) {first = 0 : i64} : (!gemm.accum<64 x 256 x f32>, !llvm.ptr<1>, i32) -> !gemm.accum<64 x 256 x f32>
+  return
+}
+
+// -----
+
 func.func @load_add_past_end(%acc: !gemm.accum<64 x 256 x f32>, %p: !llvm.ptr<1>, %i: i32) {
   // expected-error @+1 {{'gemm.accum.load_add_global' op values [96, 160) must be a non-empty range of whole 16-byte steps (multiples of 4) within the thread's 128 accumulator values}}
   %r = gemm.accum.load_add_global %acc, %p[%i] values(96, 64) : !gemm.accum<64 x 256 x f32>, !llvm.ptr<1>
