@@ -31,6 +31,10 @@ if config.gemm_build_runtime:
     tools.append("gemm-runner")
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 config.substitutions.append(("%inputs", os.path.join(config.test_source_root, "Inputs")))
+# MLIR's C runner utilities (printI64, ...) for tests that execute lowered
+# integer code on the host with mlir-runner.
+config.substitutions.append(("%mlir_c_runner_utils", os.path.join(
+    config.llvm_lib_dir, "libmlir_c_runner_utils.so")))
 
 if not config.gemm_build_compiler:
     config.excludes += ["Dialect", "Conversion", "Pipelines", "PTX"]

@@ -203,8 +203,12 @@ void readParam(const json &value, const std::string &path, Param &param,
     return;
   }
   if (param.kind == ParamKind::Workspace) {
-    reader.rejectUnknownFields({"kind", "bytes_per_tile", "zero_init"});
-    reader.readUInt("bytes_per_tile", param.workspace.bytesPerTile);
+    reader.rejectUnknownFields(
+        {"kind", "bytes_per_tile", "bytes_per_cta", "zero_init"});
+    reader.readUInt("bytes_per_tile", param.workspace.bytesPerTile,
+                    /*required=*/false);
+    reader.readUInt("bytes_per_cta", param.workspace.bytesPerCta,
+                    /*required=*/false);
     reader.readBool("zero_init", param.workspace.zeroInit);
     return;
   }
@@ -227,7 +231,10 @@ template <typename Json> Json toJsonImpl(const KernelManifest &m) {
     if (param.kind == ParamKind::ProblemSize) {
       p["dim"] = toString(param.dim);
     } else if (param.kind == ParamKind::Workspace) {
-      p["bytes_per_tile"] = param.workspace.bytesPerTile;
+      if (param.workspace.bytesPerTile != 0)
+        p["bytes_per_tile"] = param.workspace.bytesPerTile;
+      if (param.workspace.bytesPerCta != 0)
+        p["bytes_per_cta"] = param.workspace.bytesPerCta;
       p["zero_init"] = param.workspace.zeroInit;
     } else {
       p["tensor"] = toString(param.tma.tensor);
@@ -431,11 +438,15 @@ std::vector<std::string> KernelManifest::validate() const {
     }
     if (param.kind == ParamKind::Workspace) {
       // 16 bytes: the kernels access workspaces with 16-byte vectors.
-      if (param.workspace.bytesPerTile == 0 ||
-          param.workspace.bytesPerTile % 16 != 0)
-        fail(path + ".bytes_per_tile: " +
-             std::to_string(param.workspace.bytesPerTile) +
-             " must be a positive multiple of 16");
+      const WorkspaceParam &w = param.workspace;
+      if (w.bytesPerTile == 0 && w.bytesPerCta == 0)
+        fail(path + ": a workspace needs bytes_per_tile or bytes_per_cta "
+                    "(a positive multiple of 16)");
+      for (auto [key, bytes] : {std::pair{"bytes_per_tile", w.bytesPerTile},
+                                std::pair{"bytes_per_cta", w.bytesPerCta}})
+        if (bytes % 16 != 0)
+          fail(path + "." + key + ": " + std::to_string(bytes) +
+               " must be a multiple of 16");
       continue;
     }
     size_t t = static_cast<size_t>(param.tma.tensor);

@@ -291,7 +291,8 @@ LaunchPlan planLaunch(const KernelManifest &manifest, const Problem &problem,
     KernelArg arg;
     arg.kind = param.kind;
     if (param.kind == ParamKind::Workspace) {
-      // Every CTA of every launched cluster block owns one tile's share.
+      // Every CTA of every launched cluster block owns one tile's share;
+      // the per-CTA shares are added once the grid is known.
       WorkspacePlan workspace;
       workspace.paramIndex = i;
       workspace.bytes =
@@ -335,6 +336,9 @@ LaunchPlan planLaunch(const KernelManifest &manifest, const Problem &problem,
                                       " tiles) exceeds the grid.x limit of " +
                                       std::to_string(MaxProblemDim));
   plan.grid = {static_cast<uint32_t>(gridX), 1, 1};
+  for (WorkspacePlan &workspace : plan.workspaces)
+    workspace.bytes +=
+        manifest.params[workspace.paramIndex].workspace.bytesPerCta * gridX;
   return plan;
 }
 

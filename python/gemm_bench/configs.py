@@ -10,7 +10,8 @@ Its name says everything, e.g. `sm90_bf16_128x256x64_coop_c2x1_rm_s8_st0`:
 tile BMxBNxBK, schedule (coop = cooperative, pingpong), cluster (CTAs along
 M x along N), raster (rm = along_m, rn = along_n), swizzle (tiles per panel),
 stages (st0 = derived from the shared-memory budget), and with split-K a
-suffix _k<S> (S k-ranges per tile, `scheduler = split_k, splits = S`).
+suffix _k<S> (S k-ranges per tile, `scheduler = split_k, splits = S`) or
+with stream-K the suffix _sk (`scheduler = stream_k`).
 
 What the compiler accepts (MatmulOp::verify, ConfigAttr::verify, planKernel
 in MaterializeSM90.cpp), mirrored by `problems()`:
@@ -28,8 +29,8 @@ in MaterializeSM90.cpp), mirrored by `problems()`:
 - stages 0 (derived: the deepest ring that fits 227 KB less the epilogue's
   staging buffers) or 2 up to that depth.
 - swizzle >= 1; raster along_m or along_n.
-- split-K: splits in [1, 16] (1: no split-K); the kernel then takes two
-  workspaces, which gemm-runner allocates.
+- split-K: splits in [1, 16] (1: no split-K); stream-K: no splits. Either
+  kernel takes two workspaces, which gemm-runner allocates.
 """
 import argparse
 import dataclasses
@@ -79,6 +80,7 @@ class Config:
     tile_k: int = 64
     dtype: str = "bf16"
     splits: int = 1
+    stream_k: bool = False
 
     @property
     def key(self):
@@ -86,7 +88,8 @@ class Config:
         return (f"{self.tile_m}x{self.tile_n}x{self.tile_k}_{SCHEDULES[self.schedule]}"
                 f"_c{self.cluster_m}x{self.cluster_n}_{RASTERS[self.raster]}"
                 f"_s{self.swizzle}_st{self.stages}"
-                + (f"_k{self.splits}" if self.splits > 1 else ""))
+                + (f"_k{self.splits}" if self.splits > 1 else "")
+                + ("_sk" if self.stream_k else ""))
 
     @property
     def name(self):
@@ -138,6 +141,8 @@ class Config:
             out.append(f"stages must be 0 or 2..{self.derived_stages()}")
         if not 1 <= self.splits <= 16:
             out.append("splits must be in [1, 16]")
+        if self.stream_k and self.splits > 1:
+            out.append("stream-K takes no splits (it is its own scheduler)")
         return out
 
     def mlir(self):
@@ -148,6 +153,8 @@ class Config:
         params.append(f"raster = {self.raster}, swizzle = {self.swizzle}")
         if self.splits > 1:
             params.append(f"scheduler = split_k, splits = {self.splits}")
+        if self.stream_k:
+            params.append("scheduler = stream_k")
         t = self.dtype
         return (f"gemm.matmul @{self.name} a({t}, row) b({t}, col) c({t}, row) acc(f32)\n"
                 f"    config(#gemm.config<{', '.join(params)}>)\n")
@@ -158,7 +165,7 @@ class Config:
 
 _NAME = re.compile(r"^(?:sm90_(?P<dtype>[a-z0-9]+)_)?(?P<bm>\d+)x(?P<bn>\d+)x(?P<bk>\d+)"
                    r"_(?P<sched>coop|pingpong)_c(?P<cm>\d+)x(?P<cn>\d+)_(?P<raster>rm|rn)"
-                   r"_s(?P<swizzle>\d+)_st(?P<stages>\d+)(?:_k(?P<splits>\d+))?$")
+                   r"_s(?P<swizzle>\d+)_st(?P<stages>\d+)(?:_k(?P<splits>\d+)|(?P<sk>_sk))?$")
 
 
 def parse_name(name, dtype="bf16"):
@@ -171,7 +178,7 @@ def parse_name(name, dtype="bf16"):
     raster = {v: k for k, v in RASTERS.items()}[g["raster"]]
     return Config(int(g["bm"]), int(g["bn"]), schedule, int(g["cm"]), int(g["cn"]),
                   raster, int(g["swizzle"]), int(g["stages"]), int(g["bk"]),
-                  g["dtype"] or dtype, int(g["splits"] or 1))
+                  g["dtype"] or dtype, int(g["splits"] or 1), bool(g["sk"]))
 
 
 def from_dict(d):
@@ -241,7 +248,14 @@ def stage1_candidates(class_key, dtype="bf16"):
     elif m_high is not None and m_high <= 1024:
         for bm, bn, schedule in ((128, 256, "cooperative"), (128, 128, "pingpong")):
             out.append(Config(bm, bn, schedule, splits=2, dtype=dtype))
+    # Stream-K twins of the whole-tile candidates: the same tile without the
+    # idle SMs of a ragged last wave, for the cost of its partial tiles.
+    out += [stream_k_twin(c) for c in out if c.splits == 1]
     return out
+
+
+def stream_k_twin(config):
+    return config.replace(stream_k=True)
 
 
 def depth_probe(config):

@@ -192,8 +192,9 @@ TEST(Manifest, ClusterTiles) {
 
 TEST(Manifest, Workspace) {
   KernelManifest m = exampleManifest();
-  m.params.push_back(Param::workspaceBuffer({65536, false}));
-  m.params.push_back(Param::workspaceBuffer({16, true}));
+  m.params.push_back(Param::workspaceBuffer({65536, 0, false}));
+  m.params.push_back(Param::workspaceBuffer({16, 0, true}));
+  m.params.push_back(Param::workspaceBuffer({0, 131072, false}));
   ParseResult parsed = parseManifestText(m.toJsonString());
   ASSERT_TRUE(parsed.manifest) << ::testing::PrintToString(parsed.errors);
   EXPECT_EQ(*parsed.manifest, m);
@@ -202,13 +203,19 @@ TEST(Manifest, Workspace) {
   EXPECT_EQ(j["params"][7],
             json::parse(R"({"kind": "workspace", "bytes_per_tile": 16,
                             "zero_init": true})"));
+  EXPECT_EQ(j["params"][8],
+            json::parse(R"({"kind": "workspace", "bytes_per_cta": 131072,
+                            "zero_init": false})"));
   m.params[6].workspace.bytesPerTile = 24;
   m.params[7].workspace.bytesPerTile = 0;
-  EXPECT_THAT(
-      m.validate(),
-      ElementsAre(
-          "params[6].bytes_per_tile: 24 must be a positive multiple of 16",
-          "params[7].bytes_per_tile: 0 must be a positive multiple of 16"));
+  m.params[8].workspace.bytesPerCta = 8;
+  EXPECT_THAT(m.validate(),
+              ElementsAre("params[6].bytes_per_tile: 24 must be a multiple "
+                          "of 16",
+                          "params[7]: a workspace needs bytes_per_tile or "
+                          "bytes_per_cta (a positive multiple of 16)",
+                          "params[8].bytes_per_cta: 8 must be a multiple of "
+                          "16"));
   j["params"][7]["colour"] = "blue";
   EXPECT_THAT(parseErrors(j),
               ElementsAre(HasSubstr("params[7].colour: unknown field")));

@@ -111,8 +111,8 @@ TEST(Plan, WorkspacesCoverEveryLaunchedTile) {
   // 3 x 3 tiles in 2x1 clusters: 6 blocks of 2 tiles, 12 tiles' shares.
   KernelManifest m = manifest();
   m.cluster = {2, 1, 1};
-  m.params.push_back(Param::workspaceBuffer({1024, false}));
-  m.params.push_back(Param::workspaceBuffer({16, true}));
+  m.params.push_back(Param::workspaceBuffer({1024, 0, false}));
+  m.params.push_back(Param::workspaceBuffer({16, 0, true}));
   LaunchPlan plan = planLaunch(m, problem(300, 700, 64), options());
   ASSERT_EQ(plan.workspaces.size(), 2u);
   EXPECT_EQ(plan.workspaces[0].paramIndex, 6u);
@@ -125,6 +125,22 @@ TEST(Plan, WorkspacesCoverEveryLaunchedTile) {
   EXPECT_THAT(describePlan(plan),
               HasSubstr("params[6]: workspace: 12288 bytes\n"
                         "params[7]: workspace: 192 bytes, zeroed once\n"));
+}
+
+TEST(Plan, PerCtaWorkspacesCoverTheGrid) {
+  // Stream-K's partial tiles: two per CTA of the (capped) grid, besides the
+  // per-tile counters.
+  KernelManifest m = manifest();
+  m.workUnitsPerTile = 4;
+  m.params.push_back(Param::workspaceBuffer({0, 2048, false}));
+  m.params.push_back(Param::workspaceBuffer({16, 0, true}));
+  LaunchPlan plan = planLaunch(m, problem(200, 700, 64), options());
+  EXPECT_EQ(plan.grid[0], 24u);
+  EXPECT_EQ(plan.workspaces[0].bytes, 24u * 2048);
+  EXPECT_EQ(plan.workspaces[1].bytes, 6u * 16);
+  plan = planLaunch(m, problem(4096, 4096, 64), options());
+  EXPECT_EQ(plan.grid[0], 132u);
+  EXPECT_EQ(plan.workspaces[0].bytes, 132u * 2048);
 }
 
 TEST(Plan, GridsCoverEveryWorkUnit) {

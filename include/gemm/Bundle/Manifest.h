@@ -155,18 +155,20 @@ struct TmaDescriptorParam {
 };
 
 /// A global-memory buffer the kernel needs besides A, B and C (e.g. the
-/// partial tiles and arrival counters of split-K), passed as a 64-bit device
-/// address. It holds `bytesPerTile` bytes for every tile the launch covers
-/// (one per CTA of every cluster block, see clusterTileShape). With zeroInit
-/// the launcher zeroes it before the kernel first uses it, and the kernel
-/// leaves it zeroed again when it ends, so it is zeroed once per allocation.
+/// partial tiles and arrival counters of split-K and stream-K), passed as a
+/// 64-bit device address. It holds `bytesPerTile` bytes for every tile the
+/// launch covers (one per CTA of every cluster block, see clusterTileShape)
+/// plus `bytesPerCta` bytes for every CTA of the grid. With zeroInit the
+/// launcher zeroes it before the kernel first uses it, and the kernel leaves
+/// it zeroed again when it ends, so it is zeroed once per allocation.
 struct WorkspaceParam {
   uint64_t bytesPerTile = 0;
+  uint64_t bytesPerCta = 0;
   bool zeroInit = false;
 
   bool operator==(const WorkspaceParam &o) const {
-    return std::tie(bytesPerTile, zeroInit) ==
-           std::tie(o.bytesPerTile, o.zeroInit);
+    return std::tie(bytesPerTile, bytesPerCta, zeroInit) ==
+           std::tie(o.bytesPerTile, o.bytesPerCta, o.zeroInit);
   }
 };
 

@@ -95,8 +95,9 @@ struct SplitKArriveLowering : public ConvertOpToLLVMPattern<SplitKArriveOp> {
                           /*syncscope=*/"device");
     Value last = LLVM::ICmpOp::create(
         rewriter, loc, LLVM::ICmpPredicate::eq, earlier,
-        createI32(rewriter, loc, static_cast<int64_t>(op.getSplits()) - 1));
-    // Every split of this launch has arrived: zero the counter for the next.
+        LLVM::SubOp::create(rewriter, loc, adaptor.getArrivals(),
+                            createI32(rewriter, loc, 1)));
+    // Every partial of this launch has arrived: zero the counter for the next.
     auto reset = scf::IfOp::create(rewriter, loc, last,
                                    /*withElseRegion=*/false);
     {
@@ -106,6 +107,135 @@ struct SplitKArriveLowering : public ConvertOpToLLVMPattern<SplitKArriveOp> {
                             /*alignment=*/4);
     }
     rewriter.replaceOp(op, last);
+    return success();
+  }
+};
+
+/// Unsigned 32- and 64-bit arithmetic for the stream-K lowerings, whose
+/// k-block positions (units x k-blocks) can exceed 32 bits.
+struct Arithmetic {
+  OpBuilder &b;
+  Location loc;
+
+  Value i32(int64_t v) { return createI32(b, loc, v); }
+  Value i64(int64_t v) {
+    return LLVM::ConstantOp::create(b, loc, b.getI64Type(),
+                                    b.getI64IntegerAttr(v));
+  }
+  Value wide(Value v) {
+    return LLVM::ZExtOp::create(b, loc, b.getI64Type(), v);
+  }
+  Value narrow(Value v) {
+    return LLVM::TruncOp::create(b, loc, b.getI32Type(), v);
+  }
+  Value add(Value x, Value y) { return LLVM::AddOp::create(b, loc, x, y); }
+  Value sub(Value x, Value y) { return LLVM::SubOp::create(b, loc, x, y); }
+  Value mul(Value x, Value y) { return LLVM::MulOp::create(b, loc, x, y); }
+  Value div(Value x, Value y) { return LLVM::UDivOp::create(b, loc, x, y); }
+  Value rem(Value x, Value y) { return LLVM::URemOp::create(b, loc, x, y); }
+  Value min(Value x, Value y) { return LLVM::UMinOp::create(b, loc, x, y); }
+  Value max(Value x, Value y) { return LLVM::UMaxOp::create(b, loc, x, y); }
+  Value cmp(LLVM::ICmpPredicate predicate, Value x, Value y) {
+    return LLVM::ICmpOp::create(b, loc, predicate, x, y);
+  }
+  Value select(Value condition, Value x, Value y) {
+    return LLVM::SelectOp::create(b, loc, condition, x, y);
+  }
+};
+
+// The stream-K lowerings build one value per statement, so that the order
+// of the emitted ops does not depend on the C++ compiler's evaluation order
+// of call arguments.
+
+struct StreamKPlanLowering : public ConvertOpToLLVMPattern<StreamKPlanOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+
+  LogicalResult
+  matchAndRewrite(StreamKPlanOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Arithmetic a{rewriter, op.getLoc()};
+    using P = LLVM::ICmpPredicate;
+    Value units = adaptor.getUnits(), ctas = adaptor.getCtas();
+    Value zero = a.i32(0);
+    Value waves = a.div(units, ctas);
+    Value rest = a.rem(units, ctas);
+    // The last partial wave alone when it is at least half a wave (or the
+    // only one); else with the last whole wave, so no share is a sliver.
+    Value noWholeWave = a.cmp(P::eq, waves, zero);
+    Value halfWave = a.cmp(P::uge, a.add(rest, rest), ctas);
+    Value restAlone =
+        LLVM::OrOp::create(rewriter, op.getLoc(), noWholeWave, halfWave);
+    Value restAndWave = a.add(rest, ctas);
+    Value partial = a.select(restAlone, rest, restAndWave);
+    Value shared = a.select(a.cmp(P::eq, rest, zero), zero, partial);
+    Value maxWorkers = a.i32(static_cast<int64_t>(op.getMaxWorkersPerUnit()));
+    Value perUnit = a.min(maxWorkers, adaptor.getKBlocks());
+    Value workers = a.min(ctas, a.mul(shared, perUnit));
+    rewriter.replaceOp(op, {a.sub(units, shared), workers});
+    return success();
+  }
+};
+
+struct StreamKShareLowering : public ConvertOpToLLVMPattern<StreamKShareOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+
+  LogicalResult
+  matchAndRewrite(StreamKShareOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Arithmetic a{rewriter, op.getLoc()};
+    Value one = a.i64(1);
+    Value kBlocks = a.wide(adaptor.getKBlocks());
+    Value units = a.wide(adaptor.getUnits());
+    Value total = a.mul(units, kBlocks);
+    // Worker w >= workers gets no segments; the divisor stays non-zero for
+    // it (workers = 0 when nothing is shared).
+    Value workers = a.max(a.wide(adaptor.getWorkers()), one);
+    Value worker = a.wide(adaptor.getWorker());
+    Value begin = a.div(a.mul(worker, total), workers);
+    Value nextWorker = a.add(worker, one);
+    Value end = a.div(a.mul(nextWorker, total), workers);
+    Value firstUnit = a.div(begin, kBlocks);
+    Value lastBlock = a.sub(end, one);
+    Value lastUnit = a.div(lastBlock, kBlocks);
+    Value beginInUnit = a.sub(begin, a.mul(firstUnit, kBlocks));
+    Value endInUnit = a.sub(end, a.mul(lastUnit, kBlocks));
+    Value segments = a.add(a.sub(lastUnit, firstUnit), one);
+    Value active = a.cmp(LLVM::ICmpPredicate::ult, adaptor.getWorker(),
+                         adaptor.getWorkers());
+    Value firstUnit32 = a.narrow(firstUnit);
+    Value begin32 = a.narrow(beginInUnit);
+    Value none = a.i32(0);
+    Value segments32 = a.select(active, a.narrow(segments), none);
+    Value end32 = a.narrow(endInUnit);
+    rewriter.replaceOp(op, {firstUnit32, begin32, segments32, end32});
+    return success();
+  }
+};
+
+struct StreamKWorkersLowering
+    : public ConvertOpToLLVMPattern<StreamKWorkersOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+
+  LogicalResult
+  matchAndRewrite(StreamKWorkersOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Arithmetic a{rewriter, op.getLoc()};
+    Value one = a.i64(1);
+    Value kBlocks = a.wide(adaptor.getKBlocks());
+    Value units = a.wide(adaptor.getUnits());
+    Value total = a.max(a.mul(units, kBlocks), one);
+    Value workers = a.wide(adaptor.getWorkers());
+    // The worker whose range holds k-block x: the largest w with
+    // w * total / workers <= x, i.e. ((x + 1) * workers - 1) / total.
+    auto owner = [&](Value block) {
+      Value scaled = a.mul(a.add(block, one), workers);
+      return a.narrow(a.div(a.sub(scaled, one), total));
+    };
+    Value firstBlock = a.mul(a.wide(adaptor.getUnit()), kBlocks);
+    Value lastBlock = a.sub(a.add(firstBlock, kBlocks), one);
+    Value first = owner(firstBlock);
+    Value last = owner(lastBlock);
+    rewriter.replaceOp(op, {first, last});
     return success();
   }
 };
@@ -135,5 +265,6 @@ struct BarrierAnyLowering : public ConvertOpToLLVMPattern<BarrierAnyOp> {
 void mlir::gemm::populateSchedulerToNVVMPatterns(LLVMTypeConverter &converter,
                                                  RewritePatternSet &patterns) {
   patterns.add<StaticTileLowering, SplitKRangeLowering, SplitKArriveLowering,
-               BarrierAnyLowering>(converter);
+               StreamKPlanLowering, StreamKShareLowering,
+               StreamKWorkersLowering, BarrierAnyLowering>(converter);
 }

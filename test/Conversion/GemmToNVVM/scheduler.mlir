@@ -69,25 +69,29 @@ func.func @split_k(%split: i32, %k: i32) -> (i32, i32) {
 
 // split_k_arrive: a relaxed atomic add between two fence.acq_rel.gpu (the
 // release and acquire halves; NVPTX drops an atomicrmw's own ordering); the
-// arrival that completes 3 resets the counter.
+// arrival that completes %n resets the counter.
 // CHECK-LABEL: func.func @split_k_arrive
-// CHECK-SAME: (%[[C:.*]]: !llvm.ptr<1>, %[[I:.*]]: i32)
+// CHECK-SAME: (%[[C:.*]]: !llvm.ptr<1>, %[[I:.*]]: i32, %[[N:.*]]: i32)
 // CHECK-NEXT: %[[PTR:.*]] = llvm.getelementptr %[[C]][%[[I]]] : (!llvm.ptr<1>, i32) -> !llvm.ptr<1>, i32
 // CHECK-NEXT: llvm.fence syncscope("device") acq_rel
 // CHECK-NEXT: %[[ONE:.*]] = llvm.mlir.constant(1 : i32) : i32
 // CHECK-NEXT: %[[OLD:.*]] = llvm.atomicrmw add %[[PTR]], %[[ONE]] syncscope("device") monotonic : !llvm.ptr<1>, i32
 // CHECK-NEXT: llvm.fence syncscope("device") acq_rel
-// CHECK-NEXT: %[[TWO:.*]] = llvm.mlir.constant(2 : i32) : i32
-// CHECK-NEXT: %[[LAST:.*]] = llvm.icmp "eq" %[[OLD]], %[[TWO]] : i32
+// CHECK-NEXT: %[[ONE2:.*]] = llvm.mlir.constant(1 : i32) : i32
+// CHECK-NEXT: %[[BEFORE:.*]] = llvm.sub %[[N]], %[[ONE2]] : i32
+// CHECK-NEXT: %[[LAST:.*]] = llvm.icmp "eq" %[[OLD]], %[[BEFORE]] : i32
 // CHECK-NEXT: scf.if %[[LAST]] {
 // CHECK-NEXT: %[[ZERO:.*]] = llvm.mlir.constant(0 : i32) : i32
 // CHECK-NEXT: llvm.store %[[ZERO]], %[[PTR]] {alignment = 4 : i64} : i32, !llvm.ptr<1>
 // CHECK-NEXT: }
 // CHECK-NEXT: return %[[LAST]] : i1
-func.func @split_k_arrive(%c: !llvm.ptr<1>, %i: i32) -> i1 {
-  %last = gemm.sched.split_k_arrive %c[%i] splits(3) : !llvm.ptr<1>
+func.func @split_k_arrive(%c: !llvm.ptr<1>, %i: i32, %n: i32) -> i1 {
+  %last = gemm.sched.split_k_arrive %c[%i] of %n : !llvm.ptr<1>
   return %last : i1
 }
+
+// The stream-K schedule ops are checked by running them:
+// stream-k-schedule.mlir.
 
 // barrier_any: bar.red.or.pred on a named barrier, through the LLVM
 // intrinsic (NVVM's barrier op reduces on barrier 0 only).

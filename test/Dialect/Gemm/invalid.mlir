@@ -117,6 +117,12 @@ gemm.matmul @sm100_split_k a(bf16, row) b(bf16, col) c(bf16, row) acc(f32)
 
 // -----
 
+// expected-error @+2 {{the stream_k scheduler is not implemented for sm_100a; use static_persistent or clc}}
+gemm.matmul @sm100_stream_k a(bf16, row) b(bf16, col) c(bf16, row) acc(f32)
+    config(#gemm.config<arch = sm_100a, tile = [128, 256, 64], schedule = warp_roles, scheduler = stream_k>)
+
+// -----
+
 // expected-error @+2 {{cta_group 2 pairs the CTAs of a cluster along M, so the cluster's M size must be even, got 1; use cluster = [2, 2]}}
 gemm.matmul @pair_odd_cluster a(bf16, row) b(bf16, col) c(bf16, row) acc(f32)
     config(#gemm.config<arch = sm_100a, tile = [128, 256, 64], cluster = [1, 2], schedule = warp_roles, cta_group = 2>)
@@ -354,6 +360,12 @@ gemm.matmul @pingpong_m a(bf16, row) b(bf16, col) c(bf16, row) acc(f32)
 // expected-error @+2 {{scheduler = split_k needs splits >= 2 (the k-ranges each tile is cut into)}}
 gemm.matmul @split_k_one a(bf16, row) b(bf16, col) c(bf16, row) acc(f32)
     config(#gemm.config<arch = sm_90a, tile = [128, 256, 64], scheduler = split_k>)
+
+// -----
+
+// expected-error @+2 {{splits = 2 needs scheduler = split_k}}
+gemm.matmul @splits_stream_k a(bf16, row) b(bf16, col) c(bf16, row) acc(f32)
+    config(#gemm.config<arch = sm_90a, tile = [128, 256, 64], scheduler = stream_k, splits = 2>)
 
 // -----
 
@@ -1114,9 +1126,18 @@ func.func @store_global_space(%acc: !gemm.accum<64 x 256 x f32>, %p: !llvm.ptr<3
 
 // -----
 
-func.func @arrive_splits(%c: !llvm.ptr<1>, %i: i32) {
-  // expected-error @+1 {{'gemm.sched.split_k_arrive' op splits must be at least 2, got 1}}
-  %last = gemm.sched.split_k_arrive %c[%i] splits(1) : !llvm.ptr<1>
+func.func @arrive_one(%c: !llvm.ptr<1>, %i: i32) {
+  %one = arith.constant 1 : i32
+  // expected-error @+1 {{'gemm.sched.split_k_arrive' op arrivals must be at least 2, got 1}}
+  %last = gemm.sched.split_k_arrive %c[%i] of %one : !llvm.ptr<1>
+  return
+}
+
+// -----
+
+func.func @stream_k_no_workers(%u: i32, %c: i32, %k: i32) {
+  // expected-error @+1 {{'gemm.sched.stream_k_plan' op max_workers_per_unit must be at least 1, got 0}}
+  %dp, %w = gemm.sched.stream_k_plan units(%u) ctas(%c) k_blocks(%k) max_workers_per_unit(0)
   return
 }
 

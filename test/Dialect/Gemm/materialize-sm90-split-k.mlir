@@ -19,9 +19,13 @@
 // CHECK: %[[PLAN:.*]]:4 = gemm.smem.plan
 // CHECK: %[[KBLOCKS:.*]] = arith.ceildivui %[[K]], %{{.*}} : i32
 // CHECK: %[[WORK:.*]] = arith.muli %{{.*}}, %c3_i32{{.*}} : i32
+// The CTA's work items: units clusterId + i * clusterCount below WORK.
+// CHECK: %[[END:.*]] = arith.addi %[[WORK]], %{{.*}} : i32
+// CHECK: %[[ITEMS:.*]] = arith.divui %{{.*}}, %{{.*}} : i32
 // Producer: the k-blocks of the work unit's range only.
 // CHECK: producer {
-// CHECK: scf.for %[[U:.*]] = %{{.*}} to %[[WORK]] step
+// CHECK: scf.for %[[I:.*]] = %{{.*}} to %[[ITEMS]] step
+// CHECK: %[[U:.*]] = arith.addi %{{.*}}, %{{.*}} : i32
 // CHECK: %[[SPLIT:.*]] = arith.remui %[[U]], %{{.*}} : i32
 // CHECK-NEXT: %[[BEGIN:.*]], %[[END:.*]] = gemm.sched.split_k_range %[[SPLIT]] of %[[KBLOCKS]] splits(3)
 // CHECK: %[[UNIT:.*]] = arith.divui %[[U]], %{{.*}} : i32
@@ -29,7 +33,7 @@
 // CHECK: scf.for %{{.*}} = %[[BEGIN]] to %[[END]] step
 // CHECK: gemm.pipeline.producer_commit
 // CHECK: } consumer {
-// CHECK: scf.for %[[CU:.*]] = %{{.*}} to %[[WORK]] step
+// CHECK: scf.for %[[CI:.*]] = %{{.*}} to %[[ITEMS]] step
 // CHECK: %[[CBEGIN:.*]], %[[CEND:.*]] = gemm.sched.split_k_range
 // CHECK: gemm.accum.zero
 // CHECK: scf.for %[[KB:.*]] = %[[CBEGIN]] to %[[CEND]] step
@@ -45,10 +49,10 @@
 // CHECK: gemm.accum.store_global %{{.*}} -> %[[PARTIALS]][%{{.*}}] : <64 x 256 x f32>, !llvm.ptr<1>
 // CHECK: nvvm.barrier id = %[[BAR:.*]] number_of_threads
 // CHECK-NEXT: %[[MINE:.*]] = scf.if %{{.*}} -> (i1) {
-// CHECK: %[[LAST:.*]] = gemm.sched.split_k_arrive %[[COUNTERS]][%{{.*}}] splits(3) : !llvm.ptr<1>
+// CHECK: %[[LAST:.*]] = gemm.sched.split_k_arrive %[[COUNTERS]][%{{.*}}] of %c3_i32{{.*}} : !llvm.ptr<1>
 // CHECK-NEXT: scf.yield %[[LAST]] : i1
 // CHECK: %[[ANY:.*]] = gemm.barrier_any %[[MINE]] barrier(%[[BAR]]) threads(128)
-// CHECK-NEXT: %{{.*}} = scf.if %[[ANY]] -> (i32) {
+// CHECK: %{{.*}} = scf.if %[[ANY]] -> (i32) {
 // Each 64-column sub-tile adds its 32 values of the two other partials.
 // CHECK: gemm.accum.load_add_global %{{.*}}, %[[PARTIALS]][%{{.*}}] values(0, 32)
 // CHECK-NEXT: gemm.accum.load_add_global %{{.*}}, %[[PARTIALS]][%{{.*}}] values(0, 32)
@@ -65,16 +69,17 @@ gemm.matmul @coop a(bf16, row) b(bf16, col) c(bf16, row) acc(f32)
 // -----
 
 // Pingpong: a consumer holds whole tiles (one part per tile) and skips the
-// other consumer's work unit, whose range has its own length.
+// other consumer's work item, whose range has its own length.
 // CHECK: bytes_per_tile\22:65536
 // CHECK-LABEL: gpu.module @pingpong
 // CHECK: } consumer {
-// CHECK: scf.for %[[U:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args
+// CHECK: scf.for %[[I:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args
 // CHECK: gemm.accum.store_global %{{.*}} : <64 x 128 x f32>, !llvm.ptr<1>
-// CHECK: gemm.sched.split_k_arrive %{{.*}} splits(2)
-// The next iteration skips the other consumer's unit (u + clusters).
-// CHECK: %[[OTHER:.*]] = arith.addi %[[U]], %{{.*}} : i32
-// CHECK: %[[OSPLIT:.*]] = arith.remui %[[OTHER]], %{{.*}} : i32
+// CHECK: gemm.sched.split_k_arrive %{{.*}} of %c2_i32
+// The next iteration skips the other consumer's item (i + 1).
+// CHECK: %[[OTHER:.*]] = arith.addi %[[I]], %{{.*}} : i32
+// CHECK: %[[OUNIT:.*]] = arith.addi %{{.*}}, %{{.*}} : i32
+// CHECK: %[[OSPLIT:.*]] = arith.remui %[[OUNIT]], %{{.*}} : i32
 // CHECK-NEXT: %[[OB:.*]], %[[OE:.*]] = gemm.sched.split_k_range %[[OSPLIT]]
 // CHECK: %[[TRIPS:.*]] = arith.subi %[[OE]], %[[OB]] : i32
 // CHECK-NEXT: arith.addi %{{.*}}, %[[TRIPS]] : i32

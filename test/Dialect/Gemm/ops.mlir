@@ -117,8 +117,8 @@ func.func @split_k(%acc: !gemm.accum<64 x 256 x f32>, %p: !llvm.ptr<1>, %c: !llv
                    %i: i32, %id: i32) -> !gemm.accum<64 x 256 x f32> {
   // CHECK: gemm.accum.store_global %[[ACC]] -> %[[P]][%[[I]]] : <64 x 256 x f32>, !llvm.ptr<1>
   gemm.accum.store_global %acc -> %p[%i] : !gemm.accum<64 x 256 x f32>, !llvm.ptr<1>
-  // CHECK-NEXT: %[[LAST:.*]] = gemm.sched.split_k_arrive %[[C]][%[[I]]] splits(3) : !llvm.ptr<1>
-  %last = gemm.sched.split_k_arrive %c[%i] splits(3) : !llvm.ptr<1>
+  // CHECK-NEXT: %[[LAST:.*]] = gemm.sched.split_k_arrive %[[C]][%[[I]]] of %[[ID]] : !llvm.ptr<1>
+  %last = gemm.sched.split_k_arrive %c[%i] of %id : !llvm.ptr<1>
   // CHECK-NEXT: %{{.*}} = gemm.barrier_any %[[LAST]] barrier(%[[ID]]) threads(128)
   %any = gemm.barrier_any %last barrier(%id) threads(128)
   // CHECK-NEXT: %[[S1:.*]] = gemm.accum.load_add_global %[[ACC]], %[[P]][%[[I]]] : <64 x 256 x f32>, !llvm.ptr<1>
@@ -126,4 +126,16 @@ func.func @split_k(%acc: !gemm.accum<64 x 256 x f32>, %p: !llvm.ptr<1>, %c: !llv
   // CHECK-NEXT: %[[S2:.*]] = gemm.accum.load_add_global %[[S1]], %[[P]][%[[I]]] values(32, 32) : <64 x 256 x f32>, !llvm.ptr<1>
   %s2 = gemm.accum.load_add_global %s1, %p[%i] values(32, 32) : !gemm.accum<64 x 256 x f32>, !llvm.ptr<1>
   return %s2 : !gemm.accum<64 x 256 x f32>
+}
+
+// CHECK-LABEL: func.func @stream_k
+// CHECK-SAME: (%[[U:.*]]: i32, %[[C:.*]]: i32, %[[K:.*]]: i32, %[[W:.*]]: i32)
+func.func @stream_k(%units: i32, %ctas: i32, %kb: i32, %w: i32) -> (i32, i32, i32, i32) {
+  // CHECK: %[[DP:.*]], %[[WORKERS:.*]] = gemm.sched.stream_k_plan units(%[[U]]) ctas(%[[C]]) k_blocks(%[[K]]) max_workers_per_unit(4)
+  %dp, %workers = gemm.sched.stream_k_plan units(%units) ctas(%ctas) k_blocks(%kb) max_workers_per_unit(4)
+  // CHECK-NEXT: %[[FIRST:.*]], %{{.*}}, %{{.*}}, %{{.*}} = gemm.sched.stream_k_share %[[W]] of %[[WORKERS]] units(%[[U]]) k_blocks(%[[K]])
+  %first, %begin, %segments, %end = gemm.sched.stream_k_share %w of %workers units(%units) k_blocks(%kb)
+  // CHECK-NEXT: %{{.*}}, %{{.*}} = gemm.sched.stream_k_workers %[[FIRST]] of %[[WORKERS]] units(%[[U]]) k_blocks(%[[K]])
+  %lo, %hi = gemm.sched.stream_k_workers %first of %workers units(%units) k_blocks(%kb)
+  return %dp, %segments, %lo, %hi : i32, i32, i32, i32
 }

@@ -121,9 +121,11 @@ LogicalResult ConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   if (arch == Arch::sm_100a) {
     if (schedule != Schedule::warp_roles)
       return emitError() << "sm_100a kernels use schedule warp_roles";
-    if (scheduler == TileScheduler::split_k)
-      return emitError() << "the split_k scheduler is not implemented for "
-                            "sm_100a; use static_persistent or clc";
+    if (scheduler == TileScheduler::split_k ||
+        scheduler == TileScheduler::stream_k)
+      return emitError() << "the " << stringifyTileScheduler(scheduler)
+                         << " scheduler is not implemented for sm_100a; use "
+                            "static_persistent or clc";
     // The CTAs of an MMA pair are neighbours along M inside the cluster.
     if (ctaGroup == 2 && cluster[0] % 2 != 0)
       return emitError() << "cta_group 2 pairs the CTAs of a cluster along "

@@ -3,6 +3,7 @@
 #include "gemm/Dialect/Gemm/IR/GemmOps.h"
 
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/IR/OpImplementation.h"
 
 using namespace mlir;
@@ -387,9 +388,20 @@ LogicalResult BarrierAnyOp::verify() {
 }
 
 LogicalResult SplitKArriveOp::verify() {
-  auto splits = static_cast<int64_t>(getSplits());
-  if (splits < 2)
-    return emitOpError("splits must be at least 2, got ") << splits;
+  // One partial tile is the whole tile: nothing to count.
+  APInt arrivals;
+  if (matchPattern(getArrivals(), m_ConstantInt(&arrivals)) &&
+      arrivals.getZExtValue() < 2)
+    return emitOpError("arrivals must be at least 2, got ")
+           << arrivals.getZExtValue();
+  return success();
+}
+
+LogicalResult StreamKPlanOp::verify() {
+  auto maxWorkers = static_cast<int64_t>(getMaxWorkersPerUnit());
+  if (maxWorkers < 1)
+    return emitOpError("max_workers_per_unit must be at least 1, got ")
+           << maxWorkers;
   return success();
 }
 

@@ -105,6 +105,7 @@ public:
       : b(b), loc(loc), geometry(geometry) {}
 
   Value i32(int64_t v) { return arith::ConstantIntOp::create(b, loc, v, 32); }
+  Value i1(bool v) { return arith::ConstantIntOp::create(b, loc, v, 1); }
   Value add(Value x, Value y) { return arith::AddIOp::create(b, loc, x, y); }
   Value sub(Value x, Value y) { return arith::SubIOp::create(b, loc, x, y); }
   Value mul(Value x, Value y) { return arith::MulIOp::create(b, loc, x, y); }
@@ -117,6 +118,9 @@ public:
     return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, x, y);
   }
   Value both(Value x, Value y) { return arith::AndIOp::create(b, loc, x, y); }
+  Value select(Value condition, Value x, Value y) {
+    return arith::SelectOp::create(b, loc, condition, x, y);
+  }
   /// An i16 multicast mask from an i32 one.
   Value toMask(Value mask) {
     return arith::TruncIOp::create(b, loc, b.getI16Type(), mask);

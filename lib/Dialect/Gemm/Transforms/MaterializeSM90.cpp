@@ -30,11 +30,19 @@ constexpr int64_t kConsumerRegisters = 232;
 constexpr int64_t kBarrierReserveBytes = 1024;
 /// Rows of one staging slot and TMA store box: one 64-row WGMMA atom.
 constexpr int64_t kStoreBoxRows = 64;
+/// Stream-K: the most CTAs that share a tile unit's k-blocks on average,
+/// which bounds the partial tiles a unit is summed from (at most one more).
+constexpr int64_t kStreamKMaxWorkersPerUnit = 4;
+/// Stream-K: epilogue sub-tiles whose partial values are loaded together.
+/// Each load of a partial waits out an L2 round trip; two sub-tiles halve
+/// the round trips and still fit the registers (four spill in clusters).
+constexpr int64_t kStreamKSubTilesPerAdd = 2;
 
 /// Everything the SM90 kernel's shape depends on, derived once from the
 /// matmul.
 struct KernelShape : TileGeometry {
   Schedule schedule;
+  bool streamK = false;
   /// Consumer warpgroups and the accumulator rows each one owns.
   int64_t consumers, accRows;
   /// Consumers that read each stage (cooperative: all; pingpong: one).
@@ -47,13 +55,19 @@ struct KernelShape : TileGeometry {
   int64_t storeSlots = 2;
 
   int64_t threads() const { return kWarpgroupThreads * (1 + consumers); }
-  /// Split-K: the consumers that hold a part of one tile's accumulator
-  /// (cooperative: each its rows; pingpong: one, the whole tile). Each part
-  /// of each split has a partial-tile block and each part an arrival counter.
+  /// Tiles whose k-blocks several CTAs compute: split-K or stream-K.
+  bool sharesTiles() const { return splits > 1 || streamK; }
+  /// The consumers that hold a part of one tile's accumulator (cooperative:
+  /// each its rows; pingpong: one, the whole tile). Each partial tile is one
+  /// block per part, and each part of a tile has an arrival counter.
   int64_t parts() const {
     return schedule == Schedule::cooperative ? consumers : 1;
   }
+  /// Split-K: a partial tile per split of every tile.
   int64_t partialBytesPerTile() const { return splits * bm * bn * 4; }
+  /// Stream-K: two partial tiles per CTA, those of the first and the last
+  /// unit of its share (the units in between are whole).
+  int64_t partialBytesPerCta() const { return 2 * bm * bn * 4; }
   /// Four u32 counters per tile: room for every part, 16-byte aligned.
   static constexpr int64_t kCounterBytesPerTile = 16;
   int64_t stagingBytes() const {
@@ -68,6 +82,7 @@ FailureOr<KernelShape> planKernel(MatmulOp op, int64_t wgmmaLookahead,
   shape.wgmmaLookahead = wgmmaLookahead;
   shape.storeSlots = storeSlots;
   shape.schedule = op.getConfig().getSchedule();
+  shape.streamK = op.getConfig().getScheduler() == TileScheduler::stream_k;
   if (shape.schedule == Schedule::cooperative) {
     if (shape.bm < 128)
       return op.emitOpError("the cooperative schedule splits the tile's rows "
@@ -124,30 +139,53 @@ public:
   void build(gpu::GPUFuncOp func);
 
 private:
+  /// What one work item of the CTA computes: k-blocks [begin, end) of tile
+  /// unit `unit`. Split-K: `split` is the item's range of the tile.
+  /// Stream-K: `shared` (i1) tells whether the unit is one of the shared
+  /// ones, `sharedUnit` is its index among them.
+  struct WorkItem {
+    Value unit, begin, end;
+    Value split;
+    Value shared, sharedUnit;
+  };
+  /// The CTA's work items: their number and, for stream-K, the schedule's
+  /// plan and this CTA's share of the shared units.
+  void planWorkItems();
+  /// Work item `item` (0, 1, ... in the CTA's order).
+  WorkItem getWorkItem(Value item);
+  /// Pipeline iterations of work item `item`: its k-blocks.
+  Value tripsOf(Value item);
+
   void buildProducer(Region &region);
   void buildConsumer(Region &region);
   /// Mainloop over k-blocks [begin, end) of one tile: returns the
   /// accumulator and the next iteration.
   std::pair<Value, Value> buildMainloop(Value iteration, Value begin, Value end,
                                         Value aRow, Value isLeader);
-  /// The tile unit of work unit `workUnit` and the k-blocks [begin, end) it
-  /// computes: the whole K, or one of `splits` ranges with split-K.
-  struct WorkUnit {
-    Value unit, split, begin, end;
-  };
-  WorkUnit getWorkUnit(Value workUnit);
-  /// Split-K: stores this consumer's partial tile, counts it in, and in the
-  /// last of the tile's splits adds the others' partials and runs the
-  /// epilogue. Returns the next staging-slot counter.
-  Value buildSplitKFixup(Value acc, const WorkUnit &work, Value originM,
-                         Value originN, Value aRow, Value consumer,
-                         Value staged, Value isLeader);
-  /// Epilogue of one tile; returns the next staging-slot counter. With
-  /// split-K, `partialBlocks` are the other splits' partial tiles, added to
-  /// each sub-tile just before it is staged.
-  Value buildEpilogue(Value acc, Value origin_m, Value origin_n, Value aRow,
+  /// Stores the consumer's partial tile to block `block` of the partials,
+  /// counts it in on counter `counter` of a tile made of `arrivals`
+  /// partials, and returns (in every thread of the warpgroup) whether it was
+  /// the last to arrive.
+  Value buildArrival(Value acc, Value block, Value counter, Value arrivals,
+                     Value consumer, Value isLeader);
+  /// Split-K and stream-K: the epilogue of a work item whose tile may be
+  /// the sum of several CTAs' partial tiles; only the last of them to
+  /// arrive adds the others and stores the tile. Returns the next
+  /// staging-slot counter.
+  Value buildSharedTileEpilogue(Value acc, const WorkItem &work, Value originM,
+                                Value originN, Value aRow, Value consumer,
+                                Value staged, Value isLeader);
+  /// Adds the other partial tiles' values [first, first + count) of the
+  /// thread (one epilogue sub-tile) to the accumulator.
+  using AddPartials =
+      function_ref<Value(Value acc, int64_t first, int64_t count)>;
+  /// Epilogue of one tile; returns the next staging-slot counter.
+  /// `addPartials`, if given, adds the other CTAs' partial tiles to each
+  /// group of `subTilesPerAdd` sub-tiles just before the first is staged.
+  Value buildEpilogue(Value acc, Value originM, Value originN, Value aRow,
                       Value consumer, Value staged, Value isLeader,
-                      ArrayRef<Value> partialBlocks = {});
+                      AddPartials addPartials = nullptr,
+                      int64_t subTilesPerAdd = 1);
   void releaseStage(Value iteration);
 
   const KernelShape &shape;
@@ -156,9 +194,16 @@ private:
   Value ringA, ringB, staging, pipeline;
   /// Pingpong only: the turn order of the consumers' mainloops.
   Value mathOrder;
-  /// Split-K: the partial tiles and arrival counters (kernel arguments) and
-  /// the number of work units, unitCount * splits.
-  Value partials, counters, workUnits;
+  /// Split-K, stream-K: the partial tiles and arrival counters (kernel
+  /// arguments).
+  Value partials, counters;
+  /// The CTA's work items; split-K: the work units (unitCount * splits).
+  Value itemCount, workUnits;
+  /// Stream-K: the units computed whole (the first dpUnits), the shared
+  /// ones and the CTAs sharing them, this CTA's items of whole units, and
+  /// its share (gemm.sched.stream_k_share).
+  Value dpUnits, sharedUnits, workers, dpItems;
+  Value shareFirst, shareBegin, shareSegments, shareEnd;
 };
 
 void SM90KernelBuilder::build(gpu::GPUFuncOp func) {
@@ -205,12 +250,11 @@ void SM90KernelBuilder::build(gpu::GPUFuncOp func) {
   else
     gpu::BarrierOp::create(b, loc);
   computeSchedule();
-  workUnits = unitCount;
-  if (shape.splits > 1) {
+  if (shape.sharesTiles()) {
     partials = entry.getArgument(6);
     counters = entry.getArgument(7);
-    workUnits = mul(unitCount, i32(shape.splits));
   }
+  planWorkItems();
 
   auto roles =
       WarpSpecializeOp::create(b, loc, b.getI64IntegerAttr(shape.consumers),
@@ -226,20 +270,84 @@ void SM90KernelBuilder::build(gpu::GPUFuncOp func) {
     syncCluster();
 }
 
+void SM90KernelBuilder::planWorkItems() {
+  if (!shape.streamK) {
+    // Work units clusterId, clusterId + clusterCount, ... below workUnits.
+    workUnits =
+        shape.splits == 1 ? unitCount : mul(unitCount, i32(shape.splits));
+    itemCount = div(sub(add(workUnits, clusterCount), add(clusterId, i32(1))),
+                    clusterCount);
+    return;
+  }
+  Type i32Type = b.getI32Type();
+  auto plan = StreamKPlanOp::create(
+      b, loc, i32Type, i32Type, unitCount, clusterCount, kBlocks,
+      b.getI64IntegerAttr(kStreamKMaxWorkersPerUnit));
+  dpUnits = plan.getDpUnits();
+  workers = plan.getWorkers();
+  sharedUnits = sub(unitCount, dpUnits);
+  dpItems = div(dpUnits, clusterCount);
+  auto share =
+      StreamKShareOp::create(b, loc, i32Type, i32Type, i32Type, i32Type,
+                             clusterId, workers, sharedUnits, kBlocks);
+  shareFirst = share.getFirstUnit();
+  shareBegin = share.getBegin();
+  shareSegments = share.getSegments();
+  shareEnd = share.getEnd();
+  itemCount = add(dpItems, shareSegments);
+}
+
+SM90KernelBuilder::WorkItem SM90KernelBuilder::getWorkItem(Value item) {
+  Value staticUnit = add(clusterId, mul(item, clusterCount));
+  if (shape.splits > 1) {
+    // The splits of a tile are consecutive work units, so they run at about
+    // the same time on neighbouring CTAs.
+    Value split = rem(staticUnit, i32(shape.splits));
+    auto range =
+        SplitKRangeOp::create(b, loc, b.getI32Type(), b.getI32Type(), split,
+                              kBlocks, b.getI64IntegerAttr(shape.splits));
+    return {div(staticUnit, i32(shape.splits)), range.getBegin(),
+            range.getEnd(), split};
+  }
+  if (!shape.streamK)
+    return {staticUnit, i32(0), kBlocks};
+  // Whole units first, as in the static schedule; then the share's
+  // segments: the first may start and the last end inside their units.
+  Value shared =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge, item, dpItems);
+  Value segment = sub(item, dpItems);
+  Value sharedUnit = add(shareFirst, segment);
+  Value first = both(shared, eq(segment, i32(0)));
+  Value last = both(shared, eq(segment, sub(shareSegments, i32(1))));
+  return {select(shared, add(dpUnits, sharedUnit), staticUnit),
+          select(first, shareBegin, i32(0)),
+          select(last, shareEnd, kBlocks),
+          Value(),
+          shared,
+          sharedUnit};
+}
+
+Value SM90KernelBuilder::tripsOf(Value item) {
+  if (!shape.sharesTiles())
+    return kBlocks;
+  WorkItem work = getWorkItem(item);
+  return sub(work.end, work.begin);
+}
+
 void SM90KernelBuilder::buildProducer(Region &region) {
   Block *body = b.createBlock(&region);
   b.setInsertionPointToStart(body);
   // One thread issues every TMA load of the CTA.
   ifThen(eq(tid, i32(0)), [&] {
-    auto units = scf::ForOp::create(b, loc, clusterId, workUnits, clusterCount,
+    auto items = scf::ForOp::create(b, loc, i32(0), itemCount, i32(1),
                                     ValueRange{i32(0)});
     {
       OpBuilder::InsertionGuard guard(b);
-      b.setInsertionPointToStart(units.getBody());
-      WorkUnit work = getWorkUnit(units.getInductionVar());
+      b.setInsertionPointToStart(items.getBody());
+      WorkItem work = getWorkItem(items.getInductionVar());
       auto [originM, originN] = tileOrigin(work.unit);
       auto kLoop = scf::ForOp::create(b, loc, work.begin, work.end, i32(1),
-                                      units.getRegionIterArgs());
+                                      items.getRegionIterArgs());
       {
         OpBuilder::InsertionGuard inner(b);
         b.setInsertionPointToStart(kLoop.getBody());
@@ -261,18 +369,6 @@ void SM90KernelBuilder::releaseStage(Value iteration) {
   else
     ConsumerReleaseOp::create(b, loc, pipeline, iteration, Value(),
                               IntegerAttr());
-}
-SM90KernelBuilder::WorkUnit SM90KernelBuilder::getWorkUnit(Value workUnit) {
-  if (shape.splits == 1)
-    return {workUnit, Value(), i32(0), kBlocks};
-  // The splits of a tile are consecutive work units, so they run at about
-  // the same time on neighbouring CTAs.
-  Value split = rem(workUnit, i32(shape.splits));
-  auto range =
-      SplitKRangeOp::create(b, loc, b.getI32Type(), b.getI32Type(), split,
-                            kBlocks, b.getI64IntegerAttr(shape.splits));
-  return {div(workUnit, i32(shape.splits)), split, range.getBegin(),
-          range.getEnd()};
 }
 
 std::pair<Value, Value> SM90KernelBuilder::buildMainloop(Value iteration,
@@ -328,8 +424,8 @@ std::pair<Value, Value> SM90KernelBuilder::buildMainloop(Value iteration,
 
 Value SM90KernelBuilder::buildEpilogue(Value acc, Value originM, Value originN,
                                        Value aRow, Value consumer, Value staged,
-                                       Value isLeader,
-                                       ArrayRef<Value> partialBlocks) {
+                                       Value isLeader, AddPartials addPartials,
+                                       int64_t subTilesPerAdd) {
   int64_t atoms = shape.accRows / 64;
   int64_t columnBlocks = shape.bn / shape.epilogueCols;
   // Named barrier 0 is __syncthreads; consumer c uses 1 + c.
@@ -352,12 +448,11 @@ Value SM90KernelBuilder::buildEpilogue(Value acc, Value originM, Value originN,
       // The sub-tile's values: 64 rows x epilogueCols columns of the atom
       // are the thread's values [col / 2, col / 2 + epilogueCols / 2).
       int64_t valuesPerAtom = shape.bn / 2;
-      for (Value partialBlock : partialBlocks)
-        acc = AccumLoadAddGlobalOp::create(
-            b, loc, acc.getType(), acc, partials, partialBlock,
-            b.getI64IntegerAttr(atom * valuesPerAtom +
-                                block * shape.epilogueCols / 2),
-            b.getI64IntegerAttr(shape.epilogueCols / 2));
+      if (addPartials && block % subTilesPerAdd == 0)
+        acc = addPartials(acc,
+                          atom * valuesPerAtom + block * shape.epilogueCols / 2,
+                          std::min(subTilesPerAdd, columnBlocks - block) *
+                              shape.epilogueCols / 2);
       auto store = AccumStoreSmemOp::create(
           b, loc, acc, b.getI64IntegerAttr(atom),
           b.getI64IntegerAttr(block * shape.epilogueCols), staging, slot);
@@ -386,58 +481,133 @@ Value SM90KernelBuilder::buildEpilogue(Value acc, Value originM, Value originN,
   return staged;
 }
 
-Value SM90KernelBuilder::buildSplitKFixup(Value acc, const WorkUnit &work,
-                                          Value originM, Value originN,
-                                          Value aRow, Value consumer,
-                                          Value staged, Value isLeader) {
-  bool cooperative = shape.schedule == Schedule::cooperative;
-  Value part = cooperative ? consumer : i32(0);
-  Value tile = add(mul(work.unit, i32(shape.clusterSize())), rank);
-  // Block of the partial of (tile, split, part), in accumulators.
-  auto block = [&](Value split) {
-    return add(
-        mul(add(mul(tile, i32(shape.splits)), split), i32(shape.parts())),
-        part);
-  };
-  AccumStoreGlobalOp::create(b, loc, acc, partials, block(work.split));
+Value SM90KernelBuilder::buildArrival(Value acc, Value block, Value counter,
+                                      Value arrivals, Value consumer,
+                                      Value isLeader) {
+  AccumStoreGlobalOp::create(b, loc, acc, partials, block);
   // Every thread's partial is stored before the leader counts it in; the
   // barrier's OR then tells the whole warpgroup whether it was the last.
   Value barrierId = add(consumer, i32(1));
-  Value barrierThreads = i32(kWarpgroupThreads);
-  NVVM::BarrierOp::create(b, loc, Type(), barrierId, barrierThreads, nullptr,
-                          Value());
+  NVVM::BarrierOp::create(b, loc, Type(), barrierId, i32(kWarpgroupThreads),
+                          nullptr, Value());
   auto arrive = scf::IfOp::create(b, loc, b.getI1Type(), isLeader,
                                   /*withElseRegion=*/true);
   {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(arrive.thenBlock());
-    Value counter =
-        add(mul(tile, i32(KernelShape::kCounterBytesPerTile / 4)), part);
-    Value last =
-        SplitKArriveOp::create(b, loc, b.getI1Type(), counters, counter,
-                               b.getI64IntegerAttr(shape.splits));
-    scf::YieldOp::create(b, loc, last);
+    scf::YieldOp::create(b, loc,
+                         SplitKArriveOp::create(b, loc, b.getI1Type(), counters,
+                                                counter, arrivals)
+                             .getResult());
     b.setInsertionPointToStart(arrive.elseBlock());
-    scf::YieldOp::create(
-        b, loc, arith::ConstantIntOp::create(b, loc, 0, 1).getResult());
+    scf::YieldOp::create(b, loc, i1(false));
   }
-  Value anyLast =
-      BarrierAnyOp::create(b, loc, b.getI1Type(), arrive.getResult(0),
-                           barrierId, b.getI64IntegerAttr(kWarpgroupThreads));
-  auto reduce = scf::IfOp::create(b, loc, b.getI32Type(), anyLast,
-                                  /*withElseRegion=*/true);
+  return BarrierAnyOp::create(b, loc, b.getI1Type(), arrive.getResult(0),
+                              barrierId,
+                              b.getI64IntegerAttr(kWarpgroupThreads));
+}
+
+Value SM90KernelBuilder::buildSharedTileEpilogue(Value acc,
+                                                 const WorkItem &work,
+                                                 Value originM, Value originN,
+                                                 Value aRow, Value consumer,
+                                                 Value staged, Value isLeader) {
+  Value part = shape.schedule == Schedule::cooperative ? consumer : i32(0);
+  Value tile = add(mul(work.unit, i32(shape.clusterSize())), rank);
+  Value counter =
+      add(mul(tile, i32(KernelShape::kCounterBytesPerTile / 4)), part);
+  Value storesTile;
+  std::function<Value(Value, int64_t, int64_t)> addPartials;
+  if (shape.splits > 1) {
+    // Block of the partial of (tile, split, part), in accumulators.
+    auto block = [&](Value split) {
+      return add(
+          mul(add(mul(tile, i32(shape.splits)), split), i32(shape.parts())),
+          part);
+    };
+    storesTile = buildArrival(acc, block(work.split), counter,
+                              i32(shape.splits), consumer, isLeader);
+    SmallVector<Value> others;
+    for (int64_t other = 1; other < shape.splits; ++other)
+      others.push_back(
+          block(rem(add(work.split, i32(other)), i32(shape.splits))));
+    addPartials = [&, others](Value sum, int64_t first, int64_t count) {
+      for (Value other : others)
+        sum = AccumLoadAddGlobalOp::create(b, loc, sum.getType(), sum, partials,
+                                           other, b.getI64IntegerAttr(first),
+                                           b.getI64IntegerAttr(count));
+      return sum;
+    };
+  } else {
+    // Stream-K: workers [first, last] computed parts of the unit. A worker
+    // stores at most two partial tiles: slot 2w - 2 for the unit it starts
+    // inside of (w > first), 2w + 1 for the one it starts and leaves
+    // unfinished (w = first); the units in between are whole.
+    auto workersOf = StreamKWorkersOp::create(b, loc, b.getI32Type(),
+                                              b.getI32Type(), work.sharedUnit,
+                                              workers, sharedUnits, kBlocks);
+    Value first = workersOf.getFirst(), last = workersOf.getLast();
+    Value sharedTile = both(work.shared, ne(first, last));
+    auto block = [&](Value worker) {
+      Value doubled = mul(worker, i32(2));
+      Value slot = select(arith::CmpIOp::create(
+                              b, loc, arith::CmpIPredicate::ugt, worker, first),
+                          sub(doubled, i32(2)), add(doubled, i32(1)));
+      return add(mul(add(mul(slot, i32(shape.clusterSize())), rank),
+                     i32(shape.parts())),
+                 part);
+    };
+    auto arrival = scf::IfOp::create(b, loc, b.getI1Type(), sharedTile,
+                                     /*withElseRegion=*/true);
+    {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(arrival.thenBlock());
+      scf::YieldOp::create(b, loc,
+                           buildArrival(acc, block(clusterId), counter,
+                                        add(sub(last, first), i32(1)), consumer,
+                                        isLeader));
+      b.setInsertionPointToStart(arrival.elseBlock());
+      scf::YieldOp::create(b, loc, i1(true));
+    }
+    storesTile = arrival.getResult(0);
+    // The other workers' partials; none for a tile computed whole.
+    Value end = select(sharedTile, add(last, i32(1)), first);
+    addPartials = [&, first, end, block](Value sum, int64_t firstValue,
+                                         int64_t count) {
+      auto others =
+          scf::ForOp::create(b, loc, first, end, i32(1), ValueRange{sum});
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(others.getBody());
+      Value worker = others.getInductionVar();
+      Value partial = others.getRegionIterArgs()[0];
+      auto addOther =
+          scf::IfOp::create(b, loc, partial.getType(), ne(worker, clusterId),
+                            /*withElseRegion=*/true);
+      b.setInsertionPointToStart(addOther.thenBlock());
+      scf::YieldOp::create(b, loc,
+                           AccumLoadAddGlobalOp::create(
+                               b, loc, partial.getType(), partial, partials,
+                               block(worker), b.getI64IntegerAttr(firstValue),
+                               b.getI64IntegerAttr(count))
+                               .getResult());
+      b.setInsertionPointToStart(addOther.elseBlock());
+      scf::YieldOp::create(b, loc, partial);
+      b.setInsertionPointAfter(addOther);
+      scf::YieldOp::create(b, loc, addOther.getResult(0));
+      return others.getResult(0);
+    };
+  }
+  auto epilogue = scf::IfOp::create(b, loc, b.getI32Type(), storesTile,
+                                    /*withElseRegion=*/true);
   OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToStart(reduce.thenBlock());
-  SmallVector<Value> others;
-  for (int64_t other = 1; other < shape.splits; ++other)
-    others.push_back(
-        block(rem(add(work.split, i32(other)), i32(shape.splits))));
-  scf::YieldOp::create(b, loc,
-                       buildEpilogue(acc, originM, originN, aRow, consumer,
-                                     staged, isLeader, others));
-  b.setInsertionPointToStart(reduce.elseBlock());
+  b.setInsertionPointToStart(epilogue.thenBlock());
+  scf::YieldOp::create(
+      b, loc,
+      buildEpilogue(acc, originM, originN, aRow, consumer, staged, isLeader,
+                    addPartials, shape.streamK ? kStreamKSubTilesPerAdd : 1));
+  b.setInsertionPointToStart(epilogue.elseBlock());
   scf::YieldOp::create(b, loc, staged);
-  return reduce.getResult(0);
+  return epilogue.getResult(0);
 }
 
 void SM90KernelBuilder::buildConsumer(Region &region) {
@@ -447,64 +617,45 @@ void SM90KernelBuilder::buildConsumer(Region &region) {
   Value isLeader =
       eq(arith::RemUIOp::create(b, loc, tid, i32(kWarpgroupThreads)), i32(0));
   bool pingpong = shape.schedule == Schedule::pingpong;
-  // Cooperative: every consumer works on every tile, on its own rows.
-  // Pingpong: consumers take turns with whole tiles, and skip the pipeline
-  // iterations of the other consumer's tiles.
+  // Cooperative: every consumer works on every item, on its own rows.
+  // Pingpong: consumers take turns with whole items, and skip the pipeline
+  // iterations of the other consumer's items.
   Value aRow = pingpong ? i32(0) : mul(consumer, i32(shape.accRows));
-  // Pipeline iterations of a work unit: its k-blocks.
-  auto tripsOf = [&](Value workUnit) {
-    WorkUnit work = getWorkUnit(workUnit);
-    return arith::SubIOp::create(b, loc, work.end, work.begin).getResult();
-  };
-  Value firstUnit = clusterId;
-  Value unitStep = clusterCount;
-  Value firstIteration = i32(0);
-  if (pingpong) {
-    firstUnit = add(clusterId, mul(consumer, clusterCount));
-    unitStep = mul(clusterCount, i32(shape.consumers));
-    firstIteration = shape.splits == 1 ? mul(consumer, kBlocks)
-                                       : mul(consumer, tripsOf(clusterId));
-  }
-  auto units = scf::ForOp::create(b, loc, firstUnit, workUnits, unitStep,
+  Value firstItem = pingpong ? consumer : i32(0);
+  Value itemStep = i32(pingpong ? shape.consumers : 1);
+  Value firstIteration = pingpong ? mul(consumer, tripsOf(i32(0))) : i32(0);
+  auto items = scf::ForOp::create(b, loc, firstItem, itemCount, itemStep,
                                   ValueRange{firstIteration, i32(0)});
   {
     OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(units.getBody());
-    WorkUnit work = getWorkUnit(units.getInductionVar());
+    b.setInsertionPointToStart(items.getBody());
+    Value item = items.getInductionVar();
+    WorkItem work = getWorkItem(item);
     auto [originM, originN] = tileOrigin(work.unit);
-    // Pingpong consumers take turns with their mainloops, in tile order.
+    // Pingpong consumers take turns with their mainloops, in item order.
     // Besides letting one consumer's epilogue overlap the other's mainloop,
     // this keeps each consumer at most one phase ahead of the full barriers
     // it waits on, which phase-parity waits require. The turns reuse a
     // pipeline's empty barriers: "acquire" n + 1 waits until "release" n - 1
-    // (the previous tile's mainloop) happened, and passes for n = 0.
-    Value sequence;
-    if (pingpong) {
-      sequence = arith::DivUIOp::create(
-          b, loc,
-          arith::SubIOp::create(b, loc, units.getInductionVar(), clusterId),
-          clusterCount);
-      ProducerAcquireOp::create(b, loc, mathOrder, add(sequence, i32(1)));
-    }
-    auto [acc, next] = buildMainloop(units.getRegionIterArgs()[0], work.begin,
+    // (the previous item's mainloop) happened, and passes for n = 0.
+    if (pingpong)
+      ProducerAcquireOp::create(b, loc, mathOrder, add(item, i32(1)));
+    auto [acc, next] = buildMainloop(items.getRegionIterArgs()[0], work.begin,
                                      work.end, aRow, isLeader);
     if (pingpong)
       ifThen(isLeader, [&] {
-        ConsumerReleaseOp::create(b, loc, mathOrder, sequence, Value(),
+        ConsumerReleaseOp::create(b, loc, mathOrder, item, Value(),
                                   IntegerAttr());
       });
-    Value staged =
-        shape.splits == 1
-            ? buildEpilogue(acc, originM, originN, aRow, consumer,
-                            units.getRegionIterArgs()[1], isLeader)
-            : buildSplitKFixup(acc, work, originM, originN, aRow, consumer,
-                               units.getRegionIterArgs()[1], isLeader);
-    // Skip the iterations of the other consumer's work unit.
+    Value staged = shape.sharesTiles()
+                       ? buildSharedTileEpilogue(
+                             acc, work, originM, originN, aRow, consumer,
+                             items.getRegionIterArgs()[1], isLeader)
+                       : buildEpilogue(acc, originM, originN, aRow, consumer,
+                                       items.getRegionIterArgs()[1], isLeader);
+    // Skip the iterations of the other consumer's item.
     if (pingpong)
-      next =
-          shape.splits == 1
-              ? add(next, mul(kBlocks, i32(shape.consumers - 1)))
-              : add(next, tripsOf(add(units.getInductionVar(), clusterCount)));
+      next = add(next, tripsOf(add(item, i32(1))));
     scf::YieldOp::create(b, loc, ValueRange{next, staged});
   }
   // Stores must have completed, not only read shared memory, before exit.
@@ -544,20 +695,32 @@ struct GemmMaterializeSM90Pass
         func->setAttr("nvvm.minctasm", b.getI32IntegerAttr(1));
         SM90KernelBuilder(b, loc, *shape, matmul).build(func);
       };
-      // Split-K: the partial tiles and the arrival counters.
-      SmallVector<Type> splitKParams;
-      if (shape->splits > 1)
-        splitKParams.assign(2, LLVM::LLVMPointerType::get(b.getContext(), 1));
+      // Split-K, stream-K: the partial tiles and the arrival counters.
+      SmallVector<Type> sharedTileParams;
+      if (shape->sharesTiles())
+        sharedTileParams.assign(2,
+                                LLVM::LLVMPointerType::get(b.getContext(), 1));
       bundle::KernelManifest manifest =
           buildKernel(b, loc, *shape, Arch::sm_90a, shape->threads(),
-                      kStoreBoxRows, buildBody, splitKParams);
-      if (shape->splits > 1) {
-        // Each split of a tile is a work unit for its own CTA.
-        manifest.workUnitsPerTile = static_cast<uint32_t>(shape->splits);
+                      kStoreBoxRows, buildBody, sharedTileParams);
+      if (shape->sharesTiles()) {
+        bundle::WorkspaceParam partialTiles;
+        if (shape->streamK) {
+          // Up to that many CTAs share a unit when there are few units.
+          manifest.workUnitsPerTile =
+              static_cast<uint32_t>(kStreamKMaxWorkersPerUnit);
+          partialTiles.bytesPerCta =
+              static_cast<uint64_t>(shape->partialBytesPerCta());
+        } else {
+          // Each split of a tile is a work unit for its own CTA.
+          manifest.workUnitsPerTile = static_cast<uint32_t>(shape->splits);
+          partialTiles.bytesPerTile =
+              static_cast<uint64_t>(shape->partialBytesPerTile());
+        }
+        manifest.params.push_back(bundle::Param::workspaceBuffer(partialTiles));
         manifest.params.push_back(bundle::Param::workspaceBuffer(
-            {static_cast<uint64_t>(shape->partialBytesPerTile()), false}));
-        manifest.params.push_back(bundle::Param::workspaceBuffer(
-            {static_cast<uint64_t>(KernelShape::kCounterBytesPerTile), true}));
+            {static_cast<uint64_t>(KernelShape::kCounterBytesPerTile), 0,
+             true}));
       }
       return manifest;
     };

@@ -31,9 +31,12 @@ def Gemm_ConfigAttr : AttrDef<Gemm_Dialect, "Config"> {
     - `schedule`: `cooperative` (consumer warpgroups split one tile),
       `pingpong` (consumer warpgroups alternate tiles) or `warp_roles`
       (SM100: load, MMA, scheduler and epilogue warps).
-    - `scheduler`: `static_persistent`, `clc` (SM100 cluster launch control)
-      or `split_k` (SM90: each tile's k-blocks in `splits` ranges, computed
-      by different CTAs and summed by the last to finish).
+    - `scheduler`: `static_persistent`, `clc` (SM100 cluster launch control),
+      `split_k` (SM90: each tile's k-blocks in `splits` ranges, computed
+      by different CTAs and summed by the last to finish) or `stream_k`
+      (SM90: whole tiles while they fill every CTA, then the remaining
+      tiles' k-blocks shared evenly by all CTAs; a tile computed by several
+      CTAs is summed by the last of them to finish).
     - `splits`: the k-ranges per tile of `scheduler = split_k` (2 to 16).
     - `raster`, `swizzle`: tile order of the persistent scheduler: tiles are
       grouped in panels `swizzle` tiles wide across the raster dimension,

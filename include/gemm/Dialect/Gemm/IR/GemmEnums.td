@@ -44,9 +44,11 @@ def Gemm_ScheduleAttr : EnumAttr<Gemm_Dialect, Gemm_Schedule, "schedule"> {
 def Gemm_TileSchedulerStatic : I32EnumAttrCase<"static_persistent", 0>;
 def Gemm_TileSchedulerCLC : I32EnumAttrCase<"clc", 1>;
 def Gemm_TileSchedulerSplitK : I32EnumAttrCase<"split_k", 2>;
+def Gemm_TileSchedulerStreamK : I32EnumAttrCase<"stream_k", 3>;
 def Gemm_TileScheduler : I32EnumAttr<"TileScheduler",
     "how tiles are handed to CTAs",
-    [Gemm_TileSchedulerStatic, Gemm_TileSchedulerCLC, Gemm_TileSchedulerSplitK]> {
+    [Gemm_TileSchedulerStatic, Gemm_TileSchedulerCLC, Gemm_TileSchedulerSplitK,
+     Gemm_TileSchedulerStreamK]> {
   let cppNamespace = "::mlir::gemm";
   let genSpecializedAttr = 0;
 }

@@ -567,26 +567,102 @@ def Gemm_BarrierAnyOp : Gemm_Op<"barrier_any", [Gemm_SideEffects]> {
 }
 
 def Gemm_SplitKArriveOp : Gemm_Op<"sched.split_k_arrive", [Gemm_SideEffects]> {
-  let summary = "count one split of a tile in; true for the last of `splits`";
+  let summary = "count one partial tile in; true for the last of `arrivals`";
   let description = [{
     One thread: `atom.acq_rel.gpu.global.add.u32` of 1 on counter `index`
     (u32) of `counters`. The result is true in the arrival that completes
-    `splits` arrivals; that thread also stores 0 back, so the counter is zero
-    again for the next launch (the workspace is zeroed once, then kept zero
-    by the kernel). The release half orders the caller's partial-tile stores
-    (gathered from its warpgroup by a barrier first) before the arrival; the
-    acquire half orders the last arriver's loads of the other partials
-    (spread to its warpgroup by a barrier after) after all arrivals.
+    `arrivals` arrivals (the partial tiles that make up the tile: the splits
+    of split-K, the CTAs sharing it under stream-K); that thread also stores
+    0 back, so the counter is zero again for the next launch (the workspace
+    is zeroed once, then kept zero by the kernel). The release half orders
+    the caller's partial-tile stores (gathered from its warpgroup by a
+    barrier first) before the arrival; the acquire half orders the last
+    arriver's loads of the other partials (spread to its warpgroup by a
+    barrier after) after all arrivals.
 
-    Example: `%last = gemm.sched.split_k_arrive %counters[%tile] splits(2) : !llvm.ptr<1>`
+    Example: `%last = gemm.sched.split_k_arrive %counters[%tile] of %arrivals : !llvm.ptr<1>`
   }];
-  let arguments = (ins Gemm_GlobalPointer:$counters, I32:$index, I64Attr:$splits);
+  let arguments = (ins Gemm_GlobalPointer:$counters, I32:$index, I32:$arrivals);
   let results = (outs I1:$last);
   let assemblyFormat = [{
-    $counters `[` $index `]` `splits` `(` $splits `)` attr-dict `:`
+    $counters `[` $index `]` `of` $arrivals attr-dict `:`
     qualified(type($counters))
   }];
   let hasVerifier = 1;
+}
+
+def Gemm_StreamKPlanOp : Gemm_Op<"sched.stream_k_plan", [Pure]> {
+  let summary = "which tile units of a stream-K schedule are whole and which are shared";
+  let description = [{
+    Of `units` tile units on `ctas` CTAs (clusters, for clustered kernels),
+    with `k_blocks` k-blocks each: the first `dp_units` are computed whole,
+    one unit per CTA at a time as in the static schedule (whole waves, a
+    multiple of `ctas`); the k-blocks of the other units are shared by the
+    first `workers` CTAs in equal ranges (`gemm.sched.stream_k_share`).
+
+    With r = units mod ctas: no unit is shared when r = 0; the last r units
+    are shared when they are at least half a wave or all there is (units <
+    ctas); otherwise the last r + ctas, so that each CTA's share is more
+    than one unit rather than a sliver. workers = min(ctas, shared units x
+    min(max_workers_per_unit, k_blocks)): every worker gets at least one
+    k-block and at least 1 / max_workers_per_unit of a unit, which bounds
+    the partial tiles a unit is summed from. Pure integer arithmetic.
+
+    Example: `%dp, %workers = gemm.sched.stream_k_plan units(%u) ctas(%c) k_blocks(%kb) max_workers_per_unit(4)`
+  }];
+  let arguments = (ins I32:$units, I32:$ctas, I32:$kBlocks,
+                       I64Attr:$maxWorkersPerUnit);
+  let results = (outs I32:$dpUnits, I32:$workers);
+  let assemblyFormat = [{
+    `units` `(` $units `)` `ctas` `(` $ctas `)` `k_blocks` `(` $kBlocks `)`
+    `max_workers_per_unit` `(` $maxWorkersPerUnit `)` attr-dict
+  }];
+  let hasVerifier = 1;
+}
+
+def Gemm_StreamKShareOp : Gemm_Op<"sched.stream_k_share", [Pure]> {
+  let summary = "the k-blocks one worker of a stream-K schedule computes";
+  let description = [{
+    The k-blocks of `units` shared units of `k_blocks` k-blocks each, in
+    unit-major order (k-block x is k-block x mod k_blocks of shared unit
+    x / k_blocks), are cut into `workers` contiguous ranges whose sizes
+    differ by at most one: worker w gets [w W / workers, (w + 1) W /
+    workers) with W = units x k_blocks, computed in 64 bits. The range is
+    returned as `segments` consecutive units from `first_unit`: the first
+    segment starts at k-block `begin` of its unit, the last ends before
+    k-block `end` of its unit (0 < end <= k_blocks), the units in between
+    are whole. A worker w >= workers has no segments (the other results are
+    then meaningless). Every worker below `workers` has a non-empty range
+    when workers <= W, which `gemm.sched.stream_k_plan` guarantees.
+
+    Example: `%first, %begin, %segments, %end = gemm.sched.stream_k_share %w of %workers units(%u) k_blocks(%kb)`
+  }];
+  let arguments = (ins I32:$worker, I32:$workers, I32:$units, I32:$kBlocks);
+  let results = (outs I32:$firstUnit, I32:$begin, I32:$segments, I32:$end);
+  let assemblyFormat = [{
+    $worker `of` $workers `units` `(` $units `)` `k_blocks` `(` $kBlocks `)`
+    attr-dict
+  }];
+}
+
+def Gemm_StreamKWorkersOp : Gemm_Op<"sched.stream_k_workers", [Pure]> {
+  let summary = "the first and last stream-K worker that compute part of one unit";
+  let description = [{
+    Under the ranges of `gemm.sched.stream_k_share`, the workers that own
+    the first and the last k-block of shared unit `unit`: the owner of
+    k-block x is ((x + 1) x workers - 1) / W, computed in 64 bits. Every
+    worker in between computes part of the unit too, so the unit is the sum
+    of last - first + 1 partial tiles; first = last means one worker
+    computes all of it.
+
+    Example: `%first, %last = gemm.sched.stream_k_workers %unit of %workers units(%u) k_blocks(%kb)`
+  }];
+  let arguments = (ins I32:$unit, I32:$workers, I32:$units, I32:$kBlocks);
+  let results = (outs I32:$first, I32:$last);
+  let assemblyFormat = [{
+    $unit `of` $workers `units` `(` $units `)` `k_blocks` `(` $kBlocks `)`
+    attr-dict
+  }];
 }
 
 def Gemm_SplitKRangeOp : Gemm_Op<"sched.split_k_range", [Pure]> {

@@ -1,0 +1,45 @@
+// REQUIRES: ptxas
+// RUN: rm -rf %t && mkdir -p %t
+// RUN: gemm-opt %s --gemm-to-ptx="output-dir=%t" -o %t/out.mlir
+//
+// Stream-K kernels (cooperative with a cluster, pingpong) assemble for
+// sm_90a without spills: the last arriver adds the other workers' partials
+// two epilogue sub-tiles at a time in a loop over the workers.
+//
+// RUN: %ptxas -arch=sm_90a -v %t/sk_coop_128x256_c2x1.ptx -o %t/a.o 2>&1 | FileCheck %s --check-prefix=PTXAS -DNAME=sk_coop_128x256_c2x1
+// RUN: %ptxas -arch=sm_90a -v %t/sk_pp_64x128.ptx -o %t/b.o 2>&1 | FileCheck %s --check-prefix=PTXAS -DNAME=sk_pp_64x128
+// PTXAS-NOT: warning
+// PTXAS: Compiling entry function '[[NAME]]' for 'sm_90a'
+// PTXAS-NEXT: Function properties for [[NAME]]
+// PTXAS-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
+// PTXAS-NOT: warning
+//
+// RUN: FileCheck %s --check-prefix=PTX < %t/sk_coop_128x256_c2x1.ptx
+// The schedule's 64-bit divisions (k-block positions can exceed 32 bits),
+// the partial out, the arrival between two acq_rel fences, the vote,
+// partials in, then the TMA-store epilogue.
+// PTX: div.u64
+// PTX: st.global.v4.b32
+// PTX: fence.acq_rel.gpu;
+// PTX-NEXT: atom.global.add.u32
+// PTX-NEXT: fence.acq_rel.gpu;
+// PTX: bar.red.or.pred
+// PTX: ld.global.v4.b32
+// PTX: stmatrix.sync.aligned.m8n8.x4.shared.b16
+// PTX: cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group
+//
+// RUN: FileCheck %s --check-prefix=JSON < %t/sk_pp_64x128.json
+// JSON: "grid": {
+// JSON-NEXT: "policy": "persistent",
+// JSON-NEXT: "work_units_per_tile": 4
+// JSON: "kind": "workspace",
+// JSON-NEXT: "bytes_per_cta": 65536,
+// JSON-NEXT: "zero_init": false
+// JSON: "kind": "workspace",
+// JSON-NEXT: "bytes_per_tile": 16,
+// JSON-NEXT: "zero_init": true
+
+gemm.matmul @sk_coop_128x256_c2x1 a(bf16, row) b(bf16, col) c(bf16, row) acc(f32)
+    config(#gemm.config<arch = sm_90a, tile = [128, 256, 64], cluster = [2, 1], scheduler = stream_k>)
+gemm.matmul @sk_pp_64x128 a(bf16, row) b(bf16, col) c(bf16, row) acc(f32)
+    config(#gemm.config<arch = sm_90a, tile = [64, 128, 64], schedule = pingpong, scheduler = stream_k>)
