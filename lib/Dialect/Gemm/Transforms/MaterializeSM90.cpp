@@ -548,7 +548,8 @@ Value SM90KernelBuilder::buildSharedTileEpilogue(Value acc,
                                               workers, sharedUnits, kBlocks);
     Value first = workersOf.getFirst(), last = workersOf.getLast();
     Value sharedTile = both(work.shared, ne(first, last));
-    auto block = [&](Value worker) {
+    // By value: addPartials keeps a copy after this scope ends.
+    auto block = [this, first, part](Value worker) {
       Value doubled = mul(worker, i32(2));
       Value slot = select(arith::CmpIOp::create(
                               b, loc, arith::CmpIPredicate::ugt, worker, first),
