@@ -291,12 +291,9 @@ LaunchPlan planLaunch(const KernelManifest &manifest, const Problem &problem,
     KernelArg arg;
     arg.kind = param.kind;
     if (param.kind == ParamKind::Workspace) {
-      // Every CTA of every launched cluster block owns one tile's share;
-      // the per-CTA shares are added once the grid is known.
+      // Sized below, once the grid is known.
       WorkspacePlan workspace;
       workspace.paramIndex = i;
-      workspace.bytes =
-          param.workspace.bytesPerTile * plan.clusterUnits * clusterSize;
       workspace.zeroInit = param.workspace.zeroInit;
       arg.workspaceIndex = plan.workspaces.size();
       plan.workspaces.push_back(workspace);
@@ -336,9 +333,14 @@ LaunchPlan planLaunch(const KernelManifest &manifest, const Problem &problem,
                                       " tiles) exceeds the grid.x limit of " +
                                       std::to_string(MaxProblemDim));
   plan.grid = {static_cast<uint32_t>(gridX), 1, 1};
-  for (WorkspacePlan &workspace : plan.workspaces)
-    workspace.bytes +=
-        manifest.params[workspace.paramIndex].workspace.bytesPerCta * gridX;
+  // Every CTA of every launched cluster block owns one tile's share, and
+  // every CTA of the grid its own.
+  for (WorkspacePlan &workspace : plan.workspaces) {
+    const WorkspaceParam &param =
+        manifest.params[workspace.paramIndex].workspace;
+    workspace.bytes = param.bytesPerTile * plan.clusterUnits * clusterSize +
+                      param.bytesPerCta * gridX;
+  }
   return plan;
 }
 

@@ -41,29 +41,53 @@ struct StaticTileLowering : public ConvertOpToLLVMPattern<StaticTileOp> {
   }
 };
 
+/// Unsigned 32- and 64-bit arithmetic for the k-range lowerings, whose
+/// products (split x k-blocks, units x k-blocks) can exceed 32 bits.
+struct Arithmetic {
+  OpBuilder &b;
+  Location loc;
+
+  Value i32(int64_t v) { return createI32(b, loc, v); }
+  Value i64(int64_t v) {
+    return LLVM::ConstantOp::create(b, loc, b.getI64Type(),
+                                    b.getI64IntegerAttr(v));
+  }
+  Value wide(Value v) {
+    return LLVM::ZExtOp::create(b, loc, b.getI64Type(), v);
+  }
+  Value narrow(Value v) {
+    return LLVM::TruncOp::create(b, loc, b.getI32Type(), v);
+  }
+  Value add(Value x, Value y) { return LLVM::AddOp::create(b, loc, x, y); }
+  Value sub(Value x, Value y) { return LLVM::SubOp::create(b, loc, x, y); }
+  Value mul(Value x, Value y) { return LLVM::MulOp::create(b, loc, x, y); }
+  Value div(Value x, Value y) { return LLVM::UDivOp::create(b, loc, x, y); }
+  Value rem(Value x, Value y) { return LLVM::URemOp::create(b, loc, x, y); }
+  Value min(Value x, Value y) { return LLVM::UMinOp::create(b, loc, x, y); }
+  Value max(Value x, Value y) { return LLVM::UMaxOp::create(b, loc, x, y); }
+  Value cmp(LLVM::ICmpPredicate predicate, Value x, Value y) {
+    return LLVM::ICmpOp::create(b, loc, predicate, x, y);
+  }
+  Value select(Value condition, Value x, Value y) {
+    return LLVM::SelectOp::create(b, loc, condition, x, y);
+  }
+};
+
 struct SplitKRangeLowering : public ConvertOpToLLVMPattern<SplitKRangeOp> {
   using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
 
   LogicalResult
   matchAndRewrite(SplitKRangeOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
+    Arithmetic a{rewriter, op.getLoc()};
     // split * kBlocks / splits, in 64 bits so the product cannot overflow.
-    Type i64 = rewriter.getI64Type();
-    Value kBlocks =
-        LLVM::ZExtOp::create(rewriter, loc, i64, adaptor.getKBlocks());
-    Value splits = LLVM::ZExtOp::create(
-        rewriter, loc, i64, createI32(rewriter, loc, op.getSplits()));
-    auto boundary = [&](Value split) -> Value {
-      Value split64 = LLVM::ZExtOp::create(rewriter, loc, i64, split);
-      Value product = LLVM::MulOp::create(rewriter, loc, split64, kBlocks);
-      Value quotient = LLVM::UDivOp::create(rewriter, loc, product, splits);
-      return LLVM::TruncOp::create(rewriter, loc, rewriter.getI32Type(),
-                                   quotient);
+    Value kBlocks = a.wide(adaptor.getKBlocks());
+    Value splits = a.wide(a.i32(op.getSplits()));
+    auto boundary = [&](Value split) {
+      return a.narrow(a.div(a.mul(a.wide(split), kBlocks), splits));
     };
     Value begin = boundary(adaptor.getSplit());
-    Value end = boundary(LLVM::AddOp::create(rewriter, loc, adaptor.getSplit(),
-                                             createI32(rewriter, loc, 1)));
+    Value end = boundary(a.add(adaptor.getSplit(), a.i32(1)));
     rewriter.replaceOp(op, {begin, end});
     return success();
   }
@@ -108,38 +132,6 @@ struct SplitKArriveLowering : public ConvertOpToLLVMPattern<SplitKArriveOp> {
     }
     rewriter.replaceOp(op, last);
     return success();
-  }
-};
-
-/// Unsigned 32- and 64-bit arithmetic for the stream-K lowerings, whose
-/// k-block positions (units x k-blocks) can exceed 32 bits.
-struct Arithmetic {
-  OpBuilder &b;
-  Location loc;
-
-  Value i32(int64_t v) { return createI32(b, loc, v); }
-  Value i64(int64_t v) {
-    return LLVM::ConstantOp::create(b, loc, b.getI64Type(),
-                                    b.getI64IntegerAttr(v));
-  }
-  Value wide(Value v) {
-    return LLVM::ZExtOp::create(b, loc, b.getI64Type(), v);
-  }
-  Value narrow(Value v) {
-    return LLVM::TruncOp::create(b, loc, b.getI32Type(), v);
-  }
-  Value add(Value x, Value y) { return LLVM::AddOp::create(b, loc, x, y); }
-  Value sub(Value x, Value y) { return LLVM::SubOp::create(b, loc, x, y); }
-  Value mul(Value x, Value y) { return LLVM::MulOp::create(b, loc, x, y); }
-  Value div(Value x, Value y) { return LLVM::UDivOp::create(b, loc, x, y); }
-  Value rem(Value x, Value y) { return LLVM::URemOp::create(b, loc, x, y); }
-  Value min(Value x, Value y) { return LLVM::UMinOp::create(b, loc, x, y); }
-  Value max(Value x, Value y) { return LLVM::UMaxOp::create(b, loc, x, y); }
-  Value cmp(LLVM::ICmpPredicate predicate, Value x, Value y) {
-    return LLVM::ICmpOp::create(b, loc, predicate, x, y);
-  }
-  Value select(Value condition, Value x, Value y) {
-    return LLVM::SelectOp::create(b, loc, condition, x, y);
   }
 };
 
