@@ -449,13 +449,19 @@ std::vector<std::string> KernelManifest::validate() const {
                " must be a multiple of 16");
       continue;
     }
+    // A kernel may view a matrix through several boxes (e.g. A of a tile
+    // that reaches past row M in smaller ones); the same box twice is a
+    // mistake.
     size_t t = static_cast<size_t>(param.tma.tensor);
-    if (descriptorAt[t] >= 0)
-      fail(path + ": a second tma_descriptor for tensor " +
-           std::string(toString(param.tma.tensor)) + " (first at params[" +
-           std::to_string(descriptorAt[t]) + "])");
-    else
+    if (descriptorAt[t] < 0)
       descriptorAt[t] = static_cast<int>(i);
+    for (size_t j = 0; j < i; ++j)
+      if (params[j].kind == ParamKind::TmaDescriptor &&
+          params[j].tma.tensor == param.tma.tensor &&
+          params[j].tma.box == param.tma.box)
+        fail(path + ": a second tma_descriptor for tensor " +
+             std::string(toString(param.tma.tensor)) +
+             " with the box of params[" + std::to_string(j) + "]");
     validateTmaDescriptor(param.tma, tensorType[t], path, errors);
   }
   for (Tensor t : {Tensor::A, Tensor::B, Tensor::C})

@@ -4,16 +4,18 @@
 //
 // Every SM90 kernel shape goes through the whole pipeline to PTX and cubin;
 // ptxas -v then shows that it fits its registers (no spills) and that
-// ptxas did not have to serialize WGMMA (C7508: wgmma waits inserted;
-// other C75xx infos, e.g. C7520 "wgmma.mma_async instructions are
-// serialized", are checked with NOSERIAL where they do not occur today).
+// ptxas did not have to serialize WGMMA or add warpgroup.arrive/wait of
+// its own (C7508, C7517, C7519, C7520: no C75xx info at all). Two-atom
+// accumulators (256x128 cooperative, 128x128 pingpong) used to get
+// C7517/C7519 from zero registers written after the fence.
 //
 // RUN: %ptxas -arch=sm_90a -v %t/coop_128x256.ptx -o %t/coop_128x256.o 2>&1 | FileCheck %s --check-prefixes=PTXAS,NOSERIAL -DNAME=coop_128x256
 // RUN: %ptxas -arch=sm_90a -v %t/coop_128x256_c2x1.ptx -o %t/coop_128x256_c2x1.o 2>&1 | FileCheck %s --check-prefixes=PTXAS,NOSERIAL -DNAME=coop_128x256_c2x1
 // RUN: %ptxas -arch=sm_90a -v %t/coop_128x256_c1x2.ptx -o %t/coop_128x256_c1x2.o 2>&1 | FileCheck %s --check-prefixes=PTXAS,NOSERIAL -DNAME=coop_128x256_c1x2
 // RUN: %ptxas -arch=sm_90a -v %t/coop_128x128.ptx -o %t/coop_128x128.o 2>&1 | FileCheck %s --check-prefixes=PTXAS,NOSERIAL -DNAME=coop_128x128
-// RUN: %ptxas -arch=sm_90a -v %t/pp_128x128.ptx -o %t/pp_128x128.o 2>&1 | FileCheck %s --check-prefixes=PTXAS -DNAME=pp_128x128
-// RUN: %ptxas -arch=sm_90a -v %t/pp_128x128_c2x1.ptx -o %t/pp_128x128_c2x1.o 2>&1 | FileCheck %s --check-prefixes=PTXAS -DNAME=pp_128x128_c2x1
+// RUN: %ptxas -arch=sm_90a -v %t/coop_256x128.ptx -o %t/coop_256x128.o 2>&1 | FileCheck %s --check-prefixes=PTXAS,NOSERIAL -DNAME=coop_256x128
+// RUN: %ptxas -arch=sm_90a -v %t/pp_128x128.ptx -o %t/pp_128x128.o 2>&1 | FileCheck %s --check-prefixes=PTXAS,NOSERIAL -DNAME=pp_128x128
+// RUN: %ptxas -arch=sm_90a -v %t/pp_128x128_c2x1.ptx -o %t/pp_128x128_c2x1.o 2>&1 | FileCheck %s --check-prefixes=PTXAS,NOSERIAL -DNAME=pp_128x128_c2x1
 // RUN: %ptxas -arch=sm_90a -v %t/pp_64x256.ptx -o %t/pp_64x256.o 2>&1 | FileCheck %s --check-prefixes=PTXAS,NOSERIAL -DNAME=pp_64x256
 // RUN: %ptxas -arch=sm_90a -v %t/f16_128x256.ptx -o %t/f16_128x256.o 2>&1 | FileCheck %s --check-prefixes=PTXAS,NOSERIAL -DNAME=f16_128x256
 // RUN: %ptxas -arch=sm_90a -v %t/f32out_128x256.ptx -o %t/f32out_128x256.o 2>&1 | FileCheck %s --check-prefixes=PTXAS,NOSERIAL -DNAME=f32out_128x256
@@ -41,7 +43,7 @@
 // RUN: FileCheck %s --check-prefixes=PTX,N128,BF16 -DNAME=coop_128x128 < %t/coop_128x128.ptx
 // RUN: FileCheck %s --check-prefixes=PTX,N128,BF16 -DNAME=pp_128x128 < %t/pp_128x128.ptx
 // RUN: FileCheck %s --check-prefixes=PTX,N128,BF16,CLUSTER,MCASTB -DNAME=pp_128x128_c2x1 < %t/pp_128x128_c2x1.ptx
-// RUN: FileCheck %s --check-prefixes=PTX,N256,BF16 -DNAME=pp_64x256 < %t/pp_64x256.ptx
+// RUN: FileCheck %s --check-prefixes=PTX,N256,BF16,TWOA -DNAME=pp_64x256 < %t/pp_64x256.ptx
 // RUN: FileCheck %s --check-prefixes=PTX,N256,F16 -DNAME=f16_128x256 < %t/f16_128x256.ptx
 // RUN: FileCheck %s --check-prefixes=PTX,N256,BF16 -DNAME=f32out_128x256 < %t/f32out_128x256.ptx
 // Kernels without a cluster have no cluster instructions at all.
@@ -53,10 +55,19 @@
 // STMATRIX: stmatrix.sync.aligned.m8n8.x4.shared.b16 [%rd{{[0-9]+}}], {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}};
 // RUN: not grep stmatrix %t/f32out_128x256.ptx
 // RUN: grep -q "st.shared.v2.b32\|st.shared.v2.f32" %t/f32out_128x256.ptx
+// A 64-row tile that reaches past row M loads A through its second
+// descriptor in 16-row boxes: the first always, the three others only where
+// they start below M, else their 2048 bytes are completed on the full
+// barrier without data.
+// RUN: FileCheck %s --check-prefix=ABOXES < %t/pp_64x256.ptx
+// ABOXES: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
+// ABOXES-COUNT-3: @%p{{[0-9]+}} mbarrier.complete_tx.relaxed.cta.shared::cta.b64 [%r{{[0-9]+}}], 2048;
+// ABOXES-NOT: mbarrier.complete_tx
+// RUN: not grep -e complete_tx.relaxed %t/coop_128x256.ptx %t/pp_128x128.ptx
 // RUN: not grep -e reqnctapercluster -e multicast -e mapa -e barrier.cluster %t/coop_128x256.ptx %t/coop_128x128.ptx %t/pp_128x128.ptx %t/pp_64x256.ptx %t/f16_128x256.ptx %t/f32out_128x256.ptx
 //
 // PTX: .target sm_90a
-// The three CUtensorMaps are 64-byte aligned by-value parameters.
+// The CUtensorMaps are 64-byte aligned by-value parameters.
 // PTX: .visible .entry [[NAME]](
 // PTX-NEXT: .param .align 64 .b8 [[NAME]]_param_0[128],
 // PTX-NEXT: .param .align 64 .b8 [[NAME]]_param_1[128],
@@ -64,6 +75,8 @@
 // PTX-NEXT: .param .u32 [[NAME]]_param_3,
 // PTX-NEXT: .param .u32 [[NAME]]_param_4,
 // PTX-NEXT: .param .u32 [[NAME]]_param_5
+// A 64-row tile's second A descriptor (16-row boxes) comes last.
+// TWOA-NEXT: .param .align 64 .b8 [[NAME]]_param_6[128]
 // PTX-NEXT: )
 // PTX-NEXT: .maxntid 384, 1, 1
 // PTX-NEXT: .minnctapersm 1
@@ -422,6 +435,16 @@
 // JSON-NEXT: "dim": "n"
 // JSON: "kind": "problem_size",
 // JSON-NEXT: "dim": "k"
+// After them, the 64-row tile's A again, in the 16-row boxes of tiles
+// that reach past M.
+// JPP_64X256-NEXT: },
+// JPP_64X256-NEXT: {
+// JPP_64X256-NEXT: "kind": "tma_descriptor",
+// JPP_64X256-NEXT: "tensor": "a",
+// JPP_64X256-NEXT: "box": [
+// JPP_64X256-NEXT: 64,
+// JPP_64X256-NEXT: 16
+// JPP_64X256-NEXT: ],
 
 gemm.matmul @coop_128x256 a(bf16, row) b(bf16, col) c(bf16, row) acc(f32)
     config(#gemm.config<arch = sm_90a, tile = [128, 256, 64]>)
@@ -431,6 +454,8 @@ gemm.matmul @coop_128x256_c1x2 a(bf16, row) b(bf16, col) c(bf16, row) acc(f32)
     config(#gemm.config<arch = sm_90a, tile = [128, 256, 64], cluster = [1, 2]>)
 gemm.matmul @coop_128x128 a(bf16, row) b(bf16, col) c(bf16, row) acc(f32)
     config(#gemm.config<arch = sm_90a, tile = [128, 128, 64]>)
+gemm.matmul @coop_256x128 a(bf16, row) b(bf16, col) c(bf16, row) acc(f32)
+    config(#gemm.config<arch = sm_90a, tile = [256, 128, 64]>)
 gemm.matmul @pp_128x128 a(bf16, row) b(bf16, col) c(bf16, row) acc(f32)
     config(#gemm.config<arch = sm_90a, tile = [128, 128, 64], schedule = pingpong>)
 gemm.matmul @pp_128x128_c2x1 a(bf16, row) b(bf16, col) c(bf16, row) acc(f32)

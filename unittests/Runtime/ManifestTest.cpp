@@ -251,11 +251,23 @@ TEST(Manifest, ValidateParamList) {
                           "types: a is bf16 and b is f16; A and B must have "
                           "the same dtype (only e4m3 and e5m2 mix)",
                           "params[2]: a second tma_descriptor for tensor a "
-                          "(first at params[0])",
+                          "with the box of params[0]",
                           "params[5]: a second problem_size for dim m (first "
                           "at params[3])",
                           "params: no tma_descriptor for tensor c",
                           "params: no problem_size for dim k"));
+}
+
+TEST(Manifest, ASecondBoxOfATensorIsValid) {
+  // A 64-row tile reads A through 16-row boxes where it reaches past M.
+  KernelManifest m = exampleManifest();
+  TmaDescriptorParam partial = m.params[0].tma;
+  partial.box[1] = 16;
+  m.params.push_back(Param::tmaDescriptor(partial));
+  EXPECT_TRUE(m.validate().empty()) << ::testing::PrintToString(m.validate());
+  ParseResult parsed = parseManifestText(m.toJsonString());
+  ASSERT_TRUE(parsed.manifest) << ::testing::PrintToString(parsed.errors);
+  EXPECT_EQ(*parsed.manifest, m);
 }
 
 TEST(Manifest, Fp8MixesAreValid) {

@@ -53,6 +53,25 @@ TEST(Plan, PackedLayoutAndDescriptors) {
   EXPECT_EQ(plan.args[5].value, 1024u);
 }
 
+TEST(Plan, SecondDescriptorOfATensorViewsTheSameMatrix) {
+  // The last parameter: A again, in 16-row boxes (tiles that reach past M).
+  KernelManifest m = manifest();
+  TmaDescriptorParam partial = m.params[0].tma;
+  partial.box[1] = 16;
+  m.params.push_back(Param::tmaDescriptor(partial));
+  LaunchPlan plan = planLaunch(m, problem(16, 2048, 1024), options());
+  ASSERT_EQ(plan.tma.size(), 4u);
+  const TmaPlan &whole = plan.tma[0], &rows = plan.tma[3];
+  EXPECT_EQ(rows.tensor, Tensor::A);
+  EXPECT_EQ(rows.paramIndex, 6u);
+  EXPECT_EQ(rows.globalDim, whole.globalDim);
+  EXPECT_EQ(rows.globalStrides, whole.globalStrides);
+  EXPECT_EQ(rows.box[0], whole.box[0]);
+  EXPECT_EQ(rows.box[1], 16u);
+  ASSERT_EQ(plan.args.size(), 7u);
+  EXPECT_EQ(plan.args[6].tmaIndex, 3u);
+}
+
 TEST(Plan, PersistentGrid) {
   // 32 x 8 = 256 tiles, capped at 132 SMs.
   LaunchPlan plan = planLaunch(manifest(), problem(4096, 2048, 64), options());

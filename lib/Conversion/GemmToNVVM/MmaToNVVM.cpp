@@ -69,11 +69,20 @@ struct MmaSm90Lowering : public ConvertOpToLLVMPattern<MmaSm90Op> {
     auto scaleOne = NVVM::WGMMAScaleInAttr::get(ctx, NVVM::WGMMAScaleIn::one);
     auto accumulate =
         NVVM::WGMMAScaleOutAttr::get(ctx, NVVM::WGMMAScaleOut::one);
+    // A fresh tile's zeros are not materialised: the first k-step overwrites
+    // the accumulator (scale-d = 0). Zero registers written between the
+    // fence and the WGMMAs would make ptxas insert warpgroup.arrive/wait and
+    // serialise the atoms' WGMMAs (C7517, C7519).
+    bool fresh = op.getAccumulator().getDefiningOp<AccumZeroOp>() != nullptr;
+    auto overwrite =
+        NVVM::WGMMAScaleOutAttr::get(ctx, NVVM::WGMMAScaleOut::zero);
     // Both operands are K-major: "row" for A, "col" for B in PTX terms.
     auto aLayout = NVVM::MMALayoutAttr::get(ctx, NVVM::MMALayout::row);
     auto bLayout = NVVM::MMALayoutAttr::get(ctx, NVVM::MMALayout::col);
 
-    Value acc = adaptor.getAccumulator();
+    Value acc = fresh ? LLVM::UndefOp::create(
+                            rewriter, loc, adaptor.getAccumulator().getType())
+                      : adaptor.getAccumulator();
     for (int64_t k = 0; k < kSteps; ++k) {
       Value bDesc = createDescriptor(
           rewriter, loc,
@@ -90,8 +99,8 @@ struct MmaSm90Lowering : public ConvertOpToLLVMPattern<MmaSm90Op> {
         Value atomAcc = LLVM::ExtractValueOp::create(rewriter, loc, acc, atom);
         Value updated = NVVM::WgmmaMmaAsyncOp::create(
             rewriter, loc, atomType, atomAcc, aDesc, bDesc, shape, inputType,
-            inputType, accumType, accumulate, scaleOne, scaleOne, aLayout,
-            bLayout, /*satfinite=*/nullptr);
+            inputType, accumType, fresh && k == 0 ? overwrite : accumulate,
+            scaleOne, scaleOne, aLayout, bLayout, /*satfinite=*/nullptr);
         acc = LLVM::InsertValueOp::create(rewriter, loc, acc, updated, atom);
       }
     }

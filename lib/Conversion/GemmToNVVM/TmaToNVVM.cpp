@@ -47,12 +47,26 @@ struct TmaLoadLowering : public ConvertOpToLLVMPattern<TmaLoadOp> {
       barrier =
           LLVM::IntToPtrOp::create(rewriter, loc, barrier.getType(), leader);
     }
+    Value issue = adaptor.getIssue();
     NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
         rewriter, loc, destination, adaptor.getDescriptor(),
         ValueRange{adaptor.getInner(), adaptor.getOuter()}, barrier,
         /*im2colOffsets=*/ValueRange{}, adaptor.getMulticastMask(),
         /*l2CacheHint=*/Value(), NVVM::TMALoadMode::TILE, /*isCTAOnly=*/false,
-        getCtaGroup(op), /*predicate=*/Value());
+        getCtaGroup(op), issue);
+    if (issue) {
+      // A skipped box still counts its bytes, so the barrier's phase
+      // completes as if it had arrived.
+      Value skip = LLVM::XOrOp::create(
+          rewriter, loc, issue,
+          LLVM::ConstantOp::create(rewriter, loc, rewriter.getI1Type(),
+                                   rewriter.getBoolAttr(true)));
+      Value bytes =
+          createI32(rewriter, loc, op.getDescriptor().getType().getBoxBytes());
+      NVVM::InlinePtxOp::create(
+          rewriter, loc, TypeRange{}, ValueRange{barrier, bytes}, ValueRange{},
+          "mbarrier.complete_tx.relaxed.cta.shared::cta.b64 [$0], $1;", skip);
+    }
     rewriter.eraseOp(op);
     return success();
   }

@@ -120,6 +120,31 @@ gpu.module @kernels {
     gpu.return
   }
 
+  // An accumulator straight from accum.zero is not materialised: the first
+  // k-step of each atom overwrites it (scale-d = 0) and reads undefined
+  // registers, so ptxas sees no register writes between the fence and the
+  // WGMMAs (which would make it insert warpgroup.arrive/wait).
+  // (The zeros themselves are dead and left to DCE.)
+  // CHECK-LABEL: gpu.func @mma_fresh
+  // The A slot, the B slot, then the MMA's own undefined accumulator.
+  // CHECK: llvm.getelementptr %{{.*}}[%{{.*}}] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
+  // CHECK: llvm.getelementptr %{{.*}}[%{{.*}}] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
+  // CHECK-NEXT: %[[FRESH:.*]] = llvm.mlir.undef : !llvm.struct<(struct<(f32, {{.*}})>, struct<(f32, {{.*}})>)>
+  // CHECK-NOT: llvm.insertvalue %{{.*}}, %[[FRESH]]
+  // CHECK: llvm.extractvalue %[[FRESH]][0]
+  // CHECK-NEXT: nvvm.wgmma.mma_async {{.*}}, <m = 64, n = 128, k = 16>, D[<f32>, <zero>]
+  // CHECK: llvm.extractvalue %{{.*}}[1]
+  // CHECK-NEXT: nvvm.wgmma.mma_async {{.*}}, <m = 64, n = 128, k = 16>, D[<f32>, <zero>]
+  // CHECK-COUNT-6: nvvm.wgmma.mma_async {{.*}}, <m = 64, n = 128, k = 16>, D[<f32>, <one>]
+  // CHECK-NOT: nvvm.wgmma.mma_async
+  // CHECK: gpu.return
+  gpu.func @mma_fresh(%a: !ringA, %b: !ringB128, %slot: i32, %row: i32) {
+    %zero = gemm.accum.zero : !gemm.accum<128 x 128 x f32>
+    %r = gemm.mma.sm90 %zero, %a[%row], %b slot(%slot)
+        : !gemm.accum<128 x 128 x f32>, !ringA, !ringB128
+    gpu.return
+  }
+
   // accum.zero fills every register of every atom with 0.0.
   // CHECK-LABEL: gpu.func @zero
   // CHECK: %[[ZERO:.*]] = llvm.mlir.constant(0.000000e+00 : f32) : f32

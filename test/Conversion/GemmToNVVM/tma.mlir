@@ -52,6 +52,23 @@ gpu.module @kernels {
     gpu.return
   }
 
+  // when(%issue): the copy is predicated on %issue, and where it is false
+  // the box's 8192 bytes complete on the same barrier without data.
+  // CHECK-LABEL: gpu.func @load_when
+  // CHECK-SAME: %[[ISSUE:[a-z0-9]+]]: i1)
+  // CHECK: %[[FULL:.*]] = llvm.getelementptr %{{.*}} -> !llvm.ptr<3>, i64
+  // CHECK-NEXT: nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.*}}, %{{.*}}, %[[FULL]], box[%{{.*}}, %{{.*}}] predicate = %[[ISSUE]] : !llvm.ptr<7>, !llvm.ptr
+  // CHECK-NEXT: %[[TRUE:.*]] = llvm.mlir.constant(true) : i1
+  // CHECK-NEXT: %[[SKIP:.*]] = llvm.xor %[[ISSUE]], %[[TRUE]] : i1
+  // CHECK-NEXT: %[[BYTES:.*]] = llvm.mlir.constant(8192 : i32) : i32
+  // CHECK-NEXT: nvvm.inline_ptx "mbarrier.complete_tx.relaxed.cta.shared::cta.b64 [$0], $1;" ro(%[[FULL]], %[[BYTES]] : !llvm.ptr<3>, i32), predicate = %[[SKIP]]
+  gpu.func @load_when(%d: !gemm.tma_desc<bf16, box = [64, 64], swizzle = 128>, %a: !ringA, %n: i32,
+                      %p: !pipe, %x: i32, %y: i32, %slot: i32, %row: i32, %issue: i1) {
+    gemm.tma.load %d[%x, %y] -> %a[%slot, %row] barrier %p[%n] when(%issue)
+        : !gemm.tma_desc<bf16, box = [64, 64], swizzle = 128>, !ringA, !pipe
+    gpu.return
+  }
+
   // cta_group(2) becomes the instruction's .cta_group::2, and the load
   // completes on the full barrier of the pair's even CTA (mapa; NVVM types
   // the operand as a shared::cta pointer, hence the integer round trip).

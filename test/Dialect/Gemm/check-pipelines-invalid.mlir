@@ -113,3 +113,28 @@ gpu.module @kernels [#nvvm.target<chip = "sm_100a">] {
     gpu.return
   }
 }
+
+// -----
+
+!pipe = !gemm.pipeline<stages = 4, producers = 1, consumers = 2>
+!descA = !gemm.tma_desc<bf16, box = [64, 128], swizzle = 128>
+!descA32 = !gemm.tma_desc<bf16, box = [64, 32], swizzle = 128>
+!ringA = !gemm.smem<4 x 128 x 64 x bf16, swizzle = 128>
+
+// The branches of an scf.if must deliver the same bytes to the stage: here
+// the else branch loads only three of the four 32-row boxes.
+func.func @tx_branches_differ(%dA: !descA, %dA32: !descA32, %whole: i1,
+                              %x: i32, %y: i32, %n: i32, %row: i32) {
+  %a, %p = gemm.smem.plan : !ringA, !pipe
+  gemm.pipeline.init %p : !pipe
+  gemm.pipeline.producer_commit %p[%n] tx(16384) : !pipe
+  // expected-error @+1 {{the branches of this scf.if deliver 16384 and 12288 bytes to the same ring stage; its expect_tx cannot match both (hang or race)}}
+  scf.if %whole {
+    gemm.tma.load %dA[%x, %y] -> %a[%n] barrier %p[%n] : !descA, !ringA, !pipe
+  } else {
+    gemm.tma.load %dA32[%x, %y] -> %a[%n, %row] barrier %p[%n] : !descA32, !ringA, !pipe
+    gemm.tma.load %dA32[%x, %y] -> %a[%n, %row] barrier %p[%n] : !descA32, !ringA, !pipe
+    gemm.tma.load %dA32[%x, %y] -> %a[%n, %row] barrier %p[%n] : !descA32, !ringA, !pipe
+  }
+  return
+}

@@ -57,12 +57,41 @@ func.func @multicast(%dA: !descA, %dB: !descBslice, %x: i32, %y: i32, %n: i32,
 // KERNEL: multicast
 // KERNEL-LABEL: gpu.func @pingpong
 // KERNEL: gemm.pipeline.producer_commit %{{.*}} tx(32768)
+// A 64-row tile chooses between one A box and four 16-row ones (the
+// branches of an scf.if, counted once).
+// KERNEL-LABEL: gpu.func @pingpong_64
+// KERNEL: gemm.pipeline.producer_commit %{{.*}} tx(24576)
+// KERNEL: } else {
+// KERNEL-COUNT-3: when(
 gemm.matmul @coop a(bf16, row) b(bf16, col) c(bf16, row) acc(f32)
     config(#gemm.config<arch = sm_90a, tile = [128, 256, 64]>)
 gemm.matmul @cluster a(bf16, row) b(bf16, col) c(bf16, row) acc(f32)
     config(#gemm.config<arch = sm_90a, tile = [128, 256, 64], cluster = [2, 1]>)
 gemm.matmul @pingpong a(bf16, row) b(bf16, col) c(bf16, row) acc(f32)
     config(#gemm.config<arch = sm_90a, tile = [128, 128, 64], schedule = pingpong>)
+gemm.matmul @pingpong_64 a(bf16, row) b(bf16, col) c(bf16, row) acc(f32)
+    config(#gemm.config<arch = sm_90a, tile = [64, 128, 64], schedule = pingpong>)
+
+// Alternative loads of a stage in the branches of an scf.if count once;
+// a skipped load (`when`) still counts its box.
+!descA32 = !gemm.tma_desc<bf16, box = [64, 32], swizzle = 128>
+// CHECK-LABEL: func.func @alternatives
+// CHECK: gemm.pipeline.producer_commit %{{.*}} tx(16384)
+func.func @alternatives(%dA: !descA, %dA32: !descA32, %whole: i1, %issue: i1,
+                        %x: i32, %y: i32, %n: i32, %row: i32) {
+  %a, %p = gemm.smem.plan : !ringA, !pipe
+  gemm.pipeline.init %p : !pipe
+  gemm.pipeline.producer_commit %p[%n] tx(16384) : !pipe
+  scf.if %whole {
+    gemm.tma.load %dA[%x, %y] -> %a[%n] barrier %p[%n] : !descA, !ringA, !pipe
+  } else {
+    gemm.tma.load %dA32[%x, %y] -> %a[%n, %row] barrier %p[%n] : !descA32, !ringA, !pipe
+    gemm.tma.load %dA32[%x, %y] -> %a[%n, %row] barrier %p[%n] when(%issue) : !descA32, !ringA, !pipe
+    gemm.tma.load %dA32[%x, %y] -> %a[%n, %row] barrier %p[%n] when(%issue) : !descA32, !ringA, !pipe
+    gemm.tma.load %dA32[%x, %y] -> %a[%n, %row] barrier %p[%n] when(%issue) : !descA32, !ringA, !pipe
+  }
+  return
+}
 
 // A cluster-launch-control response delivers 16 bytes, also when only one
 // CTA of the cluster issues the (multicast) request inside an scf.if.

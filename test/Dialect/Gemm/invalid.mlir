@@ -749,6 +749,20 @@ func.func @load_rows_tile(%d: !gemm.tma_desc<bf16, box = [64, 48], swizzle = 128
 
 !pipe = !gemm.pipeline<stages = 4, producers = 1, consumers = 2>
 
+func.func @load_when_multicast(%d: !gemm.tma_desc<bf16, box = [64, 64], swizzle = 128>,
+                               %b: !gemm.smem<4 x 128 x 64 x bf16, swizzle = 128>,
+                               %p: !pipe, %i: i32, %mask: i16, %issue: i1) {
+  // expected-error @+1 {{'gemm.tma.load' op a load with `when` completes a skipped box's bytes on this CTA's barrier only; it cannot be multicast or use cta_group}}
+  gemm.tma.load %d[%i, %i] -> %b[%i, %i] barrier %p[%i] multicast(%mask) when(%issue)
+      : !gemm.tma_desc<bf16, box = [64, 64], swizzle = 128>,
+        !gemm.smem<4 x 128 x 64 x bf16, swizzle = 128>, !pipe
+  return
+}
+
+// -----
+
+!pipe = !gemm.pipeline<stages = 4, producers = 1, consumers = 2>
+
 func.func @load_slice_row(%d: !gemm.tma_desc<bf16, box = [64, 64], swizzle = 128>,
                           %b: !gemm.smem<4 x 128 x 64 x bf16, swizzle = 128>,
                           %p: !pipe, %i: i32, %mask: i16) {

@@ -14,11 +14,17 @@
 // of 48 KiB).
 // CHECK: gemm.smem.plan : !gemm.smem<4 x 128 x 64 x bf16, swizzle = 128>, !gemm.smem<4 x 256 x 64 x bf16, swizzle = 128>, !gemm.smem<2 x 64 x 64 x bf16, swizzle = 128>, !gemm.pipeline<stages = 4, producers = 1, consumers = 2>
 // CHECK: } consumer {
+// The peeled first k-block and the loop over the others alike.
 // CHECK: gemm.pipeline.consumer_wait %{{.*}}[%[[IT:.*]]] :
 // CHECK: gemm.wgmma.commit
 // CHECK-NEXT: gemm.wgmma.wait pending(0)
 // CHECK-NEXT: scf.if
 // CHECK-NEXT: gemm.pipeline.consumer_release %{{.*}}[%[[IT]]] :
+// CHECK: gemm.pipeline.consumer_wait %{{.*}}[%[[IT2:.*]]] :
+// CHECK: gemm.wgmma.commit
+// CHECK-NEXT: gemm.wgmma.wait pending(0)
+// CHECK-NEXT: scf.if
+// CHECK-NEXT: gemm.pipeline.consumer_release %{{.*}}[%[[IT2]]] :
 // CHECK-NOT: gemm.wgmma.wait
 // CHECK: gemm.tma.store_wait pending(0) read
 // CHECK: gemm.accum.store_smem

@@ -35,13 +35,16 @@
 // CHECK: } consumer {
 // CHECK: scf.for %[[CI:.*]] = %{{.*}} to %[[ITEMS]] step
 // CHECK: %[[CBEGIN:.*]], %[[CEND:.*]] = gemm.sched.split_k_range
-// CHECK: gemm.accum.zero
-// CHECK: scf.for %[[KB:.*]] = %[[CBEGIN]] to %[[CEND]] step
-// The first k-block of the range has no previous stage to release.
-// CHECK: arith.cmpi ne, %[[KB]], %[[CBEGIN]] : i32
+// CHECK: %[[ZERO:.*]] = gemm.accum.zero
+// An empty range (fewer k-blocks than splits) issues no MMA, keeps the
+// zeros and releases nothing.
+// CHECK-NEXT: %[[NONEMPTY:.*]] = arith.cmpi ult, %[[CBEGIN]], %[[CEND]] : i32
+// CHECK-NEXT: %[[FIRST:.*]]:2 = scf.if %[[NONEMPTY]]
+// CHECK: gemm.mma.sm90 %[[ZERO]],
+// CHECK: scf.yield %[[ZERO]],
+// CHECK: %[[SECOND:.*]] = arith.addi %[[CBEGIN]], %c1_i32{{.*}} : i32
+// CHECK: scf.for %{{.*}} = %[[SECOND]] to %[[CEND]] step
 // CHECK: gemm.wgmma.wait pending(0)
-// An empty range (fewer k-blocks than splits) releases nothing.
-// CHECK: %[[NONEMPTY:.*]] = arith.cmpi ult, %[[CBEGIN]], %[[CEND]] : i32
 // CHECK-NEXT: %[[RELEASE:.*]] = arith.andi %{{.*}}, %[[NONEMPTY]] : i1
 // CHECK-NEXT: scf.if %[[RELEASE]] {
 // CHECK: gemm.pipeline.consumer_release

@@ -47,10 +47,24 @@
 // CHECK-NEXT: ^bb0(%[[CONSUMER:.*]]: i32):
 // Each consumer owns 64 of the 128 rows.
 // CHECK: %[[AROW:.*]] = arith.muli %[[CONSUMER]], %{{.*}} : i32
-// CHECK: gemm.accum.zero : <64 x 256 x f32>
-// CHECK: gemm.pipeline.consumer_wait %[[PLAN]]#3[%{{.*}}] : <stages = 4, producers = 1, consumers = 2>
+// The first k-block is peeled: its MMAs take the zero accumulator itself
+// (scale-d = 0 once lowered) and there is no earlier stage to release.
+// CHECK: %[[ZERO:.*]] = gemm.accum.zero : <64 x 256 x f32>
+// CHECK-NEXT: %[[NONEMPTY:.*]] = arith.cmpi ult, %[[BEGIN:.*]], %[[END:.*]] : i32
+// CHECK-NEXT: %[[FIRST:.*]]:2 = scf.if %[[NONEMPTY]] -> (!gemm.accum<64 x 256 x f32>, i32) {
+// CHECK-NEXT: gemm.pipeline.consumer_wait %[[PLAN]]#3[%{{.*}}] : <stages = 4, producers = 1, consumers = 2>
 // CHECK-NEXT: gemm.wgmma.fence
-// CHECK: gemm.mma.sm90 %{{.*}}, %[[PLAN]]#0[%[[AROW]]], %[[PLAN]]#1 slot(%{{.*}}) : <64 x 256 x f32>, <4 x 128 x 64 x bf16, swizzle = 128>, <4 x 256 x 64 x bf16, swizzle = 128>
+// CHECK: gemm.mma.sm90 %[[ZERO]], %[[PLAN]]#0[%[[AROW]]], %[[PLAN]]#1 slot(%{{.*}}) : <64 x 256 x f32>, <4 x 128 x 64 x bf16, swizzle = 128>, <4 x 256 x 64 x bf16, swizzle = 128>
+// CHECK-NEXT: gemm.wgmma.commit
+// CHECK-NEXT: gemm.wgmma.wait pending(1)
+// CHECK-NOT: consumer_release
+// CHECK: } else {
+// CHECK-NEXT: scf.yield %[[ZERO]], %{{.*}} : !gemm.accum<64 x 256 x f32>, i32
+// CHECK: %[[SECOND:.*]] = arith.addi %[[BEGIN]], %c1_i32{{.*}} : i32
+// CHECK: scf.for %{{.*}} = %[[SECOND]] to %[[END]] step %{{.*}} iter_args(%[[ACC:.*]] = %[[FIRST]]#0, %{{.*}} = %[[FIRST]]#1)
+// CHECK-NEXT: gemm.pipeline.consumer_wait %[[PLAN]]#3[%{{.*}}] : <stages = 4, producers = 1, consumers = 2>
+// CHECK-NEXT: gemm.wgmma.fence
+// CHECK: gemm.mma.sm90 %[[ACC]], %[[PLAN]]#0[%[[AROW]]], %[[PLAN]]#1 slot(%{{.*}}) : <64 x 256 x f32>
 // CHECK-NEXT: gemm.wgmma.commit
 // CHECK-NEXT: gemm.wgmma.wait pending(1)
 // CHECK: gemm.pipeline.consumer_release %[[PLAN]]#3[%{{.*}}] : <stages = 4, producers = 1, consumers = 2>
@@ -208,6 +222,50 @@ gemm.matmul @relu a(bf16, row) b(bf16, col) c(bf16, row) acc(f32)
   %r = arith.truncf %relu : f32 to bf16
   gemm.yield %r : bf16
 }
+
+// -----
+
+// A 64-row tile (the tiles of M <= 64) whose rows all lie below M loads A
+// in one box; one that reaches past M loads it through a second descriptor
+// (the last parameter, also by value) in four 16-row boxes: the first
+// always, the others only where they start below M, so M = 16 reads one
+// box and does not pay for 48 zero-filled rows. Both branches deliver the
+// stage's bytes: a skipped box completes its bytes on the barrier.
+// CHECK-LABEL: gpu.func @pp_64x128(
+// CHECK-SAME: %[[DA:[a-z0-9]+]]: !gemm.tma_desc<bf16, box = [64, 64], swizzle = 128>
+// CHECK-SAME: %[[M:[a-z0-9]+]]: i32, %{{[a-z0-9]+}}: i32, %{{[a-z0-9]+}}: i32, %[[DAP:[a-z0-9]+]]: !gemm.tma_desc<bf16, box = [64, 16], swizzle = 128>)
+// CHECK-SAME: gemm.grid_constant_args = array<i64: 0, 1, 2, 6>
+// CHECK: %[[PLAN:.*]]:5 = gemm.smem.plan
+// CHECK: producer {
+// CHECK: gemm.pipeline.producer_commit %[[PLAN]]#3[%[[IT:.*]]] tx(24576)
+// CHECK: %[[END:.*]] = arith.addi %[[ORIGIN:.*]], %c64_i32
+// CHECK-NEXT: %[[WHOLE:.*]] = arith.cmpi ule, %[[END]], %[[M]] : i32
+// CHECK: scf.if %[[WHOLE]] {
+// CHECK-NEXT: gemm.tma.load %[[DA]][%[[K:.*]], %[[ORIGIN]]] -> %[[PLAN]]#0[%[[SLOT:.*]]] barrier %[[PLAN]]#3[%[[IT]]] :
+// CHECK-NEXT: } else {
+// CHECK: gemm.tma.load %[[DAP]][%[[K]], %[[ORIGIN]]] -> %[[PLAN]]#0[%[[SLOT]], %c0_i32{{.*}}] barrier %[[PLAN]]#3[%[[IT]]] :
+// CHECK: %[[ROW1:.*]] = arith.addi %[[ORIGIN]], %c16_i32
+// CHECK-NEXT: %[[IN1:.*]] = arith.cmpi ult, %[[ROW1]], %[[M]] : i32
+// CHECK-NEXT: gemm.tma.load %[[DAP]][%[[K]], %[[ROW1]]] -> %[[PLAN]]#0[%[[SLOT]], %c16_i32{{.*}}] barrier %[[PLAN]]#3[%[[IT]]] when(%[[IN1]])
+// CHECK: gemm.tma.load %[[DAP]][%[[K]], %{{.*}}] -> %[[PLAN]]#0[%[[SLOT]], %c32_i32{{.*}}] barrier %[[PLAN]]#3[%[[IT]]] when(
+// CHECK: gemm.tma.load %[[DAP]][%[[K]], %{{.*}}] -> %[[PLAN]]#0[%[[SLOT]], %c48_i32{{.*}}] barrier %[[PLAN]]#3[%[[IT]]] when(
+// CHECK-NEXT: }
+// CHECK-NEXT: gemm.tma.load %{{.*}} -> %[[PLAN]]#1[%[[SLOT]]] barrier %[[PLAN]]#3[%[[IT]]] :
+// CHECK: } consumer {
+gemm.matmul @pp_64x128 a(bf16, row) b(bf16, col) c(bf16, row) acc(f32)
+    config(#gemm.config<arch = sm_90a, tile = [64, 128, 64], schedule = pingpong>)
+
+// -----
+
+// With A multicast over a 1x2 cluster the slice stays one box: a skipped
+// box's bytes would have to complete in the other CTA's barrier.
+// CHECK-LABEL: gpu.func @pp_64x128_c1x2(
+// CHECK-SAME: !gemm.tma_desc<bf16, box = [64, 32], swizzle = 128>
+// CHECK-SAME: %{{[a-z0-9]+}}: i32) kernel
+// CHECK-NOT: when(
+// CHECK: gpu.return
+gemm.matmul @pp_64x128_c1x2 a(bf16, row) b(bf16, col) c(bf16, row) acc(f32)
+    config(#gemm.config<arch = sm_90a, tile = [64, 128, 64], cluster = [1, 2], schedule = pingpong>)
 
 // -----
 

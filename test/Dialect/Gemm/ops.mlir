@@ -25,7 +25,7 @@ gemm.matmul @everything a(f16, row) b(f16, col) c(f32, row) acc(f32)
 func.func @kernel_ops(%descA: !gemm.tma_desc<bf16, box = [64, 64], swizzle = 128>,
                       %descB: !gemm.tma_desc<bf16, box = [64, 256], swizzle = 128>,
                       %descC: !gemm.tma_desc<bf16, box = [64, 64], swizzle = 128>,
-                      %n: i32, %x: i32, %y: i32, %mask: i16, %peers: i32) {
+                      %n: i32, %x: i32, %y: i32, %mask: i16, %peers: i32, %issue: i1) {
   // CHECK: %[[A:.*]]:4 = gemm.smem.plan : !gemm.smem<4 x 128 x 64 x bf16, swizzle = 128>, !gemm.smem<4 x 256 x 64 x bf16, swizzle = 128>, !gemm.smem<4 x 64 x 64 x bf16, swizzle = 128>, !gemm.pipeline<stages = 4, producers = 1, consumers = 2>
   %a, %b, %c, %p = gemm.smem.plan : !gemm.smem<4 x 128 x 64 x bf16, swizzle = 128>,
       !gemm.smem<4 x 256 x 64 x bf16, swizzle = 128>,
@@ -48,6 +48,11 @@ func.func @kernel_ops(%descA: !gemm.tma_desc<bf16, box = [64, 64], swizzle = 128
     gemm.tma.load %descB[%x, %y] -> %b[%n] barrier %p[%n]
         : !gemm.tma_desc<bf16, box = [64, 256], swizzle = 128>,
           !gemm.smem<4 x 256 x 64 x bf16, swizzle = 128>,
+          !gemm.pipeline<stages = 4, producers = 1, consumers = 2>
+    // CHECK: gemm.tma.load %{{.*}} -> %[[A]]#0[%{{.*}}, %{{.*}}] barrier %[[A]]#3[%{{.*}}] when(%{{.*}}) :
+    gemm.tma.load %descA[%x, %y] -> %a[%n, %x] barrier %p[%n] when(%issue)
+        : !gemm.tma_desc<bf16, box = [64, 64], swizzle = 128>,
+          !gemm.smem<4 x 128 x 64 x bf16, swizzle = 128>,
           !gemm.pipeline<stages = 4, producers = 1, consumers = 2>
     // CHECK: gemm.tma.load %{{.*}} multicast(%{{.*}}) cta_group(2)
     gemm.tma.load %descA[%x, %y] -> %a[%n, %x] barrier %p[%n] multicast(%mask) cta_group(2)

@@ -256,6 +256,10 @@ LogicalResult TmaLoadOp::verify() {
            << " rows";
   if (boxRows != buffer.getRows() && !getRow())
     return emitOpError("a box smaller than the slot needs a row offset");
+  if (getIssue() && (getMulticastMask() || getCtaGroup()))
+    return emitOpError("a load with `when` completes a skipped box's bytes on "
+                       "this CTA's barrier only; it cannot be multicast or "
+                       "use cta_group");
   return verifyOptionalCtaGroup(*this, getCtaGroup());
 }
 

@@ -4,6 +4,7 @@
 #include "gemm/Dialect/Gemm/Transforms/Passes.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/TypeSwitch.h"
 
@@ -32,26 +33,61 @@ int64_t deliveredBytes(TmaLoadOp load) {
 /// multicast to.
 constexpr int64_t kClcResponseBytes = 16;
 
-/// The asynchronous writes that complete on `pipeline`'s full barrier for
-/// `iteration` and that are issued next to the commit: in its block, or
-/// inside ops of its block (e.g. an scf.if electing the CTA of a cluster
-/// that issues a multicast request), with the bytes each delivers here.
-SmallVector<std::pair<Operation *, int64_t>>
-getStageDeliveries(ProducerCommitOp commit) {
-  SmallVector<std::pair<Operation *, int64_t>> deliveries;
-  Value pipeline = commit.getPipeline(), iteration = commit.getIteration();
-  for (Operation &op : *commit->getBlock())
-    op.walk([&](Operation *nested) {
-      if (auto load = dyn_cast<TmaLoadOp>(nested)) {
-        if (load.getPipeline() == pipeline && load.getIteration() == iteration)
-          deliveries.push_back({load, deliveredBytes(load)});
-      } else if (auto cancel = dyn_cast<ClcTryCancelOp>(nested)) {
-        if (cancel.getPipeline() == pipeline &&
-            cancel.getIteration() == iteration)
-          deliveries.push_back({cancel, kClcResponseBytes});
+using Deliveries = SmallVector<std::pair<Operation *, int64_t>>;
+
+int64_t totalBytes(const Deliveries &deliveries) {
+  int64_t total = 0;
+  for (auto [op, bytes] : deliveries)
+    total += bytes;
+  return total;
+}
+
+/// The asynchronous writes to `pipeline`'s full barrier for `iteration`
+/// issued in `block`, nested ops included (e.g. an scf.if electing the CTA
+/// of a cluster that issues a multicast request), with the bytes each
+/// delivers here. An scf.if with an else branch is a choice between its
+/// branches: both must deliver the same bytes, and one counts (a
+/// mismatch is reported on the scf.if).
+Deliveries collectDeliveries(Block &block, Value pipeline, Value iteration,
+                             bool &failed) {
+  Deliveries deliveries;
+  for (Operation &op : block) {
+    if (auto load = dyn_cast<TmaLoadOp>(op)) {
+      if (load.getPipeline() == pipeline && load.getIteration() == iteration)
+        deliveries.push_back({load, deliveredBytes(load)});
+    } else if (auto cancel = dyn_cast<ClcTryCancelOp>(op)) {
+      if (cancel.getPipeline() == pipeline &&
+          cancel.getIteration() == iteration)
+        deliveries.push_back({cancel, kClcResponseBytes});
+    } else if (auto choice = dyn_cast<scf::IfOp>(op);
+               choice && !choice.getElseRegion().empty()) {
+      Deliveries then =
+          collectDeliveries(*choice.thenBlock(), pipeline, iteration, failed);
+      Deliveries other =
+          collectDeliveries(*choice.elseBlock(), pipeline, iteration, failed);
+      if (totalBytes(then) != totalBytes(other)) {
+        choice.emitError("the branches of this scf.if deliver ")
+            << totalBytes(then) << " and " << totalBytes(other)
+            << " bytes to the same ring stage; its expect_tx cannot match "
+               "both (hang or race)";
+        failed = true;
       }
-    });
+      deliveries.append(then);
+    } else {
+      for (Region &region : op.getRegions())
+        for (Block &nested : region)
+          deliveries.append(
+              collectDeliveries(nested, pipeline, iteration, failed));
+    }
+  }
   return deliveries;
+}
+
+/// The asynchronous writes that complete on the commit's full barrier and
+/// that are issued next to it, in its block.
+Deliveries getStageDeliveries(ProducerCommitOp commit, bool &failed) {
+  return collectDeliveries(*commit->getBlock(), commit.getPipeline(),
+                           commit.getIteration(), failed);
 }
 
 /// The cta_group of a tcgen05 operation, or nothing for other ops.
@@ -109,11 +145,8 @@ struct GemmCheckPipelinesPass
         commit.emitError("pipeline is never initialised (gemm.pipeline.init)");
         failed = true;
       }
-      int64_t delivered = 0;
-      SmallVector<std::pair<Operation *, int64_t>> deliveries =
-          getStageDeliveries(commit);
-      for (auto [op, bytes] : deliveries)
-        delivered += bytes;
+      Deliveries deliveries = getStageDeliveries(commit, failed);
+      int64_t delivered = totalBytes(deliveries);
       if (delivered == static_cast<int64_t>(commit.getTxBytes()))
         return;
       auto diag = commit.emitError("expect_tx of ")

@@ -43,6 +43,16 @@ bundle::DType mlir::gemm::toBundleType(Type type) {
 
 namespace {
 
+bundle::Param tma(bundle::Tensor tensor, int64_t inner, int64_t outer,
+                  bundle::L2Promotion promotion) {
+  bundle::TmaDescriptorParam param;
+  param.tensor = tensor;
+  param.box = {static_cast<uint32_t>(inner), static_cast<uint32_t>(outer)};
+  param.swizzle = bundle::Swizzle::B128;
+  param.l2Promotion = promotion;
+  return bundle::Param::tmaDescriptor(param);
+}
+
 bundle::KernelManifest buildManifest(const TileGeometry &geometry,
                                      bundle::Arch arch, int64_t threads,
                                      int64_t smemBytes, int64_t storeBoxRows) {
@@ -64,15 +74,6 @@ bundle::KernelManifest buildManifest(const TileGeometry &geometry,
   manifest.types.a = manifest.types.b = toBundleType(geometry.inputType);
   manifest.types.c = toBundleType(geometry.outputType);
   manifest.types.accumulator = bundle::DType::F32;
-  auto tma = [](bundle::Tensor tensor, int64_t inner, int64_t outer,
-                bundle::L2Promotion promotion) {
-    bundle::TmaDescriptorParam param;
-    param.tensor = tensor;
-    param.box = {static_cast<uint32_t>(inner), static_cast<uint32_t>(outer)};
-    param.swizzle = bundle::Swizzle::B128;
-    param.l2Promotion = promotion;
-    return bundle::Param::tmaDescriptor(param);
-  };
   manifest.params = {tma(bundle::Tensor::A, geometry.bk, geometry.aSliceRows(),
                          bundle::L2Promotion::B256),
                      tma(bundle::Tensor::B, geometry.bk, geometry.bSliceRows(),
@@ -107,6 +108,9 @@ gpu::GPUFuncOp createKernelFunc(OpBuilder &b, Location loc,
       i32,
       i32};
   llvm::append_range(params, extraParams);
+  if (geometry.aBoxesPerSlice > 1)
+    params.push_back(
+        descType(geometry.bk, geometry.partialABoxRows(), geometry.inputType));
   auto funcType = b.getFunctionType(params, {});
   auto func = gpu::GPUFuncOp::create(b, loc, geometry.name, funcType);
   func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), b.getUnitAttr());
@@ -117,7 +121,11 @@ gpu::GPUFuncOp createKernelFunc(OpBuilder &b, Location loc,
                   b.getDenseI32ArrayAttr(
                       {static_cast<int32_t>(geometry.clusterSize()), 1, 1}));
   func->setAttr("gemm.arch", b.getStringAttr(chip));
-  func->setAttr("gemm.grid_constant_args", b.getDenseI64ArrayAttr({0, 1, 2}));
+  SmallVector<int64_t> descriptorArgs = {0, 1, 2};
+  if (geometry.aBoxesPerSlice > 1)
+    descriptorArgs.push_back(static_cast<int64_t>(params.size()) - 1);
+  func->setAttr("gemm.grid_constant_args",
+                b.getDenseI64ArrayAttr(descriptorArgs));
   return func;
 }
 
@@ -137,6 +145,11 @@ bundle::KernelManifest mlir::gemm::buildKernel(
   bundle::Arch bundleArch =
       arch == Arch::sm_90a ? bundle::Arch::Sm90a : bundle::Arch::Sm100a;
   return buildManifest(geometry, bundleArch, threads, smemBytes, storeBoxRows);
+}
+
+bundle::Param mlir::gemm::partialTileADescriptor(const TileGeometry &geometry) {
+  return tma(bundle::Tensor::A, geometry.bk, geometry.partialABoxRows(),
+             bundle::L2Promotion::B256);
 }
 
 LogicalResult mlir::gemm::materializeMatmuls(
@@ -193,6 +206,8 @@ void KernelBuilder::readKernelArguments(Block &entry) {
   sizeM = entry.getArgument(3);
   sizeN = entry.getArgument(4);
   sizeK = entry.getArgument(5);
+  if (geometry.aBoxesPerSlice > 1)
+    descAPartial = entry.getArguments().back();
   auto readIndex = [&](Value index) -> Value {
     return arith::IndexCastUIOp::create(b, loc, b.getI32Type(), index);
   };
@@ -306,13 +321,35 @@ void KernelBuilder::loadStage(Value pipeline, Value ringA, Value ringB,
     if (sharing == 1) {
       TmaLoadOp::create(b, loc, desc, k, start, ring, slot, /*row=*/Value(),
                         pipeline, iteration, /*multicastMask=*/Value(),
-                        ctaGroup);
+                        /*issue=*/Value(), ctaGroup);
       return;
     }
     Value row = mul(index, i32(sliceRows));
     TmaLoadOp::create(b, loc, desc, k, add(start, row), ring, slot, row,
-                      pipeline, iteration, multicast, ctaGroup);
+                      pipeline, iteration, multicast, /*issue=*/Value(),
+                      ctaGroup);
   };
+  // A tile that reaches past row M (one CTA, no multicast) loads its A in
+  // small boxes: the first always holds rows of the tile; a later one is
+  // loaded only if it starts below M. Both branches deliver the same bytes.
+  auto loadPartialA = [&](Value slot, Value k) {
+    int64_t rows = g.partialABoxRows();
+    for (int64_t box = 0; box < g.aBoxesPerSlice; ++box) {
+      Value row = i32(box * rows);
+      Value start = box == 0 ? originM : add(originM, row);
+      Value issue =
+          box == 0 ? Value()
+                   : arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                           start, sizeM);
+      TmaLoadOp::create(b, loc, descAPartial, k, start, ringA, slot, row,
+                        pipeline, iteration, /*multicastMask=*/Value(), issue,
+                        ctaGroup);
+    }
+  };
+  Value wholeTileA;
+  if (g.aBoxesPerSlice > 1)
+    wholeTileA = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ule,
+                                       add(originM, i32(g.bm)), sizeM);
   // An MMA pair's CTAs each hold one half of B; the CTAs of a cluster
   // column that hold the same half share it.
   Value bFirst = g.ctaGroup == 1 ? Value() : mul(pairIndex, i32(g.bRows()));
@@ -322,8 +359,20 @@ void KernelBuilder::loadStage(Value pipeline, Value ringA, Value ringB,
     Value kBlock =
         g.kGroup == 1 ? group : add(mul(group, i32(g.kGroup)), i32(i));
     Value k = mul(kBlock, i32(g.bk));
-    loadTile(descA, originM, Value(), ringA, slot, k, g.clusterN, rankN,
-             g.aSliceRows(), multicastA);
+    auto loadWholeA = [&] {
+      loadTile(descA, originM, Value(), ringA, slot, k, g.clusterN, rankN,
+               g.aSliceRows(), multicastA);
+    };
+    if (g.aBoxesPerSlice == 1) {
+      loadWholeA();
+    } else {
+      auto whole = scf::IfOp::create(b, loc, wholeTileA, /*withElse=*/true);
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(whole.thenBlock());
+      loadWholeA();
+      b.setInsertionPointToStart(whole.elseBlock());
+      loadPartialA(slot, k);
+    }
     loadTile(descB, originN, bFirst, ringB, slot, k, g.clusterM / g.ctaGroup,
              bIndex, g.bSliceRows(), multicastB);
   }

@@ -53,6 +53,14 @@ struct TileGeometry {
   /// them: the cluster row shares A; the CTAs of a cluster column at the
   /// same position in their pairs share B.
   int64_t aSliceRows() const { return bm / clusterN; }
+  /// Boxes the A slice of a tile that reaches past row M is loaded in,
+  /// through a second A descriptor (the last kernel parameter); the boxes
+  /// that start at or past M are skipped. Rows TMA zero-fills are not free:
+  /// on the H200 a 64x128 tile at M = 16 took 13% longer than at M = 48.
+  /// Whole tiles keep one box per slice: four small boxes cost more than
+  /// the zero-fill where every row is real. 1: no second descriptor.
+  int64_t aBoxesPerSlice = 1;
+  int64_t partialABoxRows() const { return aSliceRows() / aBoxesPerSlice; }
   int64_t bSliceRows() const { return bRows() / (clusterM / ctaGroup); }
   /// Bytes one CTA receives per ring stage (all kGroup k-blocks).
   int64_t stageBytes() const {
@@ -77,7 +85,8 @@ TileGeometry getTileGeometry(MatmulOp op);
 /// Creates the kernel of `geometry` for `arch` in a new gpu.module at the
 /// builder's position: a gpu.func with the parameters every kernel shares
 /// (A, B, C descriptors with the geometry's boxes, then M, N, K), then
-/// `extraParams`, and the attributes both archs need (block size, cluster
+/// `extraParams`, then the partial-tile A descriptor if the geometry has
+/// one, and the attributes both archs need (block size, cluster
 /// shape, by-value TMA descriptors); `buildBody` fills it, then it ends with
 /// gpu.return. Returns the shared part of the launch contract (types,
 /// tile, cluster, the shared memory its plan needs, the parameters).
@@ -86,6 +95,11 @@ buildKernel(OpBuilder &b, Location loc, const TileGeometry &geometry, Arch arch,
             int64_t threads, int64_t storeBoxRows,
             llvm::function_ref<void(gpu::GPUFuncOp)> buildBody,
             ArrayRef<Type> extraParams = {});
+
+/// The manifest parameter of the descriptor for the A slices of tiles that
+/// reach past row M (geometry.aBoxesPerSlice > 1): the kernel's last
+/// parameter, after `extraParams`, so it goes after their manifest entries.
+::gemm::bundle::Param partialTileADescriptor(const TileGeometry &geometry);
 
 /// Replaces every gemm.matmul of `arch` in `module` by its kernel:
 /// `materialize` builds the gpu.module and returns the manifest (or fails
@@ -160,6 +174,8 @@ public:
 
   // Kernel arguments.
   Value descA, descB, descC, sizeM, sizeN, sizeK;
+  /// A in partialABoxRows()-row boxes (aBoxesPerSlice > 1 only).
+  Value descAPartial;
   // Thread, CTA and cluster coordinates (i32).
   Value tid, blockId, gridSize, clusterId, clusterCount, rank, rankM, rankN;
   /// This CTA's index inside its MMA pair (0: the leader) and the leader's

@@ -30,6 +30,9 @@ constexpr int64_t kConsumerRegisters = 232;
 constexpr int64_t kBarrierReserveBytes = 1024;
 /// Rows of one staging slot and TMA store box: one 64-row WGMMA atom.
 constexpr int64_t kStoreBoxRows = 64;
+/// Rows of one A box of a 64-row tile (the tiles of small M): M = 16 loads
+/// one box of four.
+constexpr int64_t kSmallTileABoxRows = 16;
 /// Stream-K: the most CTAs that share a tile unit's k-blocks on average,
 /// which bounds the partial tiles a unit is summed from (at most one more).
 constexpr int64_t kStreamKMaxWorkersPerUnit = 4;
@@ -83,6 +86,11 @@ FailureOr<KernelShape> planKernel(MatmulOp op, int64_t wgmmaLookahead,
   shape.storeSlots = storeSlots;
   shape.schedule = op.getConfig().getSchedule();
   shape.streamK = op.getConfig().getScheduler() == TileScheduler::stream_k;
+  // 64-row tiles serve M <= 64, where rows past M would make up most of
+  // their A boxes. With A multicast a skipped box's bytes would have to be
+  // completed in the other CTAs' barriers, so those keep one box.
+  if (shape.bm == 64 && shape.clusterN == 1)
+    shape.aBoxesPerSlice = shape.bm / kSmallTileABoxRows;
   if (shape.schedule == Schedule::cooperative) {
     if (shape.bm < 128)
       return op.emitOpError("the cooperative schedule splits the tile's rows "
@@ -377,14 +385,9 @@ std::pair<Value, Value> SM90KernelBuilder::buildMainloop(Value iteration,
                                                          Value isLeader) {
   auto accType = AccumulatorType::get(b.getContext(), shape.accRows, shape.bn,
                                       b.getF32Type());
-  Value zero = AccumZeroOp::create(b, loc, accType);
-  auto kLoop = scf::ForOp::create(b, loc, begin, end, i32(1),
-                                  ValueRange{zero, iteration});
-  {
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(kLoop.getBody());
-    Value acc = kLoop.getRegionIterArgs()[0];
-    Value current = kLoop.getRegionIterArgs()[1];
+  // One k-block: wait for its stage, issue its MMAs, and leave at most
+  // `wgmmaLookahead` groups in flight.
+  auto issueKBlock = [&](Value acc, Value current) {
     ConsumerWaitOp::create(b, loc, pipeline, current);
     WgmmaFenceOp::create(b, loc);
     Value slot = arith::RemUIOp::create(b, loc, current, i32(shape.stages));
@@ -392,30 +395,47 @@ std::pair<Value, Value> SM90KernelBuilder::buildMainloop(Value iteration,
         MmaSm90Op::create(b, loc, acc.getType(), acc, ringA, slot, aRow, ringB);
     WgmmaCommitOp::create(b, loc);
     WgmmaWaitOp::create(b, loc, b.getI64IntegerAttr(shape.wgmmaLookahead));
-    if (shape.wgmmaLookahead == 0) {
-      ifThen(isLeader, [&] { releaseStage(current); });
-    } else {
-      // Lookahead of one group: the previous k-block's MMAs are done, so its
-      // stage goes back to the producer while this one runs.
-      Value notFirst = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne,
-                                             kLoop.getInductionVar(), begin);
-      ifThen(arith::AndIOp::create(b, loc, isLeader, notFirst), [&] {
-        releaseStage(arith::SubIOp::create(b, loc, current, i32(1)));
-      });
-    }
+    return next;
+  };
+  // The first k-block is peeled: its MMAs take the zero accumulator
+  // directly, which the lowering turns into scale-d = 0 instead of zero
+  // registers. A split-K or stream-K range may be empty.
+  Value zero = AccumZeroOp::create(b, loc, accType);
+  Value nonEmpty =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, begin, end);
+  auto first = scf::IfOp::create(b, loc, TypeRange{accType, b.getI32Type()},
+                                 nonEmpty, /*withElseRegion=*/true);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(first.thenBlock());
+    Value acc = issueKBlock(zero, iteration);
+    if (shape.wgmmaLookahead == 0)
+      ifThen(isLeader, [&] { releaseStage(iteration); });
+    scf::YieldOp::create(b, loc, ValueRange{acc, add(iteration, i32(1))});
+    b.setInsertionPointToStart(first.elseBlock());
+    scf::YieldOp::create(b, loc, ValueRange{zero, iteration});
+  }
+  auto kLoop = scf::ForOp::create(b, loc, add(begin, i32(1)), end, i32(1),
+                                  first.getResults());
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(kLoop.getBody());
+    Value current = kLoop.getRegionIterArgs()[1];
+    Value next = issueKBlock(kLoop.getRegionIterArgs()[0], current);
+    // Without lookahead this k-block's MMAs are done; with a lookahead of
+    // one group the previous k-block's are, so its stage goes back to the
+    // producer while this one runs.
+    Value released = shape.wgmmaLookahead == 0
+                         ? current
+                         : arith::SubIOp::create(b, loc, current, i32(1));
+    ifThen(isLeader, [&] { releaseStage(released); });
     scf::YieldOp::create(b, loc, ValueRange{next, add(current, i32(1))});
   }
   Value next = kLoop.getResult(1);
   if (shape.wgmmaLookahead != 0) {
     WgmmaWaitOp::create(b, loc, b.getI64IntegerAttr(0));
-    // A split-K range may be empty (fewer k-blocks than splits): then there
-    // is no last stage to release.
-    Value releases =
-        shape.splits == 1
-            ? isLeader
-            : both(isLeader,
-                   arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
-                                         begin, end));
+    // An empty range has no last stage to release.
+    Value releases = shape.sharesTiles() ? both(isLeader, nonEmpty) : isLeader;
     ifThen(releases,
            [&] { releaseStage(arith::SubIOp::create(b, loc, next, i32(1))); });
   }
@@ -723,6 +743,8 @@ struct GemmMaterializeSM90Pass
             {static_cast<uint64_t>(KernelShape::kCounterBytesPerTile), 0,
              true}));
       }
+      if (shape->aBoxesPerSlice > 1)
+        manifest.params.push_back(partialTileADescriptor(*shape));
       return manifest;
     };
     if (failed(materializeMatmuls(getOperation(), Arch::sm_90a, materialize)))

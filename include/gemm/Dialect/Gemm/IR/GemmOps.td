@@ -271,6 +271,13 @@ def Gemm_TmaLoadOp : Gemm_Op<"tma.load", [Gemm_SideEffects, AttrSizedOperandSegm
     barrier of the even CTA of this CTA's pair (the barrier address is
     mapped there with `mapa.shared::cluster`), which is the barrier the
     pair's MMA leader waits on.
+    `when(%issue)`: where `%issue` is false nothing is copied and the box's
+    bytes are completed on the barrier without data
+    (`mbarrier.complete_tx`), so the stage's expected byte count stays the
+    same; the slot keeps its previous contents. Used to skip boxes wholly
+    outside the matrix (rows of A at or beyond M), which TMA would otherwise
+    fill with zeros at the cost of a load. Not with `multicast` or
+    `cta_group(2)`, whose bytes land in other CTAs' barriers.
 
     Example:
     ```mlir
@@ -283,12 +290,12 @@ def Gemm_TmaLoadOp : Gemm_Op<"tma.load", [Gemm_SideEffects, AttrSizedOperandSegm
   let arguments = (ins Gemm_TmaDescriptor:$descriptor, I32:$inner, I32:$outer,
                        Gemm_SmemBuffer:$buffer, I32:$slot, Optional<I32>:$row,
                        Gemm_Pipeline:$pipeline, I32:$iteration,
-                       Optional<I16>:$multicastMask,
+                       Optional<I16>:$multicastMask, Optional<I1>:$issue,
                        OptionalAttr<I64Attr>:$ctaGroup);
   let assemblyFormat = [{
     $descriptor `[` $inner `,` $outer `]` `->` $buffer `[` $slot (`,` $row^)? `]`
     `barrier` $pipeline `[` $iteration `]` (`multicast` `(` $multicastMask^ `)`)?
-    (`cta_group` `(` $ctaGroup^ `)`)?
+    (`when` `(` $issue^ `)`)? (`cta_group` `(` $ctaGroup^ `)`)?
     attr-dict `:` type($descriptor) `,` type($buffer) `,` type($pipeline)
   }];
   let hasVerifier = 1;
@@ -364,8 +371,10 @@ def Gemm_TmaPrefetchOp : Gemm_Op<"tma.prefetch", [Gemm_SideEffects]> {
 def Gemm_AccumZeroOp : Gemm_Op<"accum.zero", [Pure]> {
   let summary = "an accumulator of zeros";
   let description = [{
-    Materialises zero registers for a fresh tile (the WGMMA accumulate flag is
-    then always 1). Example: `%acc = gemm.accum.zero : !gemm.accum<64 x 256 x f32>`
+    The accumulator of a fresh tile. Where `gemm.mma.sm90` takes it directly,
+    no zeros are materialised: that MMA's first k-step overwrites the
+    registers (WGMMA scale-d = 0). Any other use gets zero registers.
+    Example: `%acc = gemm.accum.zero : !gemm.accum<64 x 256 x f32>`
   }];
   let results = (outs Gemm_Accumulator:$result);
   let assemblyFormat = "attr-dict `:` type($result)";
