@@ -121,9 +121,10 @@ gpu::GPUFuncOp createKernelFunc(OpBuilder &b, Location loc,
                   b.getDenseI32ArrayAttr(
                       {static_cast<int32_t>(geometry.clusterSize()), 1, 1}));
   func->setAttr("gemm.arch", b.getStringAttr(chip));
-  SmallVector<int64_t> descriptorArgs = {0, 1, 2};
-  if (geometry.aBoxesPerSlice > 1)
-    descriptorArgs.push_back(static_cast<int64_t>(params.size()) - 1);
+  SmallVector<int64_t> descriptorArgs;
+  for (auto [index, type] : llvm::enumerate(params))
+    if (isa<TmaDescriptorType>(type))
+      descriptorArgs.push_back(static_cast<int64_t>(index));
   func->setAttr("gemm.grid_constant_args",
                 b.getDenseI64ArrayAttr(descriptorArgs));
   return func;
