@@ -2,6 +2,7 @@
 #   IR tests      always;
 #   PTX tests     REQUIRES: ptxas   (ptxas from the CUDA toolkit was found);
 #   GPU tests     REQUIRES: gpu     (gemm-runner found a usable NVIDIA GPU).
+import glob
 import os
 import shutil
 import subprocess
@@ -50,6 +51,22 @@ if ptxas:
     lit_config.note("PTX tier on: ptxas at " + ptxas)
 else:
     lit_config.note("PTX tier off: no ptxas found (install the CUDA toolkit)")
+
+# SASS checks of the PTX tier: nvdisasm from PATH, the CUDA toolkit, or the
+# pinned NVIDIA wheel in scripts/setup.sh's virtual environment.
+nvdisasm = shutil.which("nvdisasm") or shutil.which(
+    "nvdisasm", path=os.pathsep.join([config.cuda_toolkit_bin, "/usr/local/cuda/bin"]))
+if not nvdisasm:
+    wheel_bins = sorted(glob.glob(os.path.join(
+        config.gemm_src_root, "build-venv", "lib", "python3*", "site-packages",
+        "nvidia", "cu*", "bin", "nvdisasm")))
+    nvdisasm = wheel_bins[-1] if wheel_bins else None
+if nvdisasm:
+    config.available_features.add("nvdisasm")
+    config.substitutions.append(("%nvdisasm", nvdisasm))
+    lit_config.note("SASS checks on: nvdisasm at " + nvdisasm)
+else:
+    lit_config.note("SASS checks off: no nvdisasm found (run scripts/setup.sh)")
 
 # python/: the interpreter of scripts/setup.sh's virtual environment (with the
 # pinned packages), else the system one.

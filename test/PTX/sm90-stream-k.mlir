@@ -23,7 +23,8 @@
 // PTX: fence.acq_rel.gpu;
 // PTX-NEXT: atom.global.add.u32
 // PTX-NEXT: fence.acq_rel.gpu;
-// PTX: bar.red.or.pred
+// PTX: bar.red.or.pred [[OR:%p[0-9]+]],
+// PTX-NEXT: vote.sync.any.pred {{%p[0-9]+}}, [[OR]], -1;
 // PTX: ld.global.v4.b32
 // PTX: stmatrix.sync.aligned.m8n8.x4.shared.b16
 // PTX: cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group

@@ -94,11 +94,14 @@ func.func @split_k_arrive(%c: !llvm.ptr<1>, %i: i32, %n: i32) -> i1 {
 // stream-k-schedule.mlir.
 
 // barrier_any: bar.red.or.pred on a named barrier, through the LLVM
-// intrinsic (NVVM's barrier op reduces on barrier 0 only).
+// intrinsic (NVVM's barrier op reduces on barrier 0 only), then a warp vote
+// of the result so that ptxas knows it is warp-uniform.
 // CHECK-LABEL: func.func @barrier_any
 // CHECK-SAME: (%[[P:.*]]: i1, %[[ID:.*]]: i32)
 // CHECK-NEXT: %[[N:.*]] = llvm.mlir.constant(128 : i32) : i32
-// CHECK-NEXT: %[[ANY:.*]] = llvm.call_intrinsic "llvm.nvvm.barrier.cta.red.or.aligned.count"(%[[ID]], %[[N]], %[[P]]) : (i32, i32, i1) -> i1
+// CHECK-NEXT: %[[OR:.*]] = llvm.call_intrinsic "llvm.nvvm.barrier.cta.red.or.aligned.count"(%[[ID]], %[[N]], %[[P]]) : (i32, i32, i1) -> i1
+// CHECK-NEXT: %[[MASK:.*]] = llvm.mlir.constant(-1 : i32) : i32
+// CHECK-NEXT: %[[ANY:.*]] = nvvm.vote.sync any %[[MASK]], %[[OR]] -> i1
 // CHECK-NEXT: return %[[ANY]] : i1
 func.func @barrier_any(%p: i1, %id: i32) -> i1 {
   %any = gemm.barrier_any %p barrier(%id) threads(128)
