@@ -121,7 +121,8 @@ struct ConsumerReleaseLowering
     // One arrive per CTA in the mask, on that CTA's copy of the barrier.
     auto clusterPtrType =
         LLVM::LLVMPointerType::get(rewriter.getContext(), kSharedClusterSpace);
-    for (int64_t cta = 0; cta < *op.getClusterSize(); ++cta) {
+    int64_t clusterSize = static_cast<int64_t>(*op.getClusterSize());
+    for (int64_t cta = 0; cta < clusterSize; ++cta) {
       Value bit = LLVM::AndOp::create(
           rewriter, loc,
           LLVM::LShrOp::create(rewriter, loc, adaptor.getPeerMask(),
