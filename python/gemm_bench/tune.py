@@ -18,7 +18,15 @@ pruned):
   1. tile x schedule x cluster, plus the heuristic's picks (so the heuristic
      can be judged against the search);
   2. ring depth: the stage-1 winner at half its derived depth;
-  3. raster x swizzle of the winner, for classes with M > 256.
+  3. raster x swizzle of the winner, for classes with M > 256;
+  4. confirmation: the best variant of each of the CONFIRM_TOP best
+     families (tile, schedule, cluster, split) so far, CONFIRM_ROUNDS more
+     times each (in separate processes, the second round in reverse order). Every
+     run of a candidate on a shape counts: its ratio there is the median over
+     its runs, and where the finalists were confirmed, the best is one of
+     them. A single process's ratio drifts by several percent with the GPU's
+     clocks and cuBLAS's own spread, so the highest of some 50 single
+     measurements is mostly the luckiest.
 One gemm-runner process runs one bundle over all shapes it is a candidate
 for in the stage, which pays the process set-up (~1-2 s) once per bundle.
 Each process's JSON is kept in the work directory; the cache is rewritten
@@ -50,6 +58,11 @@ PROCESS_SETUP_S = 1.5
 SHAPE_OVERHEAD_S = 0.25
 ASSUMED_TFLOPS = 600e12      # below cuBLAS's ~750: candidates can be slower
 ASSUMED_BYTES_PER_S = 3.0e12
+
+# Stage 4: how many finalists per class, and how many more runs each.
+CONFIRM_TOP = 3
+CONFIRM_ROUNDS = 2
+LAST_STAGE = 4
 
 
 def shape_text(shape):
@@ -133,29 +146,31 @@ def build_cache(records, stages=None, search=None, gpu_info=None):
         if r["config"] is None or r["dtype"] != "bf16":
             continue
         key = shapes_mod.shape_class(*r["shape"])
-        results = by_class.setdefault(key, {}).setdefault(r["config"], {})
-        # A later run of the same bundle and shape replaces an earlier one.
-        results[shape_text(r["shape"])] = r
+        runs = by_class.setdefault(key, {}).setdefault(r["config"], {})
+        runs.setdefault(shape_text(r["shape"]), []).append(r)
     classes = {}
     for key in sorted(by_class, key=shapes_mod.all_classes().index):
         candidates = by_class[key]
         class_shapes = sorted({s for results in candidates.values() for s in results},
                               key=lambda s: tuple(int(v) for v in s.split("x")))
         entries = []
-        for config_key, results in candidates.items():
+        for config_key, runs in candidates.items():
+            results = {s: _combine_runs(runs[s]) for s in class_shapes if s in runs}
             complete = all(s in results and results[s]["ok"] for s in class_shapes)
             entry = {"config": config_key,
                      "stage": (stages or {}).get(key, {}).get(config_key),
                      "eligible": complete,
                      "median_ratio": None,
-                     "results": {s: _result_summary(results[s]) for s in class_shapes
-                                 if s in results}}
+                     "runs": min((results[s]["runs"] for s in results), default=0),
+                     "results": results}
             if complete:
                 entry["median_ratio"] = statistics.median(
                     results[s]["ratio"] for s in class_shapes)
             entries.append(entry)
-        entries.sort(key=lambda e: (e["median_ratio"] is None, -(e["median_ratio"] or 0),
-                                    e["config"]))
+        # Candidates measured more than once (the confirmed finalists) rank
+        # first: a single lucky run does not beat a confirmed median.
+        entries.sort(key=lambda e: (not e["eligible"], e["runs"] < 2,
+                                    -(e["median_ratio"] or 0), e["config"]))
         best = entries[0] if entries and entries[0]["eligible"] else None
         classes[key] = {
             "bounds": shapes_mod.class_bounds(key),
@@ -183,11 +198,17 @@ def build_cache(records, stages=None, search=None, gpu_info=None):
     return cache
 
 
-def _result_summary(r):
-    out = {"ok": r["ok"], "check": r["check"]}
+def _combine_runs(runs):
+    """One candidate's runs on one shape: ok if every run passed and was
+    measured; each figure the median over the runs."""
+    out = {"ok": all(r["ok"] for r in runs),
+           "check": None if all(r["check"] is None for r in runs)
+           else all(r["check"] is not False for r in runs),
+           "runs": len(runs)}
     for field in ("ratio", "ours_ms", "cublas_ms", "ours_tflops", "cublas_tflops"):
-        if field in r:
-            out[field] = round(r[field], 6)
+        values = [r[field] for r in runs if field in r]
+        if values:
+            out[field] = round(statistics.median(values), 6)
     return out
 
 
@@ -212,6 +233,20 @@ def stage_candidates(stage, key, class_shapes, cache):
         return [configs.depth_probe(winner)] if winner.stages == 0 else []
     if stage == 3:
         return configs.order_variants(winner) if configs.searches_order(key) else []
+    if stage == 4:
+        # The best-measured variant of each of the CONFIRM_TOP best families
+        # (tile, schedule, cluster, split): a lucky family's depth and order
+        # variants would otherwise crowd the others out.
+        entry = cache["classes"].get(key, {"candidates": []})
+        finalists, families = [], set()
+        for candidate in entry["candidates"]:
+            config = configs.parse_name(candidate["config"])
+            family = config.replace(raster=configs.DEFAULT_RASTER,
+                                    swizzle=configs.DEFAULT_SWIZZLE, stages=0)
+            if candidate["eligible"] and family not in families:
+                families.add(family)
+                finalists.append(config)
+        return finalists[:CONFIRM_TOP]
     raise ValueError(f"no stage {stage}")
 
 
@@ -225,13 +260,13 @@ def plan_stage1(shapes_dir=None):
 
 
 def estimate_search(warmup, iters, shapes_dir=None):
-    """(stage 1 seconds, stages 2-3 upper bound seconds, processes)."""
+    """(stage 1 seconds, stages 2-4 upper bound seconds, processes)."""
     stage1 = plan_stage1(shapes_dir)
     first = sum(process_seconds_estimate(s, warmup, iters) for s in stage1.values())
     later = 0.0
     for key, class_shapes in shapes_mod.tuning_shapes(shapes_dir).items():
         count = 1 + (len(configs.SWIZZLES) * len(configs.RASTERS) - 1
-                     if configs.searches_order(key) else 0)
+                     if configs.searches_order(key) else 0) + CONFIRM_TOP * CONFIRM_ROUNDS
         later += count * process_seconds_estimate(class_shapes, warmup, iters)
     return first, later, len(stage1)
 
@@ -291,32 +326,51 @@ def run_search(runner, bundles_dir, work_dir, cache_path, budget_s, warmup, iter
     search = {"budget_s": budget_s, "warmup": warmup, "iterations": iters,
               "cold_l2": cold_l2, "stages_done": [], "complete": False}
     cache = None
-    for stage in (1, 2, 3):
+    for stage in range(1, LAST_STAGE + 1):
         wanted = {}
         for key, class_shapes in classes.items():
             for config in stage_candidates(stage, key, class_shapes, cache):
-                if config.key in stages[key]:
+                # Stage 4 runs again what earlier stages ran.
+                if stage < LAST_STAGE and config.key in stages[key]:
                     continue
                 if config.name not in available:
                     missing.add(config.name)
                     continue
-                stages[key][config.key] = stage
+                if stage < LAST_STAGE:
+                    stages[key][config.key] = stage
                 wanted.setdefault(config.name, []).extend(class_shapes)
+        # (json file, bundle, shapes) of each process. Confirmation rounds
+        # alternate the order so that drift over a round cancels.
+        jobs = []
+        if stage < LAST_STAGE:
+            jobs = [(f"stage{stage}-{name}.json", name, shape_list)
+                    for name, shape_list in wanted.items()]
+        else:
+            for round_ in range(1, CONFIRM_ROUNDS + 1):
+                names = list(wanted) if round_ % 2 else list(reversed(wanted))
+                jobs += [(f"stage{stage}-r{round_}-{name}.json", name, wanted[name])
+                         for name in names]
+        # A confirmation round runs whole or not at all, so that no class is
+        # judged on finalists of which only some were run again.
+        round_size = len(wanted) if stage == LAST_STAGE else 1
         out_of_time = False
-        for count, (name, shape_list) in enumerate(wanted.items(), 1):
-            json_path = os.path.join(work_dir, f"stage{stage}-{name}.json")
+        for count, (json_name, name, shape_list) in enumerate(jobs, 1):
+            json_path = os.path.join(work_dir, json_name)
             previous = _reusable(json_path, shape_list) if resume else None
-            estimate = 0.0 if previous else process_seconds_estimate(shape_list, warmup, iters)
-            elapsed = time.monotonic() - start
-            if elapsed + estimate > budget_s:
-                skipped.extend(list(wanted)[count - 1:])
-                out_of_time = True
-                break
+            if (count - 1) % round_size == 0:
+                needed = sum(0.0 if resume and _reusable(os.path.join(work_dir, j), sl)
+                             else process_seconds_estimate(sl, warmup, iters)
+                             for j, _, sl in jobs[count - 1:count - 1 + round_size])
+                if time.monotonic() - start + needed > budget_s:
+                    skipped.extend(n for _, n, _ in jobs[count - 1:])
+                    out_of_time = True
+                    break
             if previous:
                 new, error, code = previous
                 records.extend(new)
                 note = (f"; {error.get('message', error)}" if error else "") + "; reused"
             else:
+                estimate = process_seconds_estimate(shape_list, warmup, iters)
                 code = run_bundle(runner, os.path.join(bundles_dir, name + ".json"),
                                   shape_list, json_path, warmup, iters, cold_l2,
                                   timeout_s=max(120, 10 * estimate))
@@ -332,13 +386,13 @@ def run_search(runner, bundles_dir, work_dir, cache_path, budget_s, warmup, iter
             if code != 0:
                 failures.append({"bundle": name, "stage": stage, "exit": code,
                                  "note": note.lstrip("; ")})
-            print(f"stage {stage} [{count}/{len(wanted)}] {name}: {len(shape_list)} shapes, "
+            print(f"stage {stage} [{count}/{len(jobs)}] {name}: {len(shape_list)} shapes, "
                   f"exit {code}{note} ({time.monotonic() - start:.0f} s)", file=log, flush=True)
         if not out_of_time:
             search["stages_done"].append(stage)
         search.update(elapsed_s=round(time.monotonic() - start, 1),
                       skipped_for_budget=skipped, missing_bundles=sorted(missing),
-                      failures=failures, complete=not out_of_time and stage == 3)
+                      failures=failures, complete=not out_of_time and stage == LAST_STAGE)
         cache = build_cache(records, stages, search, gpu_info)
         write_json(cache, cache_path)
         if out_of_time:
@@ -360,7 +414,8 @@ def write_json(data, path):
 
 def cache_markdown(cache):
     lines = ["| class | shapes | best config | median ratio | ours TFLOP/s | cuBLAS TFLOP/s "
-             "| runner-up | candidates |", "|---|---|---|---:|---:|---:|---|---:|"]
+             "| runner-up | candidates | runs of the best |",
+             "|---|---|---|---:|---:|---:|---|---:|---:|"]
     for key, entry in cache["classes"].items():
         best = entry["best"]
         eligible = [c for c in entry["candidates"] if c["eligible"]]
@@ -371,10 +426,11 @@ def cache_markdown(cache):
             lines.append(f"| {key} | {shapes_cell} | {best['config']} | "
                          f"{best['median_ratio']:.3f}x | {best['median_ours_tflops']:.1f} | "
                          f"{best['median_cublas_tflops']:.1f} | {runner_up} | "
-                         f"{len(eligible)}/{len(entry['candidates'])} |")
+                         f"{len(eligible)}/{len(entry['candidates'])} | "
+                         f"{eligible[0]['runs']} |")
         else:
             lines.append(f"| {key} | {shapes_cell} | none passed | - | - | - | - | "
-                         f"0/{len(entry['candidates'])} |")
+                         f"0/{len(entry['candidates'])} | - |")
     return "\n".join(lines) + "\n"
 
 
@@ -413,7 +469,7 @@ def main(argv=None):
             print(f"{key} ({', '.join(map(shape_text, class_shapes))}): "
                   f"{len(names)} stage-1 candidates")
         print(f"stage 1: {processes} gemm-runner processes, about {first:.0f} s; "
-              f"stages 2-3: at most about {later:.0f} s "
+              f"stages 2-4: at most about {later:.0f} s "
               f"(warmup {args.warmup}, iterations {args.iters})")
         return 0
     if args.command == "build-cache":

@@ -15,7 +15,11 @@ Rules (so tests can see each path):
 - a 128x192 cooperative kernel with a 1x2 cluster hangs on its second shape
   (exit 6, JSON with the error and only the first result);
 - a row that is not a 16-byte multiple is refused (exit 2) unless
-  --pad-leading-dims is given, like gemm-runner.
+  --pad-leading-dims is given, like gemm-runner;
+- a 128x128 pingpong kernel with a 2x1 cluster is measured 30% faster at
+  M > 4096 in its search stage-1 run only (its --json file is named
+  stage1-...): a lucky measurement, which the search's confirmation runs
+  must not believe.
 """
 import json
 import os
@@ -102,6 +106,9 @@ def main(argv):
             if not passed:
                 code = max(code, 1)
         ours = ours_ms(config, m, n, k)
+        if (config.key.startswith("128x128x64_pingpong_c2x1") and m > 4096
+                and os.path.basename(value("--json")).startswith("stage1-")):
+            ours *= 0.7
         result["bench"] = {"warmup": int(value("--warmup") or 10),
                            "iterations": int(value("--iters") or 50),
                            "cold_l2": "--cold-l2" in args,
