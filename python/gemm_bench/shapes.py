@@ -8,13 +8,17 @@ A shape class is a bucket of M, a bucket of N and a bucket of K. The M
 buckets follow what changes the kernel choice: M <= 64 fits one 64-row
 tile (only pingpong 64-row tiles avoid wasted rows), M <= 128 and M <= 256
 are one or two rows of 128-row tiles and are bandwidth-bound for large N
-and K, and above that the problem becomes compute-bound. The N and K buckets
+and K, and above that the problem becomes compute-bound. M <= 2048 and
+M <= 4096 are apart because their best tiles differ: at 2048 cubed (128
+tiles of 128x256, under one wave) 128x128 pingpong leads, at 4096 cubed
+the 128x256 and 256x128 cooperative tiles do, and one configuration for
+both lost 2-4% at 4096 cubed. The N and K buckets
 separate the LLM projections (N or K = 28672) from the square-ish shapes.
 """
 import os
 
 # Inclusive upper bounds of each bucket; the last bucket of each list is open.
-M_BUCKETS = (64, 128, 256, 1024, 4096, None)
+M_BUCKETS = (64, 128, 256, 1024, 2048, 4096, None)
 N_BUCKETS = (4096, 16384, None)
 K_BUCKETS = (4096, 16384, None)
 
