@@ -42,9 +42,14 @@ if not config.gemm_build_compiler:
 if not config.gemm_build_runtime:
     config.excludes += ["Runtime", "GPU"]
 
+def find_cuda_tool(name):
+    """`name` on PATH, else in the CUDA toolkit's bin directory."""
+    return shutil.which(name) or shutil.which(
+        name, path=os.pathsep.join([config.cuda_toolkit_bin, "/usr/local/cuda/bin"]))
+
+
 # PTX tier: ptxas from PATH or the CUDA toolkit.
-ptxas = shutil.which("ptxas") or shutil.which(
-    "ptxas", path=os.pathsep.join([config.cuda_toolkit_bin, "/usr/local/cuda/bin"]))
+ptxas = find_cuda_tool("ptxas")
 if ptxas:
     config.available_features.add("ptxas")
     config.substitutions.append(("%ptxas", ptxas))
@@ -54,8 +59,7 @@ else:
 
 # SASS checks of the PTX tier: nvdisasm from PATH, the CUDA toolkit, or the
 # pinned NVIDIA wheel in scripts/setup.sh's virtual environment.
-nvdisasm = shutil.which("nvdisasm") or shutil.which(
-    "nvdisasm", path=os.pathsep.join([config.cuda_toolkit_bin, "/usr/local/cuda/bin"]))
+nvdisasm = find_cuda_tool("nvdisasm")
 if not nvdisasm:
     wheel_bins = sorted(glob.glob(os.path.join(
         config.gemm_src_root, "build-venv", "lib", "python3*", "site-packages",

@@ -9,11 +9,11 @@ buckets follow what changes the kernel choice: M <= 64 fits one 64-row
 tile (only pingpong 64-row tiles avoid wasted rows), M <= 128 and M <= 256
 are one or two rows of 128-row tiles and are bandwidth-bound for large N
 and K, and above that the problem becomes compute-bound. M <= 2048 and
-M <= 4096 are apart because their best tiles differ: at 2048 cubed (128
-tiles of 128x256, under one wave) 128x128 pingpong leads, at 4096 cubed
-the 128x256 and 256x128 cooperative tiles do, and one configuration for
-both lost 2-4% at 4096 cubed. The N and K buckets
-separate the LLM projections (N or K = 28672) from the square-ish shapes.
+M <= 4096 are apart because their best tiles differ: 2048 cubed is under
+one wave of 128x256 tiles, 4096 cubed almost four, and one configuration
+for both (128x128 pingpong, carried by 2048 cubed) lost 2-4% at 4096 cubed
+(bench/results/2026-11-22-h200-uniform/). The N and K buckets separate the
+LLM projections (N or K = 28672) from the square-ish shapes.
 """
 import os
 

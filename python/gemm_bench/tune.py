@@ -21,10 +21,10 @@ pruned):
   3. raster x swizzle of the winner, for classes with M > 256;
   4. confirmation: the best variant of each of the CONFIRM_TOP best
      families (tile, schedule, cluster, split) so far, CONFIRM_ROUNDS more
-     times each (in separate processes, the second round in reverse order). Every
-     run of a candidate on a shape counts: its ratio there is the median over
-     its runs, and where the finalists were confirmed, the best is one of
-     them. A single process's ratio drifts by several percent with the GPU's
+     times each (in separate processes, the second round in reverse
+     order). Every run of a candidate on a shape counts: its ratio there is
+     the median over its runs, and where the finalists were confirmed, the
+     best is one of them. A single process's ratio drifts by several percent with the GPU's
      clocks and cuBLAS's own spread, so the highest of some 50 single
      measurements is mostly the luckiest.
 One gemm-runner process runs one bundle over all shapes it is a candidate
