@@ -353,14 +353,18 @@ def run_search(runner, bundles_dir, work_dir, cache_path, budget_s, warmup, iter
         # A confirmation round runs whole or not at all, so that no class is
         # judged on finalists of which only some were run again.
         round_size = len(wanted) if stage == LAST_STAGE else 1
+        # --resume: what an earlier search left for each job, read once.
+        reused = [_reusable(os.path.join(work_dir, json_name), shape_list) if resume
+                  else None for json_name, _, shape_list in jobs]
         out_of_time = False
         for count, (json_name, name, shape_list) in enumerate(jobs, 1):
             json_path = os.path.join(work_dir, json_name)
-            previous = _reusable(json_path, shape_list) if resume else None
+            previous = reused[count - 1]
             if (count - 1) % round_size == 0:
-                needed = sum(0.0 if resume and _reusable(os.path.join(work_dir, j), sl)
-                             else process_seconds_estimate(sl, warmup, iters)
-                             for j, _, sl in jobs[count - 1:count - 1 + round_size])
+                window = range(count - 1, min(count - 1 + round_size, len(jobs)))
+                needed = sum(0.0 if reused[i]
+                             else process_seconds_estimate(jobs[i][2], warmup, iters)
+                             for i in window)
                 if time.monotonic() - start + needed > budget_s:
                     skipped.extend(n for _, n, _ in jobs[count - 1:])
                     out_of_time = True
