@@ -25,13 +25,15 @@ llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 llvm_config.with_environment("PATH", config.gemm_tools_dir, append_path=True)
 
 tool_dirs = [config.gemm_tools_dir, config.llvm_tools_dir]
-tools = []
+tools = ["gemm-dispatch"]
 if config.gemm_build_compiler:
     tools.append("gemm-opt")
 if config.gemm_build_runtime:
     tools.append("gemm-runner")
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 config.substitutions.append(("%inputs", os.path.join(config.test_source_root, "Inputs")))
+# The kernel library of the build (the gemm-kernels target).
+config.substitutions.append(("%kernel_library", os.path.join(config.gemm_obj_root, "kernels")))
 # MLIR's C runner utilities (printI64, ...) for tests that execute lowered
 # integer code on the host with mlir-runner.
 config.substitutions.append(("%mlir_c_runner_utils", os.path.join(

@@ -95,10 +95,10 @@ Options parseCommandLine(const std::vector<std::string> &args) {
       "--check",   "--bench", "--cold-l2", "--pad-leading-dims",
       "--dry-run", "--help",  "-h",        "--probe"};
   static const char *const valued[] = {
-      "--m",          "--n",         "--k",      "--batch",
-      "--shapes",     "--reference", "--seed",   "--tolerance",
-      "--warmup",     "--iters",     "--vs",     "--json",
-      "--timeout-ms", "--sm-count",  "--device", "--unaligned"};
+      "--m",         "--n",       "--k",          "--batch",    "--shapes",
+      "--reference", "--seed",    "--tolerance",  "--warmup",   "--iters",
+      "--vs",        "--json",    "--timeout-ms", "--sm-count", "--device",
+      "--unaligned", "--library", "--dtype"};
   auto isOneOf = [](const std::string &name, const auto &list) {
     for (const char *entry : list)
       if (name == entry)
@@ -149,13 +149,33 @@ Options parseCommandLine(const std::vector<std::string> &args) {
                                      std::numeric_limits<int>::max()));
     return options;
   }
-  if (positional.size() != 1)
+  if (has("--library")) {
+    if (!positional.empty())
+      usageError("--library picks the bundle: give no bundle as well ('" +
+                 positional[0] + "')");
+    if (has("--shapes"))
+      usageError("--library takes one problem (--m --n --k): the kernel is "
+                 "picked for it");
+    options.libraryDir = values["--library"];
+  } else if (positional.size() != 1) {
     usageError(positional.empty()
                    ? "no bundle given (usage: gemm-runner BUNDLE.json --m M "
-                     "--n N --k K ...; see --help)"
+                     "--n N --k K ..., or --library DIR; see --help)"
                    : "expected one bundle, got '" + positional[0] + "' and '" +
                          positional[1] + "'");
-  options.bundlePath = positional[0];
+  } else {
+    options.bundlePath = positional[0];
+  }
+  if (has("--dtype")) {
+    if (!has("--library"))
+      usageError("--dtype applies to --library (a bundle has its own types)");
+    auto type = bundle::parseEnum<bundle::DType>(values["--dtype"]);
+    if (!type)
+      usageError("--dtype: expected one of " +
+                 bundle::spellingList<bundle::DType>() + ", got '" +
+                 values["--dtype"] + "'");
+    options.inType = *type;
+  }
 
   bool sized = has("--m") || has("--n") || has("--k") || has("--batch");
   if (sized && has("--shapes"))
@@ -252,10 +272,16 @@ Options parseCommandLine(const std::vector<std::string> &args) {
 
 std::string usage() {
   return R"(usage: gemm-runner BUNDLE.json (--m M --n N --k K [--batch B] | --shapes FILE) [options]
+       gemm-runner --library DIR [--dtype bf16|f16] --m M --n N --k K [options]
 
 Runs a kernel bundle (NAME.json + NAME.ptx/.cubin) on the GPU, checks it
 against a reference and times it beside cuBLAS.
 
+kernel:
+  --library DIR         pick the bundle from a kernel library (the
+                        gemm-kernels build target, build/kernels) with the
+                        dispatcher; prints which and why
+  --dtype T             input type of A and B for --library (default bf16)
 problem:
   --m M --n N --k K     problem size; C[MxN] = A[MxK] * B[NxK]^T
   --batch B             batch count (batched kernels only)

@@ -15,7 +15,12 @@
 namespace gemm::runner {
 
 struct Options {
+  /// The bundle to run; empty with --library, which picks it per problem.
   std::string bundlePath;
+  /// --library DIR: a kernel library (library.json) to pick the bundle from
+  /// with the dispatcher, for inputs of type `inType`.
+  std::optional<std::string> libraryDir;
+  bundle::DType inType = bundle::DType::BF16;
   std::vector<runtime::Problem> problems;
   bool check = false;
   bool bench = false;

@@ -8,6 +8,7 @@
 
 #include "Options.h"
 
+#include "gemm/Dispatch/Dispatcher.h"
 #include "gemm/Runtime/Bundle.h"
 #include "gemm/Runtime/Cublas.h"
 #include "gemm/Runtime/Device.h"
@@ -380,10 +381,44 @@ int probe(const Options &options) {
   return ExitOk;
 }
 
+/// The library's bundle for the one problem of `options`, as the dispatcher
+/// picks it for this GPU's SM count (--sm-count under --dry-run).
+std::string pickFromLibrary(const Options &options, ordered_json &report) {
+  uint32_t smCount =
+      options.dryRun ? options.dryRunSmCount
+                     : uint32_t(Device::open(options.device).info().smCount);
+  dispatch::KernelLibrary library;
+  dispatch::Selection selection;
+  dispatch::Problem problem;
+  problem.m = options.problems.front().m;
+  problem.n = options.problems.front().n;
+  problem.k = options.problems.front().k;
+  problem.inType = options.inType;
+  try {
+    library = dispatch::KernelLibrary::load(*options.libraryDir);
+    selection = library.select(problem, {bundle::Arch::Sm90a, smCount});
+  } catch (const dispatch::DispatchError &e) {
+    throw Error(ErrorKind::Bundle, std::string("--library: ") + e.what());
+  }
+  std::string source(dispatch::toString(selection.source));
+  std::printf("library: %s for %s (%s: %s)\n", selection.config.name().c_str(),
+              problem.toString().c_str(), source.c_str(),
+              selection.reason.c_str());
+  report["dispatch"] = {{"library", *options.libraryDir},
+                        {"config", selection.config.name()},
+                        {"source", source},
+                        {"class", selection.tunedClass},
+                        {"reason", selection.reason},
+                        {"sm_count", smCount}};
+  return library.manifestPath(selection.config).string();
+}
+
 int run(const Options &options, Context &context, ordered_json &report) {
   if (options.probe)
     return probe(options);
-  KernelBundle bundle = KernelBundle::load(options.bundlePath);
+  KernelBundle bundle =
+      KernelBundle::load(options.libraryDir ? pickFromLibrary(options, report)
+                                            : options.bundlePath);
   context.kernel = bundle.manifest.kernel;
   if (options.dryRun)
     return dryRun(options, bundle);

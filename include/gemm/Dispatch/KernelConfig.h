@@ -1,0 +1,80 @@
+//===- KernelConfig.h - One SM90 kernel configuration, by name --*- C++ -*-===//
+//
+// A configuration is one `#gemm.config` of an sm_90a `gemm.matmul` (A row,
+// B col, C row) plus its input and output types. Its name says everything,
+// e.g. `sm90_bf16_128x256x64_coop_c2x1_rm_s8_st0`: types, tile BMxBNxBK,
+// schedule (coop = cooperative, pingpong), cluster (CTAs along M x along N),
+// raster (rm = along_m, rn = along_n), swizzle (tiles per panel), stages (st0
+// = derived from the shared-memory budget), and with split-K a suffix _k<S>,
+// with stream-K _sk. The name is the bundle's name, the tuning file's key
+// (without the types) and the on-disk cache's file stem, so every front end
+// spells a kernel the same way.
+//
+// Plain C++17, no CUDA or MLIR: the compiler side, the runtime, the Python
+// package and the tools all link it.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef GEMM_DISPATCH_KERNELCONFIG_H
+#define GEMM_DISPATCH_KERNELCONFIG_H
+
+#include "gemm/Bundle/Manifest.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace gemm::dispatch {
+
+using bundle::DType;
+
+enum class Schedule { Cooperative, Pingpong };
+enum class Raster { AlongM, AlongN };
+
+struct KernelConfig {
+  /// Input type of A and B; C is `outType` when set, else the input type.
+  DType inType = DType::BF16;
+  std::optional<DType> outType;
+  uint32_t tileM = 128, tileN = 256, tileK = 64;
+  Schedule schedule = Schedule::Cooperative;
+  uint32_t clusterM = 1, clusterN = 1;
+  Raster raster = Raster::AlongM;
+  uint32_t swizzle = 8;
+  /// 0: the deepest ring that fits the shared-memory budget.
+  uint32_t stages = 0;
+  /// Split-K k-ranges per tile (1: none).
+  uint32_t splits = 1;
+  bool streamK = false;
+
+  DType cType() const { return outType.value_or(inType); }
+
+  /// "128x256x64_coop_c2x1_rm_s8_st0[_k2|_sk]": the name without the types,
+  /// one key for a bf16 and an f16 twin (the tuning file's spelling).
+  std::string key() const;
+  /// "sm90_bf16_" + key(), with "_cf32" after the input type when C's type
+  /// differs from it (e.g. "sm90_bf16_cf32_128x...").
+  std::string name() const;
+  /// The `gemm.matmul @NAME ...` op text that gemm-opt compiles.
+  std::string mlir() const;
+  /// The ring depth the compiler derives for stages = 0 (shared memory less
+  /// the epilogue's staging buffers and the barrier reserve, over one stage).
+  uint32_t derivedStages() const;
+  uint32_t ringStages() const { return stages ? stages : derivedStages(); }
+
+  /// Parses a name or a key (then of input type `defaultType`). On failure
+  /// returns nullopt and sets `error` to what was expected.
+  static std::optional<KernelConfig> parse(std::string_view text,
+                                           std::string &error,
+                                           DType defaultType = DType::BF16);
+
+  bool operator==(const KernelConfig &o) const { return name() == o.name(); }
+  bool operator!=(const KernelConfig &o) const { return !(*this == o); }
+};
+
+std::string_view toString(Schedule schedule);
+std::string_view toString(Raster raster);
+
+} // namespace gemm::dispatch
+
+#endif // GEMM_DISPATCH_KERNELCONFIG_H

@@ -1,0 +1,130 @@
+//===- KernelConfig.cpp - One SM90 kernel configuration, by name ----------===//
+
+#include "gemm/Dispatch/KernelConfig.h"
+
+#include <regex>
+#include <sstream>
+
+namespace gemm::dispatch {
+namespace {
+
+// The SM90 kernel's shared-memory plan (planKernel in MaterializeSM90.cpp):
+// the per-block budget (SmemPlanOp::kMaxBytes), the barrier reserve and the
+// epilogue's staging buffers (2 slots x 2 consumers x 64 rows x 128 bytes).
+constexpr uint32_t SmemBytes = 232448;
+constexpr uint32_t BarrierReserveBytes = 1024;
+constexpr uint32_t StagingBytes = 2 * 2 * 64 * 128;
+
+std::string_view scheduleAbbrev(Schedule schedule) {
+  return schedule == Schedule::Cooperative ? "coop" : "pingpong";
+}
+
+std::string_view rasterAbbrev(Raster raster) {
+  return raster == Raster::AlongM ? "rm" : "rn";
+}
+
+} // namespace
+
+std::string_view toString(Schedule schedule) {
+  return schedule == Schedule::Cooperative ? "cooperative" : "pingpong";
+}
+
+std::string_view toString(Raster raster) {
+  return raster == Raster::AlongM ? "along_m" : "along_n";
+}
+
+std::string KernelConfig::key() const {
+  std::ostringstream out;
+  out << tileM << 'x' << tileN << 'x' << tileK << '_'
+      << scheduleAbbrev(schedule) << "_c" << clusterM << 'x' << clusterN << '_'
+      << rasterAbbrev(raster) << "_s" << swizzle << "_st" << stages;
+  if (splits > 1)
+    out << "_k" << splits;
+  if (streamK)
+    out << "_sk";
+  return out.str();
+}
+
+std::string KernelConfig::name() const {
+  std::string name = "sm90_" + std::string(bundle::toString(inType)) + "_";
+  if (cType() != inType)
+    name += "c" + std::string(bundle::toString(cType())) + "_";
+  return name + key();
+}
+
+std::string KernelConfig::mlir() const {
+  std::ostringstream out;
+  std::string_view in = bundle::toString(inType);
+  out << "gemm.matmul @" << name() << " a(" << in << ", row) b(" << in
+      << ", col) c(" << bundle::toString(cType()) << ", row) acc(f32)\n"
+      << "    config(#gemm.config<arch = sm_90a, tile = [" << tileM << ", "
+      << tileN << ", " << tileK << "], cluster = [" << clusterM << ", "
+      << clusterN << "], stages = " << stages
+      << ", schedule = " << toString(schedule)
+      << ", raster = " << toString(raster) << ", swizzle = " << swizzle;
+  if (splits > 1)
+    out << ", scheduler = split_k, splits = " << splits;
+  if (streamK)
+    out << ", scheduler = stream_k";
+  out << ">)\n";
+  return out.str();
+}
+
+uint32_t KernelConfig::derivedStages() const {
+  uint32_t stage = (tileM + tileN) * tileK * bundle::elementBytes(inType);
+  return stage ? (SmemBytes - StagingBytes - BarrierReserveBytes) / stage : 0;
+}
+
+std::optional<KernelConfig> KernelConfig::parse(std::string_view text,
+                                                std::string &error,
+                                                DType defaultType) {
+  static const std::regex pattern(
+      R"(^(?:sm90_([a-z0-9]+)_(?:c([a-z0-9]+)_)?)?(\d+)x(\d+)x(\d+)_(coop|pingpong))"
+      R"(_c(\d+)x(\d+)_(rm|rn)_s(\d+)_st(\d+)(?:_k(\d+)|(_sk))?$)");
+  std::cmatch match;
+  if (!std::regex_match(text.begin(), text.end(), match, pattern)) {
+    error = "not a kernel configuration name: '" + std::string(text) +
+            "' (expected e.g. sm90_bf16_128x256x64_coop_c2x1_rm_s8_st0, or "
+            "the same without 'sm90_bf16_')";
+    return std::nullopt;
+  }
+  auto number = [&](int group) -> uint32_t {
+    return static_cast<uint32_t>(std::stoul(match[group].str()));
+  };
+  KernelConfig config;
+  config.inType = defaultType;
+  if (match[1].matched) {
+    auto type = bundle::parseEnum<DType>(match[1].str());
+    if (!type) {
+      error = "'" + std::string(text) + "': unknown input type '" +
+              match[1].str() + "' (" + bundle::spellingList<DType>() + ")";
+      return std::nullopt;
+    }
+    config.inType = *type;
+  }
+  if (match[2].matched) {
+    auto type = bundle::parseEnum<DType>(match[2].str());
+    if (!type) {
+      error = "'" + std::string(text) + "': unknown output type '" +
+              match[2].str() + "' (" + bundle::spellingList<DType>() + ")";
+      return std::nullopt;
+    }
+    config.outType = *type;
+  }
+  config.tileM = number(3);
+  config.tileN = number(4);
+  config.tileK = number(5);
+  config.schedule =
+      match[6] == "coop" ? Schedule::Cooperative : Schedule::Pingpong;
+  config.clusterM = number(7);
+  config.clusterN = number(8);
+  config.raster = match[9] == "rm" ? Raster::AlongM : Raster::AlongN;
+  config.swizzle = number(10);
+  config.stages = number(11);
+  if (match[12].matched)
+    config.splits = number(12);
+  config.streamK = match[13].matched;
+  return config;
+}
+
+} // namespace gemm::dispatch

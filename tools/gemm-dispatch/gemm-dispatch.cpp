@@ -1,0 +1,172 @@
+//===- gemm-dispatch.cpp - Which kernel runs a problem, and the library ---===//
+//
+// The dispatcher on the command line, without a GPU or the compiler:
+//
+//   gemm-dispatch (--tuning FILE | --library DIR) --m M --n N --k K
+//       [--dtype bf16|f16] [--out-dtype bf16|f16|f32] [--sms N] [--json]
+//     prints the configuration the dispatcher picks and why;
+//   gemm-dispatch --tuning FILE --write-library DIR [--dtypes bf16,f16]
+//     writes the kernel library's index (DIR/library.json, DIR/tuning.json)
+//     and the gemm.matmul ops of its kernels (DIR/library.mlir) for gemm-opt.
+//
+// Exit codes: 0 ok, 2 bad usage or unreadable data.
+//
+//===----------------------------------------------------------------------===//
+
+#include "gemm/Dispatch/Dispatcher.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <sstream>
+
+using namespace gemm;
+using namespace gemm::dispatch;
+
+namespace {
+
+const char *Usage =
+    "usage: gemm-dispatch (--tuning FILE | --library DIR) --m M --n N --k K\n"
+    "           [--dtype bf16|f16] [--out-dtype bf16|f16|f32] [--sms N] "
+    "[--json]\n"
+    "       gemm-dispatch --tuning FILE --write-library DIR "
+    "[--dtypes bf16,f16]\n";
+
+struct UsageError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+DType parseType(const std::string &text, const char *option) {
+  auto type = bundle::parseEnum<DType>(text);
+  if (!type)
+    throw UsageError(std::string(option) + " " + text + ": expected one of " +
+                     bundle::spellingList<DType>());
+  return *type;
+}
+
+uint64_t parseCount(const std::string &text, const char *option) {
+  size_t used = 0;
+  uint64_t value = 0;
+  try {
+    value = std::stoull(text, &used);
+  } catch (const std::exception &) {
+  }
+  if (used != text.size() || value == 0)
+    throw UsageError(std::string(option) + " " + text +
+                     ": expected a positive integer");
+  return value;
+}
+
+int writeLibrary(const std::string &tuningPath, const std::string &dir,
+                 const std::string &dtypes) {
+  std::vector<DType> types;
+  std::stringstream list(dtypes);
+  for (std::string item; std::getline(list, item, ',');)
+    types.push_back(parseType(item, "--dtypes"));
+  TuningTable table = TuningTable::load(tuningPath);
+  std::vector<KernelConfig> configs = librarySet(table, types);
+  KernelLibrary::writeIndex(dir, tuningPath, configs);
+  std::ofstream mlir(dir + "/library.mlir");
+  mlir << "// The kernel library: every configuration the dispatcher can pick "
+          "from\n// "
+       << tuningPath << " (gemm-dispatch --write-library).\n\n";
+  for (const KernelConfig &config : configs)
+    mlir << config.mlir();
+  if (!mlir)
+    throw DispatchError(dir + "/library.mlir: cannot write");
+  std::cout << dir << ": " << configs.size() << " kernels\n";
+  return 0;
+}
+
+int run(const std::vector<std::string> &args) {
+  std::map<std::string, std::string> values;
+  bool json = false;
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string &arg = args[i];
+    if (arg == "--json") {
+      json = true;
+    } else if (arg == "--help" || arg == "-h") {
+      std::cout << Usage;
+      return 0;
+    } else if (arg.rfind("--", 0) == 0 && i + 1 < args.size()) {
+      values[arg] = args[++i];
+    } else {
+      throw UsageError("unexpected argument '" + arg + "'");
+    }
+  }
+  static const char *Known[] = {"--tuning",    "--library", "--m",
+                                "--n",         "--k",       "--dtype",
+                                "--out-dtype", "--sms",     "--write-library",
+                                "--dtypes"};
+  for (const auto &[option, value] : values)
+    if (std::find(std::begin(Known), std::end(Known), option) ==
+        std::end(Known))
+      throw UsageError("unknown option " + option);
+  if (values.count("--write-library")) {
+    if (!values.count("--tuning"))
+      throw UsageError("--write-library needs --tuning FILE");
+    return writeLibrary(values["--tuning"], values["--write-library"],
+                        values.count("--dtypes") ? values["--dtypes"]
+                                                 : "bf16,f16");
+  }
+  for (const char *dim : {"--m", "--n", "--k"})
+    if (!values.count(dim))
+      throw UsageError(std::string("missing ") + dim);
+  if (values.count("--tuning") == values.count("--library"))
+    throw UsageError("give one of --tuning FILE or --library DIR");
+
+  Problem problem;
+  problem.m = parseCount(values["--m"], "--m");
+  problem.n = parseCount(values["--n"], "--n");
+  problem.k = parseCount(values["--k"], "--k");
+  if (values.count("--dtype"))
+    problem.inType = parseType(values["--dtype"], "--dtype");
+  if (values.count("--out-dtype"))
+    problem.outType = parseType(values["--out-dtype"], "--out-dtype");
+  Target target;
+  if (values.count("--sms"))
+    target.smCount =
+        static_cast<uint32_t>(parseCount(values["--sms"], "--sms"));
+
+  Selection selection;
+  std::string library;
+  if (values.count("--library")) {
+    KernelLibrary lib = KernelLibrary::load(values["--library"]);
+    selection = lib.select(problem, target);
+    library = lib.manifestPath(selection.config).string();
+  } else {
+    TuningTable table = TuningTable::load(values["--tuning"]);
+    selection = select(problem, &table, target);
+  }
+  if (json) {
+    nlohmann::json out = {{"problem", problem.toString()},
+                          {"config", selection.config.name()},
+                          {"source", toString(selection.source)},
+                          {"class", selection.tunedClass},
+                          {"reason", selection.reason}};
+    if (!library.empty())
+      out["manifest"] = library;
+    std::cout << out.dump(1) << "\n";
+  } else {
+    std::cout << problem.toString() << ": " << selection.config.name() << " ("
+              << toString(selection.source) << ": " << selection.reason
+              << ")\n";
+  }
+  return 0;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  try {
+    return run(std::vector<std::string>(argv + 1, argv + argc));
+  } catch (const UsageError &e) {
+    std::cerr << "gemm-dispatch: " << e.what() << "\n" << Usage;
+  } catch (const std::exception &e) {
+    std::cerr << "gemm-dispatch: " << e.what() << "\n";
+  }
+  return 2;
+}
