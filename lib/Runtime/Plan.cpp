@@ -87,6 +87,7 @@ struct PlannedMatrix {
 PlannedMatrix planMatrix(Tensor tensor, DType dtype, uint64_t outer,
                          uint64_t inner, uint64_t batch, uint32_t alignBytes,
                          UnalignedPolicy policy,
+                         std::optional<uint64_t> givenLd,
                          std::vector<std::string> &errors) {
   MatrixPlan packed;
   packed.tensor = tensor;
@@ -97,6 +98,29 @@ PlannedMatrix planMatrix(Tensor tensor, DType dtype, uint64_t outer,
   packed.ld = inner;
   packed.batchStride = outer * inner;
   uint64_t bytes = elementBytes(dtype);
+  if (givenLd) {
+    // The caller's matrix as it is, rows *givenLd apart: nothing to stage or
+    // pad, only the rules to check.
+    MatrixPlan given = packed;
+    given.ld = *givenLd;
+    given.batchStride = outer * given.ld;
+    if (given.ld < inner)
+      errors.push_back(tensorName(tensor) + ": leading dimension " +
+                       std::to_string(given.ld) +
+                       " is smaller than its rows of " + std::to_string(inner) +
+                       " elements");
+    else if (given.ld * bytes % alignBytes != 0)
+      errors.push_back(tensorName(tensor) + ": leading dimension " +
+                       std::to_string(given.ld) + " x " +
+                       std::string(toString(dtype)) + " = " +
+                       std::to_string(given.ld * bytes) +
+                       " bytes is not a multiple of " +
+                       std::to_string(alignBytes) +
+                       " bytes (TMA rule: global strides are 16-byte "
+                       "multiples): copy it into rows of a multiple of " +
+                       std::to_string(alignBytes) + " bytes");
+    return {given, given, false};
+  }
   if (inner * bytes % alignBytes == 0)
     return {packed, packed, false};
 
@@ -258,11 +282,11 @@ LaunchPlan planLaunch(const KernelManifest &manifest, const Problem &problem,
   plan.unaligned = options.unaligned;
   const PlannedMatrix planned[] = {
       planMatrix(Tensor::A, types.a, problem.m, problem.k, problem.batch, align,
-                 options.unaligned, errors),
+                 options.unaligned, options.leadingDims[0], errors),
       planMatrix(Tensor::B, types.b, problem.n, problem.k, problem.batch, align,
-                 options.unaligned, errors),
+                 options.unaligned, options.leadingDims[1], errors),
       planMatrix(Tensor::C, types.c, problem.m, problem.n, problem.batch, align,
-                 options.unaligned, errors)};
+                 options.unaligned, options.leadingDims[2], errors)};
   throwIfAny(ErrorKind::Usage, errors);
   for (size_t i = 0; i < 3; ++i) {
     plan.matrices[i] = planned[i].user;

@@ -318,6 +318,29 @@ TEST(Plan, PadLeadingDims) {
   EXPECT_EQ(plan.matrix(Tensor::C).ld, 12u);
 }
 
+TEST(Plan, CallerLeadingDims) {
+  // A view into wider matrices (the Python package passes its tensors'
+  // strides): used as given, never staged, even with packed rows unaligned.
+  PlanOptions given = options(132, UnalignedPolicy::Reject);
+  given.leadingDims = {8192, 4096, 4096};
+  LaunchPlan plan = planLaunch(manifest(), problem(100, 4095, 4095), given);
+  EXPECT_EQ(plan.matrix(Tensor::A).ld, 8192u);
+  EXPECT_EQ(plan.tma[0].globalStrides[0], 16384u);
+  EXPECT_EQ(plan.matrix(Tensor::C).ld, 4096u);
+  EXPECT_FALSE(plan.anyStaged());
+  EXPECT_FALSE(plan.padded());
+  EXPECT_EQ(plan.matrix(Tensor::A).bytes(), 100u * 8192 * 2);
+
+  given.leadingDims = {4000, 4097, 4096};
+  std::string message = errorOf(
+      [&] { planLaunch(manifest(), problem(100, 4095, 4095), given); },
+      ErrorKind::Usage);
+  EXPECT_THAT(message, HasSubstr("tensor a: leading dimension 4000 is smaller than "
+                                 "its rows of 4095 elements"));
+  EXPECT_THAT(message, HasSubstr("tensor b: leading dimension 4097 x bf16 = 8194 "
+                                 "bytes is not a multiple of 16 bytes"));
+}
+
 TEST(Plan, ProblemChecks) {
   KernelManifest m = manifest();
   m.constraints.kMultiple = 64;

@@ -61,6 +61,12 @@ struct PlanOptions {
   /// Persistent grids: how many CTAs can be co-resident (from the SM count
   /// and occupancy). Ignored for the tiles policy.
   uint32_t persistentCtaCapacity = 0;
+  /// Leading dimensions (elements between rows) of A, B, C as the caller
+  /// holds them, e.g. views into larger matrices; nullopt: packed rows,
+  /// handled by `unaligned`. A given one is used as it is (never staged or
+  /// padded) and must be at least the row length and a multiple of the
+  /// kernel's alignment.
+  std::array<std::optional<uint64_t>, 3> leadingDims;
 };
 
 /// One matrix in memory: `batch` blocks of `outer` rows of `inner` contiguous
