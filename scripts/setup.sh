@@ -53,3 +53,15 @@ if [ ! -f "$build/build.ninja" ]; then
 fi
 ninja -C "$build" > "$build/build.log" 2>&1 || { tail -50 "$build/build.log"; exit 1; }
 echo "setup: built $build (log: $build/build.log)"
+
+# The Python package (python/, `import gemm`): pip builds its binding against
+# the runtime (incrementally, in build-python/) and ships this build's
+# compiler and kernel library inside it.
+if [ "$runtime" = ON ]; then
+  "$venv/bin/python" -m pip install -q --disable-pip-version-check "$root/python" \
+    -C cmake.define.GEMM_PYTHON_COMPILER="$build/bin/gemm-opt" \
+    -C cmake.define.GEMM_PYTHON_KERNEL_LIBRARY="$build/kernels" \
+    > "$build/python-install.log" 2>&1 ||
+    { tail -50 "$build/python-install.log"; exit 1; }
+  echo "setup: installed the gemm Python package into $venv"
+fi

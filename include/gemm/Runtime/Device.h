@@ -55,6 +55,9 @@ public:
 
   const DeviceInfo &info() const { return deviceInfo; }
   CUdevice handle() const { return device; }
+  /// The device's primary context (shared with the CUDA runtime and the
+  /// frameworks that use it, e.g. PyTorch).
+  CUcontext primaryContext() const { return context; }
   /// Samples NVML (loaded with dlopen; absent is fine).
   ClockSample sampleClocks() const;
 

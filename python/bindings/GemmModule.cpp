@@ -1,0 +1,575 @@
+//===- GemmModule.cpp - gemm._core: the dispatcher and runtime in Python --===//
+//
+// The Python package's view of the C++ libraries, nothing more: the
+// dispatcher (lib/Dispatch) and the runtime's bundle loading, launch planning
+// and launch (lib/Runtime). Tensors never cross this boundary: the Python
+// side passes device addresses, leading dimensions and a stream handle, so
+// any framework's tensors work. C++ errors become the exception classes
+// defined here (gemm.GemmError and its subclasses), each with the runtime's
+// message, which names the problem and the fix.
+//
+//===----------------------------------------------------------------------===//
+
+#include "gemm/Dispatch/Dispatcher.h"
+#include "gemm/Runtime/Bundle.h"
+#include "gemm/Runtime/Device.h"
+#include "gemm/Runtime/Driver.h"
+#include "gemm/Runtime/Error.h"
+#include "gemm/Runtime/Launch.h"
+#include "gemm/Runtime/Plan.h"
+
+#include <cuda_runtime_api.h>
+#include <nanobind/nanobind.h>
+#include <nanobind/ndarray.h>
+#include <nanobind/stl/array.h>
+#include <nanobind/stl/optional.h>
+#include <nanobind/stl/pair.h>
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/tuple.h>
+#include <nanobind/stl/vector.h>
+
+#include <map>
+#include <memory>
+#include <mutex>
+
+namespace nb = nanobind;
+using namespace gemm;
+using dispatch::KernelConfig;
+using runtime::ErrorKind;
+
+namespace {
+
+/// The Python exception classes, created at import (see NB_MODULE).
+struct Exceptions {
+  PyObject *base = nullptr, *usage = nullptr, *bundle = nullptr,
+           *noDevice = nullptr, *archMismatch = nullptr, *cuda = nullptr,
+           *hang = nullptr, *dispatch = nullptr;
+} exceptions;
+
+PyObject *exceptionFor(ErrorKind kind) {
+  switch (kind) {
+  case ErrorKind::Usage:
+    return exceptions.usage;
+  case ErrorKind::Bundle:
+    return exceptions.bundle;
+  case ErrorKind::NoDevice:
+    return exceptions.noDevice;
+  case ErrorKind::ArchMismatch:
+    return exceptions.archMismatch;
+  case ErrorKind::Cuda:
+    return exceptions.cuda;
+  case ErrorKind::Hang:
+    return exceptions.hang;
+  }
+  return exceptions.base;
+}
+
+[[noreturn]] void usageError(const std::string &message) {
+  throw runtime::Error(ErrorKind::Usage, message);
+}
+
+bundle::DType parseType(const std::string &text, const char *what) {
+  auto type = bundle::parseEnum<bundle::DType>(text);
+  if (!type)
+    usageError(std::string(what) + " '" + text + "': expected one of " +
+               bundle::spellingList<bundle::DType>());
+  return *type;
+}
+
+dispatch::Problem makeProblem(uint64_t m, uint64_t n, uint64_t k,
+                              const std::string &inType,
+                              const std::optional<std::string> &outType) {
+  if (m == 0 || n == 0 || k == 0)
+    usageError("M, N and K must be at least 1, got " + std::to_string(m) + "x" +
+               std::to_string(n) + "x" + std::to_string(k));
+  dispatch::Problem problem;
+  problem.m = m;
+  problem.n = n;
+  problem.k = k;
+  problem.inType = parseType(inType, "input dtype");
+  if (outType)
+    problem.outType = parseType(*outType, "output dtype");
+  return problem;
+}
+
+dispatch::Target makeTarget(const std::string &arch, uint32_t smCount) {
+  auto parsed = bundle::parseEnum<bundle::Arch>(arch);
+  if (!parsed)
+    usageError("arch '" + arch + "': expected one of " +
+               bundle::spellingList<bundle::Arch>());
+  return {*parsed, smCount};
+}
+
+/// Each GPU is opened once per process and stays open: its primary context
+/// stays retained while modules loaded into it are in use.
+const runtime::Device &openDevice(int ordinal) {
+  static std::mutex mutex;
+  static std::map<int, std::unique_ptr<runtime::Device>> devices;
+  std::lock_guard<std::mutex> lock(mutex);
+  auto &slot = devices[ordinal];
+  if (!slot) {
+    // Device::open selects the GPU in the CUDA runtime too; the caller's
+    // framework keeps its own current device.
+    int previous = -1;
+    bool hadDevice = cudaGetDevice(&previous) == cudaSuccess;
+    cudaGetLastError();
+    slot = std::make_unique<runtime::Device>(runtime::Device::open(ordinal));
+    if (hadDevice && previous != ordinal)
+      cudaSetDevice(previous);
+  }
+  return *slot;
+}
+
+/// Makes the device's primary context current for a scope and puts the
+/// caller's back afterwards (the caller may be on another GPU).
+class ContextScope {
+public:
+  explicit ContextScope(const runtime::Device &device) {
+    const runtime::DriverApi &api = runtime::driver();
+    runtime::checkCu(api.cuCtxGetCurrent(&previous),
+                     "reading the current CUDA context");
+    if (previous != device.primaryContext())
+      runtime::checkCu(api.cuCtxSetCurrent(device.primaryContext()),
+                       "making the GPU's context current");
+    else
+      previous = nullptr;
+  }
+  ~ContextScope() {
+    if (previous)
+      runtime::driver().cuCtxSetCurrent(previous);
+  }
+
+private:
+  CUcontext previous = nullptr;
+};
+
+/// A bundle read from disk, checked as gemm-runner checks it. No GPU.
+struct Bundle {
+  runtime::KernelBundle bundle;
+
+  static Bundle load(const std::string &path) {
+    Bundle b{runtime::KernelBundle::load(path)};
+    runtime::checkRunnerSupports(b.bundle.manifest);
+    return b;
+  }
+  const bundle::KernelManifest &manifest() const { return bundle.manifest; }
+
+  runtime::LaunchPlan plan(uint64_t m, uint64_t n, uint64_t k,
+                           std::optional<uint64_t> lda,
+                           std::optional<uint64_t> ldb,
+                           std::optional<uint64_t> ldc,
+                           uint32_t capacity) const {
+    runtime::Problem problem;
+    problem.m = m;
+    problem.n = n;
+    problem.k = k;
+    runtime::PlanOptions options;
+    options.unaligned = runtime::UnalignedPolicy::Reject;
+    options.persistentCtaCapacity = capacity;
+    options.leadingDims = {lda, ldb, ldc};
+    return runtime::planLaunch(bundle.manifest, problem, options);
+  }
+};
+
+/// A bundle loaded onto one GPU, ready to launch on any stream of it.
+class Kernel {
+public:
+  Kernel(const Bundle &source, int ordinal)
+      : bundle(source), device(&openDevice(ordinal)) {
+    ContextScope scope(*device);
+    loaded.emplace(runtime::LoadedKernel::load(bundle.bundle, *device));
+    capacity = runtime::persistentCtaCapacity(*loaded, bundle.manifest(),
+                                              device->info());
+    for (const bundle::Param &param : bundle.manifest().params)
+      hasWorkspaces |= param.kind == bundle::ParamKind::Workspace;
+  }
+
+  runtime::LaunchPlan plan(uint64_t m, uint64_t n, uint64_t k,
+                           std::optional<uint64_t> lda,
+                           std::optional<uint64_t> ldb,
+                           std::optional<uint64_t> ldc) const {
+    return bundle.plan(m, n, k, lda, ldb, ldc, capacity);
+  }
+
+  /// Plans and launches C = A * B^T on `stream` with the caller's memory:
+  /// A is M rows of K (lda apart), B N rows of K, C M rows of N.
+  void run(uint64_t m, uint64_t n, uint64_t k, uintptr_t a, uint64_t lda,
+           uintptr_t b, uint64_t ldb, uintptr_t c, uint64_t ldc,
+           const std::vector<uintptr_t> &workspaces, uintptr_t stream) const {
+    runtime::LaunchPlan launchPlan = plan(m, n, k, lda, ldb, ldc);
+    if (workspaces.size() != launchPlan.workspaces.size())
+      usageError(bundle.manifest().name + " takes " +
+                 std::to_string(launchPlan.workspaces.size()) +
+                 " workspaces, got " + std::to_string(workspaces.size()));
+    ContextScope scope(*device);
+    std::vector<CUtensorMap> maps =
+        runtime::encodeTensorMaps(launchPlan, a, b, c);
+    std::vector<CUdeviceptr> spaces(workspaces.begin(), workspaces.end());
+    runtime::launchKernel(*loaded, launchPlan, maps, spaces,
+                          reinterpret_cast<CUstream>(stream));
+  }
+
+  Bundle bundle;
+  const runtime::Device *device;
+  std::optional<runtime::LoadedKernel> loaded;
+  uint32_t capacity = 0;
+  bool hasWorkspaces = false;
+};
+
+nb::dict estimateDict(const dispatch::Estimate &e) {
+  nb::dict d;
+  d["seconds"] = e.seconds;
+  d["compute_s"] = e.computeSeconds;
+  d["memory_s"] = e.memorySeconds;
+  d["tiles"] = e.tiles;
+  d["waves"] = e.waves;
+  d["memory_bound"] = e.memoryBound();
+  return d;
+}
+
+std::string typeName(bundle::DType type) {
+  return std::string(bundle::toString(type));
+}
+
+} // namespace
+
+NB_MODULE(_core, m) {
+  m.doc() = "gemm's C++ dispatcher and runtime (use the gemm package)";
+
+  auto make = [&](const char *name, PyObject *base, const char *doc) {
+    std::string qualified = std::string("gemm.") + name;
+    PyObject *type =
+        PyErr_NewExceptionWithDoc(qualified.c_str(), doc, base, nullptr);
+    m.attr(name) = nb::handle(type);
+    return type;
+  };
+  exceptions.base = make("GemmError", PyExc_RuntimeError,
+                         "Base class of every error of the gemm package.");
+  PyObject *usageBases = PyTuple_Pack(2, exceptions.base, PyExc_ValueError);
+  exceptions.usage = make("UsageError", usageBases,
+                          "A problem, tensor or configuration the kernel "
+                          "cannot take.");
+  Py_DECREF(usageBases);
+  exceptions.bundle = make("BundleError", exceptions.base,
+                           "A missing, unreadable or invalid kernel bundle.");
+  exceptions.noDevice =
+      make("NoDeviceError", exceptions.base, "No NVIDIA driver or GPU.");
+  exceptions.archMismatch = make("ArchMismatchError", exceptions.base,
+                                 "The kernel's arch does not run on this GPU.");
+  exceptions.cuda =
+      make("CudaError", exceptions.base, "A CUDA driver or launch failure.");
+  exceptions.hang =
+      make("HangError", exceptions.base, "A kernel that did not finish.");
+  exceptions.dispatch = make("DispatchError", exceptions.base,
+                             "No kernel for the problem, or unreadable "
+                             "tuning data.");
+  nb::register_exception_translator([](const std::exception_ptr &p, void *) {
+    try {
+      std::rethrow_exception(p);
+    } catch (const runtime::Error &e) {
+      PyErr_SetString(exceptionFor(e.kind()), e.what());
+    } catch (const dispatch::DispatchError &e) {
+      PyErr_SetString(exceptions.dispatch, e.what());
+    }
+  });
+
+  // ---- configurations and the dispatcher --------------------------------
+  nb::class_<KernelConfig>(m, "KernelConfig",
+                           "One SM90 kernel configuration; see "
+                           "include/gemm/Dispatch/KernelConfig.h")
+      .def(
+          "__init__",
+          [](KernelConfig *self, const std::string &name,
+             const std::string &defaultType) {
+            std::string error;
+            auto config = KernelConfig::parse(
+                name, error, parseType(defaultType, "input dtype"));
+            if (!config)
+              usageError(error);
+            new (self) KernelConfig(*config);
+          },
+          nb::arg("name"), nb::arg("dtype") = "bf16",
+          "From a name or key, e.g. sm90_bf16_128x256x64_coop_c2x1_rm_s8_st0")
+      .def_static(
+          "make",
+          [](const std::string &inType,
+             const std::optional<std::string> &outType,
+             std::tuple<uint32_t, uint32_t, uint32_t> tile,
+             std::pair<uint32_t, uint32_t> cluster, const std::string &schedule,
+             const std::string &raster, uint32_t swizzle, uint32_t stages,
+             uint32_t splits, bool streamK) {
+            KernelConfig c;
+            c.inType = parseType(inType, "input dtype");
+            if (outType && *outType != inType)
+              c.outType = parseType(*outType, "output dtype");
+            std::tie(c.tileM, c.tileN, c.tileK) = tile;
+            std::tie(c.clusterM, c.clusterN) = cluster;
+            if (schedule != "cooperative" && schedule != "pingpong")
+              usageError("schedule '" + schedule +
+                         "': expected cooperative or pingpong");
+            c.schedule = schedule == "cooperative"
+                             ? dispatch::Schedule::Cooperative
+                             : dispatch::Schedule::Pingpong;
+            if (raster != "along_m" && raster != "along_n")
+              usageError("raster '" + raster +
+                         "': expected along_m or along_n");
+            c.raster = raster == "along_m" ? dispatch::Raster::AlongM
+                                           : dispatch::Raster::AlongN;
+            c.swizzle = swizzle;
+            c.stages = stages;
+            c.splits = splits;
+            c.streamK = streamK;
+            return c;
+          },
+          nb::arg("dtype"), nb::arg("out_dtype"), nb::arg("tile"),
+          nb::arg("cluster"), nb::arg("schedule"), nb::arg("raster"),
+          nb::arg("swizzle"), nb::arg("stages"), nb::arg("splits"),
+          nb::arg("stream_k"),
+          "From fields; the compiler checks them when it compiles.")
+      .def_prop_ro("name", &KernelConfig::name)
+      .def_prop_ro("key", &KernelConfig::key)
+      .def_prop_ro("mlir", &KernelConfig::mlir)
+      .def_prop_ro("in_dtype",
+                   [](const KernelConfig &c) { return typeName(c.inType); })
+      .def_prop_ro("out_dtype",
+                   [](const KernelConfig &c) { return typeName(c.cType()); })
+      .def_prop_ro("tile",
+                   [](const KernelConfig &c) {
+                     return std::make_tuple(c.tileM, c.tileN, c.tileK);
+                   })
+      .def_prop_ro("cluster",
+                   [](const KernelConfig &c) {
+                     return std::make_pair(c.clusterM, c.clusterN);
+                   })
+      .def_prop_ro("schedule",
+                   [](const KernelConfig &c) {
+                     return std::string(dispatch::toString(c.schedule));
+                   })
+      .def_prop_ro("raster",
+                   [](const KernelConfig &c) {
+                     return std::string(dispatch::toString(c.raster));
+                   })
+      .def_ro("swizzle", &KernelConfig::swizzle)
+      .def_ro("stages", &KernelConfig::stages)
+      .def_ro("splits", &KernelConfig::splits)
+      .def_ro("stream_k", &KernelConfig::streamK)
+      .def("derived_stages", &KernelConfig::derivedStages)
+      .def("__eq__",
+           [](const KernelConfig &a, const KernelConfig &b) { return a == b; })
+      .def("__hash__",
+           [](const KernelConfig &c) {
+             return nb::hash(nb::str(c.name().c_str()));
+           })
+      .def("__repr__", [](const KernelConfig &c) {
+        return "KernelConfig('" + c.name() + "')";
+      });
+
+  nb::class_<dispatch::TuningTable>(m, "TuningTable")
+      .def_static("load",
+                  [](const std::string &path) {
+                    return dispatch::TuningTable::load(path);
+                  })
+      .def_prop_ro("source", &dispatch::TuningTable::source)
+      .def_prop_ro("gpu_name", &dispatch::TuningTable::gpuName)
+      .def_prop_ro("classes", [](const dispatch::TuningTable &t) {
+        std::vector<std::tuple<std::string, KernelConfig, double>> out;
+        for (const dispatch::TunedClass &c : t.classes())
+          out.emplace_back(c.key, c.best, c.bestRatio);
+        return out;
+      });
+
+  nb::class_<dispatch::Selection>(m, "Selection")
+      .def_ro("config", &dispatch::Selection::config)
+      .def_prop_ro("source",
+                   [](const dispatch::Selection &s) {
+                     return std::string(dispatch::toString(s.source));
+                   })
+      .def_ro("tuned_class", &dispatch::Selection::tunedClass)
+      .def_ro("reason", &dispatch::Selection::reason)
+      .def("__repr__", [](const dispatch::Selection &s) {
+        return "Selection(" + s.config.name() + ", " +
+               std::string(dispatch::toString(s.source)) + ")";
+      });
+
+  m.def(
+      "select",
+      [](uint64_t mm, uint64_t n, uint64_t k, const std::string &inType,
+         const std::optional<std::string> &outType,
+         const dispatch::TuningTable *table, const std::string &arch,
+         uint32_t smCount,
+         const std::optional<std::vector<KernelConfig>> &available) {
+        return dispatch::select(makeProblem(mm, n, k, inType, outType), table,
+                                makeTarget(arch, smCount),
+                                available ? &*available : nullptr);
+      },
+      nb::arg("m"), nb::arg("n"), nb::arg("k"), nb::arg("dtype") = "bf16",
+      nb::arg("out_dtype") = nb::none(), nb::arg("table") = nb::none(),
+      nb::arg("arch") = "sm_90a", nb::arg("sm_count") = 132,
+      nb::arg("available") = nb::none(),
+      "The dispatcher's choice for a problem (see "
+      "include/gemm/Dispatch/Dispatcher.h).");
+  m.def(
+      "model_pick",
+      [](uint64_t mm, uint64_t n, uint64_t k, const std::string &inType,
+         uint32_t smCount) {
+        return dispatch::modelPick(makeProblem(mm, n, k, inType, std::nullopt),
+                                   {bundle::Arch::Sm90a, smCount});
+      },
+      nb::arg("m"), nb::arg("n"), nb::arg("k"), nb::arg("dtype") = "bf16",
+      nb::arg("sm_count") = 132);
+  m.def(
+      "estimate",
+      [](const KernelConfig &config, uint64_t mm, uint64_t n, uint64_t k,
+         uint32_t smCount) {
+        return estimateDict(
+            dispatch::estimate(config,
+                               makeProblem(mm, n, k, typeName(config.inType),
+                                           typeName(config.cType())),
+                               {bundle::Arch::Sm90a, smCount}));
+      },
+      nb::arg("config"), nb::arg("m"), nb::arg("n"), nb::arg("k"),
+      nb::arg("sm_count") = 132);
+  m.def(
+      "library_set",
+      [](const dispatch::TuningTable &table,
+         const std::vector<std::string> &types) {
+        std::vector<bundle::DType> parsed;
+        for (const std::string &t : types)
+          parsed.push_back(parseType(t, "dtype"));
+        return dispatch::librarySet(table, parsed);
+      },
+      nb::arg("table"), nb::arg("dtypes"));
+
+  nb::class_<dispatch::KernelLibrary>(m, "KernelLibrary")
+      .def_static("load",
+                  [](const std::string &dir) {
+                    return dispatch::KernelLibrary::load(dir);
+                  })
+      .def_prop_ro(
+          "dir",
+          [](const dispatch::KernelLibrary &l) { return l.dir().string(); })
+      .def_prop_ro("table", &dispatch::KernelLibrary::table,
+                   nb::rv_policy::reference_internal)
+      .def_prop_ro("configs", &dispatch::KernelLibrary::configs)
+      .def("manifest_path",
+           [](const dispatch::KernelLibrary &l, const KernelConfig &c) {
+             return l.manifestPath(c).string();
+           });
+
+  // ---- bundles and launches ------------------------------------------------
+  nb::class_<runtime::LaunchPlan>(m, "LaunchPlan")
+      .def_prop_ro("lds",
+                   [](const runtime::LaunchPlan &p) {
+                     return std::make_tuple(p.matrices[0].ld, p.matrices[1].ld,
+                                            p.matrices[2].ld);
+                   })
+      .def_prop_ro("workspaces",
+                   [](const runtime::LaunchPlan &p) {
+                     std::vector<std::pair<uint64_t, bool>> out;
+                     for (const runtime::WorkspacePlan &w : p.workspaces)
+                       out.emplace_back(w.bytes, w.zeroInit);
+                     return out;
+                   })
+      .def_ro("grid", &runtime::LaunchPlan::grid)
+      .def_ro("block", &runtime::LaunchPlan::block)
+      .def_ro("cluster", &runtime::LaunchPlan::cluster)
+      .def_ro("dynamic_smem_bytes", &runtime::LaunchPlan::dynamicSmemBytes)
+      .def("describe", &runtime::describePlan);
+
+  nb::class_<Bundle>(m, "Bundle")
+      .def_static("load", &Bundle::load, nb::arg("manifest_path"))
+      .def_prop_ro(
+          "manifest_path",
+          [](const Bundle &b) { return b.bundle.manifestPath.string(); })
+      .def_prop_ro("name", [](const Bundle &b) { return b.manifest().name; })
+      .def_prop_ro("arch",
+                   [](const Bundle &b) {
+                     return std::string(bundle::toString(b.manifest().arch));
+                   })
+      .def_prop_ro(
+          "dtypes",
+          [](const Bundle &b) {
+            const bundle::TensorTypes &t = b.manifest().types;
+            return std::make_tuple(typeName(t.a), typeName(t.b), typeName(t.c));
+          },
+          "(A, B, C) element types")
+      .def_prop_ro("tile", [](const Bundle &b) { return b.manifest().tile; })
+      .def_prop_ro("cluster",
+                   [](const Bundle &b) { return b.manifest().cluster; })
+      .def_prop_ro("alignment_bytes",
+                   [](const Bundle &b) {
+                     return b.manifest().constraints.leadingDimAlignmentBytes;
+                   })
+      .def(
+          "plan",
+          [](const Bundle &b, uint64_t mm, uint64_t n, uint64_t k,
+             uint32_t smCount, std::optional<uint64_t> lda,
+             std::optional<uint64_t> ldb, std::optional<uint64_t> ldc) {
+            return b.plan(mm, n, k, lda, ldb, ldc, smCount);
+          },
+          nb::arg("m"), nb::arg("n"), nb::arg("k"), nb::arg("sm_count") = 132,
+          nb::arg("lda") = nb::none(), nb::arg("ldb") = nb::none(),
+          nb::arg("ldc") = nb::none(),
+          "The launch plan without a GPU (persistent grids sized for "
+          "sm_count CTAs).");
+
+  nb::class_<Kernel>(m, "Kernel")
+      .def(nb::init<const Bundle &, int>(), nb::arg("bundle"),
+           nb::arg("device") = 0,
+           "Loads the bundle onto GPU `device` (arch checked first).")
+      .def_ro("bundle", &Kernel::bundle)
+      .def_ro("capacity", &Kernel::capacity)
+      .def_ro("has_workspaces", &Kernel::hasWorkspaces)
+      .def_prop_ro("source", [](const Kernel &k) { return k.loaded->source(); })
+      .def("plan", &Kernel::plan, nb::arg("m"), nb::arg("n"), nb::arg("k"),
+           nb::arg("lda") = nb::none(), nb::arg("ldb") = nb::none(),
+           nb::arg("ldc") = nb::none())
+      .def("run", &Kernel::run, nb::arg("m"), nb::arg("n"), nb::arg("k"),
+           nb::arg("a"), nb::arg("lda"), nb::arg("b"), nb::arg("ldb"),
+           nb::arg("c"), nb::arg("ldc"), nb::arg("workspaces"),
+           nb::arg("stream"));
+
+  m.def(
+      "dlpack_info",
+      [](nb::ndarray<nb::ro> array) {
+        std::vector<int64_t> shape, strides;
+        for (size_t i = 0; i < array.ndim(); ++i) {
+          shape.push_back(array.shape(i));
+          strides.push_back(array.stride(i));
+        }
+        nb::dlpack::dtype type = array.dtype();
+        return std::make_tuple(reinterpret_cast<uintptr_t>(array.data()), shape,
+                               strides, int(type.code), int(type.bits),
+                               int(type.lanes), int(array.device_type()),
+                               int(array.device_id()));
+      },
+      nb::arg("tensor"),
+      "(address, shape, strides in elements, DLPack type code, bits, lanes, "
+      "device type, device id) of any tensor that speaks DLPack.");
+  m.def(
+      "device_info",
+      [](int ordinal) {
+        const runtime::DeviceInfo &info = openDevice(ordinal).info();
+        nb::dict d;
+        d["name"] = info.name;
+        d["compute_capability"] = std::make_pair(info.ccMajor, info.ccMinor);
+        d["sm_count"] = info.smCount;
+        d["arch"] = info.ccMajor == 9 && info.ccMinor == 0    ? "sm_90a"
+                    : info.ccMajor == 10 && info.ccMinor == 0 ? "sm_100a"
+                                                              : "";
+        return d;
+      },
+      nb::arg("device") = 0,
+      "The GPU's name, compute capability, SM count and the arch its "
+      "kernels target; NoDeviceError without a driver or GPU.");
+  m.def(
+      "device_memory",
+      [](int ordinal) {
+        ContextScope scope(openDevice(ordinal));
+        size_t free = 0, total = 0;
+        runtime::checkCu(runtime::driver().cuMemGetInfo(&free, &total),
+                         "reading GPU memory");
+        return std::make_pair(free, total);
+      },
+      nb::arg("device") = 0, "(free, total) bytes of the GPU's memory.");
+}

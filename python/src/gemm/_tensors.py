@@ -1,0 +1,166 @@
+"""What the package needs to know of a tensor, from any framework.
+
+PyTorch tensors are read directly (the fast path). Anything else is read
+through `__cuda_array_interface__` (CuPy, Numba, ...) or DLPack (`__dlpack__`:
+JAX, CuPy, NumPy, ...). Output and workspace memory, staging copies and the
+stream come from the framework of the inputs: PyTorch (its caching allocator
+and current stream) or CuPy (its memory pool and current stream).
+"""
+import dataclasses
+import sys
+
+from gemm import _core
+
+# DLPack type codes (dlpack.h): kDLInt 0, kDLUInt 1, kDLFloat 2, kDLBfloat 4.
+_DLPACK_TYPES = {(2, 16): "f16", (4, 16): "bf16", (2, 32): "f32", (2, 64): "f64",
+                 (0, 8): "s8", (1, 8): "u8", (0, 32): "s32"}
+_DLPACK_CUDA = (2, 13)  # kDLCUDA, kDLCUDAManaged
+_TYPESTR = {"<f2": "f16", "<f4": "f32", "<f8": "f64", "|i1": "s8", "|u1": "u8",
+            "<i4": "s32", "<V2": "bf16"}
+_ELEMENT_BYTES = {"bf16": 2, "f16": 2, "f32": 4, "f64": 8, "s8": 1, "u8": 1, "s32": 4}
+
+
+@dataclasses.dataclass
+class TensorView:
+    obj: object
+    framework: str          # "torch", "cupy" or "other"
+    ptr: int
+    shape: tuple
+    strides: tuple          # in elements
+    dtype: str              # "bf16", "f16", ... or the framework's name
+    is_cuda: bool
+    device: int
+    device_text: str        # for messages: "cuda:0", "cpu", ...
+
+    @property
+    def element_bytes(self):
+        return _ELEMENT_BYTES.get(self.dtype, 0)
+
+
+def _torch():
+    return sys.modules.get("torch")
+
+
+def _torch_dtype_name(torch, dtype):
+    return {torch.bfloat16: "bf16", torch.float16: "f16", torch.float32: "f32",
+            torch.float64: "f64", torch.int8: "s8", torch.uint8: "u8",
+            torch.int32: "s32"}.get(dtype, str(dtype).replace("torch.", ""))
+
+
+def view(obj, what):
+    """A TensorView of `obj`; UsageError naming `what` if it is no tensor."""
+    torch = _torch()
+    if torch is not None and isinstance(obj, torch.Tensor):
+        device = obj.device
+        return TensorView(obj, "torch", obj.data_ptr() if obj.numel() else 0,
+                          tuple(obj.shape), tuple(obj.stride()),
+                          _torch_dtype_name(torch, obj.dtype), device.type == "cuda",
+                          device.index if device.index is not None else 0, str(device))
+    framework = "cupy" if type(obj).__module__.startswith("cupy") else "other"
+    cai = getattr(obj, "__cuda_array_interface__", None)
+    if cai is not None:
+        typestr = cai["typestr"]
+        dtype = _TYPESTR.get(typestr, typestr)
+        itemsize = int(typestr[2:]) if typestr[2:].isdigit() else 1
+        shape = tuple(cai["shape"])
+        if cai.get("strides") is None:
+            strides, step = [], 1
+            for extent in reversed(shape):
+                strides.insert(0, step)
+                step *= extent
+        else:
+            strides = [s // itemsize for s in cai["strides"]]
+        device = _cai_device(obj)
+        return TensorView(obj, framework, int(cai["data"][0]), shape, tuple(strides), dtype,
+                          True, device, f"cuda:{device}")
+    if hasattr(obj, "__dlpack__"):
+        try:
+            ptr, shape, strides, code, bits, lanes, device_type, device_id = \
+                _core.dlpack_info(obj)
+        except TypeError as e:
+            raise _core.UsageError(f"{what}: its DLPack export failed ({e})") from None
+        dtype = _DLPACK_TYPES.get((code, bits), f"dlpack type {code}/{bits}") \
+            if lanes == 1 else f"vector type x{lanes}"
+        is_cuda = device_type in _DLPACK_CUDA
+        text = f"cuda:{device_id}" if is_cuda else \
+            {1: "cpu", 3: "cuda pinned host memory"}.get(device_type, f"DLPack device {device_type}")
+        return TensorView(obj, framework, ptr, tuple(shape), tuple(strides), dtype, is_cuda,
+                          device_id, text)
+    raise _core.UsageError(
+        f"{what}: a {type(obj).__module__}.{type(obj).__name__} is not a tensor: pass a "
+        "torch.Tensor, or an array with __cuda_array_interface__ or __dlpack__ (CuPy, JAX)")
+
+
+def _cai_device(obj):
+    device = getattr(obj, "device", None)
+    ident = getattr(device, "id", None)
+    return int(ident) if ident is not None else 0
+
+
+class Memory:
+    """Output, workspace and staging memory and the stream, from the
+    framework of the inputs."""
+
+    def __init__(self, framework, device):
+        self.device = device
+        torch = _torch()
+        if framework == "torch" or (framework == "other" and torch is not None):
+            self.kind = "torch"
+            self.torch = torch
+        elif framework == "cupy" or "cupy" in sys.modules:
+            import cupy
+            self.kind = "cupy"
+            self.cupy = cupy
+        else:
+            raise _core.UsageError(
+                "the output must be allocated, and neither PyTorch nor CuPy is imported: "
+                "pass out= (a writable CUDA tensor), or import torch or cupy")
+
+    def stream(self):
+        if self.kind == "torch":
+            return self.torch.cuda.current_stream(self.device).cuda_stream
+        with self.cupy.cuda.Device(self.device):
+            return self.cupy.cuda.get_current_stream().ptr
+
+    def empty(self, rows, cols, dtype, ld=None):
+        """rows x cols of `dtype`, rows `ld` elements apart (a view into a
+        wider buffer when ld > cols)."""
+        ld = ld or cols
+        if self.kind == "torch":
+            t = self.torch
+            tdtype = {"bf16": t.bfloat16, "f16": t.float16, "f32": t.float32}[dtype]
+            buffer = t.empty((rows, ld), dtype=tdtype, device=f"cuda:{self.device}")
+        else:
+            cp = self.cupy
+            if dtype == "bf16":
+                raise _core.UsageError("CuPy has no bfloat16 type: pass out= for bf16 results")
+            with cp.cuda.Device(self.device):
+                buffer = cp.empty((rows, ld), dtype={"f16": cp.float16, "f32": cp.float32}[dtype])
+        return buffer[:, :cols] if ld != cols else buffer
+
+    def bytes(self, count, zeroed):
+        if self.kind == "torch":
+            t = self.torch
+            make = t.zeros if zeroed else t.empty
+            return make(count, dtype=t.uint8, device=f"cuda:{self.device}")
+        with self.cupy.cuda.Device(self.device):
+            make = self.cupy.zeros if zeroed else self.cupy.empty
+            return make(count, dtype=self.cupy.uint8)
+
+    @staticmethod
+    def address(buffer):
+        return buffer.data_ptr() if hasattr(buffer, "data_ptr") else buffer.data.ptr
+
+    @staticmethod
+    def fill_zero(buffer):
+        if hasattr(buffer, "zero_"):
+            buffer.zero_()
+        else:
+            buffer.fill(0)
+
+    @staticmethod
+    def copy(dst, src):
+        if hasattr(dst, "copy_"):
+            dst.copy_(src)
+        else:
+            dst[...] = src

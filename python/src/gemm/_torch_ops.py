@@ -1,0 +1,85 @@
+"""gemm.matmul as PyTorch custom ops (torch.library), so torch.compile
+captures a model that calls it without graph breaks:
+
+    gemm::matmul(Tensor a, Tensor b, str? config, ScalarType? out_dtype) -> Tensor
+    gemm::matmul_out(Tensor a, Tensor b, Tensor(a!) out, str? config) -> ()
+
+Their fake (meta) implementations give the output's shape and type without
+running anything. Registered when the package is imported with PyTorch
+installed.
+"""
+import sys
+from typing import Optional
+
+from gemm import _api, _core
+
+_DTYPES = {}
+_registered = False
+
+
+def is_torch(*tensors):
+    torch = sys.modules.get("torch")
+    return _registered and torch is not None and all(
+        t is None or isinstance(t, torch.Tensor) for t in tensors)
+
+
+def _config_name(config, dtype):
+    if config is None:
+        return None
+    if isinstance(config, str):
+        return config
+    return config.kernel_config(dtype).name
+
+
+def _parse_config(name):
+    return None if name is None else _api.Config.from_kernel_config(_core.KernelConfig(name))
+
+
+def matmul(a, b, out, out_dtype, config):
+    torch = sys.modules["torch"]
+    names = {"bf16": torch.bfloat16, "f16": torch.float16, "f32": torch.float32}
+    if isinstance(out_dtype, str):
+        if out_dtype not in names:
+            raise _core.UsageError(f"out_dtype={out_dtype}: expected bf16, f16 or f32")
+        out_dtype = names[out_dtype]
+    dtype = {torch.bfloat16: "bf16", torch.float16: "f16"}.get(a.dtype, "bf16")
+    name = _config_name(config, dtype)
+    if out is not None:
+        if out_dtype is not None and out.dtype != out_dtype:
+            raise _core.UsageError(f"out is {out.dtype} but out_dtype is {out_dtype}")
+        torch.ops.gemm.matmul_out(a, b, out, name)
+        return out
+    return torch.ops.gemm.matmul(a, b, name, out_dtype)
+
+
+def register():
+    global _registered
+    import torch
+
+    def type_name(dtype):
+        return {torch.bfloat16: "bf16", torch.float16: "f16", torch.float32: "f32"}.get(dtype)
+
+    @torch.library.custom_op("gemm::matmul", mutates_args=())
+    def matmul_op(a: torch.Tensor, b: torch.Tensor, config: Optional[str] = None,
+                  out_dtype: Optional[torch.dtype] = None) -> torch.Tensor:
+        return _api.matmul_impl(a, b, None, type_name(out_dtype) if out_dtype else None,
+                                _parse_config(config), None)
+
+    @matmul_op.register_fake
+    def _(a, b, config=None, out_dtype=None):
+        torch._check(a.dim() == 2 and b.dim() == 2,
+                     lambda: "gemm.matmul: a [M, K] and b [N, K] must be 2-D")
+        torch._check(a.shape[1] == b.shape[1],
+                     lambda: f"gemm.matmul: K of a ({a.shape[1]}) != K of b ({b.shape[1]})")
+        return a.new_empty((a.shape[0], b.shape[0]), dtype=out_dtype or a.dtype)
+
+    @torch.library.custom_op("gemm::matmul_out", mutates_args=("out",))
+    def matmul_out_op(a: torch.Tensor, b: torch.Tensor, out: torch.Tensor,
+                      config: Optional[str] = None) -> None:
+        _api.matmul_impl(a, b, out, None, _parse_config(config), None)
+
+    @matmul_out_op.register_fake
+    def _(a, b, out, config=None):
+        return None
+
+    _registered = True

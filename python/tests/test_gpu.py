@@ -1,0 +1,227 @@
+"""The package on an sm_90a GPU with PyTorch: results against torch.matmul
+over shapes, types and configurations, staging of tensors TMA cannot read,
+the caller's stream, torch.compile, CuPy, the library and explicit kernels,
+memory over 10,000 calls, and the errors only a GPU can raise."""
+import os
+import re
+import subprocess
+
+import pytest
+
+import gemm
+
+pytestmark = [pytest.mark.gpu, pytest.mark.torch]
+
+torch = pytest.importorskip("torch")
+
+TYPES = {"bf16": torch.bfloat16, "f16": torch.float16, "f32": torch.float32}
+# Relative Frobenius error bounds by output type (docs/Runtime.md): f32
+# accumulation; the output rounding dominates.
+TOLERANCE = {torch.bfloat16: 1e-2, torch.float16: 2e-3, torch.float32: 1e-4}
+
+
+def reference(a, b):
+    return (a.double() @ b.double().T)
+
+
+def assert_close(c, a, b):
+    ref = reference(a, b)
+    err = ((c.double() - ref).norm() / ref.norm().clamp_min(1e-30)).item()
+    assert err <= TOLERANCE[c.dtype], f"relative error {err:.2e}"
+
+
+def inputs(m, n, k, dtype=torch.bfloat16, seed=0):
+    g = torch.Generator(device="cuda").manual_seed(seed)
+    a = torch.randn(m, k, device="cuda", dtype=dtype, generator=g)
+    b = torch.randn(n, k, device="cuda", dtype=dtype, generator=g)
+    return a, b
+
+
+SHAPES = [(1, 1, 1), (1, 4096, 4096), (16, 8192, 8192), (64, 4096, 14336), (127, 4096, 4096),
+          (200, 8192, 8192), (1000, 1000, 1000), (2048, 2048, 2048), (4096, 4096, 4096),
+          (3000, 5000, 7000), (777, 333, 1100), (4095, 4097, 4104), (129, 28672, 4096)]
+
+
+@pytest.mark.parametrize("m,n,k", SHAPES)
+@pytest.mark.parametrize("dtype", ["bf16", "f16"])
+def test_matmul_matches_torch(m, n, k, dtype):
+    a, b = inputs(m, n, k, TYPES[dtype])
+    c = gemm.matmul(a, b)
+    assert c.shape == (m, n) and c.dtype == a.dtype and c.device == a.device
+    assert_close(c, a, b)
+
+
+@pytest.mark.parametrize("m,n,k", [(333, 4095, 4097), (1, 7, 9), (100, 1000, 1001)])
+def test_unaligned_rows_are_staged(m, n, k):
+    # K and N not multiples of 8: rows are not 16-byte multiples.
+    a, b = inputs(m, n, k)
+    assert_close(gemm.matmul(a, b), a, b)
+
+
+def test_views_and_transposes_are_staged_or_used_as_they_are():
+    a, b = inputs(512, 768, 1024)
+    wide = torch.randn(512, 2048, device="cuda", dtype=torch.bfloat16)
+    view = wide[:, 64:64 + 1024]           # aligned row stride 2048: used as it is
+    assert_close(gemm.matmul(view, b), view, b)
+    w = torch.randn(1024, 768, device="cuda", dtype=torch.bfloat16)  # x @ W: W [K, N]
+    assert_close(gemm.matmul(a, w.T), a, w.T)                      # B not K-major: staged
+    odd = wide[:, 1:1 + 1024]              # base not 16-byte aligned: staged
+    assert_close(gemm.matmul(odd, b), odd, b)
+
+
+def test_out_and_out_dtype():
+    a, b = inputs(256, 512, 1024)
+    out = torch.empty(256, 512, device="cuda", dtype=torch.bfloat16)
+    assert gemm.matmul(a, b, out=out) is out
+    assert_close(out, a, b)
+    c32 = gemm.matmul(a, b, out_dtype="f32")
+    assert c32.dtype == torch.float32
+    assert_close(c32, a, b)
+    wide = torch.zeros(256, 1024 + 3, device="cuda", dtype=torch.bfloat16)
+    gemm.matmul(a, b, out=wide[:, 3:3 + 512])   # misaligned out: computed aside, copied
+    assert_close(wide[:, 3:3 + 512], a, b)
+    assert wide[:, :3].abs().sum().item() == 0
+
+
+def test_empty_problems():
+    a, b = inputs(0, 64, 64)
+    assert gemm.matmul(a, b).shape == (0, 64)
+    a, b = inputs(8, 16, 0)
+    assert gemm.matmul(a, b).abs().sum().item() == 0
+
+
+CONFIGS = [gemm.Config(tile=(128, 256, 64), cluster=(2, 1)),
+           gemm.Config(tile=(64, 128, 64), schedule="pingpong", splits=4),
+           gemm.Config(tile=(128, 256, 64), cluster=(1, 2), stream_k=True),
+           gemm.Config(tile=(128, 128, 64), cluster=(1, 2), raster="along_n", swizzle=4)]
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=lambda c: c.kernel_config().key)
+def test_explicit_configs(config, tmp_path, monkeypatch):
+    monkeypatch.setenv("GEMM_CACHE_DIR", str(tmp_path))
+    kernel = gemm.compile(config, a_dtype="bf16")
+    for m, n, k in [(64, 4096, 8192), (1000, 1000, 1000), (2048, 2048, 2048)]:
+        a, b = inputs(m, n, k)
+        c = torch.empty(m, n, device="cuda", dtype=torch.bfloat16)
+        kernel(a, b, out=c)
+        assert_close(c, a, b)
+        assert_close(gemm.matmul(a, b, config=config), a, b)
+
+
+def test_load_a_bundle():
+    library = gemm.kernel_library()
+    config = gemm.select(4096, 4096, 4096).config
+    kernel = gemm.load(library.manifest_path(config))
+    a, b = inputs(4096, 4096, 4096)
+    assert_close(kernel(a, b), a, b)
+    with pytest.raises(gemm.UsageError, match="takes bf16 inputs; a and b are f16"):
+        kernel(a.half(), b.half())
+
+
+def test_runs_on_the_callers_stream():
+    a, b = inputs(2048, 2048, 2048)
+    side = torch.cuda.Stream()
+    with torch.cuda.stream(side):
+        # Inputs produced on the side stream, consumed there without a sync.
+        a2 = a * 2
+        c = gemm.matmul(a2, b)
+    side.synchronize()
+    assert_close(c, a2, b)
+    # A graph capture only works if nothing synchronises.
+    graph = torch.cuda.CUDAGraph()
+    out = torch.empty(2048, 2048, device="cuda", dtype=torch.bfloat16)
+    gemm.matmul(a, b, out=out)
+    with torch.cuda.graph(graph):
+        gemm.matmul(a, b, out=out)
+    out.zero_()
+    graph.replay()
+    torch.cuda.synchronize()
+    assert_close(out, a, b)
+
+
+def test_torch_compile_captures_without_graph_breaks():
+    import torch._dynamo
+    torch._dynamo.reset()
+
+    def mlp(x, w1, w2):
+        return gemm.matmul(torch.relu(gemm.matmul(x, w1)), w2)
+
+    x, w1 = inputs(256, 1024, 512)
+    w2 = torch.randn(384, 1024, device="cuda", dtype=torch.bfloat16)
+    explanation = torch._dynamo.explain(mlp)(x, w1, w2)
+    assert explanation.graph_break_count == 0, explanation.break_reasons
+    compiled = torch.compile(mlp, fullgraph=True)
+    expected = reference(torch.relu(reference(x, w1).bfloat16()), w2)
+    got = compiled(x, w1, w2).double()
+    assert ((got - expected).norm() / expected.norm()).item() < 2e-2
+    torch.library.opcheck(torch.ops.gemm.matmul.default, (x, w1, None, None))
+
+
+def test_cupy_arrays():
+    cupy = pytest.importorskip("cupy")
+    a = cupy.random.standard_normal((300, 512), dtype=cupy.float32).astype(cupy.float16)
+    b = cupy.random.standard_normal((200, 512), dtype=cupy.float32).astype(cupy.float16)
+    c = gemm.matmul(a, b)
+    assert isinstance(c, cupy.ndarray) and c.shape == (300, 200)
+    ref = a.astype(cupy.float64) @ b.astype(cupy.float64).T
+    assert float(cupy.linalg.norm(c.astype(cupy.float64) - ref) / cupy.linalg.norm(ref)) < 2e-3
+
+
+def test_dlpack_tensors():
+    a, b = inputs(128, 256, 512, torch.float16)
+
+    class Capsule:
+        """Only DLPack (as JAX arrays offer it)."""
+        def __init__(self, t):
+            self.t = t
+
+        def __dlpack__(self, stream=None, **kwargs):
+            return self.t.__dlpack__()
+
+        def __dlpack_device__(self):
+            return self.t.__dlpack_device__()
+
+    out = torch.empty(128, 256, device="cuda", dtype=torch.float16)
+    gemm.matmul(Capsule(a), Capsule(b), out=out)
+    assert_close(out, a, b)
+
+
+def test_no_leak_over_ten_thousand_calls():
+    a, b = inputs(64, 1024, 1024)
+    split = gemm.compile(gemm.Config(tile=(64, 128, 64), schedule="pingpong", splits=2))
+    for _ in range(100):
+        gemm.matmul(a, b)
+        split(a, b)
+    torch.cuda.synchronize()
+    allocated = torch.cuda.memory_allocated()
+    free_before, _ = gemm._core.device_memory(0)
+    for _ in range(5000):
+        gemm.matmul(a, b)
+        split(a, b)
+    torch.cuda.synchronize()
+    assert torch.cuda.memory_allocated() == allocated
+    free_after, _ = gemm._core.device_memory(0)
+    assert free_before - free_after < 8 << 20, (free_before, free_after)
+
+
+def test_gpu_errors():
+    a, b = inputs(64, 64, 64)
+    with pytest.raises(gemm.UsageError, match="is on cpu"):
+        gemm.matmul(a.cpu(), b)
+    sm100 = os.path.join(os.path.dirname(__file__), "..", "..", "test", "Runtime", "Inputs",
+                         "gemm_sm100_pair_clc_c4x1.json")
+    with pytest.raises(gemm.ArchMismatchError, match="sm_100a"):
+        gemm.load(sm100)(a, b)
+    if torch.cuda.device_count() > 1:
+        with pytest.raises(gemm.UsageError, match="same GPU"):
+            gemm.matmul(a, b.to("cuda:1"))
+
+
+@pytest.mark.parametrize("m,n,k", [(4096, 4096, 4096), (100, 100, 100), (16, 8192, 8192)])
+def test_runner_on_this_gpu_picks_what_the_package_runs(runner, m, n, k):
+    library = gemm.kernel_library()
+    out = subprocess.run([runner, "--library", library.dir, "--m", str(m), "--n", str(n),
+                          "--k", str(k), "--check"], capture_output=True, text=True)
+    assert out.returncode == 0, out.stdout + out.stderr
+    picked = re.search(r"^library: (\S+) for", out.stdout, re.M).group(1)
+    assert picked == gemm.select(m, n, k, device=0).config.name

@@ -1,0 +1,238 @@
+"""The package without a GPU: import, configurations, the dispatcher (the
+same choice as gemm-runner), compiling and the on-disk cache, bundles, and
+the errors that bad input gets before anything reaches a GPU."""
+import json
+import os
+import re
+import subprocess
+import sys
+import textwrap
+
+import numpy as np
+import pytest
+
+import gemm
+from gemm import _api, _jit
+
+
+def test_import_needs_no_gpu():
+    # The module imported (this file ran); the GPU-only calls say why they fail.
+    try:
+        info = gemm.device_info(0)
+    except gemm.NoDeviceError as e:
+        assert "no NVIDIA driver" in str(e) or "no CUDA GPU" in str(e) or "stub" in str(e)
+    else:
+        assert info["sm_count"] > 0
+    assert issubclass(gemm.UsageError, ValueError)
+    assert issubclass(gemm.NoDeviceError, gemm.GemmError)
+
+
+def test_config_names_and_mlir():
+    config = gemm.Config(tile=(128, 256, 64), cluster=(2, 1))
+    kc = config.kernel_config("bf16")
+    assert kc.name == "sm90_bf16_128x256x64_coop_c2x1_rm_s8_st0"
+    assert "cluster = [2, 1]" in kc.mlir and "c(bf16, row)" in kc.mlir
+    assert config.kernel_config("f16", "f32").name == \
+        "sm90_f16_cf32_128x256x64_coop_c2x1_rm_s8_st0"
+    assert gemm.Config.from_kernel_config(kc) == config
+    assert gemm.KernelConfig("64x64x64_pingpong_c1x1_rm_s8_st0_k2").splits == 2
+    with pytest.raises(gemm.UsageError, match="schedule 'fast': expected cooperative"):
+        gemm.Config(schedule="fast").kernel_config()
+    with pytest.raises(gemm.UsageError, match="not a kernel configuration name"):
+        gemm.KernelConfig("128x256")
+    with pytest.raises(gemm.UsageError, match="arch sm_100a: the package compiles sm_90a"):
+        gemm.Config(arch="sm_100a").kernel_config()
+
+
+def test_select_explains_its_choice():
+    tuned = gemm.select(4096, 4096, 4096)
+    assert tuned.source == "tuned" and "searched best" in tuned.reason
+    model = gemm.select(100, 100, 100, "f16")
+    assert model.source == "model" and model.config.name.startswith("sm90_f16_")
+    assert "hardware model (132 SMs)" in model.reason
+    assert gemm.select(100, 100, 100, sm_count=66).reason.count("66 SMs") == 1
+    with pytest.raises(gemm.DispatchError, match="take bf16 or f16 inputs"):
+        gemm.select(64, 64, 64, "e4m3")
+    with pytest.raises(gemm.UsageError, match="at least 1"):
+        gemm.select(0, 64, 64)
+
+
+SHAPES = [(4096, 4096, 4096, "bf16"), (1, 8192, 8192, "f16"), (3000, 5000, 7000, "bf16"),
+          (777, 4096, 14336, "bf16"), (100, 100, 100, "f16"), (8192, 28672, 8192, "bf16")]
+
+
+@pytest.mark.parametrize("m,n,k,dtype", SHAPES)
+def test_runner_and_package_pick_the_same_kernel(runner, m, n, k, dtype):
+    library = gemm.kernel_library()
+    assert library is not None, "the package ships a kernel library"
+    out = subprocess.run([runner, "--library", library.dir, "--dtype", dtype, "--m", str(m),
+                          "--n", str(n), "--k", str(k), "--dry-run"],
+                         capture_output=True, text=True, check=True).stdout
+    picked = re.search(r"^library: (\S+) for", out, re.M).group(1)
+    assert picked == gemm.select(m, n, k, dtype).config.name
+    # The package's dispatch picks a kernel of its library: no compiling.
+    assert gemm.select(m, n, k, dtype).config in library.configs
+
+
+def test_load_bundle_and_plan_without_gpu():
+    library = gemm.kernel_library()
+    name = gemm.select(4096, 4096, 4096).config
+    kernel = gemm.load(library.manifest_path(name))
+    assert kernel.name == name.name and kernel.dtypes == ("bf16", "bf16", "bf16")
+    plan = kernel.plan(4096, 4096, 4096)
+    assert plan.lds == (4096, 4096, 4096) and plan.grid[0] <= 132
+    assert gemm.load(library.manifest_path(name)) is kernel
+    with pytest.raises(gemm.BundleError, match="nothing.json"):
+        gemm.load("/nonexistent/nothing.json")
+    with pytest.raises(gemm.UsageError, match="leading dimension 4095"):
+        kernel.bundle.plan(8, 8, 4095)  # the packed bf16 rows are not 16-byte multiples
+
+
+# ---------------------------------------------------------------------------
+# Compiling on first use, and the cache
+# ---------------------------------------------------------------------------
+
+# Not in the kernel library: always compiled.
+UNUSUAL = gemm.Config(tile=(128, 128, 64), cluster=(1, 2), raster="along_n", swizzle=4)
+
+
+@pytest.mark.compiler
+def test_compile_once_then_from_the_cache(cache, monkeypatch):
+    kernel = gemm.compile(UNUSUAL, a_dtype="f16")
+    assert kernel.name == "sm90_f16_128x128x64_coop_c1x2_rn_s4_st0"
+    assert kernel.manifest_path.startswith(str(cache))
+    entries = os.listdir(cache / "kernels")
+    assert len(entries) == 1 and entries[0].startswith(kernel.name + "-")
+    assert sorted(os.listdir(cache / "kernels" / entries[0])) == sorted(
+        ["digests.json", kernel.name + ".json", kernel.name + ".ptx", kernel.name + ".cubin"])
+
+    def no_compiler(*args, **kwargs):
+        raise AssertionError("compiled again")
+    monkeypatch.setattr(_jit.subprocess, "run", no_compiler)
+    # Warm: the same Kernel object, without file I/O.
+    real_open = open
+    monkeypatch.setattr("builtins.open", lambda *a, **k: (_ for _ in ()).throw(
+        AssertionError("file I/O on a warm call")))
+    assert gemm.compile(UNUSUAL, a_dtype="f16") is kernel
+    monkeypatch.setattr("builtins.open", real_open)
+    # A new process (simulated: the in-memory memo cleared) finds it on disk.
+    monkeypatch.setattr(_api, "_kernels", {})
+    assert gemm.compile(UNUSUAL, a_dtype="f16").manifest_path == kernel.manifest_path
+
+
+@pytest.mark.compiler
+def test_library_configs_are_not_compiled(cache):
+    config = gemm.Config.from_kernel_config(gemm.select(4096, 4096, 4096).config)
+    kernel = gemm.compile(config)
+    assert kernel.manifest_path.startswith(gemm.kernel_library().dir)
+    assert not os.path.exists(cache / "kernels")
+
+
+@pytest.mark.compiler
+@pytest.mark.parametrize("damage", ["truncate-ptx", "garbage-manifest", "delete-cubin"])
+def test_a_corrupt_cache_entry_is_rebuilt(cache, monkeypatch, damage):
+    first = gemm.compile(UNUSUAL)
+    entry = os.path.dirname(first.manifest_path)
+    ptx = first.manifest_path[:-len(".json")] + ".ptx"
+    if damage == "truncate-ptx":
+        with open(ptx, "r+b") as f:
+            f.truncate(100)
+    elif damage == "garbage-manifest":
+        with open(first.manifest_path, "w") as f:
+            f.write("{ not json")
+    else:
+        os.remove(first.manifest_path[:-len(".json")] + ".cubin")
+    monkeypatch.setattr(_api, "_kernels", {})
+    again = gemm.compile(UNUSUAL)
+    assert again.manifest_path == first.manifest_path
+    assert _jit._entry_is_intact(entry, again.manifest_path)
+    assert os.path.getsize(ptx) > 1000
+
+
+@pytest.mark.compiler
+def test_two_processes_compiling_at_once_both_get_a_valid_bundle(cache):
+    script = textwrap.dedent("""
+        import gemm, sys
+        k = gemm.compile(gemm.Config(tile=(128, 64, 64), schedule="pingpong", swizzle=16))
+        gemm.load(k.manifest_path)
+        print(k.manifest_path)
+    """)
+    env = dict(os.environ, GEMM_CACHE_DIR=str(cache))
+    procs = [subprocess.Popen([sys.executable, "-c", script], env=env, stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, text=True) for _ in range(4)]
+    results = [p.communicate() + (p.returncode,) for p in procs]
+    for out, err, code in results:
+        assert code == 0, err
+    paths = {out.strip() for out, _, _ in results}
+    assert len(paths) == 1
+    assert len([e for e in os.listdir(cache / "kernels") if not e.startswith(".")]) == 1
+    assert not [e for e in os.listdir(cache / "kernels") if e.startswith(".")], \
+        "temporary directories left behind"
+    assert _jit._entry_is_intact(os.path.dirname(paths.pop()), next(iter(
+        {out.strip() for out, _, _ in results})))
+
+
+@pytest.mark.compiler
+def test_compiler_diagnostics_reach_the_caller(cache):
+    with pytest.raises(gemm.CompileError, match="accumulator registers per thread"):
+        gemm.compile(gemm.Config(tile=(128, 256, 64), schedule="pingpong"))
+
+
+def test_a_missing_compiler_is_named(cache, monkeypatch, tmp_path):
+    monkeypatch.setenv("GEMM_OPT", str(tmp_path / "gemm-opt"))
+    with pytest.raises(gemm.CompilerNotFoundError, match="GEMM_OPT=.* is not an executable"):
+        gemm.compile(UNUSUAL)
+    monkeypatch.delenv("GEMM_OPT")
+    monkeypatch.setattr(_jit, "_PACKAGE_DIR", str(tmp_path))
+    monkeypatch.setenv("PATH", str(tmp_path))
+    with pytest.raises(gemm.CompilerNotFoundError, match="not in the kernel library"):
+        gemm.compile(UNUSUAL)
+
+
+def test_compile_refuses_mixed_types():
+    with pytest.raises(gemm.UsageError, match="A and B of one type"):
+        gemm.compile(UNUSUAL, a_dtype="bf16", b_dtype="f16")
+    with pytest.raises(gemm.UsageError, match="c_dtype=e4m3"):
+        gemm.compile(UNUSUAL, c_dtype="e4m3")
+
+
+# ---------------------------------------------------------------------------
+# Bad tensors are refused before any GPU is touched
+# ---------------------------------------------------------------------------
+
+class FakeCuda:
+    """An array that claims to live on a GPU (never dereferenced: every case
+    below fails its checks first)."""
+
+    def __init__(self, shape, typestr="<f2", device=0, strides=None):
+        self.__cuda_array_interface__ = {"shape": shape, "typestr": typestr,
+                                         "data": (0x10000, False), "version": 3,
+                                         "strides": strides}
+
+        class Device:
+            id = device
+        self.device = Device()
+
+
+@pytest.mark.parametrize("a,b,message", [
+    (np.ones((4, 8), np.float16), np.ones((4, 8), np.float16), "a is on cpu.*move it there"),
+    (FakeCuda((4, 8)), "weights", "a builtins.str is not a tensor"),
+    (FakeCuda((4, 8)), FakeCuda((4, 8), "<f4"), "a is f16 and b is f32: A and B must be both"),
+    (FakeCuda((4, 8), "<f4"), FakeCuda((4, 8), "<f4"), "a is f32 and b is f32"),
+    (FakeCuda((4, 8)), FakeCuda((5, 9)), r"same K \(8 != 9\); for x @ W with W \[K, N\] pass W.T"),
+    (FakeCuda((2, 4, 8)), FakeCuda((4, 8)), "expected a 2-D matrix"),
+    (FakeCuda((4, 8)), FakeCuda((4, 8), device=1), "put both on the same GPU"),
+])
+def test_bad_tensors_are_named(a, b, message):
+    with pytest.raises(gemm.UsageError, match=message):
+        gemm.matmul(a, b)
+
+
+def test_bad_output_is_named():
+    a, b = FakeCuda((4, 8)), FakeCuda((6, 8))
+    with pytest.raises(gemm.UsageError, match=r"out has shape \[4, 5\]; C = A @ B\^T is \[4, 6\]"):
+        gemm.matmul(a, b, out=FakeCuda((4, 5)))
+    with pytest.raises(gemm.UsageError, match="out_dtype=e4m3"):
+        gemm.matmul(a, b, out_dtype="e4m3")
+    with pytest.raises(gemm.UsageError, match="out is on cpu"):
+        gemm.matmul(a, b, out=np.ones((4, 6), np.float16))
