@@ -235,6 +235,9 @@ std::string typeName(bundle::DType type) {
 
 NB_MODULE(_core, m) {
   m.doc() = "gemm's C++ dispatcher and runtime (use the gemm package)";
+  // The package keeps loaded kernels for the life of the process (module
+  // dictionaries); nanobind would list them as leaks at interpreter exit.
+  nb::set_leak_warnings(false);
 
   auto make = [&](const char *name, PyObject *base, const char *doc) {
     std::string qualified = std::string("gemm.") + name;

@@ -157,6 +157,20 @@ def test_torch_compile_captures_without_graph_breaks():
     torch.library.opcheck(torch.ops.gemm.matmul.default, (x, w1, None, None))
 
 
+def test_backward_matches_torch():
+    a, b = inputs(256, 384, 512)
+    a.requires_grad_(True)
+    b.requires_grad_(True)
+    grad = torch.randn(256, 384, device="cuda", dtype=torch.bfloat16)
+    gemm.matmul(a, b).backward(grad)
+    ga, gb = a.grad.clone(), b.grad.clone()
+    a.grad = b.grad = None
+    (a @ b.T).backward(grad)
+    for ours, theirs in ((ga, a.grad), (gb, b.grad)):
+        err = ((ours.double() - theirs.double()).norm() / theirs.double().norm()).item()
+        assert err < 1e-2, err
+
+
 def test_cupy_arrays():
     cupy = pytest.importorskip("cupy")
     a = cupy.random.standard_normal((300, 512), dtype=cupy.float32).astype(cupy.float16)

@@ -13,7 +13,7 @@ import os
 import threading
 
 from gemm import _core, _jit
-from gemm._tensors import Memory, view
+from gemm._tensors import memory, view
 
 _PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
 _INPUT_TYPES = ("bf16", "f16")
@@ -290,17 +290,17 @@ def _leading_dim(v):
     return -(-cols * v.element_bytes // _ALIGN) * _ALIGN // v.element_bytes
 
 
-def _staged(memory, v, what):
+def _staged(mem, v, what):
     """A copy of `v` that TMA can read (contiguous rows, 16-byte aligned)."""
-    if memory.kind != v.framework:
+    if mem.kind != v.framework:
         raise _core.UsageError(
             f"{what} is not row-major with 16-byte-aligned rows (strides {list(v.strides)}, "
             f"address {v.ptr:#x}) and cannot be copied for you: make it contiguous with rows "
             "of a multiple of 16 bytes")
     rows, cols = v.shape
     ld = -(-cols * v.element_bytes // _ALIGN) * _ALIGN // v.element_bytes
-    copy = memory.empty(rows, cols, v.dtype, ld)
-    memory.copy(copy, v.obj)
+    copy = mem.empty(rows, cols, v.dtype, ld)
+    mem.copy(copy, v.obj)
     return view(copy, what)
 
 
@@ -309,13 +309,13 @@ def _run(kernel, a, b, out, stream, out_dtype):
     m, k = va.shape
     n = vb.shape[0]
     device = va.device
-    if kernel is not None:
-        if kernel.dtypes[0] != va.dtype:
-            raise _core.UsageError(
-                f"{kernel.name} takes {kernel.dtypes[0]} inputs; a and b are {va.dtype}")
+    if kernel is not None and kernel.dtypes[0] != va.dtype:
+        raise _core.UsageError(
+            f"{kernel.name} takes {kernel.dtypes[0]} inputs; a and b are {va.dtype}")
     c_dtype = out_dtype or va.dtype
     if c_dtype not in _OUTPUT_TYPES:
         raise _core.UsageError(f"out_dtype={c_dtype}: expected one of {', '.join(_OUTPUT_TYPES)}")
+    vc = None
     if out is not None:
         vc = view(out, "out")
         if not vc.is_cuda or vc.device != device:
@@ -331,63 +331,63 @@ def _run(kernel, a, b, out, stream, out_dtype):
                                    f"{', '.join(_OUTPUT_TYPES)}")
     if kernel is not None and kernel.dtypes[2] != c_dtype:
         raise _core.UsageError(f"{kernel.name} writes {kernel.dtypes[2]}; the output is {c_dtype}")
-    memory = Memory(va.framework if out is None else view(out, "out").framework, device)
+    mem = memory(va.framework if vc is None else vc.framework, device)
     if m == 0 or n == 0 or k == 0:
         # Nothing to launch; an empty K sums nothing.
-        result = memory.empty(m, n, c_dtype) if out is None else out
+        result = mem.empty(m, n, c_dtype) if out is None else out
         if k == 0 and m and n:
-            memory.fill_zero(result)
+            mem.fill_zero(result)
         return result
     if kernel is None:
         kernel = _dispatch(m, n, k, va.dtype, c_dtype, device)
     loaded = kernel.loaded(device)
 
     if not _aligned(va):
-        va = _staged(memory, va, "a")
+        va = _staged(mem, va, "a")
     if not _aligned(vb):
-        vb = _staged(memory, vb, "b")
+        vb = _staged(mem, vb, "b")
     result = out
-    target = None
     if out is None:
-        result = memory.empty(m, n, c_dtype)
+        result = mem.empty(m, n, c_dtype)
         vc = view(result, "out")
-    elif not _aligned(vc):
-        target = memory.empty(m, n, c_dtype, -(-n * vc.element_bytes // _ALIGN) * _ALIGN
-                              // vc.element_bytes)
+    target = None
+    if not _aligned(vc):
+        # Computed into aligned rows, then copied into the caller's layout.
+        target = mem.empty(m, n, c_dtype, -(-n * vc.element_bytes // _ALIGN) * _ALIGN
+                           // vc.element_bytes)
         vc = view(target, "out")
 
     if stream is None:
-        stream = memory.stream()
+        stream = mem.stream()
     elif not isinstance(stream, int):
         stream = getattr(stream, "cuda_stream", None) or getattr(stream, "ptr", None)
         if not isinstance(stream, int):
             raise _core.UsageError("stream must be a CUDA stream handle (int) or an object "
                                    "with .cuda_stream (torch) or .ptr (CuPy)")
+    lda, ldb, ldc = _leading_dim(va), _leading_dim(vb), _leading_dim(vc)
     workspaces = []
-    keep = []
     if loaded.has_workspaces:
-        plan = loaded.plan(m, n, k, _leading_dim(va), _leading_dim(vb), _leading_dim(vc))
-        for size, zeroed in plan.workspaces:
-            buffer = _workspace(kernel, memory, device, stream, size, zeroed)
-            keep.append(buffer)
-            workspaces.append(memory.address(buffer))
-    loaded.run(m, n, k, va.ptr, _leading_dim(va), vb.ptr, _leading_dim(vb), vc.ptr,
-               _leading_dim(vc), workspaces, stream)
+        for size, zeroed in loaded.plan(m, n, k, lda, ldb, ldc).workspaces:
+            # Per-call buffers come from the framework's caching allocator,
+            # which hands them out again only after this launch on the stream.
+            buffer = _workspace(kernel, mem, device, stream, size, zeroed)
+            workspaces.append((buffer, mem.address(buffer)))
+    loaded.run(m, n, k, va.ptr, lda, vb.ptr, ldb, vc.ptr, ldc, [w[1] for w in workspaces], stream)
     if target is not None:
-        memory.copy(out, target)
+        mem.copy(result, target)
     return result
 
 
-def _workspace(kernel, memory, device, stream, size, zeroed):
+def _workspace(kernel, mem, device, stream, size, zeroed):
     """Workspaces the kernel leaves zeroed are allocated (zeroed) once per
     device, stream and size and reused: launches on one stream are ordered, so
     no two use one at once. Others are allocated per call from the caching
     allocator."""
     if not zeroed:
-        return memory.bytes(size, False)
-    key = (device, stream, size, memory.kind)
+        return mem.bytes(size, False)
+    key = (device, stream, size, mem.kind)
     cache = kernel._workspaces
     buffer = cache.get(key)
     if buffer is None:
-        buffer = cache[key] = memory.bytes(size, True)
+        buffer = cache[key] = mem.bytes(size, True)
     return buffer

@@ -6,7 +6,6 @@ JAX, CuPy, NumPy, ...). Output and workspace memory, staging copies and the
 stream come from the framework of the inputs: PyTorch (its caching allocator
 and current stream) or CuPy (its memory pool and current stream).
 """
-import dataclasses
 import sys
 
 from gemm import _core
@@ -20,42 +19,46 @@ _TYPESTR = {"<f2": "f16", "<f4": "f32", "<f8": "f64", "|i1": "s8", "|u1": "u8",
 _ELEMENT_BYTES = {"bf16": 2, "f16": 2, "f32": 4, "f64": 8, "s8": 1, "u8": 1, "s32": 4}
 
 
-@dataclasses.dataclass
 class TensorView:
-    obj: object
-    framework: str          # "torch", "cupy" or "other"
-    ptr: int
-    shape: tuple
-    strides: tuple          # in elements
-    dtype: str              # "bf16", "f16", ... or the framework's name
-    is_cuda: bool
-    device: int
-    device_text: str        # for messages: "cuda:0", "cpu", ...
+    """A tensor's address, shape, strides (in elements), type ("bf16", "f16",
+    ... or the framework's name for others) and device."""
+    __slots__ = ("obj", "framework", "ptr", "shape", "strides", "dtype", "is_cuda", "device",
+                 "device_text")
+
+    def __init__(self, obj, framework, ptr, shape, strides, dtype, is_cuda, device,
+                 device_text):
+        self.obj, self.framework, self.ptr, self.shape = obj, framework, ptr, shape
+        self.strides, self.dtype, self.is_cuda, self.device = strides, dtype, is_cuda, device
+        self.device_text = device_text
 
     @property
     def element_bytes(self):
         return _ELEMENT_BYTES.get(self.dtype, 0)
 
 
-def _torch():
-    return sys.modules.get("torch")
+_torch_types = {}
 
 
-def _torch_dtype_name(torch, dtype):
-    return {torch.bfloat16: "bf16", torch.float16: "f16", torch.float32: "f32",
+def _torch_dtype_name(dtype):
+    name = _torch_types.get(dtype)
+    if name is None:
+        torch = sys.modules["torch"]
+        name = _torch_types[dtype] = {
+            torch.bfloat16: "bf16", torch.float16: "f16", torch.float32: "f32",
             torch.float64: "f64", torch.int8: "s8", torch.uint8: "u8",
             torch.int32: "s32"}.get(dtype, str(dtype).replace("torch.", ""))
+    return name
 
 
 def view(obj, what):
     """A TensorView of `obj`; UsageError naming `what` if it is no tensor."""
-    torch = _torch()
+    torch = sys.modules.get("torch")
     if torch is not None and isinstance(obj, torch.Tensor):
         device = obj.device
-        return TensorView(obj, "torch", obj.data_ptr() if obj.numel() else 0,
-                          tuple(obj.shape), tuple(obj.stride()),
-                          _torch_dtype_name(torch, obj.dtype), device.type == "cuda",
-                          device.index if device.index is not None else 0, str(device))
+        is_cuda = device.type == "cuda"
+        return TensorView(obj, "torch", obj.data_ptr(), obj.shape, obj.stride(),
+                          _torch_dtype_name(obj.dtype), is_cuda,
+                          device.index if is_cuda else 0, device)
     framework = "cupy" if type(obj).__module__.startswith("cupy") else "other"
     cai = getattr(obj, "__cuda_array_interface__", None)
     if cai is not None:
@@ -97,13 +100,25 @@ def _cai_device(obj):
     return int(ident) if ident is not None else 0
 
 
+_memories = {}
+
+
+def memory(framework, device):
+    """The Memory of a framework on a device (made once)."""
+    key = (framework, device)
+    found = _memories.get(key)
+    if found is None:
+        found = _memories[key] = Memory(framework, device)
+    return found
+
+
 class Memory:
     """Output, workspace and staging memory and the stream, from the
     framework of the inputs."""
 
     def __init__(self, framework, device):
         self.device = device
-        torch = _torch()
+        torch = sys.modules.get("torch")
         if framework == "torch" or (framework == "other" and torch is not None):
             self.kind = "torch"
             self.torch = torch
@@ -118,6 +133,9 @@ class Memory:
 
     def stream(self):
         if self.kind == "torch":
+            raw = getattr(self.torch._C, "_cuda_getCurrentRawStream", None)
+            if raw is not None:
+                return raw(self.device)
             return self.torch.cuda.current_stream(self.device).cuda_stream
         with self.cupy.cuda.Device(self.device):
             return self.cupy.cuda.get_current_stream().ptr
