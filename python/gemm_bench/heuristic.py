@@ -1,97 +1,38 @@
-"""Picks an SM90 configuration for any (M, N, K) without measuring, and says
-how close those picks come to the searched best of a tuning cache.
+"""The dispatcher's hardware model, seen from the tuning tooling: its picks
+for any (M, N, K) without measuring, and how close those come to the
+searched best of a tuning cache.
 
     python -m gemm_bench.heuristic MxNxK [...]            # the picks, with the model's figures
     python -m gemm_bench.heuristic --evaluate CACHE.json [--within 5]
 
-The model estimates the time of each tile (c1x1, along_m, swizzle 8,
-derived ring depth) on an H200 and picks the fastest:
-- compute: the persistent grid runs min(tiles, SMs) CTAs; the busiest CTA
-  works ceil(tiles / CTAs) tiles (wave quantization over 132 SMs), each of
-  ceil(K / BK) k-blocks at the tile's MMA efficiency. Padding rows and
-  columns of edge tiles cost like real ones.
-- memory: the unique bytes (A + B + C) at the HBM bandwidth that the active
-  CTAs can sustain: a CTA keeps at most its ring (stages x bytes actually
-  fetched per stage) in flight, so by Little's law a few CTAs cannot reach
-  HBM bandwidth -- which is why small M wants narrow tiles (more CTAs).
-- the estimate is the larger of the two plus the launch cost.
-Among tiles within 2% of the fastest estimate, the one with the least MMA
-work (padding included) wins, then the one first in PREFERENCE.
+The model is the product's, in lib/Dispatch/Dispatcher.cpp (estimate,
+modelPick), reached through the gemm package: per tile (cluster 1x1,
+along_m, swizzle 8, derived ring depth) the larger of the compute time
+(waves of tiles over the SMs at the tile's MMA efficiency) and the memory
+time (the unique bytes at the HBM bandwidth the active CTAs' rings can
+sustain), plus the launch cost; among tiles within 2% of the fastest, the
+least MMA work wins. gemm.matmul uses it for shapes no tuned class holds.
 """
 import argparse
-import math
 import statistics
 import sys
 
-from gemm_bench.configs import Config, DEFAULT_RASTER, DEFAULT_SWIZZLE
+import gemm
+
+from gemm_bench.configs import parse_name
 
 SM_COUNT = 132
-# Dense bf16/f16 tensor-core peak of one SM of an H200 at 1980 MHz
-# (989 TFLOP/s over 132 SMs).
-SM_PEAK_FLOPS = 989e12 / SM_COUNT
-HBM_BYTES_PER_S = 4.3e12        # measured device-to-device copy on the H200
-LOADED_LATENCY_S = 2.0e-6       # HBM round trip under load, for Little's law
-LAUNCH_S = 4e-6
-NEAR_TIE = 0.02
-
-# Fraction of the SM's MMA peak a tile sustains in a long k-loop. Measured on
-# the H200 at 8192 cubed (bench/results/2026-11-21-h200-sm90, TFLOP/s over
-# peak after wave quantization) where marked; the others are scaled by the
-# tile's arithmetic intensity (2 * BM * BN / ((BM + BN) * 2 bytes)).
-EFFICIENCY = {
-    (128, 256, "cooperative"): 0.81,   # measured
-    (256, 128, "cooperative"): 0.81,   # measured
-    (128, 192, "cooperative"): 0.79,
-    (128, 128, "cooperative"): 0.76,   # measured
-    (128, 64, "cooperative"): 0.62,
-    (256, 64, "cooperative"): 0.66,
-    (128, 128, "pingpong"): 0.79,      # measured
-    (128, 64, "pingpong"): 0.64,
-    (64, 256, "pingpong"): 0.75,       # measured
-    (64, 192, "pingpong"): 0.72,
-    (64, 128, "pingpong"): 0.66,
-    (64, 64, "pingpong"): 0.55,
-}
-PREFERENCE = list(EFFICIENCY)
-
-
-def _candidates(dtype):
-    return [Config(bm, bn, schedule, raster=DEFAULT_RASTER, swizzle=DEFAULT_SWIZZLE,
-                   dtype=dtype) for bm, bn, schedule in PREFERENCE]
-
-
-def estimate(config, m, n, k, element_bytes=2):
-    """Model time in seconds and its parts, for `config` on (m, n, k)."""
-    bm, bn, bk = config.tile_m, config.tile_n, config.tile_k
-    tiles_m, tiles_n = math.ceil(m / bm), math.ceil(n / bn)
-    tiles = tiles_m * tiles_n
-    ctas = min(tiles, SM_COUNT)
-    k_blocks = math.ceil(k / bk)
-    efficiency = EFFICIENCY[(bm, bn, config.schedule)]
-    tile_s = 2 * bm * bn * bk * k_blocks / (SM_PEAK_FLOPS * efficiency)
-    compute_s = math.ceil(tiles / ctas) * tile_s
-    # Rows of A beyond M are zero-filled by TMA, not fetched.
-    fetched_per_stage = (min(m, bm) + bn) * bk * element_bytes
-    per_cta_bytes_per_s = config.ring_stages() * fetched_per_stage / LOADED_LATENCY_S
-    bandwidth = min(HBM_BYTES_PER_S, ctas * per_cta_bytes_per_s)
-    unique_bytes = (m * k + n * k + m * n) * element_bytes
-    memory_s = unique_bytes / bandwidth
-    return {"seconds": max(compute_s, memory_s) + LAUNCH_S, "compute_s": compute_s,
-            "memory_s": memory_s, "tiles": tiles, "waves": tiles / SM_COUNT,
-            "bandwidth": bandwidth}
 
 
 def pick(m, n, k, dtype="bf16"):
     """The configuration the model expects to be fastest on (m, n, k)."""
-    estimates = [(config, estimate(config, m, n, k)) for config in _candidates(dtype)]
-    fastest = min(e["seconds"] for _, e in estimates)
-    # Among the tiles within NEAR_TIE of the fastest (memory-bound shapes make
-    # many tie), the one that wastes the least MMA work on padding; min()
-    # keeps the first of equals, so PREFERENCE breaks exact ties.
-    near = [(config, e) for config, e in estimates if e["seconds"] <= fastest * (1 + NEAR_TIE)]
-    return min(near, key=lambda item: item[1]["compute_s"])[0]
+    return parse_name(gemm._core.model_pick(m, n, k, dtype, SM_COUNT).name)
 
 
+def estimate(config, m, n, k):
+    """The model's figures (seconds, compute_s, memory_s, tiles, waves,
+    memory_bound) for `config` on (m, n, k)."""
+    return gemm._core.estimate(gemm.KernelConfig(config.name), m, n, k, SM_COUNT)
 def evaluate(cache, within_percent=5.0):
     """Per class of `cache`: the heuristic's picks on the class's shapes, their
     measured median ratio to cuBLAS, and the gap to the searched best.
@@ -168,7 +109,7 @@ def main(argv=None):
         e = estimate(config, m, n, k)
         print(f"{m}x{n}x{k}: {config.name} (model {e['seconds'] * 1e3:.3f} ms, "
               f"{e['tiles']} tiles, {e['waves']:.2f} waves, "
-              f"{'memory' if e['memory_s'] > e['compute_s'] else 'compute'}-bound)")
+              f"{'memory' if e['memory_bound'] else 'compute'}-bound)")
 
 
 if __name__ == "__main__":

@@ -25,7 +25,9 @@ import os
 import statistics
 import sys
 
-from gemm_bench import configs, heuristic, shapes as shapes_mod
+import gemm
+
+from gemm_bench import configs, shapes as shapes_mod
 
 DEFAULT_CACHE = os.path.join(shapes_mod.repo_root(), "bench", "tuning", "sm90-h200.json")
 DATASHEET_HBM_BYTES_PER_S = 4.8e12
@@ -49,29 +51,51 @@ def load_cache(path=None, required=False):
     return cache
 
 
-def select(shape, dtype, cache, available=None):
-    """{config, source, class} for one problem.
+_tables = {}
 
-    source is 'cache' (the class's searched best), 'cache, default order'
+
+def _table(cache):
+    """The dispatcher's view of a tuning cache (read once per file)."""
+    if cache is None:
+        return None
+    if cache["path"] not in _tables:
+        _tables[cache["path"]] = gemm._core.TuningTable.load(cache["path"])
+    return _tables[cache["path"]]
+
+
+def _configs(names):
+    out = []
+    for name in sorted(names):
+        try:
+            out.append(gemm.KernelConfig(name))
+        except gemm.UsageError:
+            pass  # not a kernel configuration's bundle
+    return out
+
+
+def select(shape, dtype, cache, available=None):
+    """{config, source, class} for one problem: the dispatcher's choice
+    (lib/Dispatch, the one gemm.matmul and gemm-runner --library make).
+
+    source is 'tuned' (the class's searched best), 'tuned, default order'
     (its tile, schedule and cluster at the default order and depth, when the
     exact bundle was not compiled, e.g. an f16 twin in a tune-then-suite
-    session) or 'heuristic' (the class was not searched or nothing passed).
+    session) or 'model' (the class was not searched, or nothing of it was
+    compiled). `available`: the bundle names compiled, None for all.
     """
-    key = shapes_mod.shape_class(*shape)
-    best = (cache or {}).get("classes", {}).get(key, {}).get("best")
-    tried = []
-    if best:
-        winner = configs.parse_name(best["config"]).replace(dtype=dtype)
-        plain = winner.replace(raster=configs.DEFAULT_RASTER,
-                               swizzle=configs.DEFAULT_SWIZZLE, stages=0)
-        tried = [(winner, "cache"), (plain, "cache, default order")]
-    tried.append((heuristic.pick(*shape, dtype=dtype), "heuristic"))
-    for config, source in tried:
-        if available is None or config.name in available:
-            return {"config": config, "source": source, "class": key}
-    raise SystemExit(f"{shape_text(shape)} {dtype}: none of "
-                     f"{', '.join(c.name for c, _ in tried)} was compiled "
-                     "(python -m gemm_bench.configs --set best, then gemm_bench.compile)")
+    try:
+        selection = gemm._core.select(*shape, dtype=dtype, table=_table(cache),
+                                      available=None if available is None
+                                      else _configs(available))
+    except gemm.DispatchError:
+        selection = None
+    if selection is None or selection.source not in ("tuned", "tuned, default order", "model"):
+        first = gemm._core.select(*shape, dtype=dtype, table=_table(cache))
+        raise SystemExit(f"{shape_text(shape)} {dtype}: the dispatcher's choice "
+                         f"{first.config.name} ({first.source}) was not compiled "
+                         "(python -m gemm_bench.configs --set best, then gemm_bench.compile)")
+    return {"config": configs.parse_name(selection.config.name), "source": selection.source,
+            "class": shapes_mod.shape_class(*shape)}
 
 
 def shape_text(shape):
@@ -254,7 +278,7 @@ def markdown(rows, device, meta):
     sources = {}
     for r in rows:
         sources[r["source"] or "unknown"] = sources.get(r["source"] or "unknown", 0) + 1
-    lines.append("Configurations: " + ", ".join(f"{n} from {s}" for s, n in sorted(sources.items()))
+    lines.append("Configurations: " + ", ".join(f"{n} {s}" for s, n in sorted(sources.items()))
                  + (f" (cache: {meta['cache']})" if meta.get("cache") else "") + ".")
     compile_times = meta.get("compile_times") or {}
     if compile_times:
