@@ -33,6 +33,12 @@ export GEMM_CACHE_DIR=/tmp/gemm-cache
   > "$results/pytest.log" 2>&1 || status=1
 tail -25 "$results/pytest.log"
 
+for tool in memcheck racecheck; do
+  (cd /tmp && PYTHONUNBUFFERED=1 timeout 240 compute-sanitizer --tool $tool --error-exitcode 9 \
+    python3 "$root/bench/python-sanitize.py") > "$results/sanitize-$tool.log" 2>&1 || status=1
+  echo "compute-sanitizer $tool: $(tail -2 "$results/sanitize-$tool.log" | tr '\n' ' ')"
+done
+
 PYTHONUNBUFFERED=1 timeout 120 python3 bench/python-overhead.py --json "$results/overhead.json" \
   2>&1 | tee "$results/overhead.txt" || status=1
 nvidia-smi --query-gpu=clocks.sm,clocks.mem,power.draw,power.limit,temperature.gpu \

@@ -200,6 +200,22 @@ def test_dlpack_tensors():
     assert_close(out, a, b)
 
 
+def test_warm_calls_neither_compile_nor_touch_files(monkeypatch):
+    a, b = inputs(300, 500, 700)
+    c = gemm.matmul(a, b)
+    from gemm import _jit
+
+    def forbidden(*args, **kwargs):
+        raise AssertionError("a warm call compiled or opened a file")
+    monkeypatch.setattr(_jit.subprocess, "run", forbidden)
+    monkeypatch.setattr("builtins.open", forbidden)
+    monkeypatch.setattr(os, "stat", forbidden)
+    for _ in range(3):
+        gemm.matmul(a, b, out=c)
+    monkeypatch.undo()
+    assert_close(c, a, b)
+
+
 def test_no_leak_over_ten_thousand_calls():
     a, b = inputs(64, 1024, 1024)
     split = gemm.compile(gemm.Config(tile=(64, 128, 64), schedule="pingpong", splits=2))

@@ -228,6 +228,16 @@ def test_bad_tensors_are_named(a, b, message):
         gemm.matmul(a, b)
 
 
+def test_matmul_without_a_gpu_says_so():
+    try:
+        gemm.device_info(0)
+        pytest.skip("a GPU is here: tests/test_gpu.py runs matmul")
+    except gemm.NoDeviceError:
+        pass
+    with pytest.raises(gemm.NoDeviceError, match="no NVIDIA driver|no CUDA GPU"):
+        gemm.matmul(FakeCuda((4, 8)), FakeCuda((6, 8)), out=FakeCuda((4, 6)))
+
+
 def test_bad_output_is_named():
     a, b = FakeCuda((4, 8)), FakeCuda((6, 8))
     with pytest.raises(gemm.UsageError, match=r"out has shape \[4, 5\]; C = A @ B\^T is \[4, 6\]"):

@@ -292,7 +292,7 @@ def _leading_dim(v):
 
 def _staged(mem, v, what):
     """A copy of `v` that TMA can read (contiguous rows, 16-byte aligned)."""
-    if mem.kind != v.framework:
+    if mem.kind is None or mem.kind != v.framework:
         raise _core.UsageError(
             f"{what} is not row-major with 16-byte-aligned rows (strides {list(v.strides)}, "
             f"address {v.ptr:#x}) and cannot be copied for you: make it contiguous with rows "

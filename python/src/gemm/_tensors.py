@@ -127,11 +127,19 @@ class Memory:
             self.kind = "cupy"
             self.cupy = cupy
         else:
+            self.kind = None  # only the caller's own memory can be used
+
+    def _need_allocator(self):
+        if self.kind is None:
             raise _core.UsageError(
-                "the output must be allocated, and neither PyTorch nor CuPy is imported: "
-                "pass out= (a writable CUDA tensor), or import torch or cupy")
+                "memory must be allocated (the output, a workspace or an aligned copy), and "
+                "neither PyTorch nor CuPy is imported: pass out= (a writable CUDA tensor), "
+                "or import torch or cupy")
 
     def stream(self):
+        """The framework's current stream; the default stream without one."""
+        if self.kind is None:
+            return 0
         if self.kind == "torch":
             raw = getattr(self.torch._C, "_cuda_getCurrentRawStream", None)
             if raw is not None:
@@ -143,6 +151,7 @@ class Memory:
     def empty(self, rows, cols, dtype, ld=None):
         """rows x cols of `dtype`, rows `ld` elements apart (a view into a
         wider buffer when ld > cols)."""
+        self._need_allocator()
         ld = ld or cols
         if self.kind == "torch":
             t = self.torch
@@ -157,6 +166,7 @@ class Memory:
         return buffer[:, :cols] if ld != cols else buffer
 
     def bytes(self, count, zeroed):
+        self._need_allocator()
         if self.kind == "torch":
             t = self.torch
             make = t.zeros if zeroed else t.empty
