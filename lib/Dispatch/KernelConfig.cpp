@@ -91,26 +91,21 @@ std::optional<KernelConfig> KernelConfig::parse(std::string_view text,
   auto number = [&](int group) -> uint32_t {
     return static_cast<uint32_t>(std::stoul(match[group].str()));
   };
+  // The type in `group`, if the name has one; false after an unknown one.
+  auto typeIn = [&](int group, const char *what, std::optional<DType> &type) {
+    if (!match[group].matched)
+      return true;
+    type = bundle::parseEnum<DType>(match[group].str());
+    if (!type)
+      error = "'" + std::string(text) + "': unknown " + what + " type '" +
+              match[group].str() + "' (" + bundle::spellingList<DType>() + ")";
+    return type.has_value();
+  };
   KernelConfig config;
-  config.inType = defaultType;
-  if (match[1].matched) {
-    auto type = bundle::parseEnum<DType>(match[1].str());
-    if (!type) {
-      error = "'" + std::string(text) + "': unknown input type '" +
-              match[1].str() + "' (" + bundle::spellingList<DType>() + ")";
-      return std::nullopt;
-    }
-    config.inType = *type;
-  }
-  if (match[2].matched) {
-    auto type = bundle::parseEnum<DType>(match[2].str());
-    if (!type) {
-      error = "'" + std::string(text) + "': unknown output type '" +
-              match[2].str() + "' (" + bundle::spellingList<DType>() + ")";
-      return std::nullopt;
-    }
-    config.outType = *type;
-  }
+  std::optional<DType> inType = defaultType;
+  if (!typeIn(1, "input", inType) || !typeIn(2, "output", config.outType))
+    return std::nullopt;
+  config.inType = *inType;
   config.tileM = number(3);
   config.tileN = number(4);
   config.tileK = number(5);
