@@ -267,6 +267,10 @@ template <typename Json> Json toJsonImpl(const KernelManifest &m) {
     j["grid"]["work_units_per_tile"] = m.workUnitsPerTile;
   j["dynamic_smem_bytes"] = m.dynamicSmemBytes;
   j["tile"] = m.tile;
+  if (m.debugWaitsMs)
+    j["debug_waits_ms"] = m.debugWaitsMs;
+  if (!m.debugWaitSites.empty())
+    j["debug_wait_sites"] = m.debugWaitSites;
   j["types"] = {{"a", toString(m.types.a)},
                 {"b", toString(m.types.b)},
                 {"c", toString(m.types.c)},
@@ -517,11 +521,26 @@ ParseResult parseManifest(const json &j) {
   if (!errors.empty())
     return result;
 
-  top.rejectUnknownFields({"format", "version", "name", "kernel", "arch", "ptx",
-                           "cubin", "block", "cluster", "cluster_non_portable",
-                           "cluster_tiles", "grid", "dynamic_smem_bytes",
-                           "tile", "types", "layouts", "params",
-                           "constraints"});
+  top.rejectUnknownFields({"format",
+                           "version",
+                           "name",
+                           "kernel",
+                           "arch",
+                           "ptx",
+                           "cubin",
+                           "block",
+                           "cluster",
+                           "cluster_non_portable",
+                           "cluster_tiles",
+                           "grid",
+                           "dynamic_smem_bytes",
+                           "tile",
+                           "types",
+                           "layouts",
+                           "params",
+                           "constraints",
+                           "debug_waits_ms",
+                           "debug_wait_sites"});
   KernelManifest m;
   top.readString("name", m.name);
   top.readString("kernel", m.kernel);
@@ -538,6 +557,17 @@ ParseResult parseManifest(const json &j) {
     m.clusterTiles = clusterTiles;
   top.readUInt32("dynamic_smem_bytes", m.dynamicSmemBytes);
   top.readDims("tile", m.tile);
+  top.readUInt32("debug_waits_ms", m.debugWaitsMs, /*required=*/false);
+  if (const json *sites = top.field("debug_wait_sites", /*required=*/false)) {
+    bool strings = sites->is_array();
+    for (const json &site : strings ? *sites : json::array())
+      strings &= site.is_string();
+    if (strings)
+      m.debugWaitSites = sites->get<std::vector<std::string>>();
+    else
+      top.error("debug_wait_sites",
+                "expected an array of strings, got " + sites->dump());
+  }
 
   if (const json *grid = top.field("grid", /*required=*/true)) {
     ObjectReader reader(*grid, "grid", errors);

@@ -22,9 +22,12 @@ void mlir::gemm::buildGemmToNVVMPipeline(OpPassManager &pm,
   sm90.storeSlots = options.storeSlots;
   pm.addPass(createGemmMaterializeSM90(sm90));
   pm.addPass(createGemmMaterializeSM100());
-  pm.addPass(createGemmCheckPipelines());
+  if (options.checks)
+    pm.addPass(createGemmCheckPipelines());
   pm.addPass(createCanonicalizerPass());
-  pm.addPass(createConvertGemmToNVVM());
+  ConvertGemmToNVVMOptions conversion;
+  conversion.debugWaitsMs = options.debugWaits;
+  pm.addPass(createConvertGemmToNVVM(conversion));
   pm.addPass(createSCFToControlFlowPass());
   pm.addNestedPass<gpu::GPUModuleOp>(createConvertGpuOpsToNVVMOps());
   pm.addPass(createGemmFinalizeKernelABI());
@@ -38,6 +41,8 @@ void mlir::gemm::buildGemmToPTXPipeline(OpPassManager &pm,
   GemmToNVVMOptions nvvm;
   nvvm.wgmmaLookahead = options.wgmmaLookahead;
   nvvm.storeSlots = options.storeSlots;
+  nvvm.debugWaits = options.debugWaits;
+  nvvm.checks = options.checks;
   buildGemmToNVVMPipeline(pm, nvvm);
   GpuModuleToBinaryPassOptions binary;
   binary.compilationTarget = "isa";

@@ -142,6 +142,34 @@ LoadedKernel LoadedKernel::load(const KernelBundle &bundle,
     kernel.sourceText = "ptx " + bundle.ptxPath.string() + " (JIT)";
   }
 
+  if (manifest.debugWaitsMs) {
+    // The record lives in host memory the GPU writes through, so the host
+    // can read it after the trap has made the context unusable.
+    constexpr size_t kRecordWords = 10;
+    void *host = nullptr;
+    checkCu(api.cuMemHostAlloc(&host, kRecordWords * sizeof(uint32_t),
+                               CU_MEMHOSTALLOC_DEVICEMAP |
+                                   CU_MEMHOSTALLOC_PORTABLE),
+            "allocating the debug-wait record");
+    std::memset(host, 0, kRecordWords * sizeof(uint32_t));
+    kernel.debugRecord = static_cast<volatile uint32_t *>(host);
+    CUdeviceptr mapped = 0, global = 0;
+    size_t globalBytes = 0;
+    checkCu(api.cuMemHostGetDevicePointer(&mapped, host, 0),
+            "mapping the debug-wait record");
+    CUresult hasGlobal = api.cuModuleGetGlobal(
+        &global, &globalBytes, kernel.module, "gemm_debug_wait_record");
+    if (hasGlobal == CUDA_ERROR_NOT_FOUND)
+      throw Error(ErrorKind::Bundle,
+                  bundle.manifestPath.string() +
+                      ": debug_waits_ms is set but the kernel has no "
+                      "gemm_debug_wait_record global (recompile it with "
+                      "debug-waits)");
+    checkCu(hasGlobal, "finding the debug-wait record's global");
+    checkCu(api.cuMemcpyHtoD(global, &mapped, sizeof(mapped)),
+            "passing the debug-wait record to the kernel");
+  }
+
   CUresult found = api.cuModuleGetFunction(&kernel.fn, kernel.module,
                                            manifest.kernel.c_str());
   if (found == CUDA_ERROR_NOT_FOUND)
@@ -195,13 +223,31 @@ LoadedKernel::LoadedKernel(LoadedKernel &&other) noexcept
     : module(other.module), fn(other.fn),
       kernelName(std::move(other.kernelName)),
       sourceText(std::move(other.sourceText)),
-      noteText(std::move(other.noteText)), registers(other.registers) {
+      noteText(std::move(other.noteText)), registers(other.registers),
+      debugRecord(other.debugRecord) {
   other.module = nullptr;
+  other.debugRecord = nullptr;
 }
 
 LoadedKernel::~LoadedKernel() {
   if (module && gpuUsable())
     driver().cuModuleUnload(module);
+  if (debugRecord && gpuUsable())
+    driver().cuMemFreeHost(const_cast<uint32_t *>(debugRecord));
+}
+
+std::optional<std::string>
+LoadedKernel::debugWaitReport(const KernelManifest &manifest) const {
+  if (!debugRecord || debugRecord[9] != 1)
+    return std::nullopt;
+  uint32_t site = debugRecord[1];
+  std::string what = site < manifest.debugWaitSites.size()
+                         ? manifest.debugWaitSites[site]
+                         : "wait site " + std::to_string(site);
+  auto word = [&](int i) { return std::to_string(debugRecord[i]); };
+  return "CTA (" + word(2) + ", " + word(3) + ", " + word(4) + ") warp " +
+         word(5) + ", " + what + ", stage " + word(6) +
+         ", expected phase parity " + word(7) + ", iteration " + word(8);
 }
 
 } // namespace gemm::runtime

@@ -110,15 +110,14 @@ PlannedMatrix planMatrix(Tensor tensor, DType dtype, uint64_t outer,
                        " is smaller than its rows of " + std::to_string(inner) +
                        " elements");
     else if (given.ld * bytes % alignBytes != 0)
-      errors.push_back(tensorName(tensor) + ": leading dimension " +
-                       std::to_string(given.ld) + " x " +
-                       std::string(toString(dtype)) + " = " +
-                       std::to_string(given.ld * bytes) +
-                       " bytes is not a multiple of " +
-                       std::to_string(alignBytes) +
-                       " bytes (TMA rule: global strides are 16-byte "
-                       "multiples): copy it into rows of a multiple of " +
-                       std::to_string(alignBytes) + " bytes");
+      errors.push_back(
+          tensorName(tensor) + ": leading dimension " +
+          std::to_string(given.ld) + " x " + std::string(toString(dtype)) +
+          " = " + std::to_string(given.ld * bytes) +
+          " bytes is not a multiple of " + std::to_string(alignBytes) +
+          " bytes (TMA rule: global strides are 16-byte "
+          "multiples): copy it into rows of a multiple of " +
+          std::to_string(alignBytes) + " bytes");
     return {given, given, false};
   }
   if (inner * bytes % alignBytes == 0)

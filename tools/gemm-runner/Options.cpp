@@ -311,7 +311,8 @@ other:
                         GPU is there (3 when not); needs no bundle
 
 exit codes: 0 ok, 1 check failed, 2 usage or bundle error, 3 no GPU/driver,
-4 arch mismatch, 5 CUDA error, 6 hang
+4 arch mismatch, 5 CUDA error, 6 hang, 7 trap (a debug-waits kernel's bounded
+wait expired; the GPU printed where)
 )";
 }
 

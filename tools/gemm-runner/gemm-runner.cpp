@@ -37,6 +37,8 @@ namespace {
 /// What was running, for the context of a CUDA error or a hang.
 struct Context {
   std::string kernel;
+  /// The kernel's debug-waits bound (0: none), for reading a failed launch.
+  uint32_t debugWaitsMs = 0;
   std::optional<Problem> problem;
   std::optional<LaunchPlan> plan;
 
@@ -420,6 +422,7 @@ int run(const Options &options, Context &context, ordered_json &report) {
       KernelBundle::load(options.libraryDir ? pickFromLibrary(options, report)
                                             : options.bundlePath);
   context.kernel = bundle.manifest.kernel;
+  context.debugWaitsMs = bundle.manifest.debugWaitsMs;
   if (options.dryRun)
     return dryRun(options, bundle);
 
@@ -455,47 +458,55 @@ int run(const Options &options, Context &context, ordered_json &report) {
   std::vector<Row> rows;
   bool allPassed = true;
   size_t total = options.problems.size();
-  for (size_t i = 0; i < total; ++i) {
-    Row row{options.problems[i], std::nullopt, std::nullopt};
-    context.problem = row.problem;
-    context.plan.reset();
-    LaunchPlan plan = runner.plan(row.problem);
-    context.plan = plan;
-    ordered_json result = planJson(plan);
-    std::string line = "[" + std::to_string(i + 1) + "/" +
-                       std::to_string(total) + "] " + row.problem.toString();
-    if (plan.padded())
-      line += " (padded lds)";
-    if (plan.anyStaged())
-      line += " (staged " + joined(plan.stagedTensors()) + ")";
-    line += ":";
-    uint64_t seed = options.seed + i;
-    if (options.check) {
-      CheckOptions checkOptions;
-      checkOptions.reference = options.reference;
-      checkOptions.seed = seed;
-      checkOptions.tolerance = options.tolerance;
-      row.check = runner.check(plan, checkOptions);
-      allPassed &= row.check->passed;
-      result["check"] = checkJson(*row.check, row.problem);
-      line += " " + checkSummary(*row.check, row.problem);
+  // A failed launch of a debug-waits kernel is the trap of a wait that gave
+  // up; its record (host memory) says which, even now that the context is
+  // gone.
+  try {
+    for (size_t i = 0; i < total; ++i) {
+      Row row{options.problems[i], std::nullopt, std::nullopt};
+      context.problem = row.problem;
+      context.plan.reset();
+      LaunchPlan plan = runner.plan(row.problem);
+      context.plan = plan;
+      ordered_json result = planJson(plan);
+      std::string line = "[" + std::to_string(i + 1) + "/" +
+                         std::to_string(total) + "] " + row.problem.toString();
+      if (plan.padded())
+        line += " (padded lds)";
+      if (plan.anyStaged())
+        line += " (staged " + joined(plan.stagedTensors()) + ")";
+      line += ":";
+      uint64_t seed = options.seed + i;
+      if (options.check) {
+        CheckOptions checkOptions;
+        checkOptions.reference = options.reference;
+        checkOptions.seed = seed;
+        checkOptions.tolerance = options.tolerance;
+        row.check = runner.check(plan, checkOptions);
+        allPassed &= row.check->passed;
+        result["check"] = checkJson(*row.check, row.problem);
+        line += " " + checkSummary(*row.check, row.problem);
+      }
+      if (options.bench) {
+        BenchOptions benchOptions;
+        benchOptions.warmup = options.warmup;
+        benchOptions.iterations = options.iterations;
+        benchOptions.vsCublas = options.vsCublas;
+        benchOptions.coldL2 = options.coldL2;
+        benchOptions.seed = seed;
+        row.bench = runner.bench(plan, benchOptions);
+        result["bench"] = benchJson(*row.bench, options, plan);
+        line += (options.check ? " | " : " ") +
+                benchSummary(*row.bench, row.problem.flops());
+      }
+      std::printf("%s\n", line.c_str());
+      std::fflush(stdout);
+      report["results"].push_back(result);
+      rows.push_back(std::move(row));
     }
-    if (options.bench) {
-      BenchOptions benchOptions;
-      benchOptions.warmup = options.warmup;
-      benchOptions.iterations = options.iterations;
-      benchOptions.vsCublas = options.vsCublas;
-      benchOptions.coldL2 = options.coldL2;
-      benchOptions.seed = seed;
-      row.bench = runner.bench(plan, benchOptions);
-      result["bench"] = benchJson(*row.bench, options, plan);
-      line += (options.check ? " | " : " ") +
-              benchSummary(*row.bench, row.problem.flops());
-    }
-    std::printf("%s\n", line.c_str());
-    std::fflush(stdout);
-    report["results"].push_back(result);
-    rows.push_back(std::move(row));
+  } catch (const Error &error) {
+    throw asDebugWaitTrap(error, bundle.manifest.debugWaitsMs,
+                          kernel.debugWaitReport(bundle.manifest));
   }
   printTable(rows);
   return allPassed ? ExitOk : ExitCheckFailed;
@@ -528,15 +539,19 @@ int main(int argc, char **argv) {
   int code = ExitOk;
   try {
     code = run(options, context, report);
-  } catch (const Error &error) {
-    bool onGpu =
-        error.kind() == ErrorKind::Cuda || error.kind() == ErrorKind::Hang;
+  } catch (const Error &thrown) {
+    Error error = asDebugWaitTrap(thrown, context.debugWaitsMs);
+    bool onGpu = error.kind() == ErrorKind::Cuda ||
+                 error.kind() == ErrorKind::Hang ||
+                 error.kind() == ErrorKind::Trap;
     std::string message = error.what();
     if (error.kind() == ErrorKind::Hang)
       message = "hang: " + message + "; terminating";
     printError(message, onGpu ? context.describe() : std::string());
     code = exitCodeFor(error.kind());
-    report["error"] = {{"kind", code == ExitHang ? "hang" : "error"},
+    report["error"] = {{"kind", code == ExitHang   ? "hang"
+                                : code == ExitTrap ? "trap"
+                                                   : "error"},
                        {"message", message},
                        {"context", context.describe()},
                        {"exit_code", code}};

@@ -56,6 +56,8 @@ TEST(Manifest, RoundTrip) {
   m.clusterTiles = std::array<uint32_t, 2>{1, 2};
   m.workUnitsPerTile = 2;
   m.constraints.kMultiple = 64;
+  m.debugWaitsMs = 500;
+  m.debugWaitSites = {"producer: the empty barrier", "consumer: the full one"};
   ParseResult parsed = parseManifestText(m.toJsonString());
   ASSERT_TRUE(parsed.manifest) << ::testing::PrintToString(parsed.errors);
   EXPECT_EQ(*parsed.manifest, m);
@@ -64,6 +66,10 @@ TEST(Manifest, RoundTrip) {
   json j = m;
   EXPECT_EQ(j["format"], "gemm-kernel-bundle");
   EXPECT_EQ(j["grid"]["work_units_per_tile"], 2);
+  EXPECT_EQ(j["debug_waits_ms"], 500);
+  EXPECT_EQ(j["debug_wait_sites"][1], "consumer: the full one");
+  // Optional fields at their defaults are left out.
+  EXPECT_FALSE(exampleJson().contains("debug_waits_ms"));
   EXPECT_EQ(j["version"], FormatVersion);
   EXPECT_EQ(j.get<KernelManifest>(), m);
 }
@@ -167,6 +173,14 @@ TEST(Manifest, ValidateHardwareLimits) {
   EXPECT_TRUE(m.validate().empty());
   m.cluster = {32, 1, 1};
   EXPECT_THAT(m.validate(), ElementsAre(HasSubstr("hardware maximum is 16")));
+}
+
+TEST(Manifest, DebugWaitSitesAreStrings) {
+  json j = exampleJson();
+  j["debug_wait_sites"] = {"a", 2};
+  EXPECT_THAT(parseErrors(j),
+              ElementsAre(HasSubstr("debug_wait_sites: expected an array of "
+                                    "strings, got [\"a\",2]")));
 }
 
 TEST(Manifest, ClusterTiles) {

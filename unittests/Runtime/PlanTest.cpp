@@ -332,13 +332,15 @@ TEST(Plan, CallerLeadingDims) {
   EXPECT_EQ(plan.matrix(Tensor::A).bytes(), 100u * 8192 * 2);
 
   given.leadingDims = {4000, 4097, 4096};
-  std::string message = errorOf(
-      [&] { planLaunch(manifest(), problem(100, 4095, 4095), given); },
-      ErrorKind::Usage);
-  EXPECT_THAT(message, HasSubstr("tensor a: leading dimension 4000 is smaller than "
-                                 "its rows of 4095 elements"));
-  EXPECT_THAT(message, HasSubstr("tensor b: leading dimension 4097 x bf16 = 8194 "
-                                 "bytes is not a multiple of 16 bytes"));
+  std::string message =
+      errorOf([&] { planLaunch(manifest(), problem(100, 4095, 4095), given); },
+              ErrorKind::Usage);
+  EXPECT_THAT(message,
+              HasSubstr("tensor a: leading dimension 4000 is smaller than "
+                        "its rows of 4095 elements"));
+  EXPECT_THAT(message,
+              HasSubstr("tensor b: leading dimension 4097 x bf16 = 8194 "
+                        "bytes is not a multiple of 16 bytes"));
 }
 
 TEST(Plan, ProblemChecks) {

@@ -267,16 +267,26 @@ struct KernelManifest {
   TensorLayouts layouts;
   std::vector<Param> params;
   Constraints constraints;
+  /// Built with debug-waits: every mbarrier wait gives up after this many
+  /// milliseconds, prints where it waited and traps, so a failed launch is
+  /// such a trap. JSON: debug_waits_ms, optional, default 0 (waits are
+  /// unbounded).
+  uint32_t debugWaitsMs = 0;
+  /// With debug waits: what each wait site of the kernel is (role, barrier,
+  /// pipeline), indexed by the site number its wait record holds. JSON:
+  /// debug_wait_sites, optional.
+  std::vector<std::string> debugWaitSites;
 
   bool operator==(const KernelManifest &o) const {
     return std::tie(name, kernel, arch, ptx, cubin, block, cluster,
                     clusterNonPortable, clusterTiles, grid, workUnitsPerTile,
-                    dynamicSmemBytes, tile, types, layouts, params,
-                    constraints) ==
+                    dynamicSmemBytes, tile, types, layouts, params, constraints,
+                    debugWaitsMs, debugWaitSites) ==
            std::tie(o.name, o.kernel, o.arch, o.ptx, o.cubin, o.block,
                     o.cluster, o.clusterNonPortable, o.clusterTiles, o.grid,
                     o.workUnitsPerTile, o.dynamicSmemBytes, o.tile, o.types,
-                    o.layouts, o.params, o.constraints);
+                    o.layouts, o.params, o.constraints, o.debugWaitsMs,
+                    o.debugWaitSites);
   }
 
   /// clusterTiles, or its default: {cluster size, 1}.

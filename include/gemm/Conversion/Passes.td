@@ -13,7 +13,23 @@ def ConvertGemmToNVVM : Pass<"convert-gemm-to-nvvm", "ModuleOp"> {
     recorded in `gemm.grid_constant_args` for `gemm-finalize-kernel-abi`.
     A `gemm.matmul` still present (not materialized into a kernel) is an
     error.
+
+    With `debug-waits=MS` every mbarrier wait (pipeline acquire and wait, on
+    SM90 and SM100) is bounded: a wait still incomplete after one try polls
+    `%globaltimer`, and after MS milliseconds the first thread to give up
+    writes its wait site, CTA, warp, stage, expected phase parity and
+    iteration into the record whose address the runtime puts in the
+    module's `gemm_debug_wait_record` global (host-mapped memory), and
+    traps; the kernel's manifest gets `debug_waits_ms` and
+    `debug_wait_sites` (what each site is: role, barrier, pipeline). So a
+    protocol mistake stops the kernel with a name instead of hanging the GPU.
+    0 (the default) keeps the unbounded waits.
   }];
+  let options = [
+    Option<"debugWaitsMs", "debug-waits", "int64_t", "0",
+           "bound every mbarrier wait to this many milliseconds, then print "
+           "where and trap (0: wait forever)">,
+  ];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect", "::mlir::NVVM::NVVMDialect",
                            "::mlir::arith::ArithDialect", "::mlir::scf::SCFDialect"];
 }

@@ -21,6 +21,16 @@ struct GemmKernelOptions : public PassPipelineOptions<Derived> {
       *this, "store-slots",
       llvm::cl::desc("SM90: epilogue staging slots per consumer (1 to 4)"),
       llvm::cl::init(2)};
+  Options::Option<int64_t> debugWaits{
+      *this, "debug-waits",
+      llvm::cl::desc("bound every mbarrier wait to this many milliseconds, "
+                     "then print where it waited and trap (0: wait forever)"),
+      llvm::cl::init(0)};
+  Options::Option<bool> checks{
+      *this, "checks",
+      llvm::cl::desc("run gemm-check-pipelines (false: compile a kernel whose "
+                     "protocol is wrong, to see it trap under debug-waits)"),
+      llvm::cl::init(true)};
 };
 
 struct GemmToNVVMOptions : public GemmKernelOptions<GemmToNVVMOptions> {};

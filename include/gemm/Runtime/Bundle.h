@@ -52,6 +52,13 @@ public:
   int registersPerThread() const { return registers; }
   /// After a failed cubin load: why the PTX was used instead.
   const std::string &note() const { return noteText; }
+  /// Built with debug-waits: what the first wait that gave up wrote into
+  /// its record (host-mapped memory the kernel finds through its
+  /// gemm_debug_wait_record global), e.g. "CTA (4, 0, 0) warp 7, consumer:
+  /// the full barrier of a 4-stage pipeline (...), stage 0, expected phase
+  /// parity 0, iteration 0". nullopt when no wait gave up.
+  std::optional<std::string>
+  debugWaitReport(const bundle::KernelManifest &manifest) const;
 
 private:
   LoadedKernel() = default;
@@ -59,6 +66,8 @@ private:
   CUfunction fn = nullptr;
   std::string kernelName, sourceText, noteText;
   int registers = 0;
+  /// Host-mapped wait record of a debug-waits kernel (10 u32 words).
+  volatile uint32_t *debugRecord = nullptr;
 };
 
 } // namespace gemm::runtime

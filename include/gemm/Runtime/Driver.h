@@ -47,6 +47,11 @@ namespace gemm::runtime {
   X(cuTensorMapEncodeTiled)                                                    \
   X(cuMemAlloc)                                                                \
   X(cuMemFree)                                                                 \
+  X(cuMemHostAlloc)                                                            \
+  X(cuMemHostGetDevicePointer)                                                 \
+  X(cuMemFreeHost)                                                             \
+  X(cuModuleGetGlobal)                                                         \
+  X(cuMemcpyHtoD)                                                              \
   X(cuMemGetInfo)                                                              \
   X(cuMemcpyDtoH)                                                              \
   X(cuMemsetD8Async)                                                           \

@@ -8,6 +8,8 @@
 #ifndef GEMM_RUNTIME_ERROR_H
 #define GEMM_RUNTIME_ERROR_H
 
+#include <cstdint>
+#include <optional>
 #include <stdexcept>
 #include <string>
 
@@ -22,6 +24,7 @@ enum ExitCode : int {
   ExitArchMismatch = 4,
   ExitCudaError = 5,
   ExitHang = 6,
+  ExitTrap = 7,
 };
 
 enum class ErrorKind {
@@ -38,6 +41,9 @@ enum class ErrorKind {
   /// A kernel did not finish within the time limit (exit 6). The GPU context
   /// is unusable afterwards; see markGpuUnusable().
   Hang,
+  /// A kernel built with debug-waits trapped: one of its bounded waits
+  /// expired, and the GPU printed which (exit 7).
+  Trap,
 };
 
 ExitCode exitCodeFor(ErrorKind kind);
@@ -52,6 +58,13 @@ public:
 private:
   ErrorKind errorKind;
 };
+
+/// A launch failure of a kernel built with debug-waits (`debugWaitsMs` > 0)
+/// is the trap of an expired wait: returns that Error(Trap), naming the wait
+/// from `record` (LoadedKernel::debugWaitReport) when the kernel wrote one,
+/// else `error` unchanged.
+Error asDebugWaitTrap(const Error &error, uint32_t debugWaitsMs,
+                      const std::optional<std::string> &record = {});
 
 } // namespace gemm::runtime
 

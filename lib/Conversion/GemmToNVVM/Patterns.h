@@ -30,8 +30,10 @@ void populateTmemTypeConversions(LLVMTypeConverter &converter);
 
 void populateStructureToNVVMPatterns(LLVMTypeConverter &converter,
                                      RewritePatternSet &patterns);
+/// `debugWaitsMs` > 0 bounds the pipeline waits (see createBarrierWait).
 void populatePipelineToNVVMPatterns(LLVMTypeConverter &converter,
-                                    RewritePatternSet &patterns);
+                                    RewritePatternSet &patterns,
+                                    int64_t debugWaitsMs = 0);
 void populateTmaToNVVMPatterns(LLVMTypeConverter &converter,
                                RewritePatternSet &patterns);
 void populateMmaToNVVMPatterns(LLVMTypeConverter &converter,
@@ -80,9 +82,32 @@ Value getPhaseParity(OpBuilder &b, Location loc, PipelineType type,
 /// The slot `n mod stages`.
 Value getSlot(OpBuilder &b, Location loc, int64_t stages, Value iteration);
 
+/// What a bounded (debug) wait records when it gives up.
+struct DebugWait {
+  /// Milliseconds before giving up.
+  int64_t limitMs = 0;
+  /// The wait's index in its kernel's manifest (debug_wait_sites), which
+  /// describes its role, barrier and pipeline.
+  int64_t site = 0;
+  Value stage, iteration;
+};
+
+/// Attribute the conversion sets on each pipeline wait before lowering: its
+/// index among the kernel's wait sites.
+inline constexpr llvm::StringLiteral kWaitSiteAttrName = "gemm.debug_wait_site";
+
+/// The module global a debug-waits kernel reads the address of its wait
+/// record from (set by the runtime to host-mapped memory; 0: none). Record
+/// layout, u32 words: claimed, site, CTA x, y, z, warp, stage, expected
+/// parity, iteration, complete (1 once the others are written).
+inline constexpr llvm::StringLiteral kDebugWaitRecordSymbol =
+    "gemm_debug_wait_record";
+
 /// Spins on `mbarrier.try_wait.parity` until the phase with `parity`
-/// completed.
-void createBarrierWait(OpBuilder &b, Location loc, Value barrier, Value parity);
+/// completed; with `debug`, polls `mbarrier.test_wait.parity` for at most
+/// debug->limitMs milliseconds, then prints where it waited and traps.
+void createBarrierWait(OpBuilder &b, Location loc, Value barrier, Value parity,
+                       const DebugWait *debug = nullptr);
 
 /// The address of `barrier` (a shared::cta pointer) in the even CTA of this
 /// CTA's pair, in the shared::cluster window: where the cta_group::2 TMA loads

@@ -34,9 +34,29 @@ struct PipelineInitLowering : public ConvertOpToLLVMPattern<PipelineInitOp> {
   }
 };
 
+/// The bounded-wait description of a pipeline wait, or nullopt when waits
+/// are not bounded.
+template <typename WaitOp>
+std::optional<DebugWait> debugWait(WaitOp op, Value iteration, int64_t limitMs,
+                                   OpBuilder &b) {
+  auto site = op->template getAttrOfType<IntegerAttr>(kWaitSiteAttrName);
+  if (limitMs <= 0 || !site)
+    return std::nullopt;
+  PipelineType type = op.getPipeline().getType();
+  DebugWait debug;
+  debug.limitMs = limitMs;
+  debug.site = site.getInt();
+  debug.stage = LLVM::URemOp::create(
+      b, op.getLoc(), iteration, createI32(b, op.getLoc(), type.getStages()));
+  debug.iteration = iteration;
+  return debug;
+}
+
 struct ProducerAcquireLowering
     : public ConvertOpToLLVMPattern<ProducerAcquireOp> {
-  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+  ProducerAcquireLowering(LLVMTypeConverter &converter, int64_t debugWaitsMs)
+      : ConvertOpToLLVMPattern(converter), debugWaitsMs(debugWaitsMs) {}
+  int64_t debugWaitsMs;
 
   LogicalResult
   matchAndRewrite(ProducerAcquireOp op, OpAdaptor adaptor,
@@ -52,7 +72,10 @@ struct ProducerAcquireLowering
         rewriter, loc,
         getPhaseParity(rewriter, loc, type, adaptor.getIteration()),
         createI32(rewriter, loc, 1));
-    createBarrierWait(rewriter, loc, barrier, parity);
+    std::optional<DebugWait> debug =
+        debugWait(op, adaptor.getIteration(), debugWaitsMs, rewriter);
+    createBarrierWait(rewriter, loc, barrier, parity,
+                      debug ? &*debug : nullptr);
     rewriter.eraseOp(op);
     return success();
   }
@@ -82,7 +105,9 @@ struct ProducerCommitLowering
 };
 
 struct ConsumerWaitLowering : public ConvertOpToLLVMPattern<ConsumerWaitOp> {
-  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+  ConsumerWaitLowering(LLVMTypeConverter &converter, int64_t debugWaitsMs)
+      : ConvertOpToLLVMPattern(converter), debugWaitsMs(debugWaitsMs) {}
+  int64_t debugWaitsMs;
 
   LogicalResult
   matchAndRewrite(ConsumerWaitOp op, OpAdaptor adaptor,
@@ -92,9 +117,12 @@ struct ConsumerWaitLowering : public ConvertOpToLLVMPattern<ConsumerWaitOp> {
     Value barrier =
         getBarrierAddress(rewriter, loc, adaptor.getPipeline(), type,
                           adaptor.getIteration(), /*empty=*/false);
+    std::optional<DebugWait> debug =
+        debugWait(op, adaptor.getIteration(), debugWaitsMs, rewriter);
     createBarrierWait(
         rewriter, loc, barrier,
-        getPhaseParity(rewriter, loc, type, adaptor.getIteration()));
+        getPhaseParity(rewriter, loc, type, adaptor.getIteration()),
+        debug ? &*debug : nullptr);
     rewriter.eraseOp(op);
     return success();
   }
@@ -152,8 +180,10 @@ struct ConsumerReleaseLowering
 } // namespace
 
 void mlir::gemm::populatePipelineToNVVMPatterns(LLVMTypeConverter &converter,
-                                                RewritePatternSet &patterns) {
-  patterns.add<PipelineInitLowering, ProducerAcquireLowering,
-               ProducerCommitLowering, ConsumerWaitLowering,
+                                                RewritePatternSet &patterns,
+                                                int64_t debugWaitsMs) {
+  patterns.add<PipelineInitLowering, ProducerCommitLowering,
                ConsumerReleaseLowering>(converter);
+  patterns.add<ProducerAcquireLowering, ConsumerWaitLowering>(converter,
+                                                              debugWaitsMs);
 }
