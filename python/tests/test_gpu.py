@@ -5,6 +5,8 @@ memory over 10,000 calls, and the errors only a GPU can raise."""
 import os
 import re
 import subprocess
+import sys
+import textwrap
 
 import pytest
 
@@ -179,6 +181,35 @@ def test_cupy_arrays():
     assert isinstance(c, cupy.ndarray) and c.shape == (300, 200)
     ref = a.astype(cupy.float64) @ b.astype(cupy.float64).T
     assert float(cupy.linalg.norm(c.astype(cupy.float64) - ref) / cupy.linalg.norm(ref)) < 2e-3
+
+
+def test_jax_arrays():
+    # In its own process: JAX takes GPU memory and its own CUDA libraries.
+    script = textwrap.dedent("""
+        import jax, jax.numpy as jnp, numpy as np, gemm
+        if not any(d.platform == "gpu" for d in jax.devices()):
+            print("no JAX GPU"); raise SystemExit(0)
+        ka, kb = jax.random.split(jax.random.PRNGKey(0))
+        a = jax.random.normal(ka, (192, 320), dtype=jnp.bfloat16)
+        b = jax.random.normal(kb, (96, 320), dtype=jnp.bfloat16)
+        a.block_until_ready(); b.block_until_ready()
+        import torch
+        c = gemm.matmul(a, b)
+        torch.cuda.synchronize()
+        ref = np.asarray(a, np.float64) @ np.asarray(b, np.float64).T
+        err = np.linalg.norm(c.double().cpu().numpy() - ref) / np.linalg.norm(ref)
+        assert err < 1e-2, err
+        print("jax ok", type(c).__module__, err)
+    """)
+    env = dict(os.environ, XLA_PYTHON_CLIENT_PREALLOCATE="false")
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                            env=env, timeout=300)
+    if "No module named 'jax'" in result.stderr:
+        pytest.skip("JAX is not installed")
+    assert result.returncode == 0, result.stdout + result.stderr
+    if "no JAX GPU" in result.stdout:
+        pytest.skip("JAX sees no GPU")
+    assert "jax ok torch" in result.stdout
 
 
 def test_dlpack_tensors():
