@@ -48,15 +48,21 @@ name=gemm_sm90_bf16
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,clocks.mem,power.limit,temperature.gpu \
   --format=csv | tee "$results/gpu.txt"
 
+# The buggy kernel VARIANT at 512 cubed: exit code and wall time of the whole
+# process (CUDA start-up included) into RESULTS/VARIANT.log.
+run_buggy() {
+  local variant=$1 timeout_ms=$2 start end code
+  start=$(date +%s%N)
+  "$runner" "$bundles/$variant/$name.json" --m 512 --n 512 --k 512 \
+    --timeout-ms "$timeout_ms" > "$results/$variant.log" 2>&1
+  code=$?
+  end=$(date +%s%N)
+  echo "exit $code after $(( (end - start) / 1000000 )) ms" | tee -a "$results/$variant.log"
+  grep -m2 "error" "$results/$variant.log"
+}
+
 echo "== the planted bug with debug-waits=1000"
-start=$(date +%s%N)
-"$runner" "$bundles/bad-debug/$name.json" --m 512 --n 512 --k 512 --timeout-ms 30000 \
-  > "$results/bad-debug.log" 2>&1
-code=$?
-end=$(date +%s%N)
-echo "exit $code after $(( (end - start) / 1000000 )) ms (the whole process, CUDA start-up" \
-  "included)" | tee -a "$results/bad-debug.log"
-grep -m2 "error" "$results/bad-debug.log"
+run_buggy bad-debug 30000
 
 rounds=${ROUNDS:-7}
 echo "== the correct kernel, release and debug-waits=1000, alternating ($rounds rounds)"
@@ -97,10 +103,4 @@ EOF
 tar -C "$results" -czf "$results/runs.tar.gz" runs && rm -rf "$results/runs"
 
 echo "== the planted bug without debug-waits (hangs until the runner's timeout)"
-start=$(date +%s%N)
-"$runner" "$bundles/bad-release/$name.json" --m 512 --n 512 --k 512 --timeout-ms 5000 \
-  > "$results/bad-release.log" 2>&1
-code=$?
-end=$(date +%s%N)
-echo "exit $code after $(( (end - start) / 1000000 )) ms" | tee -a "$results/bad-release.log"
-grep -m2 "error" "$results/bad-release.log"
+run_buggy bad-release 5000
