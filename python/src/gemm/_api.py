@@ -15,7 +15,9 @@ import threading
 from gemm import _core, _jit
 from gemm._tensors import memory, view
 
-_PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
+# What the build installs (data/, kernels/, bin/) lies beside the compiled
+# module, which in an editable install is not beside these sources.
+_PACKAGE_DIR = os.path.dirname(os.path.abspath(_core.__file__))
 _INPUT_TYPES = ("bf16", "f16")
 _OUTPUT_TYPES = ("bf16", "f16", "f32")
 _ALIGN = 16  # TMA: base addresses and row strides are 16-byte multiples

@@ -23,7 +23,9 @@ import tempfile
 
 from gemm import _core
 
-_PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
+# The compiler shipped with the package lies beside the compiled module
+# (which in an editable install is not beside these sources).
+_PACKAGE_DIR = os.path.dirname(os.path.abspath(_core.__file__))
 # Bumped when the layout of a cache entry changes.
 _CACHE_LAYOUT = "1"
 
