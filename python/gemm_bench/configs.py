@@ -341,7 +341,7 @@ def main(argv=None):
                         choices=("tune", "space", "best", "heuristic"),
                         help="tune: the candidates of the staged search (default); "
                         "space: every tile x cluster x order; best: the configs the "
-                        "suite runs (tuning cache, heuristic for the rest); "
+                        "suite runs (the dispatcher's choices: tuning cache, else its model); "
                         "heuristic: the heuristic's picks for the sweep")
     parser.add_argument("--cache", help="tuning cache for --set best "
                         "(default bench/tuning/sm90-h200.json if it exists)")
@@ -358,7 +358,7 @@ def main(argv=None):
         if args.set == "heuristic":
             cache = None
         elif cache is None:
-            print("configs: no tuning cache; every shape gets the heuristic's pick",
+            print("configs: no tuning cache; every shape gets the model's pick",
                   file=sys.stderr)
         configs = []
         for selection in suite.select_all(cache, args.shapes_dir):

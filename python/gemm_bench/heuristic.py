@@ -33,6 +33,8 @@ def estimate(config, m, n, k):
     """The model's figures (seconds, compute_s, memory_s, tiles, waves,
     memory_bound) for `config` on (m, n, k)."""
     return gemm._core.estimate(gemm.KernelConfig(config.name), m, n, k, SM_COUNT)
+
+
 def evaluate(cache, within_percent=5.0):
     """Per class of `cache`: the heuristic's picks on the class's shapes, their
     measured median ratio to cuBLAS, and the gap to the searched best.

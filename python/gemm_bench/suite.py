@@ -1,7 +1,7 @@
 """The benchmark suite: the sweep of gemm_bench.shapes, each shape with the
-configuration the tuning cache (or, for classes it lacks, the heuristic)
-picks, timed beside cuBLAS; then one merged results.json, a markdown table
-and PNG plots.
+configuration the dispatcher picks (lib/Dispatch: the tuning cache's
+searched best, else its model), timed beside cuBLAS; then one merged
+results.json, a markdown table and PNG plots.
 
     # GPU machine (bench/suite.sh does all of it):
     python -m gemm_bench.suite run --runner gemm-runner --bundles DIR --results DIR \\
@@ -89,6 +89,10 @@ def select(shape, dtype, cache, available=None):
                                       else _configs(available))
     except gemm.DispatchError:
         selection = None
+    # The dispatcher's last resort, the model's best among whatever happens
+    # to be compiled ('model, among the available kernels'), would time a
+    # kernel neither the search nor the model chose: refused, name what to
+    # compile.
     if selection is None or selection.source not in ("tuned", "tuned, default order", "model"):
         first = gemm._core.select(*shape, dtype=dtype, table=_table(cache))
         raise SystemExit(f"{shape_text(shape)} {dtype}: the dispatcher's choice "
