@@ -23,6 +23,11 @@
 #                    staging copies timed as ours); the report notes it
 #   HBM_BW           roofline bandwidth in bytes/s (default: measure the
 #                    device-to-device copy bandwidth here)
+#   SHAPE_GROUPS     comma-separated shape groups (default: the sweep,
+#                    squares,llm,odd; the generated sets of issue 16: train,test)
+#   SELECTION        the dispatcher's choices, from `python -m gemm_bench.suite
+#                    select --json FILE` on a machine with the gemm package
+#                    (without it, this machine's package is asked)
 #   WARMUP (10), ITERS (30), PYTHON (python3 with numpy and matplotlib)
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -44,6 +49,9 @@ fi
 export PYTHONPATH="$root/python${PYTHONPATH:+:$PYTHONPATH}"
 cache_args=()
 [ -n "${CACHE:-}" ] && cache_args=(--cache "$CACHE")
+group_args=()
+[ -n "${SHAPE_GROUPS:-}" ] && group_args=(--groups "$SHAPE_GROUPS")
+[ -n "${SELECTION:-}" ] && group_args+=(--selection "$SELECTION")
 bandwidth_args=(--membw "$results/membw.json")
 if [ -n "${HBM_BW:-}" ]; then
   bandwidth_args=(--bandwidth "$HBM_BW")
@@ -55,7 +63,7 @@ fi
 
 "$python" -m gemm_bench.suite run --runner "$runner" --bundles "$bundles" \
   --results "$results" --l2 "${L2:-warm}" --odd-flag="$odd_flag" \
-  --warmup "${WARMUP:-10}" --iters "${ITERS:-30}" "${cache_args[@]}"
+  --warmup "${WARMUP:-10}" --iters "${ITERS:-30}" "${cache_args[@]}" "${group_args[@]}"
 status=$?
 "$python" -m gemm_bench.suite report "$results" "${bandwidth_args[@]}" \
   --compile-times "$results/compile-times.json" --odd-flag="$odd_flag" \

@@ -346,6 +346,8 @@ def main(argv=None):
     parser.add_argument("--cache", help="tuning cache for --set best "
                         "(default bench/tuning/sm90-h200.json if it exists)")
     parser.add_argument("--shapes-dir", help="default: bench/shapes")
+    parser.add_argument("--groups", help="comma-separated shape groups for --set best and "
+                        "heuristic (default: the sweep; see gemm_bench.suite)")
     args = parser.parse_args(argv)
 
     if args.set == "tune":
@@ -360,8 +362,10 @@ def main(argv=None):
         elif cache is None:
             print("configs: no tuning cache; every shape gets the model's pick",
                   file=sys.stderr)
+        from gemm_bench.shapes import SHAPE_GROUPS
+        groups = suite.parse_groups(args.groups) if args.groups else SHAPE_GROUPS
         configs = []
-        for selection in suite.select_all(cache, args.shapes_dir):
+        for selection in suite.select_all(cache, args.shapes_dir, groups=groups):
             if selection["config"] not in configs:
                 configs.append(selection["config"])
     write_mlir(configs, args.out, header=f"--set {args.set}")

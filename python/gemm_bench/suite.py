@@ -25,8 +25,6 @@ import os
 import statistics
 import sys
 
-import gemm
-
 from gemm_bench import configs, shapes as shapes_mod
 
 DEFAULT_CACHE = os.path.join(shapes_mod.repo_root(), "bench", "tuning", "sm90-h200.json")
@@ -56,6 +54,7 @@ _tables = {}
 
 def _table(cache):
     """The dispatcher's view of a tuning cache (read once per file)."""
+    import gemm
     if cache is None:
         return None
     if cache["path"] not in _tables:
@@ -64,6 +63,7 @@ def _table(cache):
 
 
 def _configs(names):
+    import gemm
     out = []
     for name in sorted(names):
         try:
@@ -83,6 +83,7 @@ def select(shape, dtype, cache, available=None):
     session) or 'model' (the class was not searched, or nothing of it was
     compiled). `available`: the bundle names compiled, None for all.
     """
+    import gemm
     try:
         selection = gemm._core.select(*shape, dtype=dtype, table=_table(cache),
                                       available=None if available is None
@@ -106,9 +107,9 @@ def shape_text(shape):
     return "x".join(str(v) for v in shape)
 
 
-def select_all(cache, shapes_dir=None, available=None):
+def select_all(cache, shapes_dir=None, available=None, groups=shapes_mod.SHAPE_GROUPS):
     out = []
-    for group, dtype, shape in shapes_mod.sweep(shapes_dir):
+    for group, dtype, shape in shapes_mod.sweep(shapes_dir, groups):
         choice = select(shape, dtype, cache, available)
         choice.update(group=group, dtype=dtype, shape=shape)
         out.append(choice)
@@ -124,15 +125,35 @@ def bundle_names(bundles_dir):
 # run (GPU machine)
 # ---------------------------------------------------------------------------
 
+def write_selection(selections, path):
+    with open(path, "w") as f:
+        json.dump([dict(s, config=s["config"].name, shape=list(s["shape"]))
+                   for s in selections], f, indent=1)
+
+
+def read_selection(path):
+    """The selections write_selection wrote: the dispatcher's choices made on
+    another machine (the GPU machine need not have the gemm package)."""
+    with open(path) as f:
+        return [dict(s, config=configs.parse_name(s["config"]), shape=tuple(s["shape"]))
+                for s in json.load(f)]
+
+
 def run_suite(runner, bundles_dir, results_dir, cache, l2_modes, odd_flag, warmup,
-              iters, shapes_dir=None, log=sys.stdout):
+              iters, shapes_dir=None, groups=shapes_mod.SHAPE_GROUPS, log=sys.stdout,
+              selection_path=None):
     from gemm_bench.tune import run_bundle
     runs_dir = os.path.join(results_dir, "runs")
     os.makedirs(runs_dir, exist_ok=True)
-    selections = select_all(cache, shapes_dir, bundle_names(bundles_dir))
-    with open(os.path.join(results_dir, "selection.json"), "w") as f:
-        json.dump([dict(s, config=s["config"].name, shape=list(s["shape"]))
-                   for s in selections], f, indent=1)
+    if selection_path:
+        selections = [s for s in read_selection(selection_path) if s["group"] in groups]
+        missing = {s["config"].name for s in selections} - bundle_names(bundles_dir)
+        if missing:
+            raise SystemExit(f"{selection_path}: bundles not in {bundles_dir}: "
+                             + ", ".join(sorted(missing)))
+    else:
+        selections = select_all(cache, shapes_dir, bundle_names(bundles_dir), groups)
+    write_selection(selections, os.path.join(results_dir, "selection.json"))
     # One gemm-runner process per group and bundle: the set-up is paid once
     # and the group's flags apply to all its shapes.
     processes = {}
@@ -141,7 +162,10 @@ def run_suite(runner, bundles_dir, results_dir, cache, l2_modes, odd_flag, warmu
     failures = []
     for l2 in l2_modes:
         for count, ((group, name), shape_list) in enumerate(processes.items(), 1):
-            extra = odd_flag.split() if group == "odd" and odd_flag else []
+            # The odd-shape flag goes to every process with a shape whose
+            # rows TMA cannot address as they are (the generated sets mix them in).
+            odd = group == "odd" or any(shapes_mod.needs_padding(s) for s in shape_list)
+            extra = odd_flag.split() if odd and odd_flag else []
             json_path = os.path.join(runs_dir, f"{group}-{name}-{l2}.json")
             code = run_bundle(runner, os.path.join(bundles_dir, name + ".json"), shape_list,
                               json_path, warmup, iters, l2 == "cold", extra, timeout_s=600)
@@ -208,7 +232,8 @@ def collect_rows(results_dir, selection=None):
             row["bytes"] = (shape[0] * shape[2] + shape[1] * shape[2] +
                             shape[0] * shape[1]) * _element_bytes(dtype)
             rows.append(row)
-    order = {g: i for i, g in enumerate(shapes_mod.SHAPE_GROUPS)}
+    order = {g: i for i, g in enumerate(shapes_mod.SHAPE_GROUPS +
+                                        shapes_mod.GENERATED_GROUPS)}
     rows.sort(key=lambda r: (order.get(r["group"], 99), r["dtype"] != "bf16", r["l2"] != "warm",
                              r["shape"][1], r["shape"][2], r["shape"][0]))
     return rows, device, errors
@@ -484,6 +509,16 @@ def write_report(results_dir, bandwidth, odd_flag=None, compile_times_path=None,
     return text, written
 
 
+def parse_groups(text):
+    groups = tuple(g for g in text.split(",") if g)
+    known = shapes_mod.SHAPE_GROUPS + shapes_mod.GENERATED_GROUPS
+    unknown = [g for g in groups if g not in known]
+    if unknown or not groups:
+        raise argparse.ArgumentTypeError(f"unknown shape group(s) {', '.join(unknown) or '(none)'}"
+                                         f"; known: {', '.join(known)}")
+    return groups
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
@@ -495,6 +530,8 @@ def main(argv=None):
     run.add_argument("--odd-flag", default="--unaligned stage",
                      help="gemm-runner flags for the odd group (default: --unaligned stage, "
                           "the packed rows cuBLAS also reads)")
+    run.add_argument("--selection", help="the dispatcher's choices, written by `select "
+                     "--json` (where the gemm package is), instead of asking it here")
     run.add_argument("--warmup", type=int, default=10)
     run.add_argument("--iters", type=int, default=30)
     rep = sub.add_parser("report", help="results.json, results.md and plots of a run")
@@ -507,22 +544,32 @@ def main(argv=None):
     rep.add_argument("--no-plots", action="store_true")
     sel = sub.add_parser("select", help="print the bundle each sweep shape gets")
     sel.add_argument("--bundles", help="only bundles compiled here")
+    sel.add_argument("--json", help="also write the choices here, for `run --selection`")
     for p in (run, rep, sel):
         p.add_argument("--cache", help=f"tuning cache (default {DEFAULT_CACHE} if present)")
         p.add_argument("--shapes-dir", help="default: bench/shapes")
+    for p in (run, sel):
+        p.add_argument("--groups", type=parse_groups, default=shapes_mod.SHAPE_GROUPS,
+                       help="comma-separated shape groups (default: the sweep, "
+                       f"{','.join(shapes_mod.SHAPE_GROUPS)}; the generated sets: "
+                       f"{','.join(shapes_mod.GENERATED_GROUPS)})")
     args = parser.parse_args(argv)
 
     cache = load_cache(args.cache, required=bool(args.cache))
     if args.command == "select":
         available = bundle_names(args.bundles) if args.bundles else None
-        for s in select_all(cache, args.shapes_dir, available):
+        selections = select_all(cache, args.shapes_dir, available, args.groups)
+        if args.json:
+            write_selection(selections, args.json)
+        for s in selections:
             print(f"{s['group']:8} {s['dtype']:5} {shape_text(s['shape']):>18}  "
                   f"{s['config'].name}  ({s['source']}; {s['class']})")
         return 0
     if args.command == "run":
         l2_modes = ("warm", "cold") if args.l2 == "both" else (args.l2,)
         failures = run_suite(args.runner, args.bundles, args.results, cache, l2_modes,
-                             args.odd_flag, args.warmup, args.iters, args.shapes_dir)
+                             args.odd_flag, args.warmup, args.iters, args.shapes_dir,
+                             args.groups, selection_path=args.selection)
         for f in failures:
             print(f"suite: {f['group']} {f['bundle']} (L2 {f['l2']}) exited {f['exit']}",
                   file=sys.stderr)

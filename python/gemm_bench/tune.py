@@ -45,7 +45,9 @@ import subprocess
 import sys
 import time
 
-from gemm_bench import configs, heuristic, shapes as shapes_mod
+# heuristic (the dispatcher, through the gemm package) is imported where it
+# is used: the GPU machine runs candidates without the package.
+from gemm_bench import configs, shapes as shapes_mod
 
 CACHE_FORMAT = "gemm-tuning-cache"
 METRIC = ("median over the class's shapes of cuBLAS median time / our median time "
@@ -220,6 +222,7 @@ def best_config(cache, key):
 def stage_candidates(stage, key, class_shapes, cache):
     """The configurations stage `stage` runs for class `key`."""
     if stage == 1:
+        from gemm_bench import heuristic
         out = configs.stage1_candidates(key)
         for shape in class_shapes:
             pick = heuristic.pick(*shape)
@@ -276,13 +279,15 @@ def estimate_search(warmup, iters, shapes_dir=None):
 # ---------------------------------------------------------------------------
 
 def run_bundle(runner, bundle_path, shape_list, json_path, warmup, iters, cold_l2,
-               extra_args=(), timeout_s=None):
+               extra_args=(), timeout_s=None, check=True, vs_cublas=True):
     shapes_file = json_path[:-len(".json")] + ".shapes"
     with open(shapes_file, "w") as f:
         f.writelines(f"{m} {n} {k}\n" for m, n, k in shape_list)
-    command = shlex.split(runner) + [bundle_path, "--shapes", shapes_file, "--check", "--bench",
-               "--vs", "cublas", "--warmup", str(warmup), "--iters", str(iters),
-               "--json", json_path] + (["--cold-l2"] if cold_l2 else []) + list(extra_args)
+    command = (shlex.split(runner) + [bundle_path, "--shapes", shapes_file] +
+               (["--check"] if check else []) + ["--bench"] +
+               (["--vs", "cublas"] if vs_cublas else []) +
+               ["--warmup", str(warmup), "--iters", str(iters), "--json", json_path] +
+               (["--cold-l2"] if cold_l2 else []) + list(extra_args))
     with open(json_path[:-len(".json")] + ".log", "w") as log:
         log.write("$ " + " ".join(command) + "\n")
         log.flush()
@@ -503,6 +508,7 @@ def main(argv=None):
                        resume=args.resume)
     with open(os.path.splitext(args.cache)[0] + ".md", "w") as f:
         f.write(cache_markdown(cache))
+    from gemm_bench import heuristic
     rows, summary = heuristic.evaluate(cache)
     print(cache_markdown(cache))
     print(summary)
