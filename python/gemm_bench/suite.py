@@ -1,15 +1,17 @@
-"""The benchmark suite: the sweep of gemm_bench.shapes, each shape with the
-configuration the dispatcher picks (lib/Dispatch: the tuning cache's
-searched best, else its model), timed beside cuBLAS; then one merged
-results.json, a markdown table and PNG plots.
+"""The benchmark suite: the shapes of gemm_bench.shapes' groups, each with
+the configuration the dispatcher picks (lib/Dispatch: the candidate of
+least estimated time under its fitted model), timed beside cuBLAS; then one
+merged results.json, a markdown table and PNG plots.
 
+    # where the gemm package is: which bundle each shape gets
+    python -m gemm_bench.suite select [--model MODEL.json] [--groups G,...] \\
+        [--bundles DIR] [--json SELECTION.json]
     # GPU machine (bench/suite.sh does all of it):
     python -m gemm_bench.suite run --runner gemm-runner --bundles DIR --results DIR \\
-        [--cache CACHE.json] [--l2 warm|cold|both] [--odd-flag "--unaligned stage"]
+        [--selection SELECTION.json | --model MODEL.json] [--groups G,...] \\
+        [--l2 warm|cold|both] [--odd-flag "--unaligned stage"]
     python -m gemm_bench.suite report DIR [--bandwidth BYTES_PER_S | --membw membw.json]
         [--compile-times DIR/compile-times.json]
-    # anywhere: which bundle each shape gets
-    python -m gemm_bench.suite select [--cache CACHE.json] [--bundles DIR]
 
 Roofline: for LLM shapes with M <= 128 (bandwidth-bound: every weight byte
 is used at most 128 times) the report adds the HBM bandwidth each kernel
@@ -27,39 +29,21 @@ import sys
 
 from gemm_bench import configs, shapes as shapes_mod
 
-DEFAULT_CACHE = os.path.join(shapes_mod.repo_root(), "bench", "tuning", "sm90-h200.json")
+DEFAULT_MODEL = os.path.join(shapes_mod.repo_root(), "bench", "tuning", "sm90-h200-model.json")
 DATASHEET_HBM_BYTES_PER_S = 4.8e12
 MEASURED_COPY_HBM_BYTES_PER_S = 4.3e12
 ROOFLINE_MAX_M = 128
 RESULTS_FORMAT = "gemm-bench-suite"
 
 
-def load_cache(path=None, required=False):
-    """The tuning cache at `path` (default DEFAULT_CACHE), or None if absent."""
-    path = path or DEFAULT_CACHE
-    if not os.path.exists(path):
-        if required:
-            raise SystemExit(f"{path}: no tuning cache")
-        return None
-    with open(path) as f:
-        cache = json.load(f)
-    if cache.get("format") != "gemm-tuning-cache":
-        raise SystemExit(f"{path}: not a gemm-tuning-cache file")
-    cache["path"] = path
-    return cache
-
-
-_tables = {}
-
-
-def _table(cache):
-    """The dispatcher's view of a tuning cache (read once per file)."""
+def load_model(path=None):
+    """The dispatcher's model at `path` (default DEFAULT_MODEL)."""
     import gemm
-    if cache is None:
-        return None
-    if cache["path"] not in _tables:
-        _tables[cache["path"]] = gemm._core.TuningTable.load(cache["path"])
-    return _tables[cache["path"]]
+    path = path or DEFAULT_MODEL
+    try:
+        return gemm._core.DispatchModel.load(path)
+    except gemm.DispatchError as e:
+        raise SystemExit(str(e))
 
 
 def _configs(names):
@@ -73,31 +57,17 @@ def _configs(names):
     return out
 
 
-def select(shape, dtype, cache, available=None):
+def select(shape, dtype, model, available=None):
     """{config, source, class} for one problem: the dispatcher's choice
-    (lib/Dispatch, the one gemm.matmul and gemm-runner --library make).
-
-    source is 'tuned' (the class's searched best), 'tuned, default order'
-    (its tile, schedule and cluster at the default order and depth, when the
-    exact bundle was not compiled, e.g. an f16 twin in a tune-then-suite
-    session) or 'model' (the class was not searched, or nothing of it was
-    compiled). `available`: the bundle names compiled, None for all.
-    """
+    (lib/Dispatch, the one gemm.matmul and gemm-runner --library make) under
+    `model`. `available`: the bundle names compiled, None for all; a choice
+    that is not compiled is refused with what to compile, not replaced by
+    whatever is there."""
     import gemm
-    try:
-        selection = gemm._core.select(*shape, dtype=dtype, table=_table(cache),
-                                      available=None if available is None
-                                      else _configs(available))
-    except gemm.DispatchError:
-        selection = None
-    # The dispatcher's last resort, the model's best among whatever happens
-    # to be compiled ('model, among the available kernels'), would time a
-    # kernel neither the search nor the model chose: refused, name what to
-    # compile.
-    if selection is None or selection.source not in ("tuned", "tuned, default order", "model"):
-        first = gemm._core.select(*shape, dtype=dtype, table=_table(cache))
+    selection = gemm._core.select(*shape, dtype=dtype, model=model)
+    if available is not None and selection.config.name not in available:
         raise SystemExit(f"{shape_text(shape)} {dtype}: the dispatcher's choice "
-                         f"{first.config.name} ({first.source}) was not compiled "
+                         f"{selection.config.name} was not compiled "
                          "(python -m gemm_bench.configs --set best, then gemm_bench.compile)")
     return {"config": configs.parse_name(selection.config.name), "source": selection.source,
             "class": shapes_mod.shape_class(*shape)}
@@ -107,10 +77,10 @@ def shape_text(shape):
     return "x".join(str(v) for v in shape)
 
 
-def select_all(cache, shapes_dir=None, available=None, groups=shapes_mod.SHAPE_GROUPS):
+def select_all(model, shapes_dir=None, available=None, groups=shapes_mod.SHAPE_GROUPS):
     out = []
     for group, dtype, shape in shapes_mod.sweep(shapes_dir, groups):
-        choice = select(shape, dtype, cache, available)
+        choice = select(shape, dtype, model, available)
         choice.update(group=group, dtype=dtype, shape=shape)
         out.append(choice)
     return out
@@ -139,10 +109,10 @@ def read_selection(path):
                 for s in json.load(f)]
 
 
-def run_suite(runner, bundles_dir, results_dir, cache, l2_modes, odd_flag, warmup,
+def run_suite(runner, bundles_dir, results_dir, model, l2_modes, odd_flag, warmup,
               iters, shapes_dir=None, groups=shapes_mod.SHAPE_GROUPS, log=sys.stdout,
               selection_path=None):
-    from gemm_bench.tune import run_bundle
+    from gemm_bench.runner import run_bundle
     runs_dir = os.path.join(results_dir, "runs")
     os.makedirs(runs_dir, exist_ok=True)
     if selection_path:
@@ -152,7 +122,7 @@ def run_suite(runner, bundles_dir, results_dir, cache, l2_modes, odd_flag, warmu
             raise SystemExit(f"{selection_path}: bundles not in {bundles_dir}: "
                              + ", ".join(sorted(missing)))
     else:
-        selections = select_all(cache, shapes_dir, bundle_names(bundles_dir), groups)
+        selections = select_all(model, shapes_dir, bundle_names(bundles_dir), groups)
     write_selection(selections, os.path.join(results_dir, "selection.json"))
     # One gemm-runner process per group and bundle: the set-up is paid once
     # and the group's flags apply to all its shapes.
@@ -308,7 +278,7 @@ def markdown(rows, device, meta):
     for r in rows:
         sources[r["source"] or "unknown"] = sources.get(r["source"] or "unknown", 0) + 1
     lines.append("Configurations: " + ", ".join(f"{n} {s}" for s, n in sorted(sources.items()))
-                 + (f" (cache: {meta['cache']})" if meta.get("cache") else "") + ".")
+                 + (f" (model: {meta['model']})" if meta.get("model") else "") + ".")
     compile_times = meta.get("compile_times") or {}
     if compile_times:
         lines.append("Compile: ms of gemm-opt from the gemm.matmul to PTX for the row's kernel "
@@ -464,7 +434,7 @@ def bandwidth_figure(value=None, membw_path=None):
 
 
 def write_report(results_dir, bandwidth, odd_flag=None, compile_times_path=None,
-                 cache_path=None, gpu_info_path=None, plot=True):
+                 model_path=None, gpu_info_path=None, plot=True):
     selection = None
     selection_path = os.path.join(results_dir, "selection.json")
     if os.path.exists(selection_path):
@@ -482,7 +452,7 @@ def write_report(results_dir, bandwidth, odd_flag=None, compile_times_path=None,
     if gpu_info_path and os.path.exists(gpu_info_path):
         with open(gpu_info_path) as f:
             gpu_info = f.read().strip()
-    meta = {"bandwidth": bandwidth, "odd_flag": odd_flag, "cache": cache_path,
+    meta = {"bandwidth": bandwidth, "odd_flag": odd_flag, "model": model_path,
             "compile_times": compile_times, "errors": errors, "nvidia_smi": gpu_info}
     for row in rows:
         entry = compile_times.get(row["bundle"], {})
@@ -494,7 +464,7 @@ def write_report(results_dir, bandwidth, odd_flag=None, compile_times_path=None,
               "created": datetime.datetime.now(datetime.timezone.utc).isoformat(
                   timespec="seconds"),
               "device": device, "nvidia_smi": gpu_info, "hbm_bandwidth": bandwidth,
-              "odd_shapes_flag": odd_flag, "tuning_cache": cache_path,
+              "odd_shapes_flag": odd_flag, "dispatch_model": model_path,
               "errors": errors, "rows": rows}
     with open(os.path.join(results_dir, "results.json"), "w") as f:
         json.dump(merged, f, indent=1)
@@ -546,7 +516,7 @@ def main(argv=None):
     sel.add_argument("--bundles", help="only bundles compiled here")
     sel.add_argument("--json", help="also write the choices here, for `run --selection`")
     for p in (run, rep, sel):
-        p.add_argument("--cache", help=f"tuning cache (default {DEFAULT_CACHE} if present)")
+        p.add_argument("--model", help=f"the dispatcher's model (default {DEFAULT_MODEL})")
         p.add_argument("--shapes-dir", help="default: bench/shapes")
     for p in (run, sel):
         p.add_argument("--groups", type=parse_groups, default=shapes_mod.SHAPE_GROUPS,
@@ -555,10 +525,9 @@ def main(argv=None):
                        f"{','.join(shapes_mod.GENERATED_GROUPS)})")
     args = parser.parse_args(argv)
 
-    cache = load_cache(args.cache, required=bool(args.cache))
     if args.command == "select":
         available = bundle_names(args.bundles) if args.bundles else None
-        selections = select_all(cache, args.shapes_dir, available, args.groups)
+        selections = select_all(load_model(args.model), args.shapes_dir, available, args.groups)
         if args.json:
             write_selection(selections, args.json)
         for s in selections:
@@ -567,7 +536,10 @@ def main(argv=None):
         return 0
     if args.command == "run":
         l2_modes = ("warm", "cold") if args.l2 == "both" else (args.l2,)
-        failures = run_suite(args.runner, args.bundles, args.results, cache, l2_modes,
+        # With --selection the choices were made elsewhere: no model (and no
+        # gemm package) needed here.
+        model = None if args.selection else load_model(args.model)
+        failures = run_suite(args.runner, args.bundles, args.results, model, l2_modes,
                              args.odd_flag, args.warmup, args.iters, args.shapes_dir,
                              args.groups, selection_path=args.selection)
         for f in failures:
@@ -575,9 +547,8 @@ def main(argv=None):
                   file=sys.stderr)
         return 1 if failures else 0
     text, written = write_report(args.results, bandwidth_figure(args.bandwidth, args.membw),
-                                 args.odd_flag, args.compile_times,
-                                 cache["path"] if cache else None, args.gpu_info,
-                                 plot=not args.no_plots)
+                                 args.odd_flag, args.compile_times, args.model or DEFAULT_MODEL,
+                                 args.gpu_info, plot=not args.no_plots)
     sys.stdout.write(text)
     for path in written:
         print(f"wrote {path}")

@@ -45,12 +45,18 @@ def test_config_names_and_mlir():
 
 
 def test_select_explains_its_choice():
-    tuned = gemm.select(4096, 4096, 4096)
-    assert tuned.source == "tuned" and "searched best" in tuned.reason
-    model = gemm.select(100, 100, 100, "f16")
-    assert model.source == "model" and model.config.name.startswith("sm90_f16_")
-    assert "hardware model (132 SMs)" in model.reason
+    big = gemm.select(4096, 4096, 4096)
+    assert big.source == "model" and "candidates that apply, by the fitted model" in big.reason
+    assert "training shapes on an NVIDIA H200, 132 SMs" in big.reason
+    assert big.estimate["seconds"] > 0 and big.estimate["tiles"] > 0
+    small = gemm.select(100, 100, 100, "f16")
+    assert small.source == "model" and small.config.name.startswith("sm90_f16_")
     assert gemm.select(100, 100, 100, sm_count=66).reason.count("66 SMs") == 1
+    # The choice is the model's fastest estimate among the candidates.
+    model = gemm.dispatch_model()
+    estimates = [model.estimate(c, 4096, 4096, 4096)["seconds"] for c in model.candidates
+                 if gemm._core.is_applicable(c, 4096, 4096, 4096)]
+    assert big.estimate["seconds"] == pytest.approx(min(estimates))
     with pytest.raises(gemm.DispatchError, match="take bf16 or f16 inputs"):
         gemm.select(64, 64, 64, "e4m3")
     with pytest.raises(gemm.UsageError, match="at least 1"):

@@ -409,7 +409,7 @@ std::string pickFromLibrary(const Options &options, ordered_json &report) {
   report["dispatch"] = {{"library", *options.libraryDir},
                         {"config", selection.config.name()},
                         {"source", source},
-                        {"class", selection.tunedClass},
+                        {"estimated_us", selection.estimate.seconds * 1e6},
                         {"reason", selection.reason},
                         {"sm_count", smCount}};
   return library.manifestPath(selection.config).string();

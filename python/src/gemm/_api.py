@@ -57,14 +57,14 @@ class Config:
 
 
 # ---------------------------------------------------------------------------
-# Dispatch data: the kernel library and the tuning file shipped with the
-# package ($GEMM_KERNEL_LIBRARY and $GEMM_TUNING_FILE override them).
+# Dispatch data: the kernel library and the dispatcher's fitted model shipped
+# with the package ($GEMM_KERNEL_LIBRARY and $GEMM_MODEL_FILE override them).
 # ---------------------------------------------------------------------------
 
 _state_lock = threading.Lock()
 _library = None
 _library_loaded = False
-_table = None
+_model = None
 
 
 def kernel_library():
@@ -83,17 +83,19 @@ def kernel_library():
         return _library
 
 
-def tuning_table():
-    global _table
+def dispatch_model():
+    """The dispatcher's fitted model (gemm._core.DispatchModel): the kernel
+    library's, else the one shipped with the package."""
+    global _model
     library = kernel_library()
-    if library is not None and not os.environ.get("GEMM_TUNING_FILE"):
-        return library.table
+    if library is not None and not os.environ.get("GEMM_MODEL_FILE"):
+        return library.model
     with _state_lock:
-        if _table is None:
-            path = os.environ.get("GEMM_TUNING_FILE") or os.path.join(_PACKAGE_DIR, "data",
-                                                                      "tuning.json")
-            _table = _core.TuningTable.load(path)
-        return _table
+        if _model is None:
+            path = os.environ.get("GEMM_MODEL_FILE") or os.path.join(_PACKAGE_DIR, "data",
+                                                                     "model.json")
+            _model = _core.DispatchModel.load(path)
+        return _model
 
 
 _devices = {}
@@ -116,7 +118,7 @@ def select(m, n, k, dtype="bf16", out_dtype=None, device=None, sm_count=None):
     if device is not None:
         info = device_info(device)
         arch, sm_count = info["arch"] or "unknown", info["sm_count"]
-    return _core.select(m, n, k, dtype, out_dtype, tuning_table(), arch, sm_count or 132,
+    return _core.select(m, n, k, dtype, out_dtype, dispatch_model(), arch, sm_count or 132,
                         None)
 
 
@@ -221,7 +223,7 @@ def _dispatch(m, n, k, dtype, out_dtype, device):
                 f"{'.'.join(map(str, info['compute_capability']))}) does not run sm_90a kernels; "
                 "the package runs kernels on Hopper GPUs (compute capability 9.0)")
         selection = _core.select(m, n, k, dtype, out_dtype if out_dtype != dtype else None,
-                                 tuning_table(), "sm_90a", info["sm_count"], None)
+                                 dispatch_model(), "sm_90a", info["sm_count"], None)
         kernel = _dispatched[key] = _kernel_for_config(selection.config)
     return kernel
 
