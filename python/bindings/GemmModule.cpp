@@ -431,6 +431,24 @@ NB_MODULE(_core, m) {
       nb::arg("available") = nb::none(),
       "The dispatcher's choice for a problem (see "
       "include/gemm/Dispatch/Dispatcher.h).");
+  m.attr("STAGING_ROW_ALIGNMENT") = runtime::StagingRowAlignmentBytes;
+  m.def(
+      "realign_pays",
+      [](const std::string &tensor, uint64_t mm, uint64_t n, uint64_t k,
+         uint64_t ldBytes) {
+        auto parsed = bundle::parseEnum<bundle::Tensor>(tensor);
+        if (!parsed)
+          usageError("tensor '" + tensor + "': expected a, b or c");
+        runtime::Problem problem;
+        problem.m = mm;
+        problem.n = n;
+        problem.k = k;
+        return runtime::realignPays(*parsed, problem, ldBytes);
+      },
+      nb::arg("tensor"), nb::arg("m"), nb::arg("n"), nb::arg("k"),
+      nb::arg("ld_bytes"),
+      "Whether operand `tensor` with rows ld_bytes apart is worth copying "
+      "into 128-byte rows (gemm::runtime::realignPays).");
   m.def(
       "is_applicable",
       [](const KernelConfig &config, uint64_t mm, uint64_t n, uint64_t k,

@@ -63,6 +63,18 @@ def test_select_explains_its_choice():
         gemm.select(0, 64, 64)
 
 
+def test_realigning_follows_the_runtime():
+    # Rows that are 16-byte but not 128-byte multiples are copied where reused
+    # at least 2048 times (gemm::runtime::realignPays); C never is.
+    assert gemm._core.STAGING_ROW_ALIGNMENT == 128
+    assert gemm._core.realign_pays("a", 7784, 7784, 7784, 15568)
+    assert not gemm._core.realign_pays("a", 7784, 7784, 7808, 15616)
+    assert not gemm._core.realign_pays("b", 1000, 7784, 7784, 15568)
+    assert not gemm._core.realign_pays("c", 7784, 7784, 7784, 15568)
+    with pytest.raises(gemm.UsageError, match="expected a, b or c"):
+        gemm._core.realign_pays("d", 1, 1, 1, 16)
+
+
 SHAPES = [(4096, 4096, 4096, "bf16"), (1, 8192, 8192, "f16"), (3000, 5000, 7000, "bf16"),
           (777, 4096, 14336, "bf16"), (100, 100, 100, "f16"), (8192, 28672, 8192, "bf16")]
 

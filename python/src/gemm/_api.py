@@ -294,15 +294,16 @@ def _leading_dim(v):
     return -(-cols * v.element_bytes // _ALIGN) * _ALIGN // v.element_bytes
 
 
-def _staged(mem, v, what):
-    """A copy of `v` that TMA can read (contiguous rows, 16-byte aligned)."""
+def _staged(mem, v, what, row_align=_ALIGN):
+    """A copy of `v` that TMA can read (contiguous rows, `row_align`-byte
+    aligned: 16, or 128 where the runtime says realigning pays)."""
     if mem.kind is None or mem.kind != v.framework:
         raise _core.UsageError(
             f"{what} is not row-major with 16-byte-aligned rows (strides {list(v.strides)}, "
             f"address {v.ptr:#x}) and cannot be copied for you: make it contiguous with rows "
             "of a multiple of 16 bytes")
     rows, cols = v.shape
-    ld = -(-cols * v.element_bytes // _ALIGN) * _ALIGN // v.element_bytes
+    ld = -(-cols * v.element_bytes // row_align) * row_align // v.element_bytes
     copy = mem.empty(rows, cols, v.dtype, ld)
     mem.copy(copy, v.obj)
     return view(copy, what)
@@ -346,10 +347,19 @@ def _run(kernel, a, b, out, stream, out_dtype):
         kernel = _dispatch(m, n, k, va.dtype, c_dtype, device)
     loaded = kernel.loaded(device)
 
-    if not _aligned(va):
-        va = _staged(mem, va, "a")
-    if not _aligned(vb):
-        vb = _staged(mem, vb, "b")
+    # Operands TMA cannot read are copied; so are those whose rows straddle
+    # L2 lines where the kernel reuses them enough for the copy to pay
+    # (gemm::runtime::realignPays, as gemm-runner decides).
+    for name in ("a", "b"):
+        v = va if name == "a" else vb
+        if not _aligned(v):
+            v = _staged(mem, v, name)
+        elif _core.realign_pays(name, m, n, k, _leading_dim(v) * v.element_bytes):
+            v = _staged(mem, v, name, _core.STAGING_ROW_ALIGNMENT)
+        if name == "a":
+            va = v
+        else:
+            vb = v
     result = out
     if out is None:
         result = mem.empty(m, n, c_dtype)
