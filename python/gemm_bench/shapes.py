@@ -73,6 +73,18 @@ def read_shapes(path):
     return shapes
 
 
+def read_shape_notes(path):
+    """{(M, N, K): note} of a shapes file's trailing comments, e.g. 'llm:
+    llama3-8b up' in gemm_bench.generate's files ('' where a line has none)."""
+    notes = {}
+    with open(path) as f:
+        for line in f:
+            fields, _, comment = line.partition("#")
+            if fields.split():
+                notes[tuple(int(v) for v in fields.split()[:3])] = comment.strip()
+    return notes
+
+
 def group_path(group, shapes_dir=None):
     return os.path.join(shapes_dir or os.path.join(repo_root(), "bench", "shapes"),
                         group + ".txt")

@@ -168,7 +168,7 @@ def collect_rows(results_dir, selection=None):
     for path in paths:
         with open(path) as f:
             data = json.load(f)
-        if data.get("format") != "gemm-runner-results":
+        if not isinstance(data, dict) or data.get("format") != "gemm-runner-results":
             continue
         device = device or data.get("device")
         if data.get("error"):
@@ -326,6 +326,7 @@ def markdown(rows, device, meta):
         count = len(section_rows)
         lines += ["", f"Geometric mean ratio: {geomean:.3f}x over {count} "
                   f"shape{'s' if count > 1 else ''}.", ""]
+    lines += generalization(rows, meta.get("notes") or {}, meta["bandwidth"]["bytes_per_s"])
     lines.append("## Summary")
     lines.append("")
     lines.append("| group | type | L2 | shapes | geomean ratio | min | max | checks failed |")
@@ -351,13 +352,119 @@ def markdown(rows, device, meta):
     return "\n".join(lines) + "\n"
 
 
-def plots(rows, out_dir):
+def generated_notes(rows, shapes_dir=None):
+    """{group: {(M, N, K): note}} of the generated groups among `rows`, from
+    their shape files (kind and LLM projection of each shape)."""
+    notes = {}
+    for group in {r["group"] for r in rows} & set(shapes_mod.GENERATED_GROUPS):
+        path = shapes_mod.group_path(group, shapes_dir)
+        if os.path.exists(path):
+            notes[group] = shapes_mod.read_shape_notes(path)
+    return notes
+
+
+def _kind(note):
+    """'llm', 'square' or 'random' of a generated shape's note."""
+    return note.split(":", 1)[0].strip() or "unknown"
+
+
+def _percentile(values, q):
+    values = sorted(values)
+    if not values:
+        return None
+    position = (len(values) - 1) * q / 100.0
+    low = int(position)
+    high = min(low + 1, len(values) - 1)
+    return values[low] + (values[high] - values[low]) * (position - low)
+
+
+def _stats_line(label, ratios):
+    """| label | shapes | geomean | 5th percentile | min | below 0.90x |"""
+    if not ratios:
+        return None
+    return (f"| {label} | {len(ratios)} | {_geomean(ratios):.3f}x | "
+            f"{_percentile(ratios, 5):.3f}x | {min(ratios):.3f}x | "
+            f"{sum(1 for v in ratios if v < 0.9)} |")
+
+
+def generalization(rows, notes, bandwidth):
+    """The report of the generated sets (issue 16): per group and type the
+    ratio's geomean, 5th percentile, minimum and shapes below 0.90x, by M
+    bucket, by kind (LLM projection, square, random; rows that TMA cannot
+    address apart), by LLM family; and for M <= 64 the share of the HBM
+    roofline."""
+    lines = []
+    sections = []
+    for r in rows:
+        key = (r["group"], r["dtype"], r["l2"])
+        if r["group"] in shapes_mod.GENERATED_GROUPS and key not in sections:
+            sections.append(key)
+    if not sections:
+        return lines
+    lines += ["## Generated sets", "",
+              "Shapes drawn by gemm_bench.generate (train: what the dispatcher's model is "
+              "fitted on; test: never used to fit). Ratio = cuBLAS median / ours; "
+              "'unaligned' rows are not 16-byte multiples and go through staging copies.", ""]
+    header = ["| | shapes | geomean | 5th pct | min | below 0.90x |",
+              "|---|---:|---:|---:|---:|---:|"]
+    for group, dtype, l2 in sections:
+        section = [r for r in rows if (r["group"], r["dtype"], r["l2"]) == (group, dtype, l2)]
+        group_notes = notes.get(group, {})
+        lines += [f"### {group}, {dtype}, L2 {l2}", ""] + header
+        lines.append(_stats_line("all", [r["ratio"] for r in section]))
+        for aligned, label in ((True, "aligned rows"), (False, "unaligned rows (staged)")):
+            line = _stats_line(label, [r["ratio"] for r in section
+                                       if shapes_mod.needs_padding(r["shape"]) != aligned])
+            if line:
+                lines.append(line)
+        low = 1
+        for high in shapes_mod.M_BUCKETS:
+            bucket = [r["ratio"] for r in section
+                      if r["shape"][0] >= low and (high is None or r["shape"][0] <= high)]
+            line = _stats_line(f"M {low}-{high}" if high else f"M {low}+", bucket)
+            if line:
+                lines.append(line)
+            low = (high or 0) + 1
+        kinds = {}
+        for r in section:
+            kinds.setdefault(_kind(group_notes.get(tuple(r["shape"]), "")), []).append(r)
+        for kind, kind_rows in sorted(kinds.items()):
+            lines.append(_stats_line(f"kind {kind}", [r["ratio"] for r in kind_rows]))
+        families = {}
+        for r in kinds.get("llm", []):
+            note = group_notes.get(tuple(r["shape"]), "")
+            families.setdefault(note.split(":", 1)[1].strip().split()[0], []).append(r["ratio"])
+        for family, ratios in sorted(families.items()):
+            lines.append(_stats_line(f"LLM {family}", ratios))
+        small = [r for r in section if r["shape"][0] <= 64 and not shapes_mod.needs_padding(
+            r["shape"])]
+        if small:
+            def share(r, who):
+                return r["bytes"] / (r[who + "_ms"] * 1e-3) / bandwidth
+            ours = [share(r, "ours") for r in small]
+            theirs = [share(r, "cublas") for r in small]
+            lines += ["", f"M <= 64 (aligned, {len(small)} shapes): ours at "
+                      f"{100 * statistics.median(ours):.0f}% of the HBM roofline (median; "
+                      f"{sum(1 for v in ours if v >= 0.9)} shapes at 90% or more), cuBLAS at "
+                      f"{100 * statistics.median(theirs):.0f}%; "
+                      f"{sum(1 for r in small if r['ratio'] < 1.0)} shapes below 1.00x cuBLAS."]
+        worst = sorted(section, key=lambda r: r["ratio"])[:10]
+        lines += ["", "Lowest ratios: " + ", ".join(
+            f"{shape_text(r['shape'])} {r['ratio']:.2f}x"
+            + (" (staged)" if shapes_mod.needs_padding(r["shape"]) else "") for r in worst), ""]
+    return lines
+
+
+def plots(rows, out_dir, notes=None):
     """tflops.png, ratio.png and, if there are bandwidth-bound rows,
-    roofline.png; returns the paths written."""
+    roofline.png, and for the generated sets generalization.png (each
+    shape's ratio against M, by kind); returns the paths written."""
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
+    generated = [r for r in rows if r["group"] in shapes_mod.GENERATED_GROUPS]
+    rows = [r for r in rows if r["group"] not in shapes_mod.GENERATED_GROUPS]
     sections = []
     for r in rows:
         if (r["group"], r["dtype"], r["l2"]) not in sections:
@@ -397,8 +504,13 @@ def plots(rows, out_dir):
         ax.axhline(1.0, color="black", linewidth=0.8)
         ax.set_ylabel("cuBLAS time / ours")
 
-    written = [figure(tflops, os.path.join(out_dir, "tflops.png"), panels),
-               figure(ratio, os.path.join(out_dir, "ratio.png"), panels)]
+    written = []
+    if panels:
+        written = [figure(tflops, os.path.join(out_dir, "tflops.png"), panels),
+                   figure(ratio, os.path.join(out_dir, "ratio.png"), panels)]
+    if generated:
+        written.append(generalization_plot(generated, notes or {}, plt,
+                                           os.path.join(out_dir, "generalization.png")))
     bound = [r for r in rows if is_bandwidth_bound(r)]
     if bound:
         def roofline(ax, panel_rows):
@@ -415,6 +527,43 @@ def plots(rows, out_dir):
                         for d, l in sorted({(r["dtype"], r["l2"]) for r in bound})]
         written.append(figure(roofline, os.path.join(out_dir, "roofline.png"), bound_panels))
     return written
+
+
+def generalization_plot(rows, notes, plt, path):
+    """One panel per generated group and type: each shape's ratio against M
+    (log scale), marked by kind, unaligned (staged) shapes hollow."""
+    sections = []
+    for r in rows:
+        if (r["group"], r["dtype"]) not in sections:
+            sections.append((r["group"], r["dtype"]))
+    fig, axes = plt.subplots(len(sections), 1, figsize=(9, 3.4 * len(sections)), squeeze=False)
+    markers = {"llm": "o", "square": "s", "random": "^"}
+    for ax, (group, dtype) in zip(axes[:, 0], sections):
+        section = [r for r in rows if (r["group"], r["dtype"]) == (group, dtype)]
+        for kind, marker in markers.items():
+            for staged in (False, True):
+                pts = [r for r in section
+                       if _kind(notes.get(group, {}).get(tuple(r["shape"]), "")) == kind
+                       and shapes_mod.needs_padding(r["shape"]) == staged]
+                if pts:
+                    ax.scatter([r["shape"][0] for r in pts], [r["ratio"] for r in pts],
+                               marker=marker, s=18,
+                               facecolors="none" if staged else None,
+                               edgecolors="C1" if staged else None,
+                               color=None if staged else "C0",
+                               label=f"{kind}{', staged' if staged else ''}")
+        ax.set_xscale("log")
+        ax.axhline(1.0, color="black", linewidth=0.8)
+        ax.axhline(0.9, color="grey", linewidth=0.6, linestyle="--")
+        ax.set_xlabel("M")
+        ax.set_ylabel("cuBLAS time / ours")
+        ax.set_title(f"{group}, {dtype}: geomean {_geomean(r['ratio'] for r in section):.3f}x",
+                     fontsize=10)
+        ax.legend(fontsize=7, ncol=3)
+    fig.tight_layout()
+    fig.savefig(path, dpi=90)
+    plt.close(fig)
+    return path
 
 
 def bandwidth_figure(value=None, membw_path=None):
@@ -434,13 +583,20 @@ def bandwidth_figure(value=None, membw_path=None):
 
 
 def write_report(results_dir, bandwidth, odd_flag=None, compile_times_path=None,
-                 model_path=None, gpu_info_path=None, plot=True):
+                 model_path=None, gpu_info_path=None, plot=True, shapes_dir=None):
     selection = None
     selection_path = os.path.join(results_dir, "selection.json")
     if os.path.exists(selection_path):
         with open(selection_path) as f:
             selection = json.load(f)
     rows, device, errors = collect_rows(results_dir, selection)
+    merged_path = os.path.join(results_dir, "results.json")
+    if not rows and os.path.exists(merged_path):
+        # The runner JSONs were not kept: report again from the merged rows.
+        with open(merged_path) as f:
+            merged = json.load(f)
+        if merged.get("format") == RESULTS_FORMAT:
+            rows, device, errors = merged["rows"], merged.get("device"), merged.get("errors", [])
     if not rows:
         raise SystemExit(f"{results_dir}: no benchmark results")
     add_roofline(rows, bandwidth["bytes_per_s"])
@@ -453,7 +609,8 @@ def write_report(results_dir, bandwidth, odd_flag=None, compile_times_path=None,
         with open(gpu_info_path) as f:
             gpu_info = f.read().strip()
     meta = {"bandwidth": bandwidth, "odd_flag": odd_flag, "model": model_path,
-            "compile_times": compile_times, "errors": errors, "nvidia_smi": gpu_info}
+            "compile_times": compile_times, "errors": errors, "nvidia_smi": gpu_info,
+            "notes": generated_notes(rows, shapes_dir)}
     for row in rows:
         entry = compile_times.get(row["bundle"], {})
         row["compile_to_ptx_ms"] = entry.get("to_ptx_ms")
@@ -472,7 +629,7 @@ def write_report(results_dir, bandwidth, odd_flag=None, compile_times_path=None,
     written = []
     if plot:
         try:
-            written = plots(rows, results_dir)
+            written = plots(rows, results_dir, meta["notes"])
         except ImportError as e:
             print(f"suite: no plots ({e}); results.md and results.json are written",
                   file=sys.stderr)
@@ -548,7 +705,8 @@ def main(argv=None):
         return 1 if failures else 0
     text, written = write_report(args.results, bandwidth_figure(args.bandwidth, args.membw),
                                  args.odd_flag, args.compile_times, args.model or DEFAULT_MODEL,
-                                 args.gpu_info, plot=not args.no_plots)
+                                 args.gpu_info, plot=not args.no_plots,
+                                 shapes_dir=args.shapes_dir)
     sys.stdout.write(text)
     for path in written:
         print(f"wrote {path}")
