@@ -84,14 +84,18 @@ struct PlannedMatrix {
   bool staged = false;
 };
 
-PlannedMatrix planMatrix(Tensor tensor, DType dtype, uint64_t outer,
-                         uint64_t inner, uint64_t batch, uint32_t alignBytes,
-                         UnalignedPolicy policy,
+PlannedMatrix planMatrix(Tensor tensor, DType dtype, Layout layout,
+                         uint64_t rows, uint64_t columns, uint64_t batch,
+                         uint32_t alignBytes, UnalignedPolicy policy,
                          std::optional<uint64_t> givenLd,
                          std::vector<std::string> &errors) {
   MatrixPlan packed;
   packed.tensor = tensor;
   packed.dtype = dtype;
+  packed.layout = layout;
+  bool transposed = packed.transposed();
+  uint64_t outer = transposed ? columns : rows;
+  uint64_t inner = transposed ? rows : columns;
   packed.outer = outer;
   packed.inner = inner;
   packed.batch = batch;
@@ -244,13 +248,6 @@ std::string LaunchPlan::configString() const {
 
 void checkRunnerSupports(const KernelManifest &manifest) {
   std::vector<std::string> errors;
-  const TensorLayouts &l = manifest.layouts;
-  if (l.a != Layout::Row || l.b != Layout::Col || l.c != Layout::Row)
-    errors.push_back("layouts: a " + std::string(toString(l.a)) + ", b " +
-                     std::string(toString(l.b)) + ", c " +
-                     std::string(toString(l.c)) +
-                     " is not supported by this runner yet (it runs a row, "
-                     "b col, c row: A and B K-major)");
   DType c = manifest.types.c;
   if (c != DType::BF16 && c != DType::F16 && c != DType::F32)
     errors.push_back("types.c: output dtype " + std::string(toString(c)) +
@@ -279,13 +276,17 @@ LaunchPlan planLaunch(const KernelManifest &manifest, const Problem &problem,
   const TensorTypes &types = manifest.types;
   uint32_t align = manifest.constraints.leadingDimAlignmentBytes;
   plan.unaligned = options.unaligned;
+  const TensorLayouts &layouts = manifest.layouts;
   const PlannedMatrix planned[] = {
-      planMatrix(Tensor::A, types.a, problem.m, problem.k, problem.batch, align,
-                 options.unaligned, options.leadingDims[0], errors),
-      planMatrix(Tensor::B, types.b, problem.n, problem.k, problem.batch, align,
-                 options.unaligned, options.leadingDims[1], errors),
-      planMatrix(Tensor::C, types.c, problem.m, problem.n, problem.batch, align,
-                 options.unaligned, options.leadingDims[2], errors)};
+      planMatrix(Tensor::A, types.a, layouts.a, problem.m, problem.k,
+                 problem.batch, align, options.unaligned,
+                 options.leadingDims[0], errors),
+      planMatrix(Tensor::B, types.b, layouts.b, problem.n, problem.k,
+                 problem.batch, align, options.unaligned,
+                 options.leadingDims[1], errors),
+      planMatrix(Tensor::C, types.c, layouts.c, problem.m, problem.n,
+                 problem.batch, align, options.unaligned,
+                 options.leadingDims[2], errors)};
   throwIfAny(ErrorKind::Usage, errors);
   for (size_t i = 0; i < 3; ++i) {
     plan.matrices[i] = planned[i].user;
@@ -448,8 +449,15 @@ std::string describePlan(const LaunchPlan &plan) {
     out << tensorName(m.tensor) << ": " << toString(m.dtype) << " ";
     if (m.batch != 1)
       out << m.batch << " x ";
-    out << m.outer << " x " << m.inner << ", ld " << m.ld << " (" << m.ldBytes()
-        << " bytes";
+    out << m.outer << " x " << m.inner;
+    if (m.transposed()) {
+      // The memory's rows, of the matrix's logical columns.
+      static const char *const rowsOf[] = {"K rows of M", "K rows of N",
+                                           "N rows of M"};
+      out << " (" << toString(m.layout) << ": "
+          << rowsOf[static_cast<size_t>(m.tensor)] << ")";
+    }
+    out << ", ld " << m.ld << " (" << m.ldBytes() << " bytes";
     if (m.padded)
       out << ", padded from " << m.inner;
     out << ")";

@@ -21,7 +21,8 @@ constexpr double SecondOpinionMacs = double(1 << 30);
 /// get a generous limit of their own.
 constexpr std::chrono::milliseconds ReferenceTimeout{300000};
 
-/// The packed f32 matrix references write (batch x M x N).
+/// The packed f32 matrix references write: C's shape and layout (batch x M
+/// x N, or batch x N x M for a column-major C).
 MatrixPlan referencePlan(const LaunchPlan &plan) {
   MatrixPlan ref = plan.matrix(Tensor::C);
   ref.dtype = DType::F32;
@@ -197,7 +198,7 @@ CheckResult GemmRunner::check(const LaunchPlan &plan,
   if (wantNaive) {
     naiveRef = DeviceBuffer(refPlan.bytes(), "the naive reference");
     referenceGemm(operands.a.get(), a, operands.b.get(), b, naiveRef.get(),
-                  stream.get());
+                  refPlan, stream.get());
     waitForStream(stream.get(), ReferenceTimeout, "the naive reference");
     result.comparisons.push_back(
         {"naive", compareToReference(operands.c.get(), c, naiveRef.get(),

@@ -149,29 +149,30 @@ ordered_json planJson(const LaunchPlan &plan) {
           {"workspaces", workspaces}};
 }
 
-/// (batch, row, column) of a flat index into a batch x M x N matrix.
-ordered_json positionJson(uint64_t index, const Problem &p) {
+/// (batch, row, column) of C of a flat index into its packed layout (batch
+/// x M x N, or batch x N x M for a column-major C).
+ordered_json positionJson(uint64_t index, const MatrixPlan &c) {
   if (index == UINT64_MAX)
     return nullptr;
-  return {{"batch", index / (p.m * p.n)},
-          {"row", index / p.n % p.m},
-          {"column", index % p.n}};
+  uint64_t outer = index / c.inner % c.outer, inner = index % c.inner;
+  return {{"batch", index / (c.outer * c.inner)},
+          {"row", c.transposed() ? inner : outer},
+          {"column", c.transposed() ? outer : inner}};
 }
 
-ordered_json checkJson(const CheckResult &check, const Problem &problem) {
+ordered_json checkJson(const CheckResult &check, const MatrixPlan &c) {
   ordered_json references = ordered_json::array();
   for (const ReferenceComparison &cmp : check.comparisons) {
     const CompareStats &s = cmp.stats;
-    references.push_back(
-        {{"reference", cmp.reference},
-         {"rel_error", s.relativeError()},
-         {"max_abs_error", s.maxAbsError},
-         {"elements", s.elements},
-         {"unwritten", s.unwritten},
-         {"non_finite", s.nonFinite},
-         {"out_of_bounds_writes", s.outOfBoundsWrites},
-         {"reference_non_finite", s.referenceNonFinite},
-         {"first_bad", positionJson(s.firstBadIndex, problem)}});
+    references.push_back({{"reference", cmp.reference},
+                          {"rel_error", s.relativeError()},
+                          {"max_abs_error", s.maxAbsError},
+                          {"elements", s.elements},
+                          {"unwritten", s.unwritten},
+                          {"non_finite", s.nonFinite},
+                          {"out_of_bounds_writes", s.outOfBoundsWrites},
+                          {"reference_non_finite", s.referenceNonFinite},
+                          {"first_bad", positionJson(s.firstBadIndex, c)}});
   }
   ordered_json j = {{"passed", check.passed},
                     {"tolerance", check.tolerance},
@@ -240,7 +241,7 @@ ordered_json benchJson(const BenchResult &bench, const Options &options,
 }
 
 /// "check PASS (cublas: rel 1.2e-03, max abs 3.1e-02)".
-std::string checkSummary(const CheckResult &check, const Problem &problem) {
+std::string checkSummary(const CheckResult &check, const MatrixPlan &c) {
   std::string text = check.passed ? "check PASS" : "check FAIL";
   for (size_t i = 0; i < check.comparisons.size(); ++i) {
     const ReferenceComparison &cmp = check.comparisons[i];
@@ -257,10 +258,10 @@ std::string checkSummary(const CheckResult &check, const Problem &problem) {
               " writes into row padding (allowed: TMA stores whole 16-byte "
               "chunks)";
     if (s.firstBadIndex != UINT64_MAX) {
-      ordered_json at = positionJson(s.firstBadIndex, problem);
+      ordered_json at = positionJson(s.firstBadIndex, c);
       text += ", first at row " + at["row"].dump() + " column " +
               at["column"].dump();
-      if (problem.batch > 1)
+      if (c.batch > 1)
         text += " batch " + at["batch"].dump();
     }
   }
@@ -484,8 +485,8 @@ int run(const Options &options, Context &context, ordered_json &report) {
         checkOptions.tolerance = options.tolerance;
         row.check = runner.check(plan, checkOptions);
         allPassed &= row.check->passed;
-        result["check"] = checkJson(*row.check, row.problem);
-        line += " " + checkSummary(*row.check, row.problem);
+        result["check"] = checkJson(*row.check, plan.matrix(Tensor::C));
+        line += " " + checkSummary(*row.check, plan.matrix(Tensor::C));
       }
       if (options.bench) {
         BenchOptions benchOptions;

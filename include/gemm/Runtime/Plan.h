@@ -74,6 +74,10 @@ struct PlanOptions {
 struct MatrixPlan {
   Tensor tensor = Tensor::A;
   DType dtype = DType::BF16;
+  /// The manifest's storage order of the tensor. The matrix's logical rows
+  /// and columns (A: M x K, B: N x K, C: M x N) are its memory's outer and
+  /// inner dimensions, or the reverse when transposed().
+  bundle::Layout layout = bundle::Layout::Row;
   uint64_t outer = 0, inner = 0;
   uint64_t ld = 0;
   uint64_t batch = 1;
@@ -82,6 +86,12 @@ struct MatrixPlan {
   bool padded = false;
 
   uint64_t ldBytes() const { return ld * bundle::elementBytes(dtype); }
+  /// The memory's rows are the matrix's logical columns: an M-major A
+  /// (col), an N-major B (row), a column-major C (col).
+  bool transposed() const {
+    return tensor == Tensor::B ? layout == bundle::Layout::Row
+                               : layout == bundle::Layout::Col;
+  }
   /// Bytes to allocate: every block, padding included.
   uint64_t bytes() const {
     return batch * batchStride * bundle::elementBytes(dtype);
@@ -179,8 +189,9 @@ struct LaunchPlan {
   std::string configString() const;
 };
 
-/// Which layouts and dtypes this runner can run (A row, B col, C row; C bf16,
-/// f16 or f32). Throws Error(Bundle) naming what is not supported.
+/// Which dtypes and launch shapes this runner can run (C bf16, f16 or f32;
+/// clusters along x). Every layout is. Throws Error(Bundle) naming what is
+/// not supported.
 void checkRunnerSupports(const bundle::KernelManifest &manifest);
 
 /// Plans one launch. Throws Error(Usage) when the problem does not fit the

@@ -25,7 +25,7 @@ struct TmaLoadLowering : public ConvertOpToLLVMPattern<TmaLoadOp> {
     Location loc = op.getLoc();
     Value slot = getSlotAddress(rewriter, loc, adaptor.getBuffer(),
                                 op.getBuffer().getType(), adaptor.getSlot(),
-                                adaptor.getRow());
+                                adaptor.getRow(), adaptor.getKOffset());
     // The instruction addresses the destination in the cluster window; a
     // CTA's own shared memory is part of it.
     Value destination = LLVM::AddrSpaceCastOp::create(

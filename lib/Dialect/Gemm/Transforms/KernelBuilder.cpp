@@ -26,6 +26,9 @@ TileGeometry mlir::gemm::getTileGeometry(MatmulOp op) {
   geometry.raster = config.getRaster();
   geometry.swizzle = config.getSwizzle();
   geometry.epilogueCols = 128 / getElementBytes(geometry.outputType);
+  geometry.aMNMajor = op.getALayout() == Layout::col;
+  geometry.bMNMajor = op.getBLayout() == Layout::row;
+  geometry.cColumns = op.getCLayout() == Layout::col;
   return geometry;
 }
 
@@ -74,15 +77,22 @@ bundle::KernelManifest buildManifest(const TileGeometry &geometry,
   manifest.types.a = manifest.types.b = toBundleType(geometry.inputType);
   manifest.types.c = toBundleType(geometry.outputType);
   manifest.types.accumulator = bundle::DType::F32;
-  manifest.params = {tma(bundle::Tensor::A, geometry.bk, geometry.aSliceRows(),
-                         bundle::L2Promotion::B256),
-                     tma(bundle::Tensor::B, geometry.bk, geometry.bSliceRows(),
-                         bundle::L2Promotion::B256),
-                     tma(bundle::Tensor::C, geometry.epilogueCols, storeBoxRows,
-                         bundle::L2Promotion::None),
-                     bundle::Param::problemSize(bundle::ProblemDim::M),
-                     bundle::Param::problemSize(bundle::ProblemDim::N),
-                     bundle::Param::problemSize(bundle::ProblemDim::K)};
+  manifest.layouts.a =
+      geometry.aMNMajor ? bundle::Layout::Col : bundle::Layout::Row;
+  manifest.layouts.b =
+      geometry.bMNMajor ? bundle::Layout::Row : bundle::Layout::Col;
+  manifest.layouts.c =
+      geometry.cColumns ? bundle::Layout::Col : bundle::Layout::Row;
+  auto [aInner, aOuter] = geometry.aBox();
+  auto [bInner, bOuter] = geometry.bBox();
+  manifest.params = {
+      tma(bundle::Tensor::A, aInner, aOuter, bundle::L2Promotion::B256),
+      tma(bundle::Tensor::B, bInner, bOuter, bundle::L2Promotion::B256),
+      tma(bundle::Tensor::C, geometry.epilogueCols, storeBoxRows,
+          bundle::L2Promotion::None),
+      bundle::Param::problemSize(bundle::ProblemDim::M),
+      bundle::Param::problemSize(bundle::ProblemDim::N),
+      bundle::Param::problemSize(bundle::ProblemDim::K)};
   return manifest;
 }
 
@@ -100,9 +110,11 @@ gpu::GPUFuncOp createKernelFunc(OpBuilder &b, Location loc,
     return TmaDescriptorType::get(ctx, type, {inner, outer}, 128);
   };
   Type i32 = b.getI32Type();
+  auto [aInner, aOuter] = geometry.aBox();
+  auto [bInner, bOuter] = geometry.bBox();
   SmallVector<Type> params = {
-      descType(geometry.bk, geometry.aSliceRows(), geometry.inputType),
-      descType(geometry.bk, geometry.bSliceRows(), geometry.inputType),
+      descType(aInner, aOuter, geometry.inputType),
+      descType(bInner, bOuter, geometry.inputType),
       descType(geometry.epilogueCols, storeBoxRows, geometry.outputType),
       i32,
       i32,
@@ -314,21 +326,35 @@ void KernelBuilder::loadStage(Value pipeline, Value ringA, Value ringB,
   Value stage = rem(iteration, i32(g.stages));
   // A CTA loads the whole tile, or its slice of it for the CTAs sharing
   // the tile (`sharing` of them; this one is `index`th), into the slot at
-  // `origin` + `first` rows.
+  // `origin` + `first` rows. K-major: one box of the slice's rows. MN-major:
+  // one box per block of `span` rows, each of the slice's K lines.
   auto loadTile = [&](Value desc, Value origin, Value first, Value ring,
                       Value slot, Value k, int64_t sharing, Value index,
-                      int64_t sliceRows, Value multicast) {
+                      int64_t sliceRows, bool mnMajor, int64_t rows,
+                      Value multicast) {
     Value start = first ? add(origin, first) : origin;
+    Value mask = sharing == 1 ? Value() : multicast;
+    if (mnMajor) {
+      Value kLine = sharing == 1 ? Value() : mul(index, i32(g.bk / sharing));
+      Value outer = kLine ? add(k, kLine) : k;
+      for (int64_t block = 0; block < rows / g.span(); ++block) {
+        Value row = rows == g.span() ? Value() : i32(block * g.span());
+        TmaLoadOp::create(b, loc, desc, row ? add(start, row) : start, outer,
+                          ring, slot, row, kLine, pipeline, iteration, mask,
+                          /*issue=*/Value(), ctaGroup);
+      }
+      return;
+    }
     if (sharing == 1) {
       TmaLoadOp::create(b, loc, desc, k, start, ring, slot, /*row=*/Value(),
-                        pipeline, iteration, /*multicastMask=*/Value(),
-                        /*issue=*/Value(), ctaGroup);
+                        /*kOffset=*/Value(), pipeline, iteration,
+                        /*multicastMask=*/Value(), /*issue=*/Value(), ctaGroup);
       return;
     }
     Value row = mul(index, i32(sliceRows));
     TmaLoadOp::create(b, loc, desc, k, add(start, row), ring, slot, row,
-                      pipeline, iteration, multicast, /*issue=*/Value(),
-                      ctaGroup);
+                      /*kOffset=*/Value(), pipeline, iteration, mask,
+                      /*issue=*/Value(), ctaGroup);
   };
   // A tile that reaches past row M (one CTA, no multicast) loads its A in
   // small boxes: the first always holds rows of the tile; a later one is
@@ -343,8 +369,8 @@ void KernelBuilder::loadStage(Value pipeline, Value ringA, Value ringB,
                    : arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
                                            start, sizeM);
       TmaLoadOp::create(b, loc, descAPartial, k, start, ringA, slot, row,
-                        pipeline, iteration, /*multicastMask=*/Value(), issue,
-                        ctaGroup);
+                        /*kOffset=*/Value(), pipeline, iteration,
+                        /*multicastMask=*/Value(), issue, ctaGroup);
     }
   };
   Value wholeTileA;
@@ -362,7 +388,7 @@ void KernelBuilder::loadStage(Value pipeline, Value ringA, Value ringB,
     Value k = mul(kBlock, i32(g.bk));
     auto loadWholeA = [&] {
       loadTile(descA, originM, Value(), ringA, slot, k, g.clusterN, rankN,
-               g.aSliceRows(), multicastA);
+               g.aSliceRows(), g.aMNMajor, g.bm, multicastA);
     };
     if (g.aBoxesPerSlice == 1) {
       loadWholeA();
@@ -375,6 +401,6 @@ void KernelBuilder::loadStage(Value pipeline, Value ringA, Value ringB,
       loadPartialA(slot, k);
     }
     loadTile(descB, originN, bFirst, ringB, slot, k, g.clusterM / g.ctaGroup,
-             bIndex, g.bSliceRows(), multicastB);
+             bIndex, g.bSliceRows(), g.bMNMajor, g.bRows(), multicastB);
   }
 }

@@ -44,9 +44,28 @@ struct TileGeometry {
   int64_t swizzle = 1;
   /// Columns of one 128-byte-wide epilogue sub-tile.
   int64_t epilogueCols = 0;
+  /// Storage orders: an M-major A (a(col)), an N-major B (b(row)), a
+  /// column-major C (c(col)). MN-major operands are loaded in blocks of one
+  /// swizzle span of M or N (`span()` elements, the TMA box's inner
+  /// dimension) by all K lines of the k-block, and multicast slices cut
+  /// their K lines instead of their rows.
+  bool aMNMajor = false, bMNMajor = false, cColumns = false;
 
   int64_t clusterSize() const { return clusterM * clusterN; }
   int64_t inputBytes() const { return getElementBytes(inputType); }
+  /// Elements of one 128-byte swizzle span of the input type.
+  int64_t span() const { return 128 / inputBytes(); }
+  /// The TMA box {inner, outer} of one A (B) load: K-major, a slice of rows
+  /// by the whole k-block; MN-major, one block of `span()` rows by the
+  /// slice of K lines.
+  std::pair<int64_t, int64_t> aBox() const {
+    return aMNMajor ? std::pair{span(), bk / clusterN}
+                    : std::pair{bk, aSliceRows()};
+  }
+  std::pair<int64_t, int64_t> bBox() const {
+    return bMNMajor ? std::pair{span(), bk / (clusterM / ctaGroup)}
+                    : std::pair{bk, bSliceRows()};
+  }
   /// Rows of B a CTA holds: the whole tile, or its half of an MMA pair's.
   int64_t bRows() const { return bn / ctaGroup; }
   /// Rows of A (B) each CTA loads and multicasts to the CTAs that share

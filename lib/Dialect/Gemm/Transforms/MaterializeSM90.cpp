@@ -89,7 +89,10 @@ FailureOr<KernelShape> planKernel(MatmulOp op, int64_t wgmmaLookahead,
   // 64-row tiles serve M <= 64, where rows past M would make up most of
   // their A boxes. With A multicast a skipped box's bytes would have to be
   // completed in the other CTAs' barriers, so those keep one box.
-  if (shape.bm == 64 && shape.clusterN == 1)
+  // An M-major A has M along the box's inner dimension: the rows past M
+  // are the ends of its lines, not whole lines, and a box narrower than the
+  // 128-byte span would not land in the swizzled block layout.
+  if (shape.bm == 64 && shape.clusterN == 1 && !shape.aMNMajor)
     shape.aBoxesPerSlice = shape.bm / kSmallTileABoxRows;
   if (shape.schedule == Schedule::cooperative) {
     if (shape.bm < 128)
@@ -219,10 +222,13 @@ void SM90KernelBuilder::build(gpu::GPUFuncOp func) {
   b.setInsertionPointToStart(&entry);
 
   MLIRContext *ctx = b.getContext();
-  auto ringAType = SmemBufferType::get(ctx, shape.stages, shape.bm, shape.bk,
-                                       shape.inputType, 128);
-  auto ringBType = SmemBufferType::get(ctx, shape.stages, shape.bn, shape.bk,
-                                       shape.inputType, 128);
+  auto major = [](bool mnMajor) { return mnMajor ? Major::mn : Major::k; };
+  auto ringAType =
+      SmemBufferType::get(ctx, shape.stages, shape.bm, shape.bk,
+                          shape.inputType, 128, major(shape.aMNMajor));
+  auto ringBType =
+      SmemBufferType::get(ctx, shape.stages, shape.bn, shape.bk,
+                          shape.inputType, 128, major(shape.bMNMajor));
   auto stagingType = SmemBufferType::get(
       ctx, shape.storeSlots * shape.consumers, kStoreBoxRows,
       shape.epilogueCols, shape.outputType, 128);

@@ -42,9 +42,19 @@ def Gemm_MatmulOp : Gemm_Op<"matmul", [Symbol, IsolatedFromAbove]> {
     materialize pass (`gemm-materialize-sm90`, `gemm-materialize-sm100`)
     replaces it by a `gpu.module` holding the kernel.
 
-    Storage orders: `a(T, row)` is M rows of K contiguous elements;
-    `b(T, col)` is B^T column-major, i.e. N rows of K contiguous elements
-    (both operands K-major); `c(T, row)` is M rows of N.
+    Storage orders, for the matrices of C = A * B with A M x K, B K x N and
+    C M x N (BLAS terms; the kernel reads B as N x K, B^T):
+    - `a(T, row)`: M rows of K contiguous elements (K-major);
+      `a(T, col)`: K columns of M contiguous elements (M-major).
+    - `b(T, col)`: N columns of K contiguous elements, i.e. N rows of K as
+      the kernel reads it (K-major); `b(T, row)`: K rows of N contiguous
+      elements (N-major), e.g. a PyTorch weight W [K, N] of `x @ W`.
+    - `c(T, row)`: M rows of N; `c(T, col)`: N columns of M.
+    Every combination is implemented on sm_90a for bf16 and f16 (the
+    MN-major operands through WGMMA's transposed shared-memory layout, a
+    column-major C through a transposed staging tile of the epilogue);
+    8-bit operands must be K-major, and sm_100a kernels take a(row) b(col)
+    c(row).
 
     The optional epilogue region maps one accumulator value to one output
     value (alpha scaling, activation, conversion); without it the
@@ -69,6 +79,10 @@ def Gemm_MatmulOp : Gemm_Op<"matmul", [Symbol, IsolatedFromAbove]> {
     `config` `(` $config `)` attr-dict-with-keyword ($epilogue^)?
   }];
   let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The storage orders this arch and element type can take.
+    ::mlir::LogicalResult verifyLayouts();
+  }];
 }
 
 def Gemm_YieldOp : Gemm_Op<"yield", [Pure, Terminator, ReturnLike,
@@ -279,26 +293,48 @@ def Gemm_TmaLoadOp : Gemm_Op<"tma.load", [Gemm_SideEffects, AttrSizedOperandSegm
     fill with zeros at the cost of a load. Not with `multicast` or
     `cta_group(2)`, whose bytes land in other CTAs' barriers.
 
+    Into an MN-major ring (`major = mn`, an M- or N-major operand), a box is
+    one block of the slot: `span` (one swizzle span) M or N elements along
+    its inner dimension and K lines along its outer dimension, landing at
+    row `row` (a multiple of the span) of the slot and, with
+    `k_offset(%k)`, at K line `%k` of the block (a slice of the K lines,
+    e.g. one multicast slice). The swizzle is a function of the shared
+    address, so the box lands in the layout WGMMA reads.
+
     Example:
     ```mlir
     gemm.tma.load %descA[%k, %m] -> %ringA[%slot] barrier %p[%n]
         : !gemm.tma_desc<bf16, box = [64, 128], swizzle = 128>,
           !gemm.smem<4 x 128 x 64 x bf16, swizzle = 128>,
           !gemm.pipeline<stages = 4, producers = 1, consumers = 2>
+    gemm.tma.load %descB[%n, %k] -> %ringB[%slot, %row] k_offset(%line)
+        barrier %p[%n] multicast(%mask)
+        : !gemm.tma_desc<bf16, box = [64, 32], swizzle = 128>,
+          !gemm.smem<4 x 256 x 64 x bf16, swizzle = 128, major = mn>,
+          !gemm.pipeline<stages = 4, producers = 1, consumers = 4>
     ```
   }];
   let arguments = (ins Gemm_TmaDescriptor:$descriptor, I32:$inner, I32:$outer,
                        Gemm_SmemBuffer:$buffer, I32:$slot, Optional<I32>:$row,
+                       Optional<I32>:$kOffset,
                        Gemm_Pipeline:$pipeline, I32:$iteration,
                        Optional<I16>:$multicastMask, Optional<I1>:$issue,
                        OptionalAttr<I64Attr>:$ctaGroup);
   let assemblyFormat = [{
     $descriptor `[` $inner `,` $outer `]` `->` $buffer `[` $slot (`,` $row^)? `]`
+    (`k_offset` `(` $kOffset^ `)`)?
     `barrier` $pipeline `[` $iteration `]` (`multicast` `(` $multicastMask^ `)`)?
     (`when` `(` $issue^ `)`)? (`cta_group` `(` $ctaGroup^ `)`)?
     attr-dict `:` type($descriptor) `,` type($buffer) `,` type($pipeline)
   }];
   let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The slices of the slot's extent along the box's outer dimension
+    /// (rows of a K-major slot, K lines of an MN-major one) that boxes like
+    /// this one make up: the loads of a multicast group together fill the
+    /// slot, so each counts for this many boxes in every CTA of the group.
+    int64_t getSlices();
+  }];
 }
 
 def Gemm_TmaStoreOp : Gemm_Op<"tma.store", [Gemm_SideEffects]> {
@@ -415,10 +451,20 @@ def Gemm_MmaSm90Op : Gemm_Op<"mma.sm90", [Gemm_SideEffects,
     Issues `BK / 16` (`BK / 32` for 8-bit types) steps of
     `wgmma.mma_async.sync.aligned.m64nNk16.f32.bf16.bf16` (f16 likewise) for
     each 64-row atom of the accumulator, A and B read from ring slot `slot`
-    through 128-byte-swizzle K-major matrix descriptors. A starts `a_row`
+    through 128-byte-swizzle matrix descriptors. A starts `a_row`
     rows into its slot (the consumer warpgroup's share of a cooperative
     tile). N is the accumulator's column count and must be a legal WGMMA N
     (a multiple of 8 up to 256). The caller fences, commits and waits.
+
+    Each ring's `major` picks the operand's layout: K-major (the default)
+    or MN-major (`major = mn`: an M-major A or N-major B, the transpose
+    immediates `imm-trans-a` / `imm-trans-b` = 1), for 16-bit types only
+    (PTX: the transposes exist for .f16/.bf16). K-major descriptors: stride
+    byte offset 1024 (8 rows of 128 bytes), a k-step advances the start
+    address by 32 bytes. MN-major descriptors: leading byte offset
+    `BK * 128` (one block of 64 M or N elements to the next), stride byte
+    offset 1024 (8 K lines to the next 8), a k-step advances the start
+    address by 16 K lines (2048 bytes, whole swizzle atoms).
 
     Example:
     ```mlir
