@@ -1,9 +1,9 @@
 // The operand layouts on the H200 (bench/layouts-h200.sh, test/GPU/sm90-layouts.test):
-// every combination of A K-major (a(row)) or M-major (a(col)) and B K-major
-// (b(col)) or N-major (b(row)), C row-major (c(row), "cr" in the names) or
-// column-major (c(col), "cc"), over a set of configurations (clusters with
-// multicast of either operand, pingpong and cooperative, f16, an f32
-// output, split-K, stream-K). The layout token of a name is a{k|m}b{k|n}c{r|c}.
+// every combination of A K-major (a(row)) or M-major (a(col)), B K-major
+// (b(col)) or N-major (b(row)) and C row-major (c(row)) or column-major
+// (c(col)) over a set of configurations (clusters with multicast of either
+// operand, pingpong and cooperative, f16, an f32 output, split-K,
+// stream-K). The layout token of a name is a{k|m}b{k|n}c{r|c}.
 // Build them with:
 //   gemm-opt bench/kernels/sm90-layouts.mlir --gemm-to-ptx="output-dir=.bundles/layouts"
 
@@ -62,4 +62,60 @@ gemm.matmul @sm90_bf16_ambncr_128x128_coop_f32out a(bf16, col) b(bf16, row) c(f3
 gemm.matmul @sm90_bf16_ambncr_64x128_pingpong_k2 a(bf16, col) b(bf16, row) c(bf16, row) acc(f32)
     config(#gemm.config<arch = sm_90a, tile = [64, 128, 64], schedule = pingpong, scheduler = split_k, splits = 2>)
 gemm.matmul @sm90_bf16_ambncr_128x256_coop_c2x1_sk a(bf16, col) b(bf16, row) c(bf16, row) acc(f32)
+    config(#gemm.config<arch = sm_90a, tile = [128, 256, 64], cluster = [2, 1], scheduler = stream_k>)
+gemm.matmul @sm90_bf16_akbkcc_128x256_coop a(bf16, row) b(bf16, col) c(bf16, col) acc(f32)
+    config(#gemm.config<arch = sm_90a, tile = [128, 256, 64]>)
+gemm.matmul @sm90_bf16_akbkcc_128x256_coop_c2x1 a(bf16, row) b(bf16, col) c(bf16, col) acc(f32)
+    config(#gemm.config<arch = sm_90a, tile = [128, 256, 64], cluster = [2, 1]>)
+gemm.matmul @sm90_bf16_akbkcc_64x256_pingpong_c1x2 a(bf16, row) b(bf16, col) c(bf16, col) acc(f32)
+    config(#gemm.config<arch = sm_90a, tile = [64, 256, 64], cluster = [1, 2], schedule = pingpong>)
+gemm.matmul @sm90_f16_akbkcc_128x128_pingpong a(f16, row) b(f16, col) c(f16, col) acc(f32)
+    config(#gemm.config<arch = sm_90a, tile = [128, 128, 64], schedule = pingpong>)
+gemm.matmul @sm90_bf16_akbkcc_128x128_coop_f32out a(bf16, row) b(bf16, col) c(f32, col) acc(f32)
+    config(#gemm.config<arch = sm_90a, tile = [128, 128, 64]>)
+gemm.matmul @sm90_bf16_akbkcc_64x128_pingpong_k2 a(bf16, row) b(bf16, col) c(bf16, col) acc(f32)
+    config(#gemm.config<arch = sm_90a, tile = [64, 128, 64], schedule = pingpong, scheduler = split_k, splits = 2>)
+gemm.matmul @sm90_bf16_akbkcc_128x256_coop_c2x1_sk a(bf16, row) b(bf16, col) c(bf16, col) acc(f32)
+    config(#gemm.config<arch = sm_90a, tile = [128, 256, 64], cluster = [2, 1], scheduler = stream_k>)
+gemm.matmul @sm90_bf16_ambkcc_128x256_coop a(bf16, col) b(bf16, col) c(bf16, col) acc(f32)
+    config(#gemm.config<arch = sm_90a, tile = [128, 256, 64]>)
+gemm.matmul @sm90_bf16_ambkcc_128x256_coop_c2x1 a(bf16, col) b(bf16, col) c(bf16, col) acc(f32)
+    config(#gemm.config<arch = sm_90a, tile = [128, 256, 64], cluster = [2, 1]>)
+gemm.matmul @sm90_bf16_ambkcc_64x256_pingpong_c1x2 a(bf16, col) b(bf16, col) c(bf16, col) acc(f32)
+    config(#gemm.config<arch = sm_90a, tile = [64, 256, 64], cluster = [1, 2], schedule = pingpong>)
+gemm.matmul @sm90_f16_ambkcc_128x128_pingpong a(f16, col) b(f16, col) c(f16, col) acc(f32)
+    config(#gemm.config<arch = sm_90a, tile = [128, 128, 64], schedule = pingpong>)
+gemm.matmul @sm90_bf16_ambkcc_128x128_coop_f32out a(bf16, col) b(bf16, col) c(f32, col) acc(f32)
+    config(#gemm.config<arch = sm_90a, tile = [128, 128, 64]>)
+gemm.matmul @sm90_bf16_ambkcc_64x128_pingpong_k2 a(bf16, col) b(bf16, col) c(bf16, col) acc(f32)
+    config(#gemm.config<arch = sm_90a, tile = [64, 128, 64], schedule = pingpong, scheduler = split_k, splits = 2>)
+gemm.matmul @sm90_bf16_ambkcc_128x256_coop_c2x1_sk a(bf16, col) b(bf16, col) c(bf16, col) acc(f32)
+    config(#gemm.config<arch = sm_90a, tile = [128, 256, 64], cluster = [2, 1], scheduler = stream_k>)
+gemm.matmul @sm90_bf16_akbncc_128x256_coop a(bf16, row) b(bf16, row) c(bf16, col) acc(f32)
+    config(#gemm.config<arch = sm_90a, tile = [128, 256, 64]>)
+gemm.matmul @sm90_bf16_akbncc_128x256_coop_c2x1 a(bf16, row) b(bf16, row) c(bf16, col) acc(f32)
+    config(#gemm.config<arch = sm_90a, tile = [128, 256, 64], cluster = [2, 1]>)
+gemm.matmul @sm90_bf16_akbncc_64x256_pingpong_c1x2 a(bf16, row) b(bf16, row) c(bf16, col) acc(f32)
+    config(#gemm.config<arch = sm_90a, tile = [64, 256, 64], cluster = [1, 2], schedule = pingpong>)
+gemm.matmul @sm90_f16_akbncc_128x128_pingpong a(f16, row) b(f16, row) c(f16, col) acc(f32)
+    config(#gemm.config<arch = sm_90a, tile = [128, 128, 64], schedule = pingpong>)
+gemm.matmul @sm90_bf16_akbncc_128x128_coop_f32out a(bf16, row) b(bf16, row) c(f32, col) acc(f32)
+    config(#gemm.config<arch = sm_90a, tile = [128, 128, 64]>)
+gemm.matmul @sm90_bf16_akbncc_64x128_pingpong_k2 a(bf16, row) b(bf16, row) c(bf16, col) acc(f32)
+    config(#gemm.config<arch = sm_90a, tile = [64, 128, 64], schedule = pingpong, scheduler = split_k, splits = 2>)
+gemm.matmul @sm90_bf16_akbncc_128x256_coop_c2x1_sk a(bf16, row) b(bf16, row) c(bf16, col) acc(f32)
+    config(#gemm.config<arch = sm_90a, tile = [128, 256, 64], cluster = [2, 1], scheduler = stream_k>)
+gemm.matmul @sm90_bf16_ambncc_128x256_coop a(bf16, col) b(bf16, row) c(bf16, col) acc(f32)
+    config(#gemm.config<arch = sm_90a, tile = [128, 256, 64]>)
+gemm.matmul @sm90_bf16_ambncc_128x256_coop_c2x1 a(bf16, col) b(bf16, row) c(bf16, col) acc(f32)
+    config(#gemm.config<arch = sm_90a, tile = [128, 256, 64], cluster = [2, 1]>)
+gemm.matmul @sm90_bf16_ambncc_64x256_pingpong_c1x2 a(bf16, col) b(bf16, row) c(bf16, col) acc(f32)
+    config(#gemm.config<arch = sm_90a, tile = [64, 256, 64], cluster = [1, 2], schedule = pingpong>)
+gemm.matmul @sm90_f16_ambncc_128x128_pingpong a(f16, col) b(f16, row) c(f16, col) acc(f32)
+    config(#gemm.config<arch = sm_90a, tile = [128, 128, 64], schedule = pingpong>)
+gemm.matmul @sm90_bf16_ambncc_128x128_coop_f32out a(bf16, col) b(bf16, row) c(f32, col) acc(f32)
+    config(#gemm.config<arch = sm_90a, tile = [128, 128, 64]>)
+gemm.matmul @sm90_bf16_ambncc_64x128_pingpong_k2 a(bf16, col) b(bf16, row) c(bf16, col) acc(f32)
+    config(#gemm.config<arch = sm_90a, tile = [64, 128, 64], schedule = pingpong, scheduler = split_k, splits = 2>)
+gemm.matmul @sm90_bf16_ambncc_128x256_coop_c2x1_sk a(bf16, col) b(bf16, row) c(bf16, col) acc(f32)
     config(#gemm.config<arch = sm_90a, tile = [128, 256, 64], cluster = [2, 1], scheduler = stream_k>)

@@ -83,6 +83,17 @@ TEST(Plan, Layouts) {
                               "ld 4096 (8192 bytes)\n"));
   EXPECT_THAT(text, HasSubstr("tensor b: bf16 1000 x 2048 (row: K rows of N), "
                               "ld 2048 (4096 bytes)\n"));
+  // A column-major C is N rows of M; its descriptor's inner dimension is M.
+  m.layouts.c = Layout::Col;
+  plan = planLaunch(m, problem(4096, 2048, 1000), options());
+  EXPECT_TRUE(plan.matrix(Tensor::C).transposed());
+  EXPECT_EQ(plan.matrix(Tensor::C).outer, 2048u);
+  EXPECT_EQ(plan.matrix(Tensor::C).inner, 4096u);
+  EXPECT_EQ(plan.tma[2].globalDim[0], 4096u);
+  EXPECT_EQ(plan.tma[2].globalDim[1], 2048u);
+  EXPECT_THAT(describePlan(plan),
+              HasSubstr("tensor c: bf16 2048 x 4096 (col: N rows of M)"));
+  m.layouts.c = Layout::Row;
   // An odd M of an M-major A is its rows' length: staged.
   plan = planLaunch(m, problem(4095, 2048, 1024), options());
   EXPECT_TRUE(plan.isStaged(Tensor::A));

@@ -80,7 +80,8 @@ struct TmaStoreLowering : public ConvertOpToLLVMPattern<TmaStoreOp> {
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     Value slot = getSlotAddress(rewriter, loc, adaptor.getBuffer(),
-                                op.getBuffer().getType(), adaptor.getSlot());
+                                op.getBuffer().getType(), adaptor.getSlot(),
+                                adaptor.getRow());
     NVVM::CpAsyncBulkTensorSharedCTAToGlobalOp::create(
         rewriter, loc, adaptor.getDescriptor(), slot,
         ValueRange{adaptor.getInner(), adaptor.getOuter()},

@@ -133,6 +133,25 @@ gpu.module @kernels {
     gpu.return
   }
 
+  // A box of half the slot's rows (the second 32 x 32 f32 box of a
+  // column-major C sub-tile) starts `row` lines (128 bytes) into the slot.
+  // CHECK-LABEL: gpu.func @store_rows
+  // CHECK-SAME: (%[[D:.*]]: !llvm.ptr, %[[S:.*]]: !llvm.ptr<3>, %[[X:.*]]: i32, %[[Y:.*]]: i32, %[[SLOT:.*]]: i32, %[[ROW:.*]]: i32)
+  // CHECK: %[[SOFF:.*]] = llvm.mul %[[SLOT]], %{{.*}} : i32
+  // CHECK-NEXT: %[[LINE:.*]] = llvm.mlir.constant(128 : i32) : i32
+  // CHECK-NEXT: %[[ROFF:.*]] = llvm.mul %[[ROW]], %[[LINE]] : i32
+  // CHECK-NEXT: %[[OFF:.*]] = llvm.add %[[SOFF]], %[[ROFF]] : i32
+  // CHECK-NEXT: %[[SRC:.*]] = llvm.getelementptr %[[S]][%[[OFF]]]
+  // CHECK-NEXT: nvvm.cp.async.bulk.tensor.global.shared.cta %[[D]], %[[SRC]], box[%[[X]], %[[Y]]]
+  gpu.func @store_rows(%d: !gemm.tma_desc<f32, box = [32, 32], swizzle = 128>,
+                       %s: !gemm.smem<4 x 64 x 32 x f32, swizzle = 128>, %x: i32,
+                       %y: i32, %slot: i32, %row: i32) {
+    gemm.tma.store %d[%x, %y] from %s[%slot, %row]
+        : !gemm.tma_desc<f32, box = [32, 32], swizzle = 128>,
+          !gemm.smem<4 x 64 x 32 x f32, swizzle = 128>
+    gpu.return
+  }
+
   // CHECK-LABEL: gpu.func @prefetch
   // CHECK-SAME: (%[[D:.*]]: !llvm.ptr, %[[X:.*]]: i32, %[[Y:.*]]: i32)
   // CHECK-NEXT: nvvm.prefetch tensormap, %[[D]] : !llvm.ptr

@@ -312,12 +312,6 @@ gemm.matmul @acc_type a(f16, row) b(f16, col) c(f16, row) acc(f16)
 
 // -----
 
-// expected-error @+1 {{'gemm.matmul' op a(row) b(col) c(col): a column-major C is not implemented yet}}
-gemm.matmul @c_layout a(bf16, row) b(bf16, col) c(bf16, col) acc(f32)
-    config(#gemm.config<arch = sm_90a, tile = [128, 256, 64]>)
-
-// -----
-
 // WGMMA transposes only 16-bit operands: 8-bit A and B stay K-major.
 // expected-error @+1 {{'gemm.matmul' op a(col) b(col) c(row): 'f8E4M3FN' operands must be K-major on sm_90a (a(row) b(col)); WGMMA transposes only 16-bit operands}}
 gemm.matmul @fp8_m_major a(f8E4M3FN, col) b(f8E4M3FN, col) c(bf16, row) acc(f32)
@@ -902,10 +896,21 @@ func.func @store_inner(%d: !gemm.tma_desc<bf16, box = [32, 64], swizzle = 128>,
 
 func.func @store_rows(%d: !gemm.tma_desc<bf16, box = [64, 32], swizzle = 128>,
                       %b: !gemm.smem<4 x 64 x 64 x bf16, swizzle = 128>, %i: i32) {
-  // expected-error @+1 {{'gemm.tma.store' op box of 32 rows must equal the slot's 64 rows}}
+  // expected-error @+1 {{'gemm.tma.store' op a box smaller than the slot needs a row offset}}
   gemm.tma.store %d[%i, %i] from %b[%i]
       : !gemm.tma_desc<bf16, box = [64, 32], swizzle = 128>,
         !gemm.smem<4 x 64 x 64 x bf16, swizzle = 128>
+  return
+}
+
+// -----
+
+func.func @store_rows_tile(%d: !gemm.tma_desc<f32, box = [32, 48], swizzle = 128>,
+                           %b: !gemm.smem<4 x 64 x 32 x f32, swizzle = 128>, %i: i32) {
+  // expected-error @+1 {{'gemm.tma.store' op box of 48 rows does not tile the slot's 64 rows}}
+  gemm.tma.store %d[%i, %i] from %b[%i, %i]
+      : !gemm.tma_desc<f32, box = [32, 48], swizzle = 128>,
+        !gemm.smem<4 x 64 x 32 x f32, swizzle = 128>
   return
 }
 

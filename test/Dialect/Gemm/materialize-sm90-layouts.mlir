@@ -86,3 +86,46 @@ gemm.matmul @m_major_64 a(f16, col) b(f16, col) c(f16, row) acc(f32)
 // CHECK: } consumer {
 gemm.matmul @x_w a(bf16, row) b(bf16, row) c(bf16, row) acc(f32)
     config(#gemm.config<arch = sm_90a, tile = [128, 128, 64], schedule = pingpong>)
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// (d) A column-major C (c(col)), bf16: each 64 x 64 epilogue sub-tile is
+// staged transposed and stored as one 64 x 64 box with M along its inner
+// dimension: coordinates [M, N].
+//===----------------------------------------------------------------------===//
+
+// CHECK: \22layouts\22:{\22a\22:\22row\22,\22b\22:\22col\22,\22c\22:\22col\22}
+// CHECK-SAME: \22tensor\22:\22c\22,\22box\22:[64,64]
+// CHECK-LABEL: gpu.module @c_col
+// CHECK-NEXT: gpu.func @c_col(%{{.*}}, %{{.*}}, %[[DC:[a-z0-9]+]]: !gemm.tma_desc<bf16, box = [64, 64], swizzle = 128>,
+// CHECK: %[[PLAN:.*]]:4 = gemm.smem.plan : !gemm.smem<4 x 128 x 64 x bf16, swizzle = 128>, !gemm.smem<4 x 256 x 64 x bf16, swizzle = 128>, !gemm.smem<4 x 64 x 64 x bf16, swizzle = 128>,
+// CHECK: } consumer {
+// CHECK: gemm.accum.store_smem %{{.*}} atom(0) col(0) transposed -> %[[PLAN]]#2[%[[SLOT:.*]]] : <64 x 256 x f32>, <4 x 64 x 64 x bf16, swizzle = 128>
+// CHECK: %[[N:.*]] = arith.addi %{{.*}}, %c0_i32{{.*}} : i32
+// CHECK: %[[M0:.*]] = arith.addi %{{.*}}, %{{.*}} : i32
+// CHECK: %[[M:.*]] = arith.addi %[[M0]], %c0_i32{{.*}} : i32
+// CHECK-NEXT: gemm.tma.store %[[DC]][%[[M]], %[[N]]] from %[[PLAN]]#2[%[[SLOT]]] : <bf16, box = [64, 64], swizzle = 128>
+// CHECK: gemm.accum.store_smem %{{.*}} atom(0) col(192) transposed
+// CHECK-NOT: gemm.accum.store_smem
+gemm.matmul @c_col a(bf16, row) b(bf16, col) c(bf16, col) acc(f32)
+    config(#gemm.config<arch = sm_90a, tile = [128, 256, 64]>)
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// (e) A column-major f32 C: a sub-tile (64 x 32) is two 32 x 32 boxes (32 f32
+// of M are one 128-byte line), stored from lines 0 and 32 of the slot at M
+// and M + 32.
+//===----------------------------------------------------------------------===//
+
+// CHECK: \22layouts\22:{\22a\22:\22col\22,\22b\22:\22row\22,\22c\22:\22col\22}
+// CHECK-SAME: \22tensor\22:\22c\22,\22box\22:[32,32]
+// CHECK-LABEL: gpu.module @c_col_f32
+// CHECK: gemm.accum.store_smem %{{.*}} atom(0) col(0) transposed -> %[[STAGE:.*]]#2[%[[SLOT:.*]]] : <128 x 128 x f32>, <4 x 64 x 32 x f32, swizzle = 128>
+// CHECK: gemm.tma.store %[[DC:.*]][%[[M:.*]], %[[N:.*]]] from %[[STAGE]]#2[%[[SLOT]], %c0_i32{{.*}}] : <f32, box = [32, 32], swizzle = 128>, <4 x 64 x 32 x f32, swizzle = 128>
+// CHECK: %[[M32:.*]] = arith.addi %{{.*}}, %c32_i32{{.*}} : i32
+// CHECK-NEXT: gemm.tma.store %[[DC]][%[[M32]], %[[N]]] from %[[STAGE]]#2[%[[SLOT]], %c32_i32{{.*}}] : <f32, box = [32, 32], swizzle = 128>
+// CHECK-NEXT: gemm.tma.store_commit
+gemm.matmul @c_col_f32 a(bf16, col) b(bf16, row) c(f32, col) acc(f32)
+    config(#gemm.config<arch = sm_90a, tile = [128, 128, 64], schedule = pingpong>)

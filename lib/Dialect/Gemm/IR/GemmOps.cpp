@@ -138,8 +138,6 @@ LogicalResult MatmulOp::verifyLayouts() {
            << ": " << aType
            << " operands must be K-major on sm_90a (a(row) b(col)); WGMMA "
               "transposes only 16-bit operands";
-  if (cColumns)
-    return emitOpError(layouts) << ": a column-major C is not implemented yet";
   int64_t bn = getConfig().getTile()[1];
   int64_t span = 128 / getElementBytes(aType);
   if (bNMajor && bn % span != 0)
@@ -351,10 +349,13 @@ LogicalResult TmaStoreOp::verify() {
   auto buffer = getBuffer().getType();
   if (failed(verifyBoxMatchesSlot(getOperation(), descriptor, buffer)))
     return failure();
-  if (descriptor.getBox()[1] != buffer.getRows())
+  int64_t boxRows = descriptor.getBox()[1];
+  if (boxRows > buffer.getRows() || buffer.getRows() % boxRows != 0)
     return emitOpError("box of ")
-           << descriptor.getBox()[1] << " rows must equal the slot's "
-           << buffer.getRows() << " rows";
+           << boxRows << " rows does not tile the slot's " << buffer.getRows()
+           << " rows";
+  if (boxRows != buffer.getRows() && !getRow())
+    return emitOpError("a box smaller than the slot needs a row offset");
   return success();
 }
 

@@ -479,9 +479,12 @@ Value SM90KernelBuilder::buildEpilogue(Value acc, Value originM, Value originN,
                           atom * valuesPerAtom + block * shape.epilogueCols / 2,
                           std::min(subTilesPerAdd, columnBlocks - block) *
                               shape.epilogueCols / 2);
+      // A column-major C stages the sub-tile transposed: 64 / epilogueCols
+      // boxes of epilogueCols x epilogueCols, M along their lines.
       auto store = AccumStoreSmemOp::create(
           b, loc, acc, b.getI64IntegerAttr(atom),
-          b.getI64IntegerAttr(block * shape.epilogueCols), staging, slot);
+          b.getI64IntegerAttr(block * shape.epilogueCols),
+          shape.cColumns ? b.getUnitAttr() : UnitAttr(), staging, slot);
       if (!matmul.getEpilogue().empty()) {
         IRMapping mapping;
         matmul.getEpilogue().cloneInto(&store.getEpilogue(), mapping);
@@ -498,7 +501,17 @@ Value SM90KernelBuilder::buildEpilogue(Value acc, Value originM, Value originN,
       ifThen(isLeader, [&] {
         Value column = add(originN, i32(block * shape.epilogueCols));
         Value row = add(add(originM, aRow), i32(atom * 64));
-        TmaStoreOp::create(b, loc, descC, column, row, staging, slot);
+        if (!shape.cColumns) {
+          TmaStoreOp::create(b, loc, descC, column, row, staging, slot,
+                             /*row=*/Value());
+        } else {
+          int64_t boxes = kStoreBoxRows / shape.epilogueCols;
+          for (int64_t box = 0; box < boxes; ++box) {
+            Value line = boxes == 1 ? Value() : i32(box * shape.epilogueCols);
+            TmaStoreOp::create(b, loc, descC, line ? add(row, line) : row,
+                               column, staging, slot, line);
+          }
+        }
         TmaStoreCommitOp::create(b, loc);
       });
       staged = add(staged, i32(1));
@@ -727,9 +740,13 @@ struct GemmMaterializeSM90Pass
       if (shape->sharesTiles())
         sharedTileParams.assign(2,
                                 LLVM::LLVMPointerType::get(b.getContext(), 1));
+      // The C box: 64 rows (one atom) of a 128-byte sub-tile row, or for a
+      // column-major C a square box of one swizzle span along M.
+      int64_t storeBoxRows =
+          shape->cColumns ? shape->epilogueCols : kStoreBoxRows;
       bundle::KernelManifest manifest =
           buildKernel(b, loc, *shape, Arch::sm_90a, shape->threads(),
-                      kStoreBoxRows, buildBody, sharedTileParams);
+                      storeBoxRows, buildBody, sharedTileParams);
       if (shape->sharesTiles()) {
         bundle::WorkspaceParam partialTiles;
         if (shape->streamK) {

@@ -338,21 +338,23 @@ def Gemm_TmaLoadOp : Gemm_Op<"tma.load", [Gemm_SideEffects, AttrSizedOperandSegm
 }
 
 def Gemm_TmaStoreOp : Gemm_Op<"tma.store", [Gemm_SideEffects]> {
-  let summary = "TMA store of one staging slot to global memory";
+  let summary = "TMA store of one staging slot (or rows of it) to global memory";
   let description = [{
     `cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group` of slot
     `slot` to the box at `[inner, outer]`; out-of-bounds elements are not
-    written. Writers of the slot must have executed
+    written. A box of fewer rows than the slot stores the rows from `row`
+    (a slot holding several boxes, e.g. the two 32 x 32 f32 boxes of a
+    column-major C sub-tile). Writers of the slot must have executed
     `fence.proxy.async.shared::cta` and synchronised first. Completion is
     tracked with `gemm.tma.store_commit` / `gemm.tma.store_wait`.
 
     Example: `gemm.tma.store %descC[%n, %m] from %stage[%slot] : !gemm.tma_desc<bf16, box = [64, 64], swizzle = 128>, !gemm.smem<4 x 64 x 64 x bf16, swizzle = 128>`
   }];
   let arguments = (ins Gemm_TmaDescriptor:$descriptor, I32:$inner, I32:$outer,
-                       Gemm_SmemBuffer:$buffer, I32:$slot);
+                       Gemm_SmemBuffer:$buffer, I32:$slot, Optional<I32>:$row);
   let assemblyFormat = [{
-    $descriptor `[` $inner `,` $outer `]` `from` $buffer `[` $slot `]` attr-dict
-    `:` type($descriptor) `,` type($buffer)
+    $descriptor `[` $inner `,` $outer `]` `from` $buffer `[` $slot (`,` $row^)? `]`
+    attr-dict `:` type($descriptor) `,` type($buffer)
   }];
   let hasVerifier = 1;
 }
@@ -559,17 +561,31 @@ def Gemm_AccumStoreSmemOp : Gemm_Op<"accum.store_smem", [Gemm_SideEffects]> {
     warp bank-conflict free. The caller issues
     `fence.proxy.async.shared::cta` and a barrier before the TMA store.
 
+    With `transposed` (a column-major C) the slot holds the sub-tile's
+    transpose, laid out for a 128-byte-swizzle TMA store whose inner
+    dimension is M: `64 / W` boxes of `W x W` (W = 128 / sizeof(elem)), box b
+    holding rows [b W, (b + 1) W) of the atom, each of its W lines one
+    column (N) of those rows (M); for 16-bit outputs one 64 x 64 box written
+    with `stmatrix.sync.aligned.m8n8.x4.trans.shared.b16` (the transposing
+    form), for f32 two 32 x 32 boxes written with 4-byte `st.shared.f32`
+    (a thread's two adjacent values are adjacent columns, not rows; the
+    swizzle keeps a warp's stores conflict free).
+
     Example:
     ```mlir
     gemm.accum.store_smem %acc atom(0) col(64) -> %stage[%slot]
         : !gemm.accum<64 x 256 x f32>, !gemm.smem<2 x 64 x 64 x bf16, swizzle = 128>
+    gemm.accum.store_smem %acc atom(0) col(64) transposed -> %stage[%slot]
+        : !gemm.accum<64 x 256 x f32>, !gemm.smem<2 x 64 x 64 x bf16, swizzle = 128>
     ```
   }];
   let arguments = (ins Gemm_Accumulator:$accumulator, I64Attr:$atom,
-                       I64Attr:$col, Gemm_SmemBuffer:$buffer, I32:$slot);
+                       I64Attr:$col, UnitAttr:$transposed,
+                       Gemm_SmemBuffer:$buffer, I32:$slot);
   let regions = (region AnyRegion:$epilogue);
   let assemblyFormat = [{
-    $accumulator `atom` `(` $atom `)` `col` `(` $col `)` `->` $buffer `[` $slot `]`
+    $accumulator `atom` `(` $atom `)` `col` `(` $col `)` (`transposed` $transposed^)?
+    `->` $buffer `[` $slot `]`
     attr-dict `:` type($accumulator) `,` type($buffer) ($epilogue^)?
   }];
   let hasVerifier = 1;
