@@ -62,12 +62,19 @@ const TileEfficiency *findTile(const KernelConfig &config) {
 
 uint64_t ceilDiv(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
 
+/// A configuration (of the tuning file or the model) for the problem's
+/// types and layouts.
 KernelConfig withTypes(KernelConfig config, const Problem &problem) {
   config.inType = problem.inType;
   config.outType = problem.outType;
   if (config.outType == config.inType)
     config.outType.reset();
+  config.layouts = problem.layouts;
   return config;
+}
+
+Layout flipped(Layout layout) {
+  return layout == Layout::Row ? Layout::Col : Layout::Row;
 }
 
 KernelConfig defaultOrder(KernelConfig config) {
@@ -115,7 +122,23 @@ std::string Problem::toString() const {
                      std::string(bundle::toString(inType));
   if (outType && *outType != inType)
     text += " -> " + std::string(bundle::toString(*outType));
+  if (!(layouts == TensorLayouts{}))
+    text += " a " + std::string(bundle::toString(layouts.a)) + " b " +
+            std::string(bundle::toString(layouts.b)) + " c " +
+            std::string(bundle::toString(layouts.c));
   return text;
+}
+
+Problem Problem::transposed() const {
+  Problem t = *this;
+  t.m = n;
+  t.n = m;
+  // The new A is B's memory: K-major (B col) stays K-major (A row). The new
+  // B is A's memory: K-major (A row) stays K-major (B col).
+  t.layouts.a = flipped(layouts.b);
+  t.layouts.b = flipped(layouts.a);
+  t.layouts.c = flipped(layouts.c);
+  return t;
 }
 
 std::string_view toString(Source source) {
@@ -309,12 +332,24 @@ Selection select(const Problem &problem, const TuningTable *table,
   for (const KernelConfig &config : *available)
     if (config.inType == problem.inType &&
         config.cType() == problem.outType.value_or(problem.inType) &&
-        config.splits == 1 && !config.streamK && findTile(config))
+        config.layouts == problem.layouts && config.splits == 1 &&
+        !config.streamK && findTile(config))
       sameTypes.push_back(config);
+  if (sameTypes.empty() && problem.layouts.c == Layout::Col) {
+    // No kernel writes this column-major C: its transpose is a row-major C^T
+    // = B A^T, which the library's kernels of the flipped layouts compute.
+    Selection swapped = select(problem.transposed(), table, target, available);
+    swapped.transposed = !swapped.transposed;
+    swapped.reason = "no available kernel writes a column-major C; the "
+                     "transposed problem C^T = B A^T (" +
+                     problem.transposed().toString() + "), " + swapped.reason;
+    return swapped;
+  }
   if (sameTypes.empty())
     throw DispatchError("no kernel for " + problem.toString() +
                         " among the available ones: build a kernel library "
-                        "with that input type, or compile one (gemm.compile)");
+                        "with that input type and those layouts, or compile "
+                        "one (gemm.compile)");
   KernelConfig fallback = modelPick(problem, target, &sameTypes);
   return {fallback, Source::ModelAmongAvailable, tuned ? tuned->key : "",
           "none of " + tried.front().config.name() +
@@ -323,24 +358,39 @@ Selection select(const Problem &problem, const TuningTable *table,
               describeEstimate(fallback, estimate(fallback, problem, target))};
 }
 
-std::vector<KernelConfig> librarySet(const TuningTable &table,
-                                     const std::vector<DType> &inTypes) {
+std::vector<TensorLayouts> libraryLayouts() {
+  std::vector<TensorLayouts> out;
+  for (Layout a : {Layout::Row, Layout::Col})
+    for (Layout b : {Layout::Col, Layout::Row}) {
+      TensorLayouts layouts;
+      layouts.a = a;
+      layouts.b = b;
+      out.push_back(layouts);
+    }
+  return out;
+}
+
+std::vector<KernelConfig>
+librarySet(const TuningTable &table, const std::vector<DType> &inTypes,
+           const std::vector<TensorLayouts> &layouts) {
   std::vector<KernelConfig> out;
   auto add = [&](const KernelConfig &config) {
     if (!contains(out, config))
       out.push_back(config);
   };
-  for (DType type : inTypes) {
-    Problem problem;
-    problem.inType = type;
-    for (const TunedClass &tuned : table.classes()) {
-      KernelConfig best = withTypes(tuned.best, problem);
-      add(best);
-      add(defaultOrder(best));
+  for (const TensorLayouts &layout : layouts)
+    for (DType type : inTypes) {
+      Problem problem;
+      problem.inType = type;
+      problem.layouts = layout;
+      for (const TunedClass &tuned : table.classes()) {
+        KernelConfig best = withTypes(tuned.best, problem);
+        add(best);
+        add(defaultOrder(best));
+      }
+      for (const KernelConfig &config : modelCandidates(problem))
+        add(config);
     }
-    for (const KernelConfig &config : modelCandidates(problem))
-      add(config);
-  }
   return out;
 }
 

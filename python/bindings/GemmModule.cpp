@@ -76,9 +76,19 @@ bundle::DType parseType(const std::string &text, const char *what) {
   return *type;
 }
 
+/// "row,col,row" (A, B, C) to layouts; a UsageError naming the text.
+bundle::TensorLayouts parseLayouts(const std::string &text) {
+  std::string error;
+  auto layouts = dispatch::parseLayoutTriple(text, error);
+  if (!layouts)
+    usageError("layouts " + error);
+  return *layouts;
+}
+
 dispatch::Problem makeProblem(uint64_t m, uint64_t n, uint64_t k,
                               const std::string &inType,
-                              const std::optional<std::string> &outType) {
+                              const std::optional<std::string> &outType,
+                              const std::string &layouts = "row,col,row") {
   if (m == 0 || n == 0 || k == 0)
     usageError("M, N and K must be at least 1, got " + std::to_string(m) + "x" +
                std::to_string(n) + "x" + std::to_string(k));
@@ -89,6 +99,7 @@ dispatch::Problem makeProblem(uint64_t m, uint64_t n, uint64_t k,
   problem.inType = parseType(inType, "input dtype");
   if (outType)
     problem.outType = parseType(*outType, "output dtype");
+  problem.layouts = parseLayouts(layouts);
   return problem;
 }
 
@@ -300,8 +311,9 @@ NB_MODULE(_core, m) {
              std::tuple<uint32_t, uint32_t, uint32_t> tile,
              std::pair<uint32_t, uint32_t> cluster, const std::string &schedule,
              const std::string &raster, uint32_t swizzle, uint32_t stages,
-             uint32_t splits, bool streamK) {
+             uint32_t splits, bool streamK, const std::string &layouts) {
             KernelConfig c;
+            c.layouts = parseLayouts(layouts);
             c.inType = parseType(inType, "input dtype");
             if (outType && *outType != inType)
               c.outType = parseType(*outType, "output dtype");
@@ -327,7 +339,7 @@ NB_MODULE(_core, m) {
           nb::arg("dtype"), nb::arg("out_dtype"), nb::arg("tile"),
           nb::arg("cluster"), nb::arg("schedule"), nb::arg("raster"),
           nb::arg("swizzle"), nb::arg("stages"), nb::arg("splits"),
-          nb::arg("stream_k"),
+          nb::arg("stream_k"), nb::arg("layouts") = "row,col,row",
           "From fields; the compiler checks them when it compiles.")
       .def_prop_ro("name", &KernelConfig::name)
       .def_prop_ro("key", &KernelConfig::key)
@@ -356,6 +368,10 @@ NB_MODULE(_core, m) {
       .def_ro("stages", &KernelConfig::stages)
       .def_ro("splits", &KernelConfig::splits)
       .def_ro("stream_k", &KernelConfig::streamK)
+      .def_prop_ro("layouts",
+                   [](const KernelConfig &c) {
+                     return dispatch::layoutTriple(c.layouts);
+                   })
       .def("derived_stages", &KernelConfig::derivedStages)
       .def("__eq__",
            [](const KernelConfig &a, const KernelConfig &b) { return a == b; })
@@ -389,6 +405,7 @@ NB_MODULE(_core, m) {
                    })
       .def_ro("tuned_class", &dispatch::Selection::tunedClass)
       .def_ro("reason", &dispatch::Selection::reason)
+      .def_ro("transposed", &dispatch::Selection::transposed)
       .def("__repr__", [](const dispatch::Selection &s) {
         return "Selection(" + s.config.name() + ", " +
                std::string(dispatch::toString(s.source)) + ")";
@@ -400,15 +417,16 @@ NB_MODULE(_core, m) {
          const std::optional<std::string> &outType,
          const dispatch::TuningTable *table, const std::string &arch,
          uint32_t smCount,
-         const std::optional<std::vector<KernelConfig>> &available) {
-        return dispatch::select(makeProblem(mm, n, k, inType, outType), table,
-                                makeTarget(arch, smCount),
+         const std::optional<std::vector<KernelConfig>> &available,
+         const std::string &layouts) {
+        return dispatch::select(makeProblem(mm, n, k, inType, outType, layouts),
+                                table, makeTarget(arch, smCount),
                                 available ? &*available : nullptr);
       },
       nb::arg("m"), nb::arg("n"), nb::arg("k"), nb::arg("dtype") = "bf16",
       nb::arg("out_dtype") = nb::none(), nb::arg("table") = nb::none(),
       nb::arg("arch") = "sm_90a", nb::arg("sm_count") = 132,
-      nb::arg("available") = nb::none(),
+      nb::arg("available") = nb::none(), nb::arg("layouts") = "row,col,row",
       "The dispatcher's choice for a problem (see "
       "include/gemm/Dispatch/Dispatcher.h).");
   m.def(
@@ -435,13 +453,18 @@ NB_MODULE(_core, m) {
   m.def(
       "library_set",
       [](const dispatch::TuningTable &table,
-         const std::vector<std::string> &types) {
+         const std::vector<std::string> &types, bool allLayouts) {
         std::vector<bundle::DType> parsed;
         for (const std::string &t : types)
           parsed.push_back(parseType(t, "dtype"));
-        return dispatch::librarySet(table, parsed);
+        return allLayouts ? dispatch::librarySet(table, parsed,
+                                                 dispatch::libraryLayouts())
+                          : dispatch::librarySet(table, parsed);
       },
-      nb::arg("table"), nb::arg("dtypes"));
+      nb::arg("table"), nb::arg("dtypes"), nb::arg("all_layouts") = false,
+      "The configurations a kernel library holds (all_layouts: in each of "
+      "the library's layouts, as the build's library; else the default "
+      "layouts only).");
 
   nb::class_<dispatch::KernelLibrary>(m, "KernelLibrary")
       .def_static("load",
@@ -496,6 +519,12 @@ NB_MODULE(_core, m) {
             return std::make_tuple(typeName(t.a), typeName(t.b), typeName(t.c));
           },
           "(A, B, C) element types")
+      .def_prop_ro(
+          "layouts",
+          [](const Bundle &b) {
+            return dispatch::layoutTriple(b.manifest().layouts);
+          },
+          "A, B, C storage orders, e.g. 'row,col,row' (see gemm.matmul)")
       .def_prop_ro("tile", [](const Bundle &b) { return b.manifest().tile; })
       .def_prop_ro("cluster",
                    [](const Bundle &b) { return b.manifest().cluster; })

@@ -57,6 +57,53 @@ def test_select_explains_its_choice():
         gemm.select(0, 64, 64)
 
 
+def test_layouts_name_the_kernel_and_keep_the_configuration():
+    config = gemm.Config(tile=(128, 256, 64), cluster=(2, 1))
+    kc = config.kernel_config("bf16", None, "col,row,col")
+    assert kc.name == "sm90_bf16_ambncc_128x256x64_coop_c2x1_rm_s8_st0"
+    assert kc.layouts == "col,row,col" and kc.key == config.kernel_config().key
+    assert "a(bf16, col) b(bf16, row) c(bf16, col)" in kc.mlir
+    assert gemm.KernelConfig(kc.name).layouts == "col,row,col"
+    assert gemm.Config.from_kernel_config(kc) == config
+    with pytest.raises(gemm.UsageError, match="is not three layouts of A, B and C"):
+        config.kernel_config("bf16", None, "col,row")
+    plain = gemm.select(4096, 4096, 4096)
+    x_w = gemm.select(4096, 4096, 4096, layouts="row,row,row")
+    assert x_w.config.key == plain.config.key and x_w.config.layouts == "row,row,row"
+    assert not x_w.transposed and x_w.config in gemm.kernel_library().configs
+
+
+def test_column_major_c_runs_as_the_transposed_problem():
+    # The library holds the four input layouts with a row-major C; a
+    # column-major C is the row-major C^T = B A^T of N x M x K, A and B
+    # exchanged (an M-major A is the transposed problem's N-major B).
+    s = gemm.select(256, 8192, 4096, layouts="col,col,col")
+    assert s.transposed and s.config.layouts == "row,row,row"
+    assert s.config in gemm.kernel_library().configs
+    assert "the transposed problem C^T = B A^T (m=8192 n=256 k=4096" in s.reason
+    assert s.config.key == gemm.select(8192, 256, 4096).config.key
+
+
+def _view(shape, strides, ptr=0x10000, dtype="bf16"):
+    from gemm._tensors import TensorView
+    return TensorView(None, "torch", ptr, shape, strides, dtype, True, 0, "cuda:0")
+
+
+def test_storage_orders_tma_can_read():
+    storage = _api._storage
+    assert storage(_view((64, 128), (128, 1))) == ("row", 128)         # row-major
+    assert storage(_view((64, 128), (1, 64))) == ("col", 64)           # a.t() of [128, 64]
+    assert storage(_view((64, 100), (1, 72))) == ("col", 72)           # padded columns
+    assert storage(_view((64, 128), (256, 1))) == ("row", 256)         # a view of wider rows
+    assert storage(_view((64, 100), (100, 1))) is None                 # 200-byte rows
+    assert storage(_view((64, 128), (1, 100))) is None                 # 200-byte columns
+    assert storage(_view((64, 128), (128, 1), ptr=0x10002)) is None    # misaligned base
+    assert storage(_view((64, 128), (256, 2))) is None                 # strided columns
+    assert storage(_view((1, 100), (100, 1))) == ("row", 104)          # one row: any aligned ld
+    assert storage(_view((100, 1), (1, 100))) == ("col", 104)          # one column: along it
+    assert storage(_view((64, 8), (1, 64), dtype="f32")) == ("col", 64)
+
+
 SHAPES = [(4096, 4096, 4096, "bf16"), (1, 8192, 8192, "f16"), (3000, 5000, 7000, "bf16"),
           (777, 4096, 14336, "bf16"), (100, 100, 100, "f16"), (8192, 28672, 8192, "bf16")]
 
@@ -72,6 +119,15 @@ def test_runner_and_package_pick_the_same_kernel(runner, m, n, k, dtype):
     assert picked == gemm.select(m, n, k, dtype).config.name
     # The package's dispatch picks a kernel of its library: no compiling.
     assert gemm.select(m, n, k, dtype).config in library.configs
+    # And in other layouts.
+    for layouts in ("col,row,row", "row,row,col"):
+        out = subprocess.run([runner, "--library", library.dir, "--dtype", dtype, "--m", str(m),
+                              "--n", str(n), "--k", str(k), "--layout", layouts, "--dry-run"],
+                             capture_output=True, text=True, check=True).stdout
+        picked = re.search(r"^library: (\S+) for", out, re.M).group(1)
+        selection = gemm.select(m, n, k, dtype, layouts=layouts)
+        assert picked == selection.config.name
+        assert ("running the transposed problem" in out) == selection.transposed
 
 
 def test_load_bundle_and_plan_without_gpu():
@@ -79,6 +135,7 @@ def test_load_bundle_and_plan_without_gpu():
     name = gemm.select(4096, 4096, 4096).config
     kernel = gemm.load(library.manifest_path(name))
     assert kernel.name == name.name and kernel.dtypes == ("bf16", "bf16", "bf16")
+    assert kernel.layouts == "row,col,row"
     plan = kernel.plan(4096, 4096, 4096)
     assert plan.lds == (4096, 4096, 4096) and plan.grid[0] <= 132
     assert gemm.load(library.manifest_path(name)) is kernel

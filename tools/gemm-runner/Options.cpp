@@ -2,6 +2,7 @@
 
 #include "Options.h"
 
+#include "gemm/Dispatch/KernelConfig.h"
 #include "gemm/Runtime/Error.h"
 
 #include <cerrno>
@@ -98,7 +99,7 @@ Options parseCommandLine(const std::vector<std::string> &args) {
       "--m",         "--n",       "--k",          "--batch",    "--shapes",
       "--reference", "--seed",    "--tolerance",  "--warmup",   "--iters",
       "--vs",        "--json",    "--timeout-ms", "--sm-count", "--device",
-      "--unaligned", "--library", "--dtype"};
+      "--unaligned", "--library", "--dtype",      "--layout"};
   auto isOneOf = [](const std::string &name, const auto &list) {
     for (const char *entry : list)
       if (name == entry)
@@ -175,6 +176,16 @@ Options parseCommandLine(const std::vector<std::string> &args) {
                  bundle::spellingList<bundle::DType>() + ", got '" +
                  values["--dtype"] + "'");
     options.inType = *type;
+  }
+  if (has("--layout")) {
+    if (!has("--library"))
+      usageError("--layout applies to --library (a bundle's layouts are in "
+                 "its manifest)");
+    std::string error;
+    auto layouts = dispatch::parseLayoutTriple(values["--layout"], error);
+    if (!layouts)
+      usageError("--layout: " + error);
+    options.layouts = *layouts;
   }
 
   bool sized = has("--m") || has("--n") || has("--k") || has("--batch");
@@ -282,6 +293,11 @@ kernel:
                         gemm-kernels build target, build/kernels) with the
                         dispatcher; prints which and why
   --dtype T             input type of A and B for --library (default bf16)
+  --layout A,B,C        storage orders for --library, row|col each (default
+                        row,col,row: A K-major, B N rows of K, C row-major;
+                        e.g. col,row,row: M-major A, N-major B); a
+                        column-major C the library has no kernel for runs as
+                        the transposed problem (N x M, A and B exchanged)
 problem:
   --m M --n N --k K     problem size; C[MxN] = A[MxK] * B[NxK]^T
   --batch B             batch count (batched kernels only)

@@ -21,6 +21,9 @@ struct Options {
   /// with the dispatcher, for inputs of type `inType`.
   std::optional<std::string> libraryDir;
   bundle::DType inType = bundle::DType::BF16;
+  /// --layout A,B,C for --library: the storage orders the kernel is picked
+  /// for (a bundle has its own).
+  bundle::TensorLayouts layouts;
   std::vector<runtime::Problem> problems;
   bool check = false;
   bool bench = false;

@@ -385,8 +385,10 @@ int probe(const Options &options) {
 }
 
 /// The library's bundle for the one problem of `options`, as the dispatcher
-/// picks it for this GPU's SM count (--sm-count under --dry-run).
-std::string pickFromLibrary(const Options &options, ordered_json &report) {
+/// picks it for this GPU's SM count (--sm-count under --dry-run). A
+/// transposed selection (a column-major C run as C^T = B A^T) turns the
+/// problem into N x M x K.
+std::string pickFromLibrary(Options &options, ordered_json &report) {
   uint32_t smCount =
       options.dryRun ? options.dryRunSmCount
                      : uint32_t(Device::open(options.device).info().smCount);
@@ -397,6 +399,7 @@ std::string pickFromLibrary(const Options &options, ordered_json &report) {
   problem.n = options.problems.front().n;
   problem.k = options.problems.front().k;
   problem.inType = options.inType;
+  problem.layouts = options.layouts;
   try {
     library = dispatch::KernelLibrary::load(*options.libraryDir);
     selection = library.select(problem, {bundle::Arch::Sm90a, smCount});
@@ -412,11 +415,19 @@ std::string pickFromLibrary(const Options &options, ordered_json &report) {
                         {"source", source},
                         {"class", selection.tunedClass},
                         {"reason", selection.reason},
+                        {"transposed", selection.transposed},
                         {"sm_count", smCount}};
+  if (selection.transposed) {
+    Problem &p = options.problems.front();
+    std::swap(p.m, p.n);
+    std::printf("library: running the transposed problem %s (its row-major C "
+                "is the column-major C asked for)\n",
+                p.toString().c_str());
+  }
   return library.manifestPath(selection.config).string();
 }
 
-int run(const Options &options, Context &context, ordered_json &report) {
+int run(Options options, Context &context, ordered_json &report) {
   if (options.probe)
     return probe(options);
   KernelBundle bundle =

@@ -10,6 +10,7 @@
 
 using namespace gemm::dispatch;
 using gemm::bundle::Arch;
+using gemm::bundle::Layout;
 using ::testing::HasSubstr;
 
 namespace {
@@ -177,6 +178,84 @@ TEST(SelectTest, LibraryFallsBackInOrder) {
     EXPECT_THAT(e.what(), HasSubstr("no kernel for m=8192 n=8192 k=8192 bf16 "
                                     "among the available ones"));
   }
+}
+
+TEST(KernelConfigTest, Layouts) {
+  // The default layouts have no token; others one after the types.
+  KernelConfig config = parsed("sm90_bf16_cf32_ambncc_128x256x64_coop_c2x1_"
+                               "rm_s8_st0_sk");
+  EXPECT_EQ(config.layouts.a, Layout::Col);
+  EXPECT_EQ(config.layouts.b, Layout::Row);
+  EXPECT_EQ(config.layouts.c, Layout::Col);
+  EXPECT_EQ(config.outType, DType::F32);
+  EXPECT_TRUE(config.streamK);
+  EXPECT_EQ(config.name(),
+            "sm90_bf16_cf32_ambncc_128x256x64_coop_c2x1_rm_s8_st0_sk");
+  EXPECT_EQ(config.key(), "128x256x64_coop_c2x1_rm_s8_st0_sk");
+  EXPECT_THAT(config.mlir(),
+              HasSubstr("a(bf16, col) b(bf16, row) c(f32, col) acc(f32)"));
+  KernelConfig plain =
+      parsed("sm90_bf16_akbkcr_128x256x64_coop_c2x1_rm_s8_st0");
+  EXPECT_EQ(plain.name(), "sm90_bf16_128x256x64_coop_c2x1_rm_s8_st0");
+  EXPECT_NE(parsed("sm90_bf16_akbncr_128x256x64_coop_c2x1_rm_s8_st0"), plain);
+  std::string error;
+  EXPECT_FALSE(KernelConfig::parse(
+      "sm90_bf16_axbkcr_128x256x64_coop_c2x1_rm_s8_st0", error));
+  EXPECT_EQ(layoutToken(config.layouts), "ambncc");
+  EXPECT_EQ(layoutTriple(config.layouts), "col,row,col");
+  auto triple = parseLayoutTriple("col,row,col", error);
+  ASSERT_TRUE(triple);
+  EXPECT_EQ(*triple, config.layouts);
+  EXPECT_FALSE(parseLayoutTriple("col,row", error));
+  EXPECT_THAT(error, HasSubstr("is not three layouts of A, B and C"));
+  EXPECT_FALSE(parseLayoutTriple("col,row,diag", error));
+  EXPECT_FALSE(parseLayoutTriple("col,row,row,row", error));
+}
+
+TEST(SelectTest, LayoutsKeepTheConfiguration) {
+  TuningTable table = TuningTable::parse(SmallTable, "small.json");
+  Problem p = problem(16, 8192, 8192);
+  Selection plain = select(p, &table, {});
+  p.layouts.a = Layout::Col;
+  p.layouts.b = Layout::Row;
+  Selection s = select(p, &table, {});
+  EXPECT_EQ(s.config.key(), plain.config.key());
+  EXPECT_EQ(s.config.layouts, p.layouts);
+  EXPECT_FALSE(s.transposed);
+  EXPECT_EQ(p.toString(), "m=16 n=8192 k=8192 bf16 a col b row c row");
+}
+
+TEST(SelectTest, ColumnMajorCWithoutItsKernelsIsTheTransposedProblem) {
+  TuningTable table = TuningTable::parse(SmallTable, "small.json");
+  std::vector<KernelConfig> library =
+      librarySet(table, {DType::BF16}, libraryLayouts());
+  // 15 configurations in each of the 4 input layouts, C row-major only.
+  EXPECT_EQ(library.size(), 60u);
+  for (const KernelConfig &config : library)
+    EXPECT_EQ(config.layouts.c, Layout::Row);
+
+  // A col-major C of M = 8192, N = 16: C^T is 16 x 8192 (the tuned small-M
+  // class), with A' = B (K-major stays K-major) and B' = A (M-major: the
+  // N-major B of the transposed problem).
+  Problem p = problem(8192, 16, 8192);
+  p.layouts.a = Layout::Col;
+  p.layouts.c = Layout::Col;
+  Problem t = p.transposed();
+  EXPECT_EQ(t.m, 16u);
+  EXPECT_EQ(t.n, 8192u);
+  EXPECT_EQ(t.layouts.a, Layout::Row);
+  EXPECT_EQ(t.layouts.b, Layout::Row);
+  EXPECT_EQ(t.layouts.c, Layout::Row);
+  Selection s = select(p, &table, {}, &library);
+  EXPECT_TRUE(s.transposed);
+  EXPECT_EQ(s.config.name(),
+            "sm90_bf16_akbncr_64x128x64_pingpong_c1x1_rm_s8_st0_k2");
+  EXPECT_THAT(s.reason, HasSubstr("no available kernel writes a column-major "
+                                  "C; the transposed problem C^T = B A^T"));
+  // Without a library the column-major C kernel itself is picked.
+  Selection exact = select(p, &table, {});
+  EXPECT_FALSE(exact.transposed);
+  EXPECT_EQ(exact.config.layouts, p.layouts);
 }
 
 TEST(SelectTest, RefusesWhatItCannotDispatch) {

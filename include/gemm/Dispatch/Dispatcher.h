@@ -86,8 +86,18 @@ struct Problem {
   DType inType = DType::BF16;
   /// C's type; nullopt: the input type.
   std::optional<DType> outType;
-  /// "m=.. n=.. k=.. bf16" for messages.
+  /// Storage orders of A, B, C. They do not change the choice of
+  /// configuration (every layout runs the same kernel structure); the
+  /// kernel picked has them.
+  TensorLayouts layouts;
+  /// "m=.. n=.. k=.. bf16" (+ " a col b row c row" when not the default)
+  /// for messages.
   std::string toString() const;
+  /// The same product transposed, C^T = B A^T: N x M x K with A and B
+  /// exchanged (each keeping its memory, so its layout flips: an N-major B
+  /// is an M-major A of the transposed problem) and a row-major C^T, which
+  /// is this problem's column-major C. Only for a column-major C.
+  Problem transposed() const;
 };
 
 /// The model's estimate of one configuration on one problem.
@@ -134,23 +144,37 @@ struct Selection {
   std::string tunedClass;
   /// One line for humans: why this configuration.
   std::string reason;
+  /// The kernel computes the transposed problem (Problem::transposed()):
+  /// a column-major C that no available kernel writes is written as the
+  /// row-major C^T = B A^T. Run it on N x M x K with A and B exchanged.
+  bool transposed = false;
 };
 
 /// Picks the kernel for `problem`. `table` may be null (model only);
 /// `available` null means every configuration can be had (the caller
 /// compiles what is missing), else only those listed can (a kernel library).
-/// Throws DispatchError when the arch has no dispatch data (only sm_90a has)
-/// or when `available` holds no configuration of the problem's types.
+/// A column-major C that none of the available kernels writes is computed as
+/// the transposed problem (Selection::transposed). Throws DispatchError when
+/// the arch has no dispatch data (only sm_90a has) or when `available` holds
+/// no configuration of the problem's types and layouts.
 Selection select(const Problem &problem, const TuningTable *table,
                  const Target &target,
                  const std::vector<KernelConfig> *available = nullptr);
 
+/// The layouts a kernel library holds kernels of: the four input layouts
+/// (A K- or M-major, B K- or N-major) with a row-major C. A column-major C
+/// is dispatched as the transposed problem, whose C is row-major, so the
+/// library needs no kernels of its own for it.
+std::vector<TensorLayouts> libraryLayouts();
+
 /// Every configuration select() can return without an availability filter,
-/// for each input type in `inTypes` (C of the same type): each tuned class's
-/// best and its default-order twin, and the model's candidates. What a
-/// kernel library must hold so that dispatch never needs the compiler.
-std::vector<KernelConfig> librarySet(const TuningTable &table,
-                                     const std::vector<DType> &inTypes);
+/// for each input type in `inTypes` (C of the same type) and each of
+/// `layouts`: each tuned class's best and its default-order twin, and the
+/// model's candidates. What a kernel library must hold so that dispatch
+/// never needs the compiler.
+std::vector<KernelConfig>
+librarySet(const TuningTable &table, const std::vector<DType> &inTypes,
+           const std::vector<TensorLayouts> &layouts = {TensorLayouts{}});
 
 /// The value of a kernel library index's "format" and its version.
 inline constexpr std::string_view LibraryFormatName = "gemm-kernel-library";

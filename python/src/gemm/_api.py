@@ -1,12 +1,13 @@
 """matmul, compile, load: the three ways in.
 
 C[M, N] = A[M, K] @ B[N, K]^T with A and B of one 16-bit type (bf16 or f16),
-K contiguous in both, f32 accumulation, C in the input type (or out_dtype).
-The kernel for a shape comes from the C++ dispatcher (the one gemm-runner
---library uses), from the kernel library shipped in the package when it has
-it, else compiled on first use (gemm._jit). Warm calls look the kernel up in
-a dictionary and launch: no compiling, no file I/O, no device
-synchronisation.
+f32 accumulation, C in the input type (or out_dtype). Each of A, B and C may
+be row- or column-major (a transposed view such as a.t() or W.T is used as it
+is: the kernel of that layout runs). The kernel for a shape and its layouts
+comes from the C++ dispatcher (the one gemm-runner --library uses), from the
+kernel library shipped in the package when it has it, else compiled on first
+use (gemm._jit). Warm calls look the kernel up in a dictionary and launch: no
+compiling, no file I/O, no device synchronisation.
 """
 import dataclasses
 import os
@@ -21,6 +22,7 @@ _PACKAGE_DIR = os.path.dirname(os.path.abspath(_core.__file__))
 _INPUT_TYPES = ("bf16", "f16")
 _OUTPUT_TYPES = ("bf16", "f16", "f32")
 _ALIGN = 16  # TMA: base addresses and row strides are 16-byte multiples
+_DEFAULT_LAYOUTS = "row,col,row"
 
 
 @dataclasses.dataclass(frozen=True)
@@ -36,8 +38,9 @@ class Config:
     splits: int = 1
     stream_k: bool = False
 
-    def kernel_config(self, dtype="bf16", out_dtype=None):
-        """The gemm._core.KernelConfig of this configuration for these types."""
+    def kernel_config(self, dtype="bf16", out_dtype=None, layouts=_DEFAULT_LAYOUTS):
+        """The gemm._core.KernelConfig of this configuration for these types
+        and layouts ("row,col,row": A, B, C as gemm.matmul spells them)."""
         if self.arch != "sm_90a":
             raise _core.UsageError(
                 f"arch {self.arch}: the package compiles sm_90a configurations; SM100 "
@@ -47,7 +50,7 @@ class Config:
                                    f"{self.tile} and {self.cluster}")
         return _core.KernelConfig.make(dtype, out_dtype, tuple(self.tile), tuple(self.cluster),
                                        self.schedule, self.raster, self.swizzle, self.stages,
-                                       self.splits, self.stream_k)
+                                       self.splits, self.stream_k, layouts)
 
     @staticmethod
     def from_kernel_config(config):
@@ -108,16 +111,33 @@ def device_info(device=0):
     return info
 
 
-def select(m, n, k, dtype="bf16", out_dtype=None, device=None, sm_count=None):
+def select(m, n, k, dtype="bf16", out_dtype=None, device=None, sm_count=None,
+           layouts=_DEFAULT_LAYOUTS):
     """The dispatcher's choice for a problem (gemm._core.Selection: config,
-    source, reason), as matmul makes it: for GPU `device`'s SM count, or for
-    `sm_count` (default 132, the H200) without a GPU."""
+    source, reason, transposed), as matmul makes it: for GPU `device`'s SM
+    count, or for `sm_count` (default 132, the H200) without a GPU; among the
+    kernel library's kernels when there is one. `layouts`: "A,B,C" storage
+    orders, row|col each (see gemm.matmul)."""
     arch = "sm_90a"
     if device is not None:
         info = device_info(device)
         arch, sm_count = info["arch"] or "unknown", info["sm_count"]
-    return _core.select(m, n, k, dtype, out_dtype, tuning_table(), arch, sm_count or 132,
-                        None)
+    return _select(m, n, k, dtype, out_dtype, arch, sm_count or 132, layouts)
+
+
+def _select(m, n, k, dtype, out_dtype, arch, sm_count, layouts):
+    """Among the library's kernels when it holds some for these types and
+    layouts (a column-major C the library does not write comes back as the
+    transposed problem), else among all (compiled on first use)."""
+    library = kernel_library()
+    table = tuning_table()
+    if library is not None:
+        try:
+            return _core.select(m, n, k, dtype, out_dtype, table, arch, sm_count,
+                                library.configs, layouts)
+        except _core.DispatchError:
+            pass
+    return _core.select(m, n, k, dtype, out_dtype, table, arch, sm_count, None, layouts)
 
 
 # ---------------------------------------------------------------------------
@@ -133,6 +153,8 @@ class Kernel:
         self.manifest_path = self.bundle.manifest_path
         a, b, c = self.bundle.dtypes
         self.dtypes = (a, b, c)
+        # "row,col,row": the storage orders of A, B, C the kernel takes.
+        self.layouts = self.bundle.layouts
         self._loaded = {}
         self._workspaces = {}
         self._lock = threading.Lock()
@@ -155,11 +177,13 @@ class Kernel:
         return self.bundle.plan(m, n, k, sm_count)
 
     def __call__(self, a, b, out=None, stream=None):
+        """C = A @ B^T with this kernel; operands in other layouts than the
+        kernel's are copied into its layouts first."""
         return _run(self, a, b, out, stream, self.dtypes[2])
 
 
 _kernels = {}        # manifest path, or ("config", name, cache dir) -> Kernel
-_dispatched = {}     # (m, n, k, dtype, out dtype, device) -> Kernel
+_dispatched = {}     # (m, n, k, dtype, out dtype, layouts, device) -> (Kernel, transposed)
 
 
 def _kernel_for_config(config):
@@ -182,10 +206,11 @@ def _kernel_for_config(config):
     return kernel
 
 
-def compile(config, a_dtype="bf16", b_dtype=None, c_dtype=None):
-    """The kernel of `config` (a gemm.Config) for these types, from the kernel
-    library when it has it, else compiled (once, then from the disk cache).
-    Needs no GPU."""
+def compile(config, a_dtype="bf16", b_dtype=None, c_dtype=None, layouts=_DEFAULT_LAYOUTS):
+    """The kernel of `config` (a gemm.Config) for these types and layouts
+    ("A,B,C" storage orders, row|col each: "row,col,row" is A K-major, B N
+    rows of K, C row-major), from the kernel library when it has it, else
+    compiled (once, then from the disk cache). Needs no GPU."""
     if isinstance(config, str):
         config = Config.from_kernel_config(_core.KernelConfig(config, a_dtype))
     if not isinstance(config, Config):
@@ -197,7 +222,7 @@ def compile(config, a_dtype="bf16", b_dtype=None, c_dtype=None):
             "bf16 or f16")
     if c_dtype is not None and c_dtype not in _OUTPUT_TYPES:
         raise _core.UsageError(f"c_dtype={c_dtype}: expected one of {', '.join(_OUTPUT_TYPES)}")
-    return _kernel_for_config(config.kernel_config(a_dtype, c_dtype))
+    return _kernel_for_config(config.kernel_config(a_dtype, c_dtype, layouts))
 
 
 def load(manifest_path):
@@ -210,28 +235,34 @@ def load(manifest_path):
     return kernel
 
 
-def _dispatch(m, n, k, dtype, out_dtype, device):
-    key = (m, n, k, dtype, out_dtype, device)
-    kernel = _dispatched.get(key)
-    if kernel is None:
+def _dispatch(m, n, k, dtype, out_dtype, layouts, device):
+    """(Kernel, transposed) for a problem: transposed means the kernel
+    computes C^T = B A^T (a column-major C as the row-major C^T)."""
+    key = (m, n, k, dtype, out_dtype, layouts, device)
+    found = _dispatched.get(key)
+    if found is None:
         info = device_info(device)
         if info["arch"] != "sm_90a":
             raise _core.ArchMismatchError(
                 f"GPU {device} ({info['name']}, compute capability "
                 f"{'.'.join(map(str, info['compute_capability']))}) does not run sm_90a kernels; "
                 "the package runs kernels on Hopper GPUs (compute capability 9.0)")
-        selection = _core.select(m, n, k, dtype, out_dtype if out_dtype != dtype else None,
-                                 tuning_table(), "sm_90a", info["sm_count"], None)
-        kernel = _dispatched[key] = _kernel_for_config(selection.config)
-    return kernel
+        selection = _select(m, n, k, dtype, out_dtype if out_dtype != dtype else None,
+                            "sm_90a", info["sm_count"], layouts)
+        found = _dispatched[key] = (_kernel_for_config(selection.config), selection.transposed)
+    return found
 
 
 def matmul(a, b, out=None, *, out_dtype=None, config=None, stream=None):
     """C = A @ B^T for A [M, K] and B [N, K]; returns C [M, N].
 
+    Each of A, B and out may be row-major or column-major (e.g. a.t() of a
+    [K, M] tensor, or W.T of a weight W [K, N] for x @ W), with rows 16-byte
+    aligned: it is used as it is, by the kernel of those layouts. Anything
+    else (other strides, misaligned) is copied aligned first.
     out: write into this tensor (M x N, of the output type) instead of a new
-    one. out_dtype: "bf16", "f16" or "f32" (default: the input type).
-    config: a gemm.Config to use instead of the dispatcher's choice.
+    (row-major) one. out_dtype: "bf16", "f16" or "f32" (default: the input
+    type). config: a gemm.Config to use instead of the dispatcher's choice.
     stream: a CUDA stream handle (int) for non-PyTorch, non-CuPy tensors;
     otherwise the framework's current stream is used.
     """
@@ -242,11 +273,7 @@ def matmul(a, b, out=None, *, out_dtype=None, config=None, stream=None):
 
 
 def matmul_impl(a, b, out, out_dtype, config, stream):
-    if config is not None:
-        dtype = view(a, "a").dtype
-        kernel = compile(config, dtype, dtype, out_dtype)
-        return _run(kernel, a, b, out, stream, kernel.dtypes[2])
-    return _run(None, a, b, out, stream, out_dtype)
+    return _run(config, a, b, out, stream, out_dtype)
 
 
 def _check_inputs(a, b):
@@ -275,42 +302,65 @@ def _check_inputs(a, b):
     return va, vb
 
 
-def _aligned(v):
-    """Row-major with 16-byte-aligned rows and base: usable by TMA as it is."""
+def _round_ld(count, element_bytes):
+    """The smallest leading dimension >= count whose rows are 16-byte
+    multiples."""
+    return -(-count * element_bytes // _ALIGN) * _ALIGN // element_bytes
+
+
+def _storage(v):
+    """How TMA can read the 2-D view v [rows, cols] as it is: ("row", ld) when
+    its rows are contiguous (cols elements, ld apart), ("col", ld) when its
+    columns are, None when neither (other strides, a misaligned base or
+    leading dimension). A single row or column is read along its elements."""
     rows, cols = v.shape
-    if cols > 1 and v.strides[1] != 1:
-        return False
-    ld = v.strides[0] if rows > 1 else max(cols, 1)
-    return v.ptr % _ALIGN == 0 and (ld * v.element_bytes) % _ALIGN == 0 and ld >= cols
+    if v.ptr % _ALIGN:
+        return None
+    s0, s1 = v.strides
+    eb = v.element_bytes
+    if cols <= 1 or s1 == 1:
+        ld = s0 if rows > 1 else _round_ld(cols, eb)
+        if ld >= cols and (ld * eb) % _ALIGN == 0:
+            return "row", ld
+    if rows <= 1 or s0 == 1:
+        ld = s1 if cols > 1 else _round_ld(rows, eb)
+        if ld >= rows and (ld * eb) % _ALIGN == 0:
+            return "col", ld
+    return None
 
 
-def _leading_dim(v):
-    rows, cols = v.shape
-    if rows > 1:
-        return v.strides[0]
-    # A single row: any aligned stride at least the row length will do.
-    return -(-cols * v.element_bytes // _ALIGN) * _ALIGN // v.element_bytes
-
-
-def _staged(mem, v, what):
-    """A copy of `v` that TMA can read (contiguous rows, 16-byte aligned)."""
+def _copy(mem, v, what, order):
+    """An aligned copy of the 2-D view v in storage order `order` ("row" or
+    "col"), and its view."""
     if mem.kind is None or mem.kind != v.framework:
         raise _core.UsageError(
-            f"{what} is not row-major with 16-byte-aligned rows (strides {list(v.strides)}, "
-            f"address {v.ptr:#x}) and cannot be copied for you: make it contiguous with rows "
-            "of a multiple of 16 bytes")
+            f"{what} is not row- or column-major with 16-byte-aligned rows (strides "
+            f"{list(v.strides)}, address {v.ptr:#x}) and cannot be copied for you: make it "
+            "contiguous with rows of a multiple of 16 bytes")
     rows, cols = v.shape
-    ld = -(-cols * v.element_bytes // _ALIGN) * _ALIGN // v.element_bytes
-    copy = mem.empty(rows, cols, v.dtype, ld)
+    if order == "row":
+        copy = mem.empty(rows, cols, v.dtype, _round_ld(cols, v.element_bytes))
+    else:
+        copy = mem.transpose(mem.empty(cols, rows, v.dtype, _round_ld(rows, v.element_bytes)))
     mem.copy(copy, v.obj)
     return view(copy, what)
 
 
+# A [M, K] stored "row" is gemm.matmul's a(row) (K-major); B [N, K] stored
+# "row" (N rows of K) is b(col), the K-major B; C [M, N] as stored.
+_B_LAYOUT = {"row": "col", "col": "row"}
+
+
 def _run(kernel, a, b, out, stream, out_dtype):
+    """C = A @ B^T with `kernel` (a Kernel, a Config, or None: the
+    dispatcher's choice)."""
     va, vb = _check_inputs(a, b)
     m, k = va.shape
     n = vb.shape[0]
     device = va.device
+    if isinstance(kernel, Config):
+        kernel = compile(kernel, va.dtype, va.dtype, out_dtype)
+        out_dtype = kernel.dtypes[2]
     if kernel is not None and kernel.dtypes[0] != va.dtype:
         raise _core.UsageError(
             f"{kernel.name} takes {kernel.dtypes[0]} inputs; a and b are {va.dtype}")
@@ -340,24 +390,42 @@ def _run(kernel, a, b, out, stream, out_dtype):
         if k == 0 and m and n:
             mem.fill_zero(result)
         return result
+
+    # The storage order of each operand as the caller holds it (None: it
+    # must be copied), and the layouts the kernel is picked for.
+    sa, sb = _storage(va), _storage(vb)
+    sc = _storage(vc) if vc is not None else ("row", None)
+    transposed = False
     if kernel is None:
-        kernel = _dispatch(m, n, k, va.dtype, c_dtype, device)
+        want = (sa[0] if sa else "row", sb[0] if sb else "row", sc[0] if sc else "row")
+        layouts = f"{want[0]},{_B_LAYOUT[want[1]]},{want[2]}"
+        kernel, transposed = _dispatch(m, n, k, va.dtype, c_dtype, layouts, device)
+    else:
+        la, lb, lc = kernel.layouts.split(",")
+        want = (la, _B_LAYOUT[lb], lc)
     loaded = kernel.loaded(device)
 
-    if not _aligned(va):
-        va = _staged(mem, va, "a")
-    if not _aligned(vb):
-        vb = _staged(mem, vb, "b")
+    if sa is None or sa[0] != want[0]:
+        va = _copy(mem, va, "a", want[0])
+        sa = _storage(va)
+    if sb is None or sb[0] != want[1]:
+        vb = _copy(mem, vb, "b", want[1])
+        sb = _storage(vb)
     result = out
     if out is None:
         result = mem.empty(m, n, c_dtype)
+        if want[2] == "col":
+            result = mem.transpose(mem.empty(n, m, c_dtype))
         vc = view(result, "out")
+        sc = _storage(vc)
     target = None
-    if not _aligned(vc):
-        # Computed into aligned rows, then copied into the caller's layout.
-        target = mem.empty(m, n, c_dtype, -(-n * vc.element_bytes // _ALIGN) * _ALIGN
-                           // vc.element_bytes)
+    if sc is None or sc[0] != want[2]:
+        # Computed into an aligned buffer of the kernel's layout, then copied
+        # into the caller's.
+        target = mem.empty(m, n, c_dtype, _round_ld(n, vc.element_bytes)) if want[2] == "row" \
+            else mem.transpose(mem.empty(n, m, c_dtype, _round_ld(m, vc.element_bytes)))
         vc = view(target, "out")
+        sc = _storage(vc)
 
     if stream is None:
         stream = mem.stream()
@@ -366,15 +434,20 @@ def _run(kernel, a, b, out, stream, out_dtype):
         if not isinstance(stream, int):
             raise _core.UsageError("stream must be a CUDA stream handle (int) or an object "
                                    "with .cuda_stream (torch) or .ptr (CuPy)")
-    lda, ldb, ldc = _leading_dim(va), _leading_dim(vb), _leading_dim(vc)
+    # The kernel's problem: this one, or the transposed C^T = B A^T (A and B
+    # exchanged, each keeping its memory and leading dimension).
+    km, kn = (n, m) if transposed else (m, n)
+    (pa, lda), (pb, ldb) = ((vb.ptr, sb[1]), (va.ptr, sa[1])) if transposed \
+        else ((va.ptr, sa[1]), (vb.ptr, sb[1]))
+    ldc = sc[1]
     workspaces = []
     if loaded.has_workspaces:
-        for size, zeroed in loaded.plan(m, n, k, lda, ldb, ldc).workspaces:
+        for size, zeroed in loaded.plan(km, kn, k, lda, ldb, ldc).workspaces:
             # Per-call buffers come from the framework's caching allocator,
             # which hands them out again only after this launch on the stream.
             buffer = _workspace(kernel, mem, device, stream, size, zeroed)
             workspaces.append((buffer, mem.address(buffer)))
-    loaded.run(m, n, k, va.ptr, lda, vb.ptr, ldb, vc.ptr, ldc, [w[1] for w in workspaces], stream)
+    loaded.run(km, kn, k, pa, lda, pb, ldb, vc.ptr, ldc, [w[1] for w in workspaces], stream)
     if target is not None:
         mem.copy(result, target)
     return result

@@ -176,6 +176,11 @@ class Memory:
             return make(count, dtype=self.cupy.uint8)
 
     @staticmethod
+    def transpose(buffer):
+        """The transposed view of a 2-D buffer (no copy)."""
+        return buffer.t() if hasattr(buffer, "t") and callable(buffer.t) else buffer.T
+
+    @staticmethod
     def address(buffer):
         return buffer.data_ptr() if hasattr(buffer, "data_ptr") else buffer.data.ptr
 

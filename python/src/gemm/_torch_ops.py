@@ -92,7 +92,8 @@ def register():
         grad = grad.to(a.dtype)
         grad_a = grad_b = None
         # C = A B^T: dA = dC (B^T)^T and dB = dC^T (A^T)^T, each an A @ B^T
-        # of the kernels (the transposed operands are staged K-major).
+        # of the kernels; the transposed views run the kernels of their
+        # layouts (an N-major B, an M-major A) without copies.
         if ctx.needs_input_grad[0]:
             grad_a = torch.ops.gemm.matmul(grad, b.T, None, None)
         if ctx.needs_input_grad[1]:
