@@ -70,6 +70,7 @@ KernelConfig withTypes(KernelConfig config, const Problem &problem) {
   if (config.outType == config.inType)
     config.outType.reset();
   config.layouts = problem.layouts;
+  config.batched = problem.batch > 1;
   return config;
 }
 
@@ -126,6 +127,8 @@ std::string Problem::toString() const {
     text += " a " + std::string(bundle::toString(layouts.a)) + " b " +
             std::string(bundle::toString(layouts.b)) + " c " +
             std::string(bundle::toString(layouts.c));
+  if (batch > 1)
+    text += " batch=" + std::to_string(batch);
   return text;
 }
 
@@ -225,7 +228,7 @@ Estimate estimate(const KernelConfig &config, const Problem &problem,
                         config.name());
   uint64_t m = problem.m, n = problem.n, k = problem.k;
   Estimate e;
-  e.tiles = ceilDiv(m, config.tileM) * ceilDiv(n, config.tileN);
+  e.tiles = ceilDiv(m, config.tileM) * ceilDiv(n, config.tileN) * problem.batch;
   uint64_t ctas = std::min<uint64_t>(e.tiles, target.smCount);
   e.waves = double(e.tiles) / target.smCount;
   // Padding rows and columns of edge tiles cost like real ones.
@@ -243,7 +246,8 @@ Estimate estimate(const KernelConfig &config, const Problem &problem,
       config.tileK * in;
   double perCta = config.ringStages() * fetchedPerStage / LoadedLatencySeconds;
   double bandwidth = std::min(HbmBytesPerSecond, double(ctas) * perCta);
-  double uniqueBytes = double(m * k + n * k) * in + double(m * n) * out;
+  double uniqueBytes = double(problem.batch) *
+                       (double(m * k + n * k) * in + double(m * n) * out);
   e.memorySeconds = uniqueBytes / bandwidth;
   e.seconds = std::max(e.computeSeconds, e.memorySeconds) + LaunchSeconds;
   return e;
@@ -299,10 +303,19 @@ Selection select(const Problem &problem, const TuningTable *table,
     throw DispatchError(problem.toString() +
                         ": sm_90a kernels take bf16 or f16 inputs");
   std::vector<Selection> tried;
+  // A batch is dispatched as the problem of batch x M rows its tiles make,
+  // with a whole-tile configuration.
+  uint64_t rows = problem.m * problem.batch;
   const TunedClass *tuned =
-      table ? table->classOf(problem.m, problem.n, problem.k) : nullptr;
+      table ? table->classOf(rows, problem.n, problem.k) : nullptr;
+  if (tuned && problem.batch > 1 &&
+      (tuned->best.splits > 1 || tuned->best.streamK))
+    tuned = nullptr;
   if (tuned) {
     std::string where = "shape class " + tuned->key + " of " + table->source();
+    if (problem.batch > 1)
+      where = "the batch as one problem of " + std::to_string(rows) +
+              " rows, " + where;
     Selection exact{withTypes(tuned->best, problem), Source::Tuned, tuned->key,
                     where + ": the searched best (" +
                         fixed(tuned->bestRatio, 3) +
@@ -332,7 +345,8 @@ Selection select(const Problem &problem, const TuningTable *table,
   for (const KernelConfig &config : *available)
     if (config.inType == problem.inType &&
         config.cType() == problem.outType.value_or(problem.inType) &&
-        config.layouts == problem.layouts && config.splits == 1 &&
+        config.layouts == problem.layouts &&
+        config.batched == (problem.batch > 1) && config.splits == 1 &&
         !config.streamK && findTile(config))
       sameTypes.push_back(config);
   if (sameTypes.empty() && problem.layouts.c == Layout::Col) {
@@ -370,27 +384,35 @@ std::vector<TensorLayouts> libraryLayouts() {
   return out;
 }
 
-std::vector<KernelConfig>
-librarySet(const TuningTable &table, const std::vector<DType> &inTypes,
-           const std::vector<TensorLayouts> &layouts) {
+std::vector<KernelConfig> librarySet(const TuningTable &table,
+                                     const std::vector<DType> &inTypes,
+                                     const std::vector<TensorLayouts> &layouts,
+                                     bool batched) {
   std::vector<KernelConfig> out;
   auto add = [&](const KernelConfig &config) {
     if (!contains(out, config))
       out.push_back(config);
   };
-  for (const TensorLayouts &layout : layouts)
-    for (DType type : inTypes) {
-      Problem problem;
-      problem.inType = type;
-      problem.layouts = layout;
-      for (const TunedClass &tuned : table.classes()) {
-        KernelConfig best = withTypes(tuned.best, problem);
-        add(best);
-        add(defaultOrder(best));
+  for (uint64_t batch : {uint64_t(1), uint64_t(2)}) {
+    if (batch > 1 && !batched)
+      break;
+    for (const TensorLayouts &layout : layouts)
+      for (DType type : inTypes) {
+        Problem problem;
+        problem.inType = type;
+        problem.layouts = layout;
+        problem.batch = batch;
+        for (const TunedClass &tuned : table.classes()) {
+          if (batch > 1 && (tuned.best.splits > 1 || tuned.best.streamK))
+            continue;
+          KernelConfig best = withTypes(tuned.best, problem);
+          add(best);
+          add(defaultOrder(best));
+        }
+        for (const KernelConfig &config : modelCandidates(problem))
+          add(config);
       }
-      for (const KernelConfig &config : modelCandidates(problem))
-        add(config);
-    }
+  }
   return out;
 }
 

@@ -118,6 +118,8 @@ std::string KernelConfig::name() const {
     name += "c" + std::string(bundle::toString(cType())) + "_";
   if (!(layouts == DefaultLayouts))
     name += layoutToken(layouts) + "_";
+  if (batched)
+    name += "batched_";
   return name + key();
 }
 
@@ -127,7 +129,8 @@ std::string KernelConfig::mlir() const {
   out << "gemm.matmul @" << name() << " a(" << in << ", "
       << bundle::toString(layouts.a) << ") b(" << in << ", "
       << bundle::toString(layouts.b) << ") c(" << bundle::toString(cType())
-      << ", " << bundle::toString(layouts.c) << ") acc(f32)\n"
+      << ", " << bundle::toString(layouts.c) << ") acc(f32)"
+      << (batched ? " batched" : "") << "\n"
       << "    config(#gemm.config<arch = sm_90a, tile = [" << tileM << ", "
       << tileN << ", " << tileK << "], cluster = [" << clusterM << ", "
       << clusterN << "], stages = " << stages
@@ -150,7 +153,8 @@ std::optional<KernelConfig> KernelConfig::parse(std::string_view text,
                                                 std::string &error,
                                                 DType defaultType) {
   static const std::regex pattern(
-      R"(^(?:sm90_([a-z0-9]+)_(?:c([a-z0-9]+)_)?(?:(a[km]b[kn]c[rc])_)?)?)"
+      R"(^(?:sm90_([a-z0-9]+)_(?:c([a-z0-9]+)_)?(?:(a[km]b[kn]c[rc])_)?)"
+      R"((batched_)?)?)"
       R"((\d+)x(\d+)x(\d+)_(coop|pingpong))"
       R"(_c(\d+)x(\d+)_(rm|rn)_s(\d+)_st(\d+)(?:_k(\d+)|(_sk))?$)");
   std::cmatch match;
@@ -180,19 +184,20 @@ std::optional<KernelConfig> KernelConfig::parse(std::string_view text,
   config.inType = *inType;
   if (match[3].matched)
     config.layouts = *parseLayoutToken(match[3].str());
-  config.tileM = number(4);
-  config.tileN = number(5);
-  config.tileK = number(6);
+  config.batched = match[4].matched;
+  config.tileM = number(5);
+  config.tileN = number(6);
+  config.tileK = number(7);
   config.schedule =
-      match[7] == "coop" ? Schedule::Cooperative : Schedule::Pingpong;
-  config.clusterM = number(8);
-  config.clusterN = number(9);
-  config.raster = match[10] == "rm" ? Raster::AlongM : Raster::AlongN;
-  config.swizzle = number(11);
-  config.stages = number(12);
-  if (match[13].matched)
-    config.splits = number(13);
-  config.streamK = match[14].matched;
+      match[8] == "coop" ? Schedule::Cooperative : Schedule::Pingpong;
+  config.clusterM = number(9);
+  config.clusterN = number(10);
+  config.raster = match[11] == "rm" ? Raster::AlongM : Raster::AlongN;
+  config.swizzle = number(12);
+  config.stages = number(13);
+  if (match[14].matched)
+    config.splits = number(14);
+  config.streamK = match[15].matched;
   return config;
 }
 

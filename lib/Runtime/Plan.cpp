@@ -164,6 +164,46 @@ PlannedMatrix planMatrix(Tensor tensor, DType dtype, Layout layout,
   return {packed, packed, false};
 }
 
+/// The batch stride of a matrix: the caller's (checked: 16-byte multiple,
+/// C's entries disjoint) or packed.
+void planBatchStride(MatrixPlan &m, std::optional<uint64_t> given,
+                     std::vector<std::string> &errors) {
+  m.batchStride = m.outer * m.ld;
+  if (!given || m.batch == 1)
+    return;
+  uint64_t stride = *given;
+  uint64_t bytes = elementBytes(m.dtype);
+  std::string what = tensorName(m.tensor) + ": batch stride " +
+                     std::to_string(stride) + " elements";
+  if (stride * bytes % 16 != 0) {
+    errors.push_back(what + " = " + std::to_string(stride * bytes) +
+                     " bytes is not a multiple of 16 bytes (TMA rule: "
+                     "global strides are 16-byte multiples)");
+    return;
+  }
+  if (m.tensor == Tensor::C) {
+    // Each entry spans (outer - 1) ld + inner elements; they are disjoint
+    // when one starts after the previous ends, or when every row holds the
+    // rows of all entries side by side (an interleaved [outer, batch,
+    // inner] view).
+    uint64_t extent = (m.outer - 1) * m.ld + m.inner;
+    bool blocked = stride >= extent;
+    bool interleaved =
+        stride >= m.inner && (m.batch - 1) * stride + m.inner <= m.ld;
+    if (!blocked && !interleaved) {
+      errors.push_back(
+          what + " makes the " + std::to_string(m.batch) +
+          " entries of C overlap (each spans " + std::to_string(extent) +
+          " elements: " + std::to_string(m.outer) + " rows of " +
+          std::to_string(m.inner) + ", " + std::to_string(m.ld) +
+          " apart); C needs a stride of at least " + std::to_string(extent) +
+          (stride == 0 ? " (0 would make every entry write the same C)" : ""));
+      return;
+    }
+  }
+  m.batchStride = stride;
+}
+
 TmaPlan planTma(size_t paramIndex, const TmaDescriptorParam &param,
                 const MatrixPlan &matrix, bool batched) {
   TmaPlan plan;
@@ -171,9 +211,14 @@ TmaPlan planTma(size_t paramIndex, const TmaDescriptorParam &param,
   plan.tensor = param.tensor;
   plan.dtype = matrix.dtype;
   plan.rank = batched ? 3 : 2;
-  plan.globalDim = {matrix.inner, matrix.outer, matrix.batch};
+  // A broadcast matrix (batch stride 0) is one entry, which the kernel reads
+  // at batch coordinate 0 (a stride of 0 is no TMA stride); its stride is
+  // then never used, and is given the packed one.
+  plan.globalDim = {matrix.inner, matrix.outer, matrix.storedBatches()};
+  uint64_t batchStride =
+      matrix.batchStride ? matrix.batchStride : matrix.outer * matrix.ld;
   plan.globalStrides = {matrix.ldBytes(),
-                        matrix.batchStride * elementBytes(matrix.dtype)};
+                        batchStride * elementBytes(matrix.dtype)};
   plan.box = {param.box[0], param.box[1], 1};
   plan.swizzle = param.swizzle;
   plan.interleave = param.interleave;
@@ -292,7 +337,16 @@ LaunchPlan planLaunch(const KernelManifest &manifest, const Problem &problem,
     plan.matrices[i] = planned[i].user;
     plan.kernelMatrices[i] = planned[i].kernel;
     plan.staged[i] = planned[i].staged;
+    if (options.batchStrides[i] && planned[i].staged)
+      errors.push_back(tensorName(plan.matrices[i].tensor) +
+                       ": a batch stride with a staged matrix (its aligned "
+                       "scratch copy has packed entries): give an aligned "
+                       "leading dimension");
+    planBatchStride(plan.matrices[i], options.batchStrides[i], errors);
+    if (!planned[i].staged)
+      plan.kernelMatrices[i] = plan.matrices[i];
   }
+  throwIfAny(ErrorKind::Usage, errors);
 
   plan.tile = manifest.tile;
   plan.block = manifest.block;
@@ -330,7 +384,11 @@ LaunchPlan planLaunch(const KernelManifest &manifest, const Problem &problem,
       plan.tma.push_back(tma);
     } else {
       arg.dim = param.dim;
-      uint64_t values[] = {problem.m, problem.n, problem.k, problem.batch};
+      // Bit 0: A, bit 1: B is one matrix read by every batch entry.
+      uint64_t broadcast = (plan.matrix(Tensor::A).batchStride == 0 ? 1 : 0) |
+                           (plan.matrix(Tensor::B).batchStride == 0 ? 2 : 0);
+      uint64_t values[] = {problem.m, problem.n, problem.k, problem.batch,
+                           broadcast};
       arg.value = static_cast<uint32_t>(values[static_cast<size_t>(param.dim)]);
     }
     plan.args.push_back(arg);
@@ -457,6 +515,10 @@ std::string describePlan(const LaunchPlan &plan) {
       out << " (" << toString(m.layout) << ": "
           << rowsOf[static_cast<size_t>(m.tensor)] << ")";
     }
+    if (m.batch != 1)
+      out << ", batch stride " << m.batchStride
+          << (m.batchStride == 0 ? " (broadcast: one matrix for every entry)"
+                                 : "");
     out << ", ld " << m.ld << " (" << m.ldBytes() << " bytes";
     if (m.padded)
       out << ", padded from " << m.inner;

@@ -104,17 +104,29 @@ __device__ float normalAt(uint64_t seed, uint64_t index) {
   return sqrtf(-2.0f * logf(u1)) * cospif(2.0f * u2);
 }
 
+/// Element i of the logical (batch entry, row, column < ld) walk of a
+/// matrix: its address in memory, entries batchStride apart.
+__device__ uint64_t addressOf(uint64_t i, uint64_t outer, uint64_t ld,
+                              uint64_t batchStride, uint64_t &row,
+                              uint64_t &column) {
+  column = i % ld;
+  row = i / ld; // batch * outer + row
+  return row / outer * batchStride + row % outer * ld + column;
+}
+
 template <DType D>
-__global__ void fillNormalKernel(StorageOf<D> *data, uint64_t outer,
-                                 uint64_t inner, uint64_t ld, uint64_t total,
-                                 uint64_t seed, StorageOf<D> poison) {
+__global__ void
+fillNormalKernel(StorageOf<D> *data, uint64_t outer, uint64_t inner,
+                 uint64_t ld, uint64_t batchStride, uint64_t total,
+                 bool fillPadding, uint64_t seed, StorageOf<D> poison) {
   for (uint64_t i = blockIdx.x * uint64_t(blockDim.x) + threadIdx.x; i < total;
        i += uint64_t(gridDim.x) * blockDim.x) {
-    uint64_t column = i % ld;
-    uint64_t row = i / ld; // batch * outer + row
-    data[i] = column < inner
-                  ? Element<D>::encode(normalAt(seed, row * inner + column))
-                  : poison;
+    uint64_t row, column;
+    uint64_t at = addressOf(i, outer, ld, batchStride, row, column);
+    if (column < inner)
+      data[at] = Element<D>::encode(normalAt(seed, row * inner + column));
+    else if (fillPadding)
+      data[at] = poison;
   }
 }
 
@@ -197,17 +209,21 @@ template <typename T> __device__ T warpReduce(T value, bool takeMax) {
 
 template <DType D>
 __global__ void compareKernel(const StorageOf<D> *out, uint64_t rows,
-                              uint64_t inner, uint64_t ld, const float *ref,
-                              StorageOf<D> poison, CompareAccumulators *acc) {
+                              uint64_t outer, uint64_t inner, uint64_t ld,
+                              uint64_t batchStride, bool checkPadding,
+                              const float *ref, StorageOf<D> poison,
+                              CompareAccumulators *acc) {
   double errorSquared = 0, referenceSquared = 0, maxAbsError = 0;
   unsigned long long unwritten = 0, nonFinite = 0, outOfBounds = 0,
                      referenceNonFinite = 0, firstBad = ~0ull;
   uint64_t total = rows * ld;
   for (uint64_t i = blockIdx.x * uint64_t(blockDim.x) + threadIdx.x; i < total;
        i += uint64_t(gridDim.x) * blockDim.x) {
-    uint64_t column = i % ld;
-    uint64_t row = i / ld;
-    StorageOf<D> bits = out[i];
+    uint64_t row, column;
+    uint64_t at = addressOf(i, outer, ld, batchStride, row, column);
+    if (column >= inner && !checkPadding)
+      continue;
+    StorageOf<D> bits = out[at];
     if (column >= inner) {
       outOfBounds += bits != poison;
       continue;
@@ -293,7 +309,9 @@ void poison(CUdeviceptr ptr, DType dtype, uint64_t elements, CUstream stream) {
 
 void fillRandomNormal(CUdeviceptr ptr, const MatrixPlan &matrix, uint64_t seed,
                       CUstream stream) {
-  uint64_t total = matrix.batch * matrix.batchStride;
+  // Every stored entry (one of a broadcast matrix); row padding is
+  // poisoned, except where entries interleave (it is other entries' rows).
+  uint64_t total = matrix.storedBatches() * matrix.outer * matrix.ld;
   // Distinct streams per tensor from one user seed.
   uint64_t tensorSeed =
       seed * 0x9e3779b97f4a7c15ull + static_cast<uint64_t>(matrix.tensor) + 1;
@@ -301,7 +319,8 @@ void fillRandomNormal(CUdeviceptr ptr, const MatrixPlan &matrix, uint64_t seed,
     constexpr DType D = decltype(d)::value;
     fillNormalKernel<D><<<strideBlocks(total), StrideThreads, 0, stream>>>(
         reinterpret_cast<StorageOf<D> *>(ptr), matrix.outer, matrix.inner,
-        matrix.ld, total, tensorSeed, StorageOf<D>(poisonBits(D)));
+        matrix.ld, matrix.batchStride, total, matrix.blocked(), tensorSeed,
+        StorageOf<D>(poisonBits(D)));
   });
   checkLaunch("fillNormal");
 }
@@ -370,8 +389,9 @@ CompareStats compareToReference(CUdeviceptr out, const MatrixPlan &outPlan,
     constexpr DType D = decltype(d)::value;
     if constexpr (D == DType::BF16 || D == DType::F16 || D == DType::F32)
       compareKernel<D><<<strideBlocks(total), StrideThreads, 0, stream>>>(
-          reinterpret_cast<const StorageOf<D> *>(out), rows, outPlan.inner,
-          outPlan.ld, reinterpret_cast<const float *>(reference),
+          reinterpret_cast<const StorageOf<D> *>(out), rows, outPlan.outer,
+          outPlan.inner, outPlan.ld, outPlan.batchStride, outPlan.blocked(),
+          reinterpret_cast<const float *>(reference),
           StorageOf<D>(poisonBits(D)),
           reinterpret_cast<CompareAccumulators *>(accumulators.get()));
   });

@@ -123,6 +123,7 @@ LaunchPlan GemmRunner::plan(const Problem &problem) const {
   PlanOptions planOptions;
   planOptions.unaligned = options.unaligned;
   planOptions.persistentCtaCapacity = capacity;
+  planOptions.batchStrides = options.batchStrides;
   return planLaunch(bundle.manifest, problem, planOptions);
 }
 
@@ -138,7 +139,7 @@ CheckResult GemmRunner::check(const LaunchPlan &plan,
     // element the kernel does not write stays poisoned in scratch and is
     // copied out as such, and one the copy out misses stays poisoned in the
     // caller's C.
-    poison(operands.c.get(), c.dtype, c.batch * c.batchStride, stream.get());
+    poison(operands.c.get(), c.dtype, c.spanElements(), stream.get());
     operands.staging.poisonOutput(stream.get());
     // One wait per step, so that a fault names the step.
     if (stagesInputs(plan)) {

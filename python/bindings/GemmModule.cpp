@@ -154,6 +154,12 @@ private:
   CUcontext previous = nullptr;
 };
 
+/// Elements between the batch entries of A, B, C (None: packed; 0 for A
+/// or B: one matrix for every entry).
+using BatchStrides =
+    std::tuple<std::optional<uint64_t>, std::optional<uint64_t>,
+               std::optional<uint64_t>>;
+
 /// A bundle read from disk, checked as gemm-runner checks it. No GPU.
 struct Bundle {
   runtime::KernelBundle bundle;
@@ -168,16 +174,21 @@ struct Bundle {
   runtime::LaunchPlan plan(uint64_t m, uint64_t n, uint64_t k,
                            std::optional<uint64_t> lda,
                            std::optional<uint64_t> ldb,
-                           std::optional<uint64_t> ldc,
-                           uint32_t capacity) const {
+                           std::optional<uint64_t> ldc, uint32_t capacity,
+                           uint64_t batch = 1,
+                           const BatchStrides &batchStrides = {}) const {
     runtime::Problem problem;
     problem.m = m;
     problem.n = n;
     problem.k = k;
+    problem.batch = batch;
     runtime::PlanOptions options;
     options.unaligned = runtime::UnalignedPolicy::Reject;
     options.persistentCtaCapacity = capacity;
     options.leadingDims = {lda, ldb, ldc};
+    options.batchStrides = {std::get<0>(batchStrides),
+                            std::get<1>(batchStrides),
+                            std::get<2>(batchStrides)};
     return runtime::planLaunch(bundle.manifest, problem, options);
   }
 };
@@ -198,16 +209,20 @@ public:
   runtime::LaunchPlan plan(uint64_t m, uint64_t n, uint64_t k,
                            std::optional<uint64_t> lda,
                            std::optional<uint64_t> ldb,
-                           std::optional<uint64_t> ldc) const {
-    return bundle.plan(m, n, k, lda, ldb, ldc, capacity);
+                           std::optional<uint64_t> ldc, uint64_t batch = 1,
+                           const BatchStrides &batchStrides = {}) const {
+    return bundle.plan(m, n, k, lda, ldb, ldc, capacity, batch, batchStrides);
   }
 
-  /// Plans and launches C = A * B^T on `stream` with the caller's memory:
-  /// A is M rows of K (lda apart), B N rows of K, C M rows of N.
+  /// Plans and launches C = A * B^T on `stream` with the caller's memory,
+  /// each matrix in the bundle's layout with rows lda (ldb, ldc) apart, and
+  /// for a batched kernel `batch` entries batch_strides apart.
   void run(uint64_t m, uint64_t n, uint64_t k, uintptr_t a, uint64_t lda,
            uintptr_t b, uint64_t ldb, uintptr_t c, uint64_t ldc,
-           const std::vector<uintptr_t> &workspaces, uintptr_t stream) const {
-    runtime::LaunchPlan launchPlan = plan(m, n, k, lda, ldb, ldc);
+           const std::vector<uintptr_t> &workspaces, uintptr_t stream,
+           uint64_t batch, const BatchStrides &batchStrides) const {
+    runtime::LaunchPlan launchPlan =
+        plan(m, n, k, lda, ldb, ldc, batch, batchStrides);
     if (workspaces.size() != launchPlan.workspaces.size())
       usageError(bundle.manifest().name + " takes " +
                  std::to_string(launchPlan.workspaces.size()) +
@@ -311,9 +326,11 @@ NB_MODULE(_core, m) {
              std::tuple<uint32_t, uint32_t, uint32_t> tile,
              std::pair<uint32_t, uint32_t> cluster, const std::string &schedule,
              const std::string &raster, uint32_t swizzle, uint32_t stages,
-             uint32_t splits, bool streamK, const std::string &layouts) {
+             uint32_t splits, bool streamK, const std::string &layouts,
+             bool batched) {
             KernelConfig c;
             c.layouts = parseLayouts(layouts);
+            c.batched = batched;
             c.inType = parseType(inType, "input dtype");
             if (outType && *outType != inType)
               c.outType = parseType(*outType, "output dtype");
@@ -340,6 +357,7 @@ NB_MODULE(_core, m) {
           nb::arg("cluster"), nb::arg("schedule"), nb::arg("raster"),
           nb::arg("swizzle"), nb::arg("stages"), nb::arg("splits"),
           nb::arg("stream_k"), nb::arg("layouts") = "row,col,row",
+          nb::arg("batched") = false,
           "From fields; the compiler checks them when it compiles.")
       .def_prop_ro("name", &KernelConfig::name)
       .def_prop_ro("key", &KernelConfig::key)
@@ -372,6 +390,7 @@ NB_MODULE(_core, m) {
                    [](const KernelConfig &c) {
                      return dispatch::layoutTriple(c.layouts);
                    })
+      .def_ro("batched", &KernelConfig::batched)
       .def("derived_stages", &KernelConfig::derivedStages)
       .def("__eq__",
            [](const KernelConfig &a, const KernelConfig &b) { return a == b; })
@@ -418,15 +437,20 @@ NB_MODULE(_core, m) {
          const dispatch::TuningTable *table, const std::string &arch,
          uint32_t smCount,
          const std::optional<std::vector<KernelConfig>> &available,
-         const std::string &layouts) {
-        return dispatch::select(makeProblem(mm, n, k, inType, outType, layouts),
-                                table, makeTarget(arch, smCount),
+         const std::string &layouts, uint64_t batch) {
+        dispatch::Problem problem =
+            makeProblem(mm, n, k, inType, outType, layouts);
+        if (batch == 0)
+          usageError("batch must be at least 1, got 0");
+        problem.batch = batch;
+        return dispatch::select(problem, table, makeTarget(arch, smCount),
                                 available ? &*available : nullptr);
       },
       nb::arg("m"), nb::arg("n"), nb::arg("k"), nb::arg("dtype") = "bf16",
       nb::arg("out_dtype") = nb::none(), nb::arg("table") = nb::none(),
       nb::arg("arch") = "sm_90a", nb::arg("sm_count") = 132,
       nb::arg("available") = nb::none(), nb::arg("layouts") = "row,col,row",
+      nb::arg("batch") = 1,
       "The dispatcher's choice for a problem (see "
       "include/gemm/Dispatch/Dispatcher.h).");
   m.def(
@@ -458,13 +482,14 @@ NB_MODULE(_core, m) {
         for (const std::string &t : types)
           parsed.push_back(parseType(t, "dtype"));
         return allLayouts ? dispatch::librarySet(table, parsed,
-                                                 dispatch::libraryLayouts())
+                                                 dispatch::libraryLayouts(),
+                                                 /*batched=*/true)
                           : dispatch::librarySet(table, parsed);
       },
       nb::arg("table"), nb::arg("dtypes"), nb::arg("all_layouts") = false,
       "The configurations a kernel library holds (all_layouts: in each of "
-      "the library's layouts, as the build's library; else the default "
-      "layouts only).");
+      "the library's layouts and their batched twins, as the build's "
+      "library; else the default layouts only).");
 
   nb::class_<dispatch::KernelLibrary>(m, "KernelLibrary")
       .def_static("load",
@@ -532,16 +557,22 @@ NB_MODULE(_core, m) {
                    [](const Bundle &b) {
                      return b.manifest().constraints.leadingDimAlignmentBytes;
                    })
+      .def_prop_ro("batched",
+                   [](const Bundle &b) { return b.manifest().hasBatch(); })
       .def(
           "plan",
           [](const Bundle &b, uint64_t mm, uint64_t n, uint64_t k,
              uint32_t smCount, std::optional<uint64_t> lda,
-             std::optional<uint64_t> ldb, std::optional<uint64_t> ldc) {
-            return b.plan(mm, n, k, lda, ldb, ldc, smCount);
+             std::optional<uint64_t> ldb, std::optional<uint64_t> ldc,
+             uint64_t batch, const BatchStrides &batchStrides) {
+            return b.plan(mm, n, k, lda, ldb, ldc, smCount, batch,
+                          batchStrides);
           },
           nb::arg("m"), nb::arg("n"), nb::arg("k"), nb::arg("sm_count") = 132,
           nb::arg("lda") = nb::none(), nb::arg("ldb") = nb::none(),
-          nb::arg("ldc") = nb::none(),
+          nb::arg("ldc") = nb::none(), nb::arg("batch") = 1,
+          nb::arg("batch_strides") =
+              std::make_tuple(nb::none(), nb::none(), nb::none()),
           "The launch plan without a GPU (persistent grids sized for "
           "sm_count CTAs).");
 
@@ -555,11 +586,15 @@ NB_MODULE(_core, m) {
       .def_prop_ro("source", [](const Kernel &k) { return k.loaded->source(); })
       .def("plan", &Kernel::plan, nb::arg("m"), nb::arg("n"), nb::arg("k"),
            nb::arg("lda") = nb::none(), nb::arg("ldb") = nb::none(),
-           nb::arg("ldc") = nb::none())
+           nb::arg("ldc") = nb::none(), nb::arg("batch") = 1,
+           nb::arg("batch_strides") =
+               std::make_tuple(nb::none(), nb::none(), nb::none()))
       .def("run", &Kernel::run, nb::arg("m"), nb::arg("n"), nb::arg("k"),
            nb::arg("a"), nb::arg("lda"), nb::arg("b"), nb::arg("ldb"),
            nb::arg("c"), nb::arg("ldc"), nb::arg("workspaces"),
-           nb::arg("stream"));
+           nb::arg("stream"), nb::arg("batch") = 1,
+           nb::arg("batch_strides") =
+               std::make_tuple(nb::none(), nb::none(), nb::none()));
 
   m.def(
       "dlpack_info",

@@ -84,6 +84,35 @@ def test_column_major_c_runs_as_the_transposed_problem():
     assert s.config.key == gemm.select(8192, 256, 4096).config.key
 
 
+def test_batches_select_batched_kernels_of_whole_tiles():
+    s = gemm.select(1024, 1024, 1024, batch=32)
+    assert s.config.batched and s.config.splits == 1 and not s.config.stream_k
+    assert "batched_" in s.config.name and s.config in gemm.kernel_library().configs
+    assert not gemm.select(1024, 1024, 1024).config.batched
+    t = gemm.select(512, 512, 128, batch=128, layouts="col,row,col")
+    assert t.transposed and t.config.batched and t.config.layouts == "col,row,row"
+    with pytest.raises(gemm.UsageError, match="batch must be at least 1"):
+        gemm.select(64, 64, 64, batch=0)
+    kc = gemm.Config(tile=(128, 256, 64)).kernel_config("bf16", None, "row,col,row", True)
+    assert kc.name == "sm90_bf16_batched_128x256x64_coop_c1x1_rm_s8_st0" and kc.batched
+    assert "acc(f32) batched" in kc.mlir
+
+
+def test_batched_bundle_plans_strides_without_gpu():
+    library = gemm.kernel_library()
+    config = gemm.select(1024, 1024, 1024, batch=8).config
+    kernel = gemm.load(library.manifest_path(config))
+    assert kernel.batched
+    plan = kernel.plan(1024, 1024, 1024, batch=8)
+    assert "batch stride 1048576" in plan.describe()
+    broadcast = kernel.bundle.plan(1024, 1024, 1024, batch=8, batch_strides=(0, None, None))
+    assert "batch stride 0 (broadcast" in broadcast.describe()
+    with pytest.raises(gemm.UsageError, match="entries of C overlap"):
+        kernel.bundle.plan(1024, 1024, 1024, batch=8, batch_strides=(None, None, 1024))
+    with pytest.raises(gemm.UsageError, match="is not a multiple of 16 bytes"):
+        kernel.bundle.plan(1024, 1024, 1024, batch=8, batch_strides=(1028, None, None))
+
+
 def _view(shape, strides, ptr=0x10000, dtype="bf16"):
     from gemm._tensors import TensorView
     return TensorView(None, "torch", ptr, shape, strides, dtype, True, 0, "cuda:0")
@@ -277,7 +306,9 @@ class FakeCuda:
     (FakeCuda((4, 8)), FakeCuda((4, 8), "<f4"), "a is f16 and b is f32: A and B must be both"),
     (FakeCuda((4, 8), "<f4"), FakeCuda((4, 8), "<f4"), "a is f32 and b is f32"),
     (FakeCuda((4, 8)), FakeCuda((5, 9)), r"same K \(8 != 9\); for x @ W with W \[K, N\] pass W.T"),
-    (FakeCuda((2, 4, 8)), FakeCuda((4, 8)), "expected a 2-D matrix"),
+    (FakeCuda((2, 2, 4, 8)), FakeCuda((4, 8)), r"expected a matrix \(A \[M, K\]\) or a batch "
+     r"of them \(A \[batch, M, K\]\)"),
+    (FakeCuda((2, 4, 8)), FakeCuda((3, 4, 8)), "their batch sizes 2 and 3 differ"),
     (FakeCuda((4, 8)), FakeCuda((4, 8), device=1), "put both on the same GPU"),
 ])
 def test_bad_tensors_are_named(a, b, message):

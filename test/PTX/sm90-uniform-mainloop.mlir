@@ -34,6 +34,9 @@
 // RUN: %nvdisasm -c %t/m_pp_64x256_c1x2.cubin | FileCheck %s --check-prefix=SASS
 // RUN: %nvdisasm -c %t/m_pp_64x256_c1x2.cubin | FileCheck %s --check-prefix=TNSPA
 // RUN: %nvdisasm -c %t/m_pp_64x256_c1x2.cubin | awk '/HGMMA/ { inGroup = ($0 !~ /gsb0/); next } inGroup' | FileCheck %s --check-prefix=GROUP --allow-empty
+// A batched kernel (rank-3 TMA, units over the batch entries) too.
+// RUN: %nvdisasm -c %t/batched_coop_128x256.cubin | FileCheck %s --check-prefix=SASS
+// RUN: %nvdisasm -c %t/batched_coop_128x256.cubin | awk '/HGMMA/ { inGroup = ($0 !~ /gsb0/); next } inGroup' | FileCheck %s --check-prefix=GROUP --allow-empty
 // TNSPAB-COUNT-8: HGMMA.64x256x16.F32.BF16 R{{[0-9]+}}, gdesc[UR{{[0-9]+}}].tnspA.tnspB,
 // TNSPAB-NOT: HGMMA
 // TNSPA: HGMMA.64x256x16.F32.BF16 R{{[0-9]+}}, gdesc[UR{{[0-9]+}}].tnspA,
@@ -62,3 +65,5 @@ gemm.matmul @mn_coop_128x256 a(bf16, col) b(bf16, row) c(bf16, row) acc(f32)
     config(#gemm.config<arch = sm_90a, tile = [128, 256, 64]>)
 gemm.matmul @m_pp_64x256_c1x2 a(bf16, col) b(bf16, col) c(bf16, row) acc(f32)
     config(#gemm.config<arch = sm_90a, tile = [64, 256, 64], cluster = [1, 2], schedule = pingpong>)
+gemm.matmul @batched_coop_128x256 a(bf16, row) b(bf16, col) c(bf16, row) acc(f32) batched
+    config(#gemm.config<arch = sm_90a, tile = [128, 256, 64]>)

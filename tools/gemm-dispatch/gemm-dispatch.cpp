@@ -4,14 +4,14 @@
 //
 //   gemm-dispatch (--tuning FILE | --library DIR) --m M --n N --k K
 //       [--dtype bf16|f16] [--out-dtype bf16|f16|f32] [--layout A,B,C]
-//       [--sms N] [--json]
+//       [--batch B] [--sms N] [--json]
 //     prints the configuration the dispatcher picks and why;
 //   gemm-dispatch --tuning FILE --write-library DIR [--dtypes bf16,f16]
 //     writes the kernel library's index (DIR/library.json, DIR/tuning.json)
 //     and the gemm.matmul ops of its kernels for gemm-opt, one file per
-//     layout group (DIR/library-<a?b?c?>.mlir, e.g. library-akbkcr.mlir:
-//     the build compiles them in parallel) and all of them
-//     (DIR/library.mlir).
+//     layout group and batched or not (DIR/library-<a?b?c?>[-batched].mlir,
+//     e.g. library-akbkcr.mlir: the build compiles them in parallel) and all
+//     of them (DIR/library.mlir).
 //
 // Exit codes: 0 ok, 2 bad usage or unreadable data.
 //
@@ -35,7 +35,7 @@ namespace {
 const char *Usage =
     "usage: gemm-dispatch (--tuning FILE | --library DIR) --m M --n N --k K\n"
     "           [--dtype bf16|f16] [--out-dtype bf16|f16|f32] "
-    "[--layout A,B,C] [--sms N] [--json]\n"
+    "[--layout A,B,C] [--batch B] [--sms N] [--json]\n"
     "       (--layout: row|col of A, B, C, e.g. col,row,row; default "
     "row,col,row)\n"
     "       gemm-dispatch --tuning FILE --write-library DIR "
@@ -74,14 +74,15 @@ int writeLibrary(const std::string &tuningPath, const std::string &dir,
     types.push_back(parseType(item, "--dtypes"));
   TuningTable table = TuningTable::load(tuningPath);
   std::vector<KernelConfig> configs =
-      librarySet(table, types, libraryLayouts());
+      librarySet(table, types, libraryLayouts(), /*batched=*/true);
   KernelLibrary::writeIndex(dir, tuningPath, configs);
   // All kernels, and one file per layout group.
   std::map<std::string, std::string> parts;
   std::string all;
   for (const KernelConfig &config : configs) {
     all += config.mlir();
-    parts[layoutToken(config.layouts)] += config.mlir();
+    parts[layoutToken(config.layouts) + (config.batched ? "-batched" : "")] +=
+        config.mlir();
   }
   auto write = [&](const std::string &path, const std::string &ops) {
     std::ofstream mlir(path);
@@ -93,9 +94,8 @@ int writeLibrary(const std::string &tuningPath, const std::string &dir,
       throw DispatchError(path + ": cannot write");
   };
   write(dir + "/library.mlir", all);
-  for (const TensorLayouts &layouts : libraryLayouts())
-    write(dir + "/library-" + layoutToken(layouts) + ".mlir",
-          parts[layoutToken(layouts)]);
+  for (const auto &[part, ops] : parts)
+    write(dir + "/library-" + part + ".mlir", ops);
   std::cout << dir << ": " << configs.size() << " kernels\n";
   return 0;
 }
@@ -119,7 +119,7 @@ int run(const std::vector<std::string> &args) {
   static const char *Known[] = {"--tuning",    "--library", "--m",
                                 "--n",         "--k",       "--dtype",
                                 "--out-dtype", "--sms",     "--write-library",
-                                "--dtypes",    "--layout"};
+                                "--dtypes",    "--layout",  "--batch"};
   for (const auto &[option, value] : values)
     if (std::find(std::begin(Known), std::end(Known), option) ==
         std::end(Known))
@@ -145,6 +145,8 @@ int run(const std::vector<std::string> &args) {
     problem.inType = parseType(values["--dtype"], "--dtype");
   if (values.count("--out-dtype"))
     problem.outType = parseType(values["--out-dtype"], "--out-dtype");
+  if (values.count("--batch"))
+    problem.batch = parseCount(values["--batch"], "--batch");
   if (values.count("--layout")) {
     std::string error;
     auto layouts = parseLayoutTriple(values["--layout"], error);

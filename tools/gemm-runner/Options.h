@@ -6,6 +6,7 @@
 #include "gemm/Runtime/Plan.h"
 #include "gemm/Runtime/Runner.h"
 
+#include <array>
 #include <chrono>
 #include <optional>
 #include <string>
@@ -25,6 +26,9 @@ struct Options {
   /// for (a bundle has its own).
   bundle::TensorLayouts layouts;
   std::vector<runtime::Problem> problems;
+  /// --batch-strides: elements between the batch entries of A, B, C
+  /// (nullopt: packed).
+  std::array<std::optional<uint64_t>, 3> batchStrides;
   bool check = false;
   bool bench = false;
   runtime::ReferenceMode reference = runtime::ReferenceMode::Auto;

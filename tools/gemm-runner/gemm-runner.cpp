@@ -359,6 +359,7 @@ int dryRun(const Options &options, const KernelBundle &bundle) {
   PlanOptions planOptions;
   planOptions.unaligned = options.unaligned;
   planOptions.persistentCtaCapacity = options.dryRunSmCount;
+  planOptions.batchStrides = options.batchStrides;
   for (const Problem &problem : options.problems) {
     LaunchPlan plan = planLaunch(m, problem, planOptions);
     std::printf("\n%s", describePlan(plan).c_str());
@@ -400,6 +401,7 @@ std::string pickFromLibrary(Options &options, ordered_json &report) {
   problem.k = options.problems.front().k;
   problem.inType = options.inType;
   problem.layouts = options.layouts;
+  problem.batch = options.problems.front().batch;
   try {
     library = dispatch::KernelLibrary::load(*options.libraryDir);
     selection = library.select(problem, {bundle::Arch::Sm90a, smCount});
@@ -445,6 +447,7 @@ int run(Options options, Context &context, ordered_json &report) {
   RunnerOptions runnerOptions;
   runnerOptions.timeout = options.timeout;
   runnerOptions.unaligned = options.unaligned;
+  runnerOptions.batchStrides = options.batchStrides;
   GemmRunner runner(bundle, device, runnerOptions);
   const LoadedKernel &kernel = runner.kernel();
   report["bundle"] = {{"manifest", bundle.manifestPath.string()},

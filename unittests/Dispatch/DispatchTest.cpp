@@ -258,6 +258,58 @@ TEST(SelectTest, ColumnMajorCWithoutItsKernelsIsTheTransposedProblem) {
   EXPECT_EQ(exact.config.layouts, p.layouts);
 }
 
+TEST(SelectTest, BatchesAreOneProblemOfTheirRowsAndWholeTiles) {
+  TuningTable table = TuningTable::parse(SmallTable, "small.json");
+  KernelConfig named = parsed("sm90_bf16_ambncr_batched_128x256x64_coop_c1x1_"
+                              "rm_s8_st0");
+  EXPECT_TRUE(named.batched);
+  EXPECT_EQ(named.name(),
+            "sm90_bf16_ambncr_batched_128x256x64_coop_c1x1_rm_s8_st0");
+  EXPECT_THAT(named.mlir(), HasSubstr("acc(f32) batched\n"));
+  EXPECT_TRUE(
+      parsed("sm90_bf16_batched_64x64x64_pingpong_c1x1_rm_s8_st0").batched);
+
+  // 8 x (1024 x 8192 x 8192) is one problem of 8192 rows: the tuned class
+  // of M >= 4097, its best batched.
+  Problem p = problem(1024, 8192, 8192);
+  p.batch = 8;
+  EXPECT_EQ(p.toString(), "m=1024 n=8192 k=8192 bf16 batch=8");
+  Selection s = select(p, &table, {});
+  EXPECT_EQ(s.source, Source::Tuned);
+  EXPECT_EQ(s.config.name(),
+            "sm90_bf16_batched_128x192x64_coop_c2x1_rn_s4_st0");
+  EXPECT_THAT(s.reason, HasSubstr("the batch as one problem of 8192 rows"));
+  // 2 x (16 x 8192 x 8192): the class of 32 rows has a split-K best, which
+  // batches do not take: the model decides, with the batch's tiles.
+  p = problem(16, 8192, 8192);
+  p.batch = 2;
+  s = select(p, &table, {});
+  EXPECT_EQ(s.source, Source::Model);
+  EXPECT_TRUE(s.config.batched);
+  EXPECT_EQ(s.config.splits, 1u);
+  EXPECT_FALSE(s.config.streamK);
+  Problem one = problem(16, 8192, 8192);
+  EXPECT_EQ(estimate(s.config, p, {}).tiles,
+            2 * estimate(s.config, one, {}).tiles);
+
+  // The library holds the batched twins of what batches can get.
+  std::vector<KernelConfig> library =
+      librarySet(table, {DType::BF16}, libraryLayouts(), /*batched=*/true);
+  size_t batched = 0;
+  for (const KernelConfig &config : library)
+    if (config.batched) {
+      ++batched;
+      EXPECT_EQ(config.splits, 1u) << config.name();
+      EXPECT_FALSE(config.streamK) << config.name();
+    }
+  // The split-K class's best and its default-order twin (also split-K) go:
+  // the other class's two and the model's 12 tiles, in each of 4 layouts.
+  EXPECT_EQ(batched, 4u * 14);
+  EXPECT_EQ(library.size(), 60u + 4 * 14);
+  s = select(p, &table, {}, &library);
+  EXPECT_TRUE(s.config.batched);
+}
+
 TEST(SelectTest, RefusesWhatItCannotDispatch) {
   Target sm100{Arch::Sm100a, 148};
   EXPECT_THROW(select(problem(64, 64, 64), nullptr, sm100), DispatchError);

@@ -135,6 +135,20 @@ TEST(Options, Shapes) {
 
 namespace {
 
+TEST(Options, BatchStrides) {
+  Options o = parseCommandLine({"b.json", "--m", "1", "--n", "2", "--k", "3",
+                                "--batch", "4", "--batch-strides", "0,p,96"});
+  EXPECT_EQ(o.batchStrides[0], 0u);
+  EXPECT_FALSE(o.batchStrides[1]);
+  EXPECT_EQ(o.batchStrides[2], 96u);
+  EXPECT_THAT(usageError({"b.json", "--m", "1", "--n", "2", "--k", "3",
+                          "--batch", "4", "--batch-strides", "0,p"}),
+              ::testing::HasSubstr("--batch-strides: expected three strides"));
+  EXPECT_THAT(usageError({"b.json", "--m", "1", "--n", "2", "--k", "3",
+                          "--batch-strides", "0,p,p"}),
+              ::testing::HasSubstr("applies to batched problems"));
+}
+
 TEST(Options, LibraryLayout) {
   Options o = parseCommandLine({"--library", "lib", "--layout", "col,row,col",
                                 "--m", "1", "--n", "2", "--k", "3"});

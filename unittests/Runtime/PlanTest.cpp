@@ -420,6 +420,76 @@ TEST(Plan, BatchedKernelsUseRank3Descriptors) {
   EXPECT_EQ(plan.args[6].value, 3u);
 }
 
+/// The sample kernel, batched: batch size and broadcast mask after M, N, K.
+KernelManifest batchedManifest() {
+  KernelManifest m = manifest();
+  m.params.push_back(Param::problemSize(ProblemDim::Batch));
+  m.params.push_back(Param::problemSize(ProblemDim::BatchBroadcast));
+  return m;
+}
+
+TEST(Plan, BatchStrides) {
+  KernelManifest m = batchedManifest();
+  // Broadcast A (stride 0): one entry in its descriptor, the mask's bit 0;
+  // B with gaps between entries; C packed.
+  PlanOptions o = options();
+  o.batchStrides = {0, 256u * 128 + 64, std::nullopt};
+  LaunchPlan plan = planLaunch(m, problem(128, 256, 128, 4), o);
+  const MatrixPlan &a = plan.matrix(Tensor::A);
+  EXPECT_EQ(a.batchStride, 0u);
+  EXPECT_EQ(a.storedBatches(), 1u);
+  EXPECT_EQ(a.bytes(), 128u * 128 * 2);
+  EXPECT_EQ(plan.tma[0].globalDim[2], 1u);
+  EXPECT_EQ(plan.tma[0].globalStrides[1], 128u * 128 * 2);
+  EXPECT_EQ(plan.matrix(Tensor::B).batchStride, 256u * 128 + 64);
+  EXPECT_EQ(plan.tma[1].globalDim[2], 4u);
+  EXPECT_EQ(plan.tma[1].globalStrides[1], (256u * 128 + 64) * 2);
+  EXPECT_EQ(plan.matrix(Tensor::C).batchStride, 128u * 256);
+  EXPECT_EQ(plan.args[6].value, 4u);
+  EXPECT_EQ(plan.args[7].value, 1u); // A broadcast
+  EXPECT_THAT(describePlan(plan),
+              HasSubstr("tensor a: bf16 4 x 128 x 128, batch stride 0 "
+                        "(broadcast: one matrix for every entry)"));
+  o.batchStrides = {std::nullopt, 0, std::nullopt};
+  EXPECT_EQ(planLaunch(m, problem(128, 256, 128, 4), o).args[7].value, 2u);
+
+  // C interleaved row by row (an [M, batch, N] tensor's batch view): the
+  // entries are disjoint.
+  o.batchStrides = {std::nullopt, std::nullopt, 256};
+  o.leadingDims = {std::nullopt, std::nullopt, 4u * 256};
+  plan = planLaunch(m, problem(128, 256, 128, 4), o);
+  EXPECT_EQ(plan.matrix(Tensor::C).batchStride, 256u);
+  EXPECT_FALSE(plan.matrix(Tensor::C).blocked());
+}
+
+TEST(Plan, BadBatchStrides) {
+  KernelManifest m = batchedManifest();
+  PlanOptions o = options();
+  // C entries 1000 elements apart overlap (each spans 127 x 256 + 256).
+  o.batchStrides = {std::nullopt, std::nullopt, 1000};
+  EXPECT_THAT(errorOf([&] { planLaunch(m, problem(128, 256, 128, 4), o); },
+                      ErrorKind::Usage),
+              HasSubstr("tensor c: batch stride 1000 elements makes the 4 "
+                        "entries of C overlap (each spans 32768 elements: "
+                        "128 rows of 256, 256 apart); C needs a stride of at "
+                        "least 32768"));
+  o.batchStrides = {std::nullopt, std::nullopt, 0};
+  EXPECT_THAT(errorOf([&] { planLaunch(m, problem(128, 256, 128, 4), o); },
+                      ErrorKind::Usage),
+              HasSubstr("(0 would make every entry write the same C)"));
+  // 16-byte multiples only.
+  o.batchStrides = {12, std::nullopt, std::nullopt};
+  EXPECT_THAT(errorOf([&] { planLaunch(m, problem(128, 256, 128, 4), o); },
+                      ErrorKind::Usage),
+              HasSubstr("tensor a: batch stride 12 elements = 24 bytes is not "
+                        "a multiple of 16 bytes (TMA rule"));
+  // Staged matrices have packed scratch entries.
+  o.batchStrides = {0, std::nullopt, std::nullopt};
+  EXPECT_THAT(errorOf([&] { planLaunch(m, problem(128, 256, 100, 4), o); },
+                      ErrorKind::Usage),
+              HasSubstr("tensor a: a batch stride with a staged matrix"));
+}
+
 TEST(Plan, TmaRules) {
   TmaPlan t;
   t.tensor = Tensor::B;

@@ -90,8 +90,14 @@ struct Problem {
   /// configuration (every layout runs the same kernel structure); the
   /// kernel picked has them.
   TensorLayouts layouts;
-  /// "m=.. n=.. k=.. bf16" (+ " a col b row c row" when not the default)
-  /// for messages.
+  /// Problems of the batch (batched kernels for more than 1). Batched
+  /// problems are dispatched as the one problem of batch x M rows that
+  /// their tiles make: the tuned class of that shape (its whole-tile
+  /// configuration: split-K and stream-K kernels are not picked for
+  /// batches), else the model with batch x the tiles.
+  uint64_t batch = 1;
+  /// "m=.. n=.. k=.. bf16" (+ " a col b row c row" when not the default,
+  /// " batch=B" when batched) for messages.
   std::string toString() const;
   /// The same product transposed, C^T = B A^T: N x M x K with A and B
   /// exchanged (each keeping its memory, so its layout flips: an N-major B
@@ -167,6 +173,9 @@ Selection select(const Problem &problem, const TuningTable *table,
 /// library needs no kernels of its own for it.
 std::vector<TensorLayouts> libraryLayouts();
 
+/// With `batched`, librarySet also lists the batched twin of every
+/// configuration a batched problem can get (none of split-K or stream-K).
+
 /// Every configuration select() can return without an availability filter,
 /// for each input type in `inTypes` (C of the same type) and each of
 /// `layouts`: each tuned class's best and its default-order twin, and the
@@ -174,7 +183,8 @@ std::vector<TensorLayouts> libraryLayouts();
 /// never needs the compiler.
 std::vector<KernelConfig>
 librarySet(const TuningTable &table, const std::vector<DType> &inTypes,
-           const std::vector<TensorLayouts> &layouts = {TensorLayouts{}});
+           const std::vector<TensorLayouts> &layouts = {TensorLayouts{}},
+           bool batched = false);
 
 /// The value of a kernel library index's "format" and its version.
 inline constexpr std::string_view LibraryFormatName = "gemm-kernel-library";

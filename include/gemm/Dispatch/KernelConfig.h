@@ -8,7 +8,8 @@
 // = derived from the shared-memory budget), and with split-K a suffix _k<S>,
 // with stream-K _sk. Layouts other than the default (A row, B col, C row)
 // add a token after the types: a{k|m}b{k|n}c{r|c} (A K- or M-major, B K- or
-// N-major, C row- or column-major), e.g. `sm90_bf16_ambncr_128x256x64_...`.
+// N-major, C row- or column-major), e.g. `sm90_bf16_ambncr_128x256x64_...`;
+// a batched kernel (gemm.matmul ... batched) has `batched_` after that.
 // The name is the bundle's name, the tuning file's key (without the types
 // and layouts) and the on-disk cache's file stem, so every front end spells
 // a kernel the same way.
@@ -66,6 +67,9 @@ struct KernelConfig {
   /// Storage orders of A, B and C (a problem property, like the types: the
   /// tuning file's keys do not carry them).
   TensorLayouts layouts;
+  /// A batched kernel: a run-time batch of problems with strided (or
+  /// broadcast) entries, rank-3 descriptors. Also a problem property.
+  bool batched = false;
 
   DType cType() const { return outType.value_or(inType); }
 
@@ -74,7 +78,8 @@ struct KernelConfig {
   std::string key() const;
   /// "sm90_bf16_" + key(), with "_cf32" after the input type when C's type
   /// differs from it (e.g. "sm90_bf16_cf32_128x..."), then the layout token
-  /// unless the layouts are the default.
+  /// unless the layouts are the default, then "batched_" for a batched
+  /// kernel.
   std::string name() const;
   /// The `gemm.matmul @NAME ...` op text that gemm-opt compiles.
   std::string mlir() const;

@@ -7,6 +7,15 @@ using namespace mlir::gemm;
 
 namespace {
 
+/// The box coordinates: [inner, outer], and the batch entry of a rank-3
+/// descriptor.
+SmallVector<Value> coordinates(Value inner, Value outer, Value batch) {
+  SmallVector<Value> coords = {inner, outer};
+  if (batch)
+    coords.push_back(batch);
+  return coords;
+}
+
 NVVM::CTAGroupKindAttr getCtaGroup(TmaLoadOp op) {
   std::optional<uint64_t> group = op.getCtaGroup();
   if (!group)
@@ -50,7 +59,8 @@ struct TmaLoadLowering : public ConvertOpToLLVMPattern<TmaLoadOp> {
     Value issue = adaptor.getIssue();
     NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
         rewriter, loc, destination, adaptor.getDescriptor(),
-        ValueRange{adaptor.getInner(), adaptor.getOuter()}, barrier,
+        coordinates(adaptor.getInner(), adaptor.getOuter(), adaptor.getBatch()),
+        barrier,
         /*im2colOffsets=*/ValueRange{}, adaptor.getMulticastMask(),
         /*l2CacheHint=*/Value(), NVVM::TMALoadMode::TILE, /*isCTAOnly=*/false,
         getCtaGroup(op), issue);
@@ -84,7 +94,7 @@ struct TmaStoreLowering : public ConvertOpToLLVMPattern<TmaStoreOp> {
                                 adaptor.getRow());
     NVVM::CpAsyncBulkTensorSharedCTAToGlobalOp::create(
         rewriter, loc, adaptor.getDescriptor(), slot,
-        ValueRange{adaptor.getInner(), adaptor.getOuter()},
+        coordinates(adaptor.getInner(), adaptor.getOuter(), adaptor.getBatch()),
         /*l2CacheHint=*/Value(), NVVM::TMAStoreMode::TILE,
         /*predicate=*/Value());
     rewriter.eraseOp(op);
@@ -127,7 +137,7 @@ struct TmaPrefetchLowering : public ConvertOpToLLVMPattern<TmaPrefetchOp> {
                   ConversionPatternRewriter &rewriter) const override {
     rewriter.replaceOpWithNewOp<NVVM::CpAsyncBulkTensorPrefetchOp>(
         op, adaptor.getDescriptor(),
-        ValueRange{adaptor.getInner(), adaptor.getOuter()},
+        coordinates(adaptor.getInner(), adaptor.getOuter(), adaptor.getBatch()),
         /*im2colOffsets=*/ValueRange{},
         NVVM::TMALoadModeAttr::get(rewriter.getContext(),
                                    NVVM::TMALoadMode::TILE),

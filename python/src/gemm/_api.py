@@ -38,9 +38,11 @@ class Config:
     splits: int = 1
     stream_k: bool = False
 
-    def kernel_config(self, dtype="bf16", out_dtype=None, layouts=_DEFAULT_LAYOUTS):
+    def kernel_config(self, dtype="bf16", out_dtype=None, layouts=_DEFAULT_LAYOUTS,
+                      batched=False):
         """The gemm._core.KernelConfig of this configuration for these types
-        and layouts ("row,col,row": A, B, C as gemm.matmul spells them)."""
+        and layouts ("row,col,row": A, B, C as gemm.matmul spells them),
+        batched or not."""
         if self.arch != "sm_90a":
             raise _core.UsageError(
                 f"arch {self.arch}: the package compiles sm_90a configurations; SM100 "
@@ -50,7 +52,7 @@ class Config:
                                    f"{self.tile} and {self.cluster}")
         return _core.KernelConfig.make(dtype, out_dtype, tuple(self.tile), tuple(self.cluster),
                                        self.schedule, self.raster, self.swizzle, self.stages,
-                                       self.splits, self.stream_k, layouts)
+                                       self.splits, self.stream_k, layouts, batched)
 
     @staticmethod
     def from_kernel_config(config):
@@ -112,20 +114,21 @@ def device_info(device=0):
 
 
 def select(m, n, k, dtype="bf16", out_dtype=None, device=None, sm_count=None,
-           layouts=_DEFAULT_LAYOUTS):
+           layouts=_DEFAULT_LAYOUTS, batch=1):
     """The dispatcher's choice for a problem (gemm._core.Selection: config,
     source, reason, transposed), as matmul makes it: for GPU `device`'s SM
     count, or for `sm_count` (default 132, the H200) without a GPU; among the
     kernel library's kernels when there is one. `layouts`: "A,B,C" storage
-    orders, row|col each (see gemm.matmul)."""
+    orders, row|col each (see gemm.matmul). `batch`: problems of a batch
+    (gemm.bmm, 3-D matmul)."""
     arch = "sm_90a"
     if device is not None:
         info = device_info(device)
         arch, sm_count = info["arch"] or "unknown", info["sm_count"]
-    return _select(m, n, k, dtype, out_dtype, arch, sm_count or 132, layouts)
+    return _select(m, n, k, dtype, out_dtype, arch, sm_count or 132, layouts, batch)
 
 
-def _select(m, n, k, dtype, out_dtype, arch, sm_count, layouts):
+def _select(m, n, k, dtype, out_dtype, arch, sm_count, layouts, batch=1):
     """Among the library's kernels when it holds some for these types and
     layouts (a column-major C the library does not write comes back as the
     transposed problem), else among all (compiled on first use)."""
@@ -134,10 +137,11 @@ def _select(m, n, k, dtype, out_dtype, arch, sm_count, layouts):
     if library is not None:
         try:
             return _core.select(m, n, k, dtype, out_dtype, table, arch, sm_count,
-                                library.configs, layouts)
+                                library.configs, layouts, batch)
         except _core.DispatchError:
             pass
-    return _core.select(m, n, k, dtype, out_dtype, table, arch, sm_count, None, layouts)
+    return _core.select(m, n, k, dtype, out_dtype, table, arch, sm_count, None, layouts,
+                        batch)
 
 
 # ---------------------------------------------------------------------------
@@ -155,6 +159,8 @@ class Kernel:
         self.dtypes = (a, b, c)
         # "row,col,row": the storage orders of A, B, C the kernel takes.
         self.layouts = self.bundle.layouts
+        # A batched kernel runs batches of 2 or more problems.
+        self.batched = self.bundle.batched
         self._loaded = {}
         self._workspaces = {}
         self._lock = threading.Lock()
@@ -172,9 +178,11 @@ class Kernel:
                     kernel = self._loaded[device] = _core.Kernel(self.bundle, device)
         return kernel
 
-    def plan(self, m, n, k, sm_count=132):
-        """The launch plan without a GPU (what gemm-runner --dry-run prints)."""
-        return self.bundle.plan(m, n, k, sm_count)
+    def plan(self, m, n, k, sm_count=132, batch=1, batch_strides=(None, None, None)):
+        """The launch plan without a GPU (what gemm-runner --dry-run prints);
+        batch_strides: elements between the batch entries of A, B, C (None:
+        packed)."""
+        return self.bundle.plan(m, n, k, sm_count, batch=batch, batch_strides=batch_strides)
 
     def __call__(self, a, b, out=None, stream=None):
         """C = A @ B^T with this kernel; operands in other layouts than the
@@ -206,11 +214,12 @@ def _kernel_for_config(config):
     return kernel
 
 
-def compile(config, a_dtype="bf16", b_dtype=None, c_dtype=None, layouts=_DEFAULT_LAYOUTS):
+def compile(config, a_dtype="bf16", b_dtype=None, c_dtype=None, layouts=_DEFAULT_LAYOUTS,
+            batched=False):
     """The kernel of `config` (a gemm.Config) for these types and layouts
     ("A,B,C" storage orders, row|col each: "row,col,row" is A K-major, B N
-    rows of K, C row-major), from the kernel library when it has it, else
-    compiled (once, then from the disk cache). Needs no GPU."""
+    rows of K, C row-major), batched or not, from the kernel library when it
+    has it, else compiled (once, then from the disk cache). Needs no GPU."""
     if isinstance(config, str):
         config = Config.from_kernel_config(_core.KernelConfig(config, a_dtype))
     if not isinstance(config, Config):
@@ -222,7 +231,7 @@ def compile(config, a_dtype="bf16", b_dtype=None, c_dtype=None, layouts=_DEFAULT
             "bf16 or f16")
     if c_dtype is not None and c_dtype not in _OUTPUT_TYPES:
         raise _core.UsageError(f"c_dtype={c_dtype}: expected one of {', '.join(_OUTPUT_TYPES)}")
-    return _kernel_for_config(config.kernel_config(a_dtype, c_dtype, layouts))
+    return _kernel_for_config(config.kernel_config(a_dtype, c_dtype, layouts, batched))
 
 
 def load(manifest_path):
@@ -235,10 +244,10 @@ def load(manifest_path):
     return kernel
 
 
-def _dispatch(m, n, k, dtype, out_dtype, layouts, device):
+def _dispatch(m, n, k, dtype, out_dtype, layouts, device, batch=1):
     """(Kernel, transposed) for a problem: transposed means the kernel
     computes C^T = B A^T (a column-major C as the row-major C^T)."""
-    key = (m, n, k, dtype, out_dtype, layouts, device)
+    key = (m, n, k, dtype, out_dtype, layouts, device, batch)
     found = _dispatched.get(key)
     if found is None:
         info = device_info(device)
@@ -248,13 +257,31 @@ def _dispatch(m, n, k, dtype, out_dtype, layouts, device):
                 f"{'.'.join(map(str, info['compute_capability']))}) does not run sm_90a kernels; "
                 "the package runs kernels on Hopper GPUs (compute capability 9.0)")
         selection = _select(m, n, k, dtype, out_dtype if out_dtype != dtype else None,
-                            "sm_90a", info["sm_count"], layouts)
+                            "sm_90a", info["sm_count"], layouts, batch)
         found = _dispatched[key] = (_kernel_for_config(selection.config), selection.transposed)
     return found
 
 
+def bmm(a, b, out=None, *, out_dtype=None, config=None, stream=None):
+    """torch.bmm's product: C[i] = A[i] @ B[i] for A [batch, M, K] and B
+    [batch, K, N]; returns C [batch, M, N]. The same as matmul(a, b^T) with
+    B's last two dimensions exchanged (a view: B [batch, K, N] row-major is
+    the N-major B of the kernels, no copy). A batch of 1 (or a 2-D operand)
+    is broadcast to every entry."""
+    swap = getattr(b, "mT", None)
+    b_t = swap if swap is not None else b.swapaxes(-1, -2)
+    return matmul(a, b_t, out, out_dtype=out_dtype, config=config, stream=stream)
+
+
 def matmul(a, b, out=None, *, out_dtype=None, config=None, stream=None):
     """C = A @ B^T for A [M, K] and B [N, K]; returns C [M, N].
+
+    Batched: A [batch, M, K] and/or B [batch, N, K] give C [batch, M, N]
+    with C[i] = A[i] @ B[i]^T; a 2-D operand, or one of batch 1, is used by
+    every entry (the kernel reads it with a batch stride of 0, no copy), and
+    strided batches (e.g. expand, a slice of a bigger tensor, the batch
+    view of an [M, batch, K] tensor) are used as they are when their
+    strides are 16-byte multiples. out must not have overlapping entries.
 
     Each of A, B and out may be row-major or column-major (e.g. a.t() of a
     [K, M] tensor, or W.T of a weight W [K, N] for x @ W), with rows 16-byte
@@ -283,10 +310,11 @@ def _check_inputs(a, b):
             raise _core.UsageError(
                 f"{name} is on {v.device_text}: the kernels run on an NVIDIA GPU; move it there "
                 "first (e.g. tensor.cuda())")
-        if len(v.shape) != 2:
+        if len(v.shape) not in (2, 3):
             raise _core.UsageError(
-                f"{name} has shape {list(v.shape)}: expected a 2-D matrix "
-                f"({'A [M, K]' if name == 'a' else 'B [N, K]'}); batched GEMM is not supported yet")
+                f"{name} has shape {list(v.shape)}: expected a matrix "
+                f"({'A [M, K]' if name == 'a' else 'B [N, K]'}) or a batch of them "
+                f"({'A [batch, M, K]' if name == 'a' else 'B [batch, N, K]'})")
     if va.dtype != vb.dtype or va.dtype not in _INPUT_TYPES:
         raise _core.UsageError(
             f"a is {va.dtype} and b is {vb.dtype}: A and B must be both bf16 or both f16 "
@@ -294,11 +322,17 @@ def _check_inputs(a, b):
     if va.device != vb.device:
         raise _core.UsageError(f"a is on {va.device_text} and b on {vb.device_text}: "
                                "put both on the same GPU")
-    if va.shape[1] != vb.shape[1]:
+    if va.shape[-1] != vb.shape[-1]:
         raise _core.UsageError(
             f"a is {list(va.shape)} and b is {list(vb.shape)}: C = A @ B^T needs A [M, K] and "
-            f"B [N, K] with the same K ({va.shape[1]} != {vb.shape[1]}); for x @ W with W [K, N] "
-            "pass W.T")
+            f"B [N, K] with the same K ({va.shape[-1]} != {vb.shape[-1]}); for x @ W with W [K, N] "
+            "pass W.T (for A @ B with B [batch, K, N] use gemm.bmm)")
+    ba = va.shape[0] if len(va.shape) == 3 else None
+    bb = vb.shape[0] if len(vb.shape) == 3 else None
+    if ba is not None and bb is not None and ba != bb and 1 not in (ba, bb):
+        raise _core.UsageError(
+            f"a is {list(va.shape)} and b is {list(vb.shape)}: their batch sizes {ba} and {bb} "
+            "differ (a batch of 1, or a 2-D operand, is broadcast to every entry)")
     return va, vb
 
 
@@ -329,21 +363,50 @@ def _storage(v):
     return None
 
 
-def _copy(mem, v, what, order):
-    """An aligned copy of the 2-D view v in storage order `order` ("row" or
-    "col"), and its view."""
+class _Matrix:
+    """One operand as the kernel sees it: the 2-D view of its first batch
+    entry (`first`), the storage order and leading dimension TMA reads it
+    with (`storage`, None when it must be copied), and the elements between
+    batch entries (`stride`: None for a plain matrix, 0 for one matrix every
+    entry reads)."""
+    __slots__ = ("first", "storage", "stride")
+
+    def __init__(self, v, batch):
+        from gemm._tensors import TensorView
+        if len(v.shape) == 3:
+            self.first = TensorView(v.obj, v.framework, v.ptr, tuple(v.shape[1:]),
+                                    tuple(v.strides[1:]), v.dtype, v.is_cuda, v.device,
+                                    v.device_text)
+            self.stride = v.strides[0] if v.shape[0] > 1 else 0
+        else:
+            self.first, self.stride = v, 0
+        if not batch:
+            self.stride = None
+        self.storage = _storage(self.first)
+        # TMA reads batch entries a 16-byte multiple apart.
+        if self.storage and self.stride and (self.stride * v.element_bytes) % _ALIGN:
+            self.storage = None
+
+
+def _copy(mem, v, what, order, batch=None):
+    """An aligned copy of the operand v (a TensorView, 2-D or 3-D) in
+    storage order `order` ("row" or "col"), packed entries of `batch` (None:
+    a plain matrix), and its _Matrix."""
     if mem.kind is None or mem.kind != v.framework:
         raise _core.UsageError(
             f"{what} is not row- or column-major with 16-byte-aligned rows (strides "
             f"{list(v.strides)}, address {v.ptr:#x}) and cannot be copied for you: make it "
             "contiguous with rows of a multiple of 16 bytes")
-    rows, cols = v.shape
+    rows, cols = v.shape[-2:]
+    entries = batch or 1
+    eb = v.element_bytes
     if order == "row":
-        copy = mem.empty(rows, cols, v.dtype, _round_ld(cols, v.element_bytes))
+        copy = mem.empty3(entries, rows, cols, v.dtype, _round_ld(cols, eb))
     else:
-        copy = mem.transpose(mem.empty(cols, rows, v.dtype, _round_ld(rows, v.element_bytes)))
-    mem.copy(copy, v.obj)
-    return view(copy, what)
+        copy = mem.transpose(mem.empty3(entries, cols, rows, v.dtype, _round_ld(rows, eb)))
+    source = v.obj if len(v.shape) == 3 else mem.unsqueeze(v.obj)
+    mem.copy(copy, source)   # broadcasts a single entry to every entry
+    return _Matrix(view(copy if batch else mem.squeeze(copy), what), batch)
 
 
 # A [M, K] stored "row" is gemm.matmul's a(row) (K-major); B [N, K] stored
@@ -353,13 +416,17 @@ _B_LAYOUT = {"row": "col", "col": "row"}
 
 def _run(kernel, a, b, out, stream, out_dtype):
     """C = A @ B^T with `kernel` (a Kernel, a Config, or None: the
-    dispatcher's choice)."""
+    dispatcher's choice), for matrices or batches of them."""
     va, vb = _check_inputs(a, b)
-    m, k = va.shape
-    n = vb.shape[0]
+    m, k = va.shape[-2:]
+    n = vb.shape[-2]
+    batched = len(va.shape) == 3 or len(vb.shape) == 3
+    batch = max(va.shape[0] if len(va.shape) == 3 else 1,
+                vb.shape[0] if len(vb.shape) == 3 else 1) if batched else None
+    out_shape = (batch, m, n) if batched else (m, n)
     device = va.device
     if isinstance(kernel, Config):
-        kernel = compile(kernel, va.dtype, va.dtype, out_dtype)
+        kernel = compile(kernel, va.dtype, va.dtype, out_dtype, batched=bool(batch and batch > 1))
         out_dtype = kernel.dtypes[2]
     if kernel is not None and kernel.dtypes[0] != va.dtype:
         raise _core.UsageError(
@@ -373,8 +440,9 @@ def _run(kernel, a, b, out, stream, out_dtype):
         if not vc.is_cuda or vc.device != device:
             raise _core.UsageError(f"out is on {vc.device_text}, a and b on {va.device_text}: "
                                    "put out on the same GPU")
-        if tuple(vc.shape) != (m, n):
-            raise _core.UsageError(f"out has shape {list(vc.shape)}; C = A @ B^T is [{m}, {n}]")
+        if tuple(vc.shape) != out_shape:
+            raise _core.UsageError(f"out has shape {list(vc.shape)}; C = A @ B^T is "
+                                   f"{list(out_shape)}")
         if out_dtype is not None and vc.dtype != out_dtype:
             raise _core.UsageError(f"out is {vc.dtype} but out_dtype is {out_dtype}")
         c_dtype = vc.dtype
@@ -384,48 +452,59 @@ def _run(kernel, a, b, out, stream, out_dtype):
     if kernel is not None and kernel.dtypes[2] != c_dtype:
         raise _core.UsageError(f"{kernel.name} writes {kernel.dtypes[2]}; the output is {c_dtype}")
     mem = memory(va.framework if vc is None else vc.framework, device)
-    if m == 0 or n == 0 or k == 0:
+    if m == 0 or n == 0 or k == 0 or batch == 0:
         # Nothing to launch; an empty K sums nothing.
-        result = mem.empty(m, n, c_dtype) if out is None else out
-        if k == 0 and m and n:
+        result = mem.empty3(*out_shape, c_dtype) if batched else mem.empty(m, n, c_dtype)
+        result = result if out is None else out
+        if k == 0 and m and n and batch != 0:
             mem.fill_zero(result)
         return result
+    # A batch of one is one problem: the plain kernel runs it.
+    multi = bool(batched and batch > 1)
+    if kernel is not None and kernel.batched != multi:
+        raise _core.UsageError(
+            f"{kernel.name} is {'a batched' if kernel.batched else 'a plain'} kernel; "
+            f"the problem is {'a batch of ' + str(batch) if multi else 'one matrix product'}: "
+            f"compile the configuration with batched={multi}")
 
-    # The storage order of each operand as the caller holds it (None: it
-    # must be copied), and the layouts the kernel is picked for.
-    sa, sb = _storage(va), _storage(vb)
-    sc = _storage(vc) if vc is not None else ("row", None)
+    ma = _Matrix(va, multi)
+    mb = _Matrix(vb, multi)
+    mc = _Matrix(vc, multi) if vc is not None else None
     transposed = False
     if kernel is None:
-        want = (sa[0] if sa else "row", sb[0] if sb else "row", sc[0] if sc else "row")
-        layouts = f"{want[0]},{_B_LAYOUT[want[1]]},{want[2]}"
-        kernel, transposed = _dispatch(m, n, k, va.dtype, c_dtype, layouts, device)
+        orders = [x.storage[0] if x and x.storage else "row" for x in (ma, mb, mc)]
+        layouts = f"{orders[0]},{_B_LAYOUT[orders[1]]},{orders[2]}"
+        kernel, transposed = _dispatch(m, n, k, va.dtype, c_dtype, layouts, device,
+                                       batch if multi else 1)
+        want = orders
     else:
         la, lb, lc = kernel.layouts.split(",")
-        want = (la, _B_LAYOUT[lb], lc)
+        want = [la, _B_LAYOUT[lb], lc]
     loaded = kernel.loaded(device)
 
-    if sa is None or sa[0] != want[0]:
-        va = _copy(mem, va, "a", want[0])
-        sa = _storage(va)
-    if sb is None or sb[0] != want[1]:
-        vb = _copy(mem, vb, "b", want[1])
-        sb = _storage(vb)
+    if ma.storage is None or ma.storage[0] != want[0]:
+        ma = _copy(mem, va, "a", want[0], batch if multi else None)
+    if mb.storage is None or mb.storage[0] != want[1]:
+        mb = _copy(mem, vb, "b", want[1], batch if multi else None)
     result = out
     if out is None:
-        result = mem.empty(m, n, c_dtype)
-        if want[2] == "col":
-            result = mem.transpose(mem.empty(n, m, c_dtype))
-        vc = view(result, "out")
-        sc = _storage(vc)
+        entries = batch if batched else 1
+        result = mem.empty3(entries, m, n, c_dtype) if want[2] == "row" \
+            else mem.transpose(mem.empty3(entries, n, m, c_dtype))
+        if not batched:
+            result = mem.squeeze(result)
+        mc = _Matrix(view(result, "out"), multi)
     target = None
-    if sc is None or sc[0] != want[2]:
+    if mc.storage is None or mc.storage[0] != want[2] or (multi and mc.stride == 0):
         # Computed into an aligned buffer of the kernel's layout, then copied
         # into the caller's.
-        target = mem.empty(m, n, c_dtype, _round_ld(n, vc.element_bytes)) if want[2] == "row" \
-            else mem.transpose(mem.empty(n, m, c_dtype, _round_ld(m, vc.element_bytes)))
-        vc = view(target, "out")
-        sc = _storage(vc)
+        entries = batch if multi else 1
+        eb = mc.first.element_bytes
+        target = mem.empty3(entries, m, n, c_dtype, _round_ld(n, eb)) if want[2] == "row" \
+            else mem.transpose(mem.empty3(entries, n, m, c_dtype, _round_ld(m, eb)))
+        if not batched:
+            target = mem.squeeze(target)
+        mc = _Matrix(view(target, "out"), multi)
 
     if stream is None:
         stream = mem.stream()
@@ -435,19 +514,22 @@ def _run(kernel, a, b, out, stream, out_dtype):
             raise _core.UsageError("stream must be a CUDA stream handle (int) or an object "
                                    "with .cuda_stream (torch) or .ptr (CuPy)")
     # The kernel's problem: this one, or the transposed C^T = B A^T (A and B
-    # exchanged, each keeping its memory and leading dimension).
+    # exchanged, each keeping its memory, leading dimension and batch
+    # stride).
     km, kn = (n, m) if transposed else (m, n)
-    (pa, lda), (pb, ldb) = ((vb.ptr, sb[1]), (va.ptr, sa[1])) if transposed \
-        else ((va.ptr, sa[1]), (vb.ptr, sb[1]))
-    ldc = sc[1]
+    first, second = (mb, ma) if transposed else (ma, mb)
+    lda, ldb, ldc = first.storage[1], second.storage[1], mc.storage[1]
+    kbatch = batch if multi else 1
+    strides = (first.stride, second.stride, mc.stride) if multi else (None, None, None)
     workspaces = []
     if loaded.has_workspaces:
-        for size, zeroed in loaded.plan(km, kn, k, lda, ldb, ldc).workspaces:
+        for size, zeroed in loaded.plan(km, kn, k, lda, ldb, ldc, kbatch, strides).workspaces:
             # Per-call buffers come from the framework's caching allocator,
             # which hands them out again only after this launch on the stream.
             buffer = _workspace(kernel, mem, device, stream, size, zeroed)
             workspaces.append((buffer, mem.address(buffer)))
-    loaded.run(km, kn, k, pa, lda, pb, ldb, vc.ptr, ldc, [w[1] for w in workspaces], stream)
+    loaded.run(km, kn, k, first.first.ptr, lda, second.first.ptr, ldb, mc.first.ptr, ldc,
+               [w[1] for w in workspaces], stream, kbatch, strides)
     if target is not None:
         mem.copy(result, target)
     return result

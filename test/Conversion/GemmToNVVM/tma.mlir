@@ -81,6 +81,23 @@ gpu.module @kernels {
     gpu.return
   }
 
+  // A batched (rank-3) descriptor: the batch entry is the third coordinate
+  // (cp.async.bulk.tensor.3d).
+  // CHECK-LABEL: gpu.func @load_batched
+  // CHECK-SAME: (%[[D:.*]]: !llvm.ptr, %[[A:.*]]: !llvm.ptr<3>, %[[P:.*]]: !llvm.ptr<3>, %[[X:.*]]: i32, %[[Y:.*]]: i32, %[[Z:.*]]: i32, %[[SLOT:.*]]: i32, %[[N:.*]]: i32)
+  // CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.*}}, %[[D]], %{{.*}}, box[%[[X]], %[[Y]], %[[Z]]] : !llvm.ptr<7>, !llvm.ptr
+  // CHECK: nvvm.cp.async.bulk.tensor.global.shared.cta %[[D]], %{{.*}}, box[%[[X]], %[[Y]], %[[Z]]]
+  // CHECK: nvvm.cp.async.bulk.tensor.prefetch %[[D]], box[%[[X]], %[[Y]], %[[Z]]]
+  gpu.func @load_batched(%d: !gemm.tma_desc<bf16, box = [64, 128, 1], swizzle = 128>, %a: !ringA,
+                         %p: !pipe, %x: i32, %y: i32, %z: i32, %slot: i32, %n: i32) {
+    gemm.tma.load %d[%x, %y, %z] -> %a[%slot] barrier %p[%n]
+        : !gemm.tma_desc<bf16, box = [64, 128, 1], swizzle = 128>, !ringA, !pipe
+    gemm.tma.store %d[%x, %y, %z] from %a[%slot]
+        : !gemm.tma_desc<bf16, box = [64, 128, 1], swizzle = 128>, !ringA
+    gemm.tma.prefetch %d[%x, %y, %z] : !gemm.tma_desc<bf16, box = [64, 128, 1], swizzle = 128>
+    gpu.return
+  }
+
   // when(%issue): the copy is predicated on %issue, and where it is false
   // the box's 8192 bytes complete on the same barrier without data.
   // CHECK-LABEL: gpu.func @load_when

@@ -156,8 +156,45 @@ func.func @tma_element(%d: !gemm.tma_desc<index, box = [64, 64], swizzle = 128>)
 
 // -----
 
-// expected-error @+1 {{TMA box must have 2 dimensions, got 3}}
-func.func @tma_box_rank(%d: !gemm.tma_desc<bf16, box = [64, 64, 2], swizzle = 128>) { return }
+// expected-error @+1 {{TMA box must have 2 dimensions (3 for a batch of matrices), got 4}}
+func.func @tma_box_rank(%d: !gemm.tma_desc<bf16, box = [64, 64, 1, 1], swizzle = 128>) { return }
+
+// -----
+
+// expected-error @+1 {{a batched TMA box holds one matrix of the batch (third dimension 1), got 2}}
+func.func @tma_box_batch(%d: !gemm.tma_desc<bf16, box = [64, 64, 2], swizzle = 128>) { return }
+
+// -----
+
+func.func @tma_batch_missing(%d: !gemm.tma_desc<bf16, box = [64, 128, 1], swizzle = 128>, %i: i32) {
+  // expected-error @+1 {{'gemm.tma.prefetch' op a batched (rank-3) descriptor needs a batch coordinate: [inner, outer, batch]}}
+  gemm.tma.prefetch %d[%i, %i] : !gemm.tma_desc<bf16, box = [64, 128, 1], swizzle = 128>
+  return
+}
+
+// -----
+
+func.func @tma_batch_rank2(%d: !gemm.tma_desc<bf16, box = [64, 64], swizzle = 128>,
+                           %b: !gemm.smem<4 x 64 x 64 x bf16, swizzle = 128>, %i: i32) {
+  // expected-error @+1 {{'gemm.tma.store' op a batch coordinate needs a batched (rank-3) descriptor, got box [64, 64]}}
+  gemm.tma.store %d[%i, %i, %i] from %b[%i]
+      : !gemm.tma_desc<bf16, box = [64, 64], swizzle = 128>, !gemm.smem<4 x 64 x 64 x bf16, swizzle = 128>
+  return
+}
+
+// -----
+
+!pipe = !gemm.pipeline<stages = 4, producers = 1, consumers = 2>
+
+func.func @tma_load_batch_missing(%d: !gemm.tma_desc<bf16, box = [64, 128, 1], swizzle = 128>,
+                                  %b: !gemm.smem<4 x 128 x 64 x bf16, swizzle = 128>,
+                                  %p: !pipe, %i: i32) {
+  // expected-error @+1 {{'gemm.tma.load' op a batched (rank-3) descriptor needs a batch coordinate: [inner, outer, batch]}}
+  gemm.tma.load %d[%i, %i] -> %b[%i] barrier %p[%i]
+      : !gemm.tma_desc<bf16, box = [64, 128, 1], swizzle = 128>,
+        !gemm.smem<4 x 128 x 64 x bf16, swizzle = 128>, !pipe
+  return
+}
 
 // -----
 
@@ -321,6 +358,12 @@ gemm.matmul @fp8_m_major a(f8E4M3FN, col) b(f8E4M3FN, col) c(bf16, row) acc(f32)
 
 // expected-error @+1 {{'gemm.matmul' op a(row) b(row) c(row) is implemented for sm_90a; sm_100a kernels take a(row) b(col) c(row) (K-major A and B, row-major C)}}
 gemm.matmul @sm100_layout a(bf16, row) b(bf16, row) c(bf16, row) acc(f32)
+    config(#gemm.config<arch = sm_100a, tile = [128, 256, 64], schedule = warp_roles>)
+
+// -----
+
+// expected-error @+1 {{'gemm.matmul' op batched is implemented for sm_90a kernels}}
+gemm.matmul @sm100_batched a(bf16, row) b(bf16, col) c(bf16, row) acc(f32) batched
     config(#gemm.config<arch = sm_100a, tile = [128, 256, 64], schedule = warp_roles>)
 
 // -----

@@ -148,8 +148,14 @@ TmaDescriptorType::verify(function_ref<InFlightDiagnostic()> emitError,
   if (elementBytes == 0)
     return emitError() << "TMA element type must be an integer or float, got "
                        << elementType;
-  if (box.size() != 2)
-    return emitError() << "TMA box must have 2 dimensions, got " << box.size();
+  if (box.size() != 2 && box.size() != 3)
+    return emitError() << "TMA box must have 2 dimensions (3 for a batch of "
+                          "matrices), got "
+                       << box.size();
+  if (box.size() == 3 && box[2] != 1)
+    return emitError() << "a batched TMA box holds one matrix of the batch "
+                          "(third dimension 1), got "
+                       << box[2];
   for (int64_t dim : box)
     if (dim < 1 || dim > 256)
       return emitError() << "TMA box dimensions must be in [1, 256], got "
@@ -170,7 +176,10 @@ TmaDescriptorType::verify(function_ref<InFlightDiagnostic()> emitError,
 }
 
 int64_t TmaDescriptorType::getBoxBytes() const {
-  return getBox()[0] * getBox()[1] * getElementBytes(getElementType());
+  int64_t elements = 1;
+  for (int64_t dim : getBox())
+    elements *= dim;
+  return elements * getElementBytes(getElementType());
 }
 
 LogicalResult

@@ -52,7 +52,7 @@ LogicalResult MatmulOp::verify() {
   ArrayRef<int64_t> tile = config.getTile();
   int64_t bm = tile[0], bn = tile[1], bk = tile[2];
   int64_t elementBytes = getElementBytes(aType);
-  if (failed(verifyLayouts()))
+  if (failed(verifyLayouts()) || failed(verifyBatched()))
     return failure();
   if (bk * elementBytes != 128)
     return emitOpError("tile K of ")
@@ -115,6 +115,14 @@ LogicalResult MatmulOp::verify() {
            << cluster[1] << ")";
   return verifyEpilogueRegion(getOperation(), getEpilogue(), getAccType(),
                               cType);
+}
+
+LogicalResult MatmulOp::verifyBatched() {
+  if (!getBatched())
+    return success();
+  if (getConfig().getArch() != Arch::sm_90a)
+    return emitOpError("batched is implemented for sm_90a kernels");
+  return success();
 }
 
 LogicalResult MatmulOp::verifyLayouts() {
@@ -317,9 +325,29 @@ static LogicalResult verifyMNMajorLoad(TmaLoadOp op) {
   return success();
 }
 
+/// A rank-3 (batched) descriptor is addressed with a batch coordinate, a
+/// rank-2 one without.
+static LogicalResult
+verifyCoordinates(Operation *op, TmaDescriptorType descriptor, Value batch) {
+  if (descriptor.getRank() == 3 && !batch)
+    return op->emitOpError("a batched (rank-3) descriptor needs a batch "
+                           "coordinate: [inner, outer, batch]");
+  if (descriptor.getRank() == 2 && batch)
+    return op->emitOpError("a batch coordinate needs a batched (rank-3) "
+                           "descriptor, got box [")
+           << descriptor.getBox()[0] << ", " << descriptor.getBox()[1] << "]";
+  return success();
+}
+
+LogicalResult TmaPrefetchOp::verify() {
+  return verifyCoordinates(*this, getDescriptor().getType(), getBatch());
+}
+
 LogicalResult TmaLoadOp::verify() {
   auto descriptor = getDescriptor().getType();
   auto buffer = getBuffer().getType();
+  if (failed(verifyCoordinates(*this, descriptor, getBatch())))
+    return failure();
   if (buffer.isMNMajor()) {
     if (failed(verifyMNMajorLoad(*this)))
       return failure();
@@ -347,6 +375,8 @@ LogicalResult TmaLoadOp::verify() {
 LogicalResult TmaStoreOp::verify() {
   auto descriptor = getDescriptor().getType();
   auto buffer = getBuffer().getType();
+  if (failed(verifyCoordinates(*this, descriptor, getBatch())))
+    return failure();
   if (failed(verifyBoxMatchesSlot(getOperation(), descriptor, buffer)))
     return failure();
   int64_t boxRows = descriptor.getBox()[1];

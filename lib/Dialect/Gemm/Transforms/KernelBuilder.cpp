@@ -29,6 +29,7 @@ TileGeometry mlir::gemm::getTileGeometry(MatmulOp op) {
   geometry.aMNMajor = op.getALayout() == Layout::col;
   geometry.bMNMajor = op.getBLayout() == Layout::row;
   geometry.cColumns = op.getCLayout() == Layout::col;
+  geometry.batched = op.getBatched();
   return geometry;
 }
 
@@ -93,6 +94,12 @@ bundle::KernelManifest buildManifest(const TileGeometry &geometry,
       bundle::Param::problemSize(bundle::ProblemDim::M),
       bundle::Param::problemSize(bundle::ProblemDim::N),
       bundle::Param::problemSize(bundle::ProblemDim::K)};
+  if (geometry.batched) {
+    manifest.params.push_back(
+        bundle::Param::problemSize(bundle::ProblemDim::Batch));
+    manifest.params.push_back(
+        bundle::Param::problemSize(bundle::ProblemDim::BatchBroadcast));
+  }
   return manifest;
 }
 
@@ -106,8 +113,13 @@ gpu::GPUFuncOp createKernelFunc(OpBuilder &b, Location loc,
       b.getArrayAttr({NVVM::NVVMTargetAttr::get(ctx, /*optLevel=*/3,
                                                 "nvptx64-nvidia-cuda", chip)}));
   b.setInsertionPointToStart(gpuModule.getBody());
+  // A batched kernel's descriptors are rank 3: one matrix of the batch per
+  // box.
   auto descType = [&](int64_t inner, int64_t outer, Type type) {
-    return TmaDescriptorType::get(ctx, type, {inner, outer}, 128);
+    SmallVector<int64_t> box = {inner, outer};
+    if (geometry.batched)
+      box.push_back(1);
+    return TmaDescriptorType::get(ctx, type, box, 128);
   };
   Type i32 = b.getI32Type();
   auto [aInner, aOuter] = geometry.aBox();
@@ -119,6 +131,8 @@ gpu::GPUFuncOp createKernelFunc(OpBuilder &b, Location loc,
       i32,
       i32,
       i32};
+  if (geometry.batched)
+    params.append({i32, i32});
   llvm::append_range(params, extraParams);
   if (geometry.aBoxesPerSlice > 1)
     params.push_back(
@@ -219,6 +233,10 @@ void KernelBuilder::readKernelArguments(Block &entry) {
   sizeM = entry.getArgument(3);
   sizeN = entry.getArgument(4);
   sizeK = entry.getArgument(5);
+  if (geometry.batched) {
+    sizeBatch = entry.getArgument(6);
+    broadcast = entry.getArgument(7);
+  }
   if (geometry.aBoxesPerSlice > 1)
     descAPartial = entry.getArguments().back();
   auto readIndex = [&](Value index) -> Value {
@@ -246,7 +264,8 @@ void KernelBuilder::computeSchedule() {
   Value tilesN = arith::CeilDivUIOp::create(b, loc, sizeN, i32(g.bn));
   unitsM = arith::CeilDivUIOp::create(b, loc, tilesM, i32(g.clusterM));
   unitsN = arith::CeilDivUIOp::create(b, loc, tilesN, i32(g.clusterN));
-  unitCount = mul(unitsM, unitsN);
+  unitsPerEntry = mul(unitsM, unitsN);
+  unitCount = g.batched ? mul(unitsPerEntry, sizeBatch) : unitsPerEntry;
   kBlocks = arith::CeilDivUIOp::create(b, loc, sizeK, i32(g.bk));
 
   if (g.clusterSize() == 1)
@@ -292,9 +311,15 @@ Value KernelBuilder::rankBit(Value m, int64_t n) {
                                add(m, i32(n * geometry.clusterM)));
 }
 
+Value KernelBuilder::batchOf(Value unit) {
+  return geometry.batched ? div(unit, unitsPerEntry) : Value();
+}
+
 std::pair<Value, Value> KernelBuilder::tileOrigin(Value unit) {
+  // Raster order and swizzle walk the units of one batch entry.
+  Value inEntry = geometry.batched ? rem(unit, unitsPerEntry) : unit;
   auto coords = StaticTileOp::create(
-      b, loc, b.getI32Type(), b.getI32Type(), unit, unitsM, unitsN,
+      b, loc, b.getI32Type(), b.getI32Type(), inEntry, unitsM, unitsN,
       RasterAttr::get(b.getContext(), geometry.raster),
       b.getI64IntegerAttr(geometry.swizzle));
   Value tileM = add(mul(coords.getM(), i32(geometry.clusterM)), rankM);
@@ -316,8 +341,19 @@ Value KernelBuilder::forEachStaticUnit(
 
 void KernelBuilder::loadStage(Value pipeline, Value ringA, Value ringB,
                               Value iteration, Value group, Value originM,
-                              Value originN) {
+                              Value originN, Value batch) {
   const TileGeometry &g = geometry;
+  // The batch entry each operand is read at: a broadcast operand (batch
+  // stride 0) has one entry, read at 0 (its descriptor has one entry: a
+  // zero stride is not a TMA stride).
+  auto entryOf = [&](int64_t bit) -> Value {
+    if (!batch)
+      return Value();
+    Value broadcasts =
+        ne(arith::AndIOp::create(b, loc, broadcast, i32(bit)), i32(0));
+    return select(broadcasts, i32(0), batch);
+  };
+  Value batchA = entryOf(1), batchB = entryOf(2);
   IntegerAttr ctaGroup =
       g.ctaGroup == 1 ? IntegerAttr() : b.getI64IntegerAttr(g.ctaGroup);
   ProducerAcquireOp::create(b, loc, pipeline, iteration);
@@ -331,7 +367,7 @@ void KernelBuilder::loadStage(Value pipeline, Value ringA, Value ringB,
   auto loadTile = [&](Value desc, Value origin, Value first, Value ring,
                       Value slot, Value k, int64_t sharing, Value index,
                       int64_t sliceRows, bool mnMajor, int64_t rows,
-                      Value multicast) {
+                      Value multicast, Value entry) {
     Value start = first ? add(origin, first) : origin;
     Value mask = sharing == 1 ? Value() : multicast;
     if (mnMajor) {
@@ -340,19 +376,20 @@ void KernelBuilder::loadStage(Value pipeline, Value ringA, Value ringB,
       for (int64_t block = 0; block < rows / g.span(); ++block) {
         Value row = rows == g.span() ? Value() : i32(block * g.span());
         TmaLoadOp::create(b, loc, desc, row ? add(start, row) : start, outer,
-                          ring, slot, row, kLine, pipeline, iteration, mask,
-                          /*issue=*/Value(), ctaGroup);
+                          entry, ring, slot, row, kLine, pipeline, iteration,
+                          mask, /*issue=*/Value(), ctaGroup);
       }
       return;
     }
     if (sharing == 1) {
-      TmaLoadOp::create(b, loc, desc, k, start, ring, slot, /*row=*/Value(),
-                        /*kOffset=*/Value(), pipeline, iteration,
-                        /*multicastMask=*/Value(), /*issue=*/Value(), ctaGroup);
+      TmaLoadOp::create(b, loc, desc, k, start, entry, ring, slot,
+                        /*row=*/Value(), /*kOffset=*/Value(), pipeline,
+                        iteration, /*multicastMask=*/Value(),
+                        /*issue=*/Value(), ctaGroup);
       return;
     }
     Value row = mul(index, i32(sliceRows));
-    TmaLoadOp::create(b, loc, desc, k, add(start, row), ring, slot, row,
+    TmaLoadOp::create(b, loc, desc, k, add(start, row), entry, ring, slot, row,
                       /*kOffset=*/Value(), pipeline, iteration, mask,
                       /*issue=*/Value(), ctaGroup);
   };
@@ -368,8 +405,8 @@ void KernelBuilder::loadStage(Value pipeline, Value ringA, Value ringB,
           box == 0 ? Value()
                    : arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
                                            start, sizeM);
-      TmaLoadOp::create(b, loc, descAPartial, k, start, ringA, slot, row,
-                        /*kOffset=*/Value(), pipeline, iteration,
+      TmaLoadOp::create(b, loc, descAPartial, k, start, batchA, ringA, slot,
+                        row, /*kOffset=*/Value(), pipeline, iteration,
                         /*multicastMask=*/Value(), issue, ctaGroup);
     }
   };
@@ -388,7 +425,7 @@ void KernelBuilder::loadStage(Value pipeline, Value ringA, Value ringB,
     Value k = mul(kBlock, i32(g.bk));
     auto loadWholeA = [&] {
       loadTile(descA, originM, Value(), ringA, slot, k, g.clusterN, rankN,
-               g.aSliceRows(), g.aMNMajor, g.bm, multicastA);
+               g.aSliceRows(), g.aMNMajor, g.bm, multicastA, batchA);
     };
     if (g.aBoxesPerSlice == 1) {
       loadWholeA();
@@ -401,6 +438,6 @@ void KernelBuilder::loadStage(Value pipeline, Value ringA, Value ringB,
       loadPartialA(slot, k);
     }
     loadTile(descB, originN, bFirst, ringB, slot, k, g.clusterM / g.ctaGroup,
-             bIndex, g.bSliceRows(), g.bMNMajor, g.bRows(), multicastB);
+             bIndex, g.bSliceRows(), g.bMNMajor, g.bRows(), multicastB, batchB);
   }
 }

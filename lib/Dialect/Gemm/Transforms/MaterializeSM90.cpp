@@ -184,8 +184,8 @@ private:
   /// arrive adds the others and stores the tile. Returns the next
   /// staging-slot counter.
   Value buildSharedTileEpilogue(Value acc, const WorkItem &work, Value originM,
-                                Value originN, Value aRow, Value consumer,
-                                Value staged, Value isLeader);
+                                Value originN, Value batch, Value aRow,
+                                Value consumer, Value staged, Value isLeader);
   /// Adds the other partial tiles' values [first, first + count) of the
   /// thread (one epilogue sub-tile) to the accumulator.
   using AddPartials =
@@ -193,8 +193,8 @@ private:
   /// Epilogue of one tile; returns the next staging-slot counter.
   /// `addPartials`, if given, adds the other CTAs' partial tiles to each
   /// group of `subTilesPerAdd` sub-tiles just before the first is staged.
-  Value buildEpilogue(Value acc, Value originM, Value originN, Value aRow,
-                      Value consumer, Value staged, Value isLeader,
+  Value buildEpilogue(Value acc, Value originM, Value originN, Value batch,
+                      Value aRow, Value consumer, Value staged, Value isLeader,
                       AddPartials addPartials = nullptr,
                       int64_t subTilesPerAdd = 1);
   void releaseStage(Value iteration);
@@ -265,8 +265,8 @@ void SM90KernelBuilder::build(gpu::GPUFuncOp func) {
     gpu::BarrierOp::create(b, loc);
   computeSchedule();
   if (shape.sharesTiles()) {
-    partials = entry.getArgument(6);
-    counters = entry.getArgument(7);
+    partials = entry.getArgument(shape.commonParams());
+    counters = entry.getArgument(shape.commonParams() + 1);
   }
   planWorkItems();
 
@@ -360,6 +360,7 @@ void SM90KernelBuilder::buildProducer(Region &region) {
       b.setInsertionPointToStart(items.getBody());
       WorkItem work = getWorkItem(items.getInductionVar());
       auto [originM, originN] = tileOrigin(work.unit);
+      Value batch = batchOf(work.unit);
       auto kLoop = scf::ForOp::create(b, loc, work.begin, work.end, i32(1),
                                       items.getRegionIterArgs());
       {
@@ -367,7 +368,7 @@ void SM90KernelBuilder::buildProducer(Region &region) {
         b.setInsertionPointToStart(kLoop.getBody());
         Value iteration = kLoop.getRegionIterArgs()[0];
         loadStage(pipeline, ringA, ringB, iteration, kLoop.getInductionVar(),
-                  originM, originN);
+                  originM, originN, batch);
         scf::YieldOp::create(b, loc, add(iteration, i32(1)));
       }
       scf::YieldOp::create(b, loc, kLoop.getResult(0));
@@ -449,8 +450,9 @@ std::pair<Value, Value> SM90KernelBuilder::buildMainloop(Value iteration,
 }
 
 Value SM90KernelBuilder::buildEpilogue(Value acc, Value originM, Value originN,
-                                       Value aRow, Value consumer, Value staged,
-                                       Value isLeader, AddPartials addPartials,
+                                       Value batch, Value aRow, Value consumer,
+                                       Value staged, Value isLeader,
+                                       AddPartials addPartials,
                                        int64_t subTilesPerAdd) {
   int64_t atoms = shape.accRows / 64;
   int64_t columnBlocks = shape.bn / shape.epilogueCols;
@@ -502,14 +504,14 @@ Value SM90KernelBuilder::buildEpilogue(Value acc, Value originM, Value originN,
         Value column = add(originN, i32(block * shape.epilogueCols));
         Value row = add(add(originM, aRow), i32(atom * 64));
         if (!shape.cColumns) {
-          TmaStoreOp::create(b, loc, descC, column, row, staging, slot,
+          TmaStoreOp::create(b, loc, descC, column, row, batch, staging, slot,
                              /*row=*/Value());
         } else {
           int64_t boxes = kStoreBoxRows / shape.epilogueCols;
           for (int64_t box = 0; box < boxes; ++box) {
             Value line = boxes == 1 ? Value() : i32(box * shape.epilogueCols);
             TmaStoreOp::create(b, loc, descC, line ? add(row, line) : row,
-                               column, staging, slot, line);
+                               column, batch, staging, slot, line);
           }
         }
         TmaStoreCommitOp::create(b, loc);
@@ -546,11 +548,9 @@ Value SM90KernelBuilder::buildArrival(Value acc, Value block, Value counter,
                               b.getI64IntegerAttr(kWarpgroupThreads));
 }
 
-Value SM90KernelBuilder::buildSharedTileEpilogue(Value acc,
-                                                 const WorkItem &work,
-                                                 Value originM, Value originN,
-                                                 Value aRow, Value consumer,
-                                                 Value staged, Value isLeader) {
+Value SM90KernelBuilder::buildSharedTileEpilogue(
+    Value acc, const WorkItem &work, Value originM, Value originN, Value batch,
+    Value aRow, Value consumer, Value staged, Value isLeader) {
   Value part = shape.schedule == Schedule::cooperative ? consumer : i32(0);
   Value tile = add(mul(work.unit, i32(shape.clusterSize())), rank);
   Value counter =
@@ -643,8 +643,9 @@ Value SM90KernelBuilder::buildSharedTileEpilogue(Value acc,
   b.setInsertionPointToStart(epilogue.thenBlock());
   scf::YieldOp::create(
       b, loc,
-      buildEpilogue(acc, originM, originN, aRow, consumer, staged, isLeader,
-                    addPartials, shape.streamK ? kStreamKSubTilesPerAdd : 1));
+      buildEpilogue(acc, originM, originN, batch, aRow, consumer, staged,
+                    isLeader, addPartials,
+                    shape.streamK ? kStreamKSubTilesPerAdd : 1));
   b.setInsertionPointToStart(epilogue.elseBlock());
   scf::YieldOp::create(b, loc, staged);
   return epilogue.getResult(0);
@@ -672,6 +673,7 @@ void SM90KernelBuilder::buildConsumer(Region &region) {
     Value item = items.getInductionVar();
     WorkItem work = getWorkItem(item);
     auto [originM, originN] = tileOrigin(work.unit);
+    Value batch = batchOf(work.unit);
     // Pingpong consumers take turns with their mainloops, in item order.
     // Besides letting one consumer's epilogue overlap the other's mainloop,
     // this keeps each consumer at most one phase ahead of the full barriers
@@ -687,12 +689,13 @@ void SM90KernelBuilder::buildConsumer(Region &region) {
         ConsumerReleaseOp::create(b, loc, mathOrder, item, Value(),
                                   IntegerAttr());
       });
-    Value staged = shape.sharesTiles()
-                       ? buildSharedTileEpilogue(
-                             acc, work, originM, originN, aRow, consumer,
-                             items.getRegionIterArgs()[1], isLeader)
-                       : buildEpilogue(acc, originM, originN, aRow, consumer,
-                                       items.getRegionIterArgs()[1], isLeader);
+    Value staged =
+        shape.sharesTiles()
+            ? buildSharedTileEpilogue(acc, work, originM, originN, batch, aRow,
+                                      consumer, items.getRegionIterArgs()[1],
+                                      isLeader)
+            : buildEpilogue(acc, originM, originN, batch, aRow, consumer,
+                            items.getRegionIterArgs()[1], isLeader);
     // Skip the iterations of the other consumer's item.
     if (pingpong)
       next = add(next, tripsOf(add(item, i32(1))));

@@ -56,6 +56,15 @@ def Gemm_MatmulOp : Gemm_Op<"matmul", [Symbol, IsolatedFromAbove]> {
     8-bit operands must be K-major, and sm_100a kernels take a(row) b(col)
     c(row).
 
+    `batched` (sm_90a): C[b] = A[b] * B[b]^T for b < batch, the batch size
+    a run-time value. Each of A, B and C is a batch of matrices with its own
+    element stride between entries (a kernel parameter through its rank-3
+    TMA descriptor); an A or B batch stride of 0 broadcasts one matrix to
+    every entry (the kernel then reads batch coordinate 0 of it: the
+    `batch_broadcast` parameter). The persistent schedule walks the tiles of
+    all entries (entry-major, raster order and swizzle inside an entry);
+    split-K and stream-K cut the tiles of all entries alike.
+
     The optional epilogue region maps one accumulator value to one output
     value (alpha scaling, activation, conversion); without it the
     accumulator is rounded to the output type.
@@ -70,18 +79,20 @@ def Gemm_MatmulOp : Gemm_Op<"matmul", [Symbol, IsolatedFromAbove]> {
                        TypeAttr:$aType, Gemm_LayoutAttr:$aLayout,
                        TypeAttr:$bType, Gemm_LayoutAttr:$bLayout,
                        TypeAttr:$cType, Gemm_LayoutAttr:$cLayout,
-                       TypeAttr:$accType,
+                       TypeAttr:$accType, UnitAttr:$batched,
                        Gemm_ConfigAttr:$config);
   let regions = (region AnyRegion:$epilogue);
   let assemblyFormat = [{
     $sym_name `a` `(` $aType `,` $aLayout `)` `b` `(` $bType `,` $bLayout `)`
-    `c` `(` $cType `,` $cLayout `)` `acc` `(` $accType `)`
+    `c` `(` $cType `,` $cLayout `)` `acc` `(` $accType `)` (`batched` $batched^)?
     `config` `(` $config `)` attr-dict-with-keyword ($epilogue^)?
   }];
   let hasVerifier = 1;
   let extraClassDeclaration = [{
     /// The storage orders this arch and element type can take.
     ::mlir::LogicalResult verifyLayouts();
+    /// Batched kernels: sm_90a.
+    ::mlir::LogicalResult verifyBatched();
   }];
 }
 
@@ -276,8 +287,9 @@ def Gemm_TmaLoadOp : Gemm_Op<"tma.load", [Gemm_SideEffects, AttrSizedOperandSegm
   let summary = "TMA load of one box into a ring slot, completing on the slot's full barrier";
   let description = [{
     `cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes`
-    (with `.multicast::cluster` and a CTA mask when `multicast` is given) of
-    the box at element coordinates `[inner, outer]` into slot `slot` of the
+    (`.3d` with the batch entry `batch` as third coordinate for a rank-3
+    descriptor; with `.multicast::cluster` and a CTA mask when `multicast` is
+    given) of the box at element coordinates `[inner, outer]` into slot `slot` of the
     ring, `row` rows into the slot (multicast slices), completing on the
     full barrier of the pipeline's slot for `iteration`. Out-of-bounds
     elements are zero-filled, so edge tiles and a K tail need no masking.
@@ -315,13 +327,14 @@ def Gemm_TmaLoadOp : Gemm_Op<"tma.load", [Gemm_SideEffects, AttrSizedOperandSegm
     ```
   }];
   let arguments = (ins Gemm_TmaDescriptor:$descriptor, I32:$inner, I32:$outer,
+                       Optional<I32>:$batch,
                        Gemm_SmemBuffer:$buffer, I32:$slot, Optional<I32>:$row,
                        Optional<I32>:$kOffset,
                        Gemm_Pipeline:$pipeline, I32:$iteration,
                        Optional<I16>:$multicastMask, Optional<I1>:$issue,
                        OptionalAttr<I64Attr>:$ctaGroup);
   let assemblyFormat = [{
-    $descriptor `[` $inner `,` $outer `]` `->` $buffer `[` $slot (`,` $row^)? `]`
+    $descriptor `[` $inner `,` $outer (`,` $batch^)? `]` `->` $buffer `[` $slot (`,` $row^)? `]`
     (`k_offset` `(` $kOffset^ `)`)?
     `barrier` $pipeline `[` $iteration `]` (`multicast` `(` $multicastMask^ `)`)?
     (`when` `(` $issue^ `)`)? (`cta_group` `(` $ctaGroup^ `)`)?
@@ -337,12 +350,13 @@ def Gemm_TmaLoadOp : Gemm_Op<"tma.load", [Gemm_SideEffects, AttrSizedOperandSegm
   }];
 }
 
-def Gemm_TmaStoreOp : Gemm_Op<"tma.store", [Gemm_SideEffects]> {
+def Gemm_TmaStoreOp : Gemm_Op<"tma.store", [Gemm_SideEffects,
+    AttrSizedOperandSegments]> {
   let summary = "TMA store of one staging slot (or rows of it) to global memory";
   let description = [{
     `cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group` of slot
-    `slot` to the box at `[inner, outer]`; out-of-bounds elements are not
-    written. A box of fewer rows than the slot stores the rows from `row`
+    `slot` to the box at `[inner, outer]` (`.3d` at `[inner, outer, batch]`
+    for a rank-3 descriptor); out-of-bounds elements are not written. A box of fewer rows than the slot stores the rows from `row`
     (a slot holding several boxes, e.g. the two 32 x 32 f32 boxes of a
     column-major C sub-tile). Writers of the slot must have executed
     `fence.proxy.async.shared::cta` and synchronised first. Completion is
@@ -351,9 +365,10 @@ def Gemm_TmaStoreOp : Gemm_Op<"tma.store", [Gemm_SideEffects]> {
     Example: `gemm.tma.store %descC[%n, %m] from %stage[%slot] : !gemm.tma_desc<bf16, box = [64, 64], swizzle = 128>, !gemm.smem<4 x 64 x 64 x bf16, swizzle = 128>`
   }];
   let arguments = (ins Gemm_TmaDescriptor:$descriptor, I32:$inner, I32:$outer,
+                       Optional<I32>:$batch,
                        Gemm_SmemBuffer:$buffer, I32:$slot, Optional<I32>:$row);
   let assemblyFormat = [{
-    $descriptor `[` $inner `,` $outer `]` `from` $buffer `[` $slot (`,` $row^)? `]`
+    $descriptor `[` $inner `,` $outer (`,` $batch^)? `]` `from` $buffer `[` $slot (`,` $row^)? `]`
     attr-dict `:` type($descriptor) `,` type($buffer)
   }];
   let hasVerifier = 1;
@@ -395,11 +410,15 @@ def Gemm_TmaPrefetchOp : Gemm_Op<"tma.prefetch", [Gemm_SideEffects]> {
   let summary = "prefetch one box into L2";
   let description = [{
     `cp.async.bulk.prefetch.tensor.2d.L2.global.tile` of the box at
-    `[inner, outer]`.
+    `[inner, outer]` (`.3d` with the batch entry for a rank-3 descriptor).
     Example: `gemm.tma.prefetch %descA[%k, %m] : !gemm.tma_desc<bf16, box = [64, 128], swizzle = 128>`
   }];
-  let arguments = (ins Gemm_TmaDescriptor:$descriptor, I32:$inner, I32:$outer);
-  let assemblyFormat = "$descriptor `[` $inner `,` $outer `]` attr-dict `:` type($descriptor)";
+  let arguments = (ins Gemm_TmaDescriptor:$descriptor, I32:$inner, I32:$outer,
+                       Optional<I32>:$batch);
+  let assemblyFormat = [{
+    $descriptor `[` $inner `,` $outer (`,` $batch^)? `]` attr-dict `:` type($descriptor)
+  }];
+  let hasVerifier = 1;
 }
 
 //===----------------------------------------------------------------------===//

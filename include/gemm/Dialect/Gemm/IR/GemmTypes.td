@@ -10,15 +10,19 @@ class Gemm_Type<string name, string typeMnemonic, list<Trait> traits = []>
 }
 
 def Gemm_TmaDescriptorType : Gemm_Type<"TmaDescriptor", "tma_desc"> {
-  let summary = "a TMA tensor map (CUtensorMap) of a 2-D global tensor";
+  let summary = "a TMA tensor map (CUtensorMap) of a 2-D global tensor or a batch of them";
   let description = [{
     A 128-byte tensor map created on the host by `cuTensorMapEncodeTiled` and
     passed to the kernel by value (a `__grid_constant__` parameter). The type
     carries what the kernel relies on: the element type, the box (inner
     dimension first) and the shared-memory swizzle in bytes (0, 32, 64, 128).
     The host side creates the descriptor from the kernel bundle's manifest.
+    A rank-3 box `[inner, outer, 1]` describes a batch of matrices (the third
+    dimension is the batch entry, one per box): the descriptor of a batched
+    kernel, whose TMA ops take a batch coordinate.
 
-    Example: `!gemm.tma_desc<bf16, box = [64, 128], swizzle = 128>`
+    Example: `!gemm.tma_desc<bf16, box = [64, 128], swizzle = 128>`,
+    `!gemm.tma_desc<bf16, box = [64, 128, 1], swizzle = 128>`
   }];
   let parameters = (ins "::mlir::Type":$elementType,
                         ArrayRefParameter<"int64_t">:$box,
@@ -28,6 +32,8 @@ def Gemm_TmaDescriptorType : Gemm_Type<"TmaDescriptor", "tma_desc"> {
   let extraClassDeclaration = [{
     /// Bytes one load of the full box delivers to shared memory.
     int64_t getBoxBytes() const;
+    /// 2, or 3 for a batch of matrices.
+    int64_t getRank() const { return getBox().size(); }
   }];
 }
 
