@@ -48,7 +48,28 @@ std::string Problem::toString() const {
                      std::string(bundle::toString(inType));
   if (outType && *outType != inType)
     text += " -> " + std::string(bundle::toString(*outType));
+  if (!(layouts == TensorLayouts{}))
+    text += " a " + std::string(bundle::toString(layouts.a)) + " b " +
+            std::string(bundle::toString(layouts.b)) + " c " +
+            std::string(bundle::toString(layouts.c));
+  if (batch > 1)
+    text += " batch=" + std::to_string(batch);
   return text;
+}
+
+Problem Problem::transposed() const {
+  auto flipped = [](Layout layout) {
+    return layout == Layout::Row ? Layout::Col : Layout::Row;
+  };
+  Problem t = *this;
+  t.m = n;
+  t.n = m;
+  // The new A is B's memory: K-major (B col) stays K-major (A row). The new
+  // B is A's memory: K-major (A row) stays K-major (B col).
+  t.layouts.a = flipped(layouts.b);
+  t.layouts.b = flipped(layouts.a);
+  t.layouts.c = flipped(layouts.c);
+  return t;
 }
 
 std::string HardwareParams::tileKey(const KernelConfig &config) {
@@ -84,10 +105,14 @@ bool isApplicable(const KernelConfig &config, const Problem &problem,
   if (config.tileM >= 2 * std::max<uint64_t>(m, 64) ||
       config.tileN >= 2 * std::max<uint64_t>(n, 64))
     return false;
-  const uint64_t tilesM = ceilDiv(m, config.tileM);
+  const uint64_t batch = std::max<uint64_t>(problem.batch, 1);
+  const uint64_t tilesM = ceilDiv(m, config.tileM) * batch;
   const uint64_t tilesN = ceilDiv(n, config.tileN);
   const uint64_t tiles = tilesM * tilesN;
   const uint64_t kBlocks = ceilDiv(problem.k, config.tileK);
+  // Batched kernels run whole tiles only.
+  if (batch > 1 && (config.splits > 1 || config.streamK))
+    return false;
   if (config.splits > 1)
     return tiles * 2 <= target.smCount && kBlocks >= 4 * config.splits;
   if (config.streamK)
@@ -111,7 +136,10 @@ Estimate physicsEstimate(const HardwareParams &p, const KernelConfig &config,
   const double out =
       bundle::elementBytes(problem.outType.value_or(problem.inType));
   const uint64_t m = problem.m, n = problem.n, k = problem.k;
-  const uint64_t tilesM = ceilDiv(m, config.tileM);
+  // A batch's entries are tiled one after the other, as the rows of one
+  // problem of batch x M rows whose tiles do not straddle entries.
+  const uint64_t batch = std::max<uint64_t>(problem.batch, 1);
+  const uint64_t tilesM = ceilDiv(m, config.tileM) * batch;
   const uint64_t tilesN = ceilDiv(n, config.tileN);
   const uint64_t kBlocks = ceilDiv(k, config.tileK);
   const uint64_t clusterSize = uint64_t(config.clusterM) * config.clusterN;
@@ -138,8 +166,8 @@ Estimate physicsEstimate(const HardwareParams &p, const KernelConfig &config,
   double latency = p.loadLatencySeconds / config.ringStages();
   double kBlock = std::max({mma, l2, latency});
 
-  double read = double(m * k + n * k) * in;
-  double written = double(m * n) * out;
+  double read = double(batch) * double(m * k + n * k) * in;
+  double written = double(batch) * double(m * n) * out;
   double tileWrite = bm * bn * out * active / p.writeBytesPerSecond;
   if (config.streamK) {
     double perCta = double(e.tiles * kBlocks) / active;
@@ -260,7 +288,8 @@ Estimate DispatchModel::estimate(const KernelConfig &config,
   for (size_t i = 0; i < kernels.size(); ++i) {
     if (kernels[i].key() != config.key())
       continue;
-    double x[3] = {std::log(double(problem.m)), std::log(double(problem.n)),
+    double rows = double(problem.m) * double(std::max<uint64_t>(problem.batch, 1));
+    double x[3] = {std::log(rows), std::log(double(problem.n)),
                    std::log(double(problem.k))};
     double weighted = 0, weights = 0;
     for (const Residual &r : residuals[i]) {

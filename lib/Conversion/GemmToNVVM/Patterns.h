@@ -123,9 +123,12 @@ Value getPairLeaderAddress(OpBuilder &b, Location loc, Value barrier);
 Value loadTmemLaneQuarter(OpBuilder &b, Location loc, Value tmem, TmemType type,
                           Value stage, int64_t col, int64_t count);
 
-/// The shared-memory address of `row` rows into slot `slot` of a buffer.
+/// The shared-memory address of `row` rows into slot `slot` of a buffer;
+/// for an MN-major buffer `row` is a whole number of blocks (swizzle spans)
+/// and `kLine` the K line inside the block.
 Value getSlotAddress(OpBuilder &b, Location loc, Value base,
-                     SmemBufferType type, Value slot, Value row = {});
+                     SmemBufferType type, Value slot, Value row = {},
+                     Value kLine = {});
 
 } // namespace mlir::gemm
 
