@@ -297,6 +297,28 @@ gemm.matmul @acc_type a(f16, row) b(f16, col) c(f16, row) acc(f16)
 
 // -----
 
+// The kernel's symbol becomes its PTX .entry name and its bundle's file
+// names: found by gemm-fuzz, a space in it crashed the NVPTX back end ("Symbol
+// name with unsupported characters"), and a '/' would have written the
+// bundle outside its output directory.
+// expected-error @+1 {{'gemm.matmul' op symbol @"with space" must be an identifier ([A-Za-z_][A-Za-z0-9_]*): it names the PTX kernel and its bundle files}}
+gemm.matmul @"with space" a(bf16, row) b(bf16, col) c(bf16, row) acc(f32)
+    config(#gemm.config<arch = sm_100a, tile = [128, 256, 64], schedule = warp_roles>)
+
+// -----
+
+// expected-error @+1 {{'gemm.matmul' op symbol @"../escape" must be an identifier}}
+gemm.matmul @"../escape" a(bf16, row) b(bf16, col) c(bf16, row) acc(f32)
+    config(#gemm.config<arch = sm_90a, tile = [128, 256, 64]>)
+
+// -----
+
+// expected-error @+1 {{'gemm.matmul' op symbol @"0digit" must be an identifier}}
+gemm.matmul @"0digit" a(bf16, row) b(bf16, col) c(bf16, row) acc(f32)
+    config(#gemm.config<arch = sm_90a, tile = [128, 256, 64]>)
+
+// -----
+
 // expected-error @+1 {{'gemm.matmul' op only a(row) b(col) c(row) (C = A * B^T with K-major operands) is implemented}}
 gemm.matmul @a_layout a(bf16, col) b(bf16, col) c(bf16, row) acc(f32)
     config(#gemm.config<arch = sm_90a, tile = [128, 256, 64]>)

@@ -34,6 +34,17 @@ LogicalResult mlir::gemm::verifyEpilogueRegion(Operation *op, Region &region,
 //===----------------------------------------------------------------------===//
 
 LogicalResult MatmulOp::verify() {
+  // The symbol names the kernel (a PTX .entry, whose identifiers take no
+  // spaces or dots) and its bundle files (NAME.ptx, NAME.json: no path
+  // separators).
+  StringRef name = getSymName();
+  auto identifierChar = [](char c) { return llvm::isAlnum(c) || c == '_'; };
+  if (name.empty() || llvm::isDigit(name.front()) ||
+      !llvm::all_of(name, identifierChar))
+    return emitOpError("symbol @\"")
+           << name
+           << "\" must be an identifier ([A-Za-z_][A-Za-z0-9_]*): it names "
+              "the PTX kernel and its bundle files";
   Type aType = getAType(), bType = getBType(), cType = getCType();
   if (!isSupportedInputType(aType))
     return emitOpError("A element type must be bf16, f16, f8E4M3FN or "
