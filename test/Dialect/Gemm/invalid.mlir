@@ -201,6 +201,13 @@ func.func @smem_cols(%b: !gemm.smem<2 x 128 x 0 x bf16, swizzle = 0>) { return }
 
 // -----
 
+// Found by gemm-fuzz: a size near 2^63 overflowed the row-byte count (cols x
+// element bytes) in the verifier itself (signed overflow, UBSan).
+// expected-error @+1 {{shared-memory buffer sizes must be at most 65536, got 4 x 128 x 9223372036854775807}}
+func.func @smem_huge(%b: !gemm.smem<4 x 128 x 9223372036854775807 x bf16, swizzle = 128>) { return }
+
+// -----
+
 // expected-error @+1 {{shared-memory element type must be an integer or float, got 'index'}}
 func.func @smem_element(%b: !gemm.smem<2 x 128 x 64 x index, swizzle = 0>) { return }
 

@@ -179,6 +179,13 @@ SmemBufferType::verify(function_ref<InFlightDiagnostic()> emitError,
                        Type elementType, int64_t swizzle) {
   if (stages < 1 || rows < 1 || cols < 1)
     return emitError() << "shared-memory buffer sizes must be positive";
+  // Far above any buffer that fits the 227 KB budget, and small enough that
+  // the byte counts (stages x rows x cols x element bytes) cannot overflow.
+  constexpr int64_t kMaxSize = 1 << 16;
+  if (stages > kMaxSize || rows > kMaxSize || cols > kMaxSize)
+    return emitError() << "shared-memory buffer sizes must be at most "
+                       << kMaxSize << ", got " << stages << " x " << rows
+                       << " x " << cols;
   if (getElementBytes(elementType) == 0)
     return emitError() << "shared-memory element type must be an integer or "
                           "float, got "
