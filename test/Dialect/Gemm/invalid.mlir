@@ -39,6 +39,14 @@ gemm.matmul @cluster_size a(bf16, row) b(bf16, col) c(bf16, row) acc(f32)
 
 // -----
 
+// Found by gemm-fuzz: the product of these sizes overflowed in the
+// verifier (signed overflow, UBSan); each size is checked first.
+// expected-error @+2 {{cluster [17, 9223372036854775807] exceeds the portable limit of 8 CTAs}}
+gemm.matmul @cluster_huge a(bf16, row) b(bf16, col) c(bf16, row) acc(f32)
+    config(#gemm.config<arch = sm_90a, tile = [128, 256, 64], cluster = [17, 9223372036854775807]>)
+
+// -----
+
 // expected-error @+2 {{stages must be 0 (derive from the shared-memory budget) or at least 2, got 1}}
 gemm.matmul @one_stage a(bf16, row) b(bf16, col) c(bf16, row) acc(f32)
     config(#gemm.config<arch = sm_90a, tile = [128, 256, 64], stages = 1>)

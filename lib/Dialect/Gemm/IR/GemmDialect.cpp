@@ -82,6 +82,10 @@ LogicalResult ConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
       llvm::any_of(cluster, [](int64_t v) { return v <= 0; }))
     return emitError()
            << "cluster must be two positive sizes [along M, along N]";
+  // Each size first: their product could overflow.
+  if (cluster[0] > 8 || cluster[1] > 8)
+    return emitError() << "cluster [" << cluster[0] << ", " << cluster[1]
+                       << "] exceeds the portable limit of 8 CTAs";
   if (cluster[0] * cluster[1] > 8)
     return emitError() << "cluster of " << cluster[0] * cluster[1]
                        << " CTAs exceeds the portable limit of 8";
