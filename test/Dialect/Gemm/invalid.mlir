@@ -358,6 +358,14 @@ gemm.matmul @tile_k a(bf16, row) b(bf16, col) c(bf16, row) acc(f32)
 
 // -----
 
+// Found by gemm-fuzz: tile K x element bytes overflowed in the verifier
+// (signed overflow, UBSan).
+// expected-error @+1 {{'gemm.matmul' op tile K of 4611686018427387904 must span 128 bytes of 'bf16' (one 128-byte swizzle row): use BK = 64}}
+gemm.matmul @tile_k_huge a(bf16, row) b(bf16, col) c(bf16, row) acc(f32)
+    config(#gemm.config<arch = sm_90a, tile = [256, 128, 4611686018427387904]>)
+
+// -----
+
 // expected-error @+1 {{'gemm.matmul' op sm_90a kernels take bf16 or f16 inputs; 8-bit inputs are implemented for sm_100a only}}
 gemm.matmul @sm90_fp8 a(f8E4M3FN, row) b(f8E4M3FN, col) c(bf16, row) acc(f32)
     config(#gemm.config<arch = sm_90a, tile = [128, 256, 128]>)

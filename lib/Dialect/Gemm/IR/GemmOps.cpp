@@ -67,7 +67,8 @@ LogicalResult MatmulOp::verify() {
   ArrayRef<int64_t> tile = config.getTile();
   int64_t bm = tile[0], bn = tile[1], bk = tile[2];
   int64_t elementBytes = getElementBytes(aType);
-  if (bk * elementBytes != 128)
+  // Compared as a quotient: bk x element bytes could overflow.
+  if (bk != 128 / elementBytes)
     return emitOpError("tile K of ")
            << bk << " must span 128 bytes of " << aType
            << " (one 128-byte swizzle row): use BK = " << 128 / elementBytes;
