@@ -127,9 +127,13 @@ const char *const kInterestingIntegers[] = {"0",
 
 std::string integer(Rng &rng) { return pick(rng, kInterestingIntegers); }
 
+/// One value in eight is illegal: libFuzzer stacks up to five mutations on
+/// an input, and an input with one illegal value stops at its verifier.
+bool legalValue(Rng &rng) { return chance(rng, 7, 8); }
+
 /// Legal values most of the time, anything the grammar allows otherwise.
 std::string configValue(const std::string &key, Rng &rng) {
-  bool legal = chance(rng, 3, 4);
+  bool legal = legalValue(rng);
   if (key == "arch") {
     const char *const good[] = {"sm_90a", "sm_100a"};
     const char *const bad[] = {"sm_90",   "sm_100", "sm_80",     "sm_120a",
@@ -313,7 +317,35 @@ bool mutateConfig(std::string &text, Rng &rng) {
     // A new value for a field.
     Field &field = fields[below(rng, fields.size())];
     std::string key = text.substr(field.key.begin, field.key.size());
-    replace(text, field.value, configValue(key, rng));
+    std::string value = configValue(key, rng);
+    // A new arch mostly comes with the schedule it needs (sm_100a kernels
+    // are warp_roles, sm_90a ones are not), else most such inputs would
+    // stop at that one diagnostic.
+    std::string schedule;
+    if (key == "arch" && chance(rng, 3, 4)) {
+      if (value == "sm_100a")
+        schedule = "warp_roles";
+      else if (value == "sm_90a")
+        schedule = chance(rng, 1, 2) ? "cooperative" : "pingpong";
+    }
+    auto scheduleField =
+        std::find_if(fields.begin(), fields.end(), [&](Field &f) {
+          return text.compare(f.key.begin, f.key.size(), "schedule") == 0;
+        });
+    if (!schedule.empty() && scheduleField != fields.end() &&
+        scheduleField->whole.begin > field.whole.begin)
+      replace(text, scheduleField->value, schedule);
+    replace(text, field.value, value);
+    if (!schedule.empty() && scheduleField != fields.end() &&
+        scheduleField->whole.begin < field.whole.begin)
+      replace(text, scheduleField->value, schedule);
+    if (!schedule.empty() && scheduleField == fields.end()) {
+      size_t end = configBodies(text)[0].end;
+      for (Span other : configBodies(text))
+        if (other.begin == body.begin)
+          end = other.end;
+      text.insert(end, ", schedule = " + schedule);
+    }
     return true;
   }
   if (action < 7) {
@@ -337,8 +369,16 @@ bool mutateConfig(std::string &text, Rng &rng) {
   if (fields.empty())
     return false;
   if (action < 9) {
-    // A field removed, with its separating comma.
+    // A field removed, with its separating comma; arch and tile (required)
+    // only now and then.
     size_t index = below(rng, fields.size());
+    for (int tries = 0; tries < 4 && legalValue(rng); ++tries) {
+      Span key = fields[index].key;
+      if (text.compare(key.begin, key.size(), "arch") != 0 &&
+          text.compare(key.begin, key.size(), "tile") != 0)
+        break;
+      index = below(rng, fields.size());
+    }
     Span whole = fields[index].whole;
     if (index + 1 < fields.size())
       whole.end = fields[index + 1].whole.begin;
@@ -351,7 +391,7 @@ bool mutateConfig(std::string &text, Rng &rng) {
   Field &field = fields[below(rng, fields.size())];
   const char *const bogus[] = {"tiles", "clusters", "stage", "warps", "arch2"};
   replace(text, field.key,
-          chance(rng, 3, 4) ? pick(rng, kConfigKeys) : pick(rng, bogus));
+          legalValue(rng) ? pick(rng, kConfigKeys) : pick(rng, bogus));
   return true;
 }
 
@@ -521,7 +561,7 @@ bool mutateMatmul(std::string &text, Rng &rng) {
   Signature sig = parseSignature(text, ops[below(rng, ops.size())]);
   if (!sig.ok)
     return false;
-  bool legal = chance(rng, 3, 4);
+  bool legal = legalValue(rng);
   switch (below(rng, 8)) {
   case 0: { // A and B types, together (legal) or apart
     std::string type = inputType(rng, legal);
@@ -698,24 +738,28 @@ bool mutateInteger(std::string &text, Rng &rng) {
   if (numbers.empty())
     return false;
   Span number = numbers[below(rng, numbers.size())];
-  // strtoll saturates; the arithmetic wraps (unsigned), so the neighbours
-  // of the extremes are the other extremes.
-  auto value = static_cast<unsigned long long>(std::strtoll(
-      text.substr(number.begin, number.size()).c_str(), nullptr, 10));
+  // Non-negative values only: most integers outside the config are type
+  // parameters and attribute values the grammar wants unsigned (negative
+  // ones, which the config's verifier must handle, come from configValue).
+  unsigned long long value = std::strtoull(
+      text.substr(number.begin, number.size()).c_str(), nullptr, 10);
+  constexpr unsigned long long kMax = 9223372036854775807ull;
   std::string with;
   switch (below(rng, 4)) {
   case 0:
-    with = std::to_string(static_cast<long long>(value + 1));
+    with = std::to_string(std::min(value, kMax - 1) + 1);
     break;
   case 1:
-    with = std::to_string(static_cast<long long>(value - 1));
+    with = std::to_string(value > 0 ? value - 1 : 0);
     break;
   case 2:
-    with = std::to_string(
-        static_cast<long long>(chance(rng, 1, 2) ? value * 2 : value / 2));
+    with = std::to_string(chance(rng, 1, 2) ? std::min(value, kMax / 2) * 2
+                                            : value / 2);
     break;
   default:
     with = integer(rng);
+    if (with[0] == '-' || with.size() > 19)
+      with = "0";
   }
   replace(text, number, with);
   return true;
@@ -762,29 +806,16 @@ bool mutateLines(std::string &text, Rng &rng) {
 } // namespace
 
 bool gemm_fuzz::mutateText(std::string &text, std::mt19937_64 &rng) {
-  switch (below(rng, 20)) {
-  case 0:
-  case 1:
-  case 2:
-  case 3:
-  case 4:
-  case 5:
-  case 6:
+  // Out of 20: the config 8, the matmul 5, the option line 2, an integer 4,
+  // lines 1 (they break multi-line ops more often than not).
+  size_t kind = below(rng, 20);
+  if (kind < 8)
     return mutateConfig(text, rng);
-  case 7:
-  case 8:
-  case 9:
-  case 10:
-  case 11:
+  if (kind < 13)
     return mutateMatmul(text, rng);
-  case 12:
-  case 13:
+  if (kind < 15)
     return mutateOptions(text, rng);
-  case 14:
-  case 15:
-  case 16:
+  if (kind < 19)
     return mutateInteger(text, rng);
-  default:
-    return mutateLines(text, rng);
-  }
+  return mutateLines(text, rng);
 }

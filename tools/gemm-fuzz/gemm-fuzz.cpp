@@ -100,8 +100,47 @@ Settings settings;
 DialectRegistry *registry = nullptr;
 
 struct Stats {
-  uint64_t inputs = 0, parsed = 0, compiled = 0, ptx = 0, diagnosed = 0;
+  uint64_t inputs = 0, syntaxErrors = 0, parsed = 0, verified = 0, compiled = 0,
+           ptx = 0, diagnosed = 0;
 } stats;
+
+/// Whether the first error of an input the parser rejected is the parser's
+/// own (syntax), not a type's or an attribute's verifier, which MLIR runs
+/// while parsing (an illegal config value is rejected there). A heuristic
+/// on the messages of MLIR's parser, for the stats only.
+bool isSyntaxError(StringRef message) {
+  static const char *const prefixes[] = {"expected",
+                                         "unexpected",
+                                         "custom op",
+                                         "unbalanced",
+                                         "invalid",
+                                         "undefined",
+                                         "use of",
+                                         "unknown",
+                                         "duplicate",
+                                         "redefinition",
+                                         "struct is missing",
+                                         "failed to parse",
+                                         "Dialect",
+                                         "dialect",
+                                         "operation",
+                                         "reference to",
+                                         "empty",
+                                         "@ identifier",
+                                         "unterminated",
+                                         "integer",
+                                         "floating",
+                                         "attribute",
+                                         "region",
+                                         "block",
+                                         "entry block",
+                                         "missing",
+                                         "cannot",
+                                         "'"};
+  return llvm::any_of(prefixes, [&](const char *prefix) {
+    return message.starts_with(prefix);
+  });
+}
 
 void printStats() {
   if (!settings.stats || stats.inputs == 0)
@@ -110,12 +149,16 @@ void printStats() {
     return static_cast<unsigned>(100 * part / stats.inputs);
   };
   std::fprintf(stderr,
-               "gemm-fuzz: %llu inputs, parsed %llu (%u%%), compiled %llu "
-               "(%u%%), to PTX %llu, diagnosed in the pipeline %llu\n",
+               "gemm-fuzz: %llu inputs, syntax errors %llu (%u%%), parsed "
+               "%llu (%u%%), verified %llu "
+               "(%u%%), compiled %llu (%u%%), to PTX %llu, diagnosed in the "
+               "pipeline %llu\n",
                (unsigned long long)stats.inputs,
-               (unsigned long long)stats.parsed, percent(stats.parsed),
-               (unsigned long long)stats.compiled, percent(stats.compiled),
-               (unsigned long long)stats.ptx,
+               (unsigned long long)stats.syntaxErrors,
+               percent(stats.syntaxErrors), (unsigned long long)stats.parsed,
+               percent(stats.parsed), (unsigned long long)stats.verified,
+               percent(stats.verified), (unsigned long long)stats.compiled,
+               percent(stats.compiled), (unsigned long long)stats.ptx,
                (unsigned long long)stats.diagnosed);
 }
 
@@ -174,10 +217,12 @@ Options optionsFor(const std::string &text) {
 struct Diagnostics {
   unsigned errors = 0;
   std::vector<std::string> messages;
+  /// The message of the first error, without its location.
+  std::string firstError;
 
   void add(Diagnostic &diag) {
-    if (diag.getSeverity() == DiagnosticSeverity::Error)
-      ++errors;
+    if (diag.getSeverity() == DiagnosticSeverity::Error && errors++ == 0)
+      firstError = diag.str();
     std::string text;
     llvm::raw_string_ostream os(text);
     os << diag.getLocation() << ": " << diag;
@@ -267,7 +312,8 @@ void compile(MLIRContext &ctx, ModuleOp module, const Options &options,
                  << (options.ptx ? " to PTX" : "") << "\n";
 }
 
-void runOne(const std::string &text) {
+/// Runs one input; false when it did not parse.
+bool runOne(const std::string &text) {
   ++stats.inputs;
   Options options = optionsFor(text);
   static std::unique_ptr<MLIRContext> context;
@@ -285,24 +331,36 @@ void runOne(const std::string &text) {
     diags.add(diag);
     return success();
   });
-  ParserConfig config(&ctx);
+  // Parsing and verifying apart, to count how many inputs get past the
+  // parser (the mutator's aim) and how many are valid.
+  ParserConfig config(&ctx, /*verifyAfterParse=*/false);
   OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(text, config);
   if (!module) {
     if (diags.errors == 0)
       bug("the parser rejected the input without an error diagnostic");
+    if (isSyntaxError(diags.firstError))
+      ++stats.syntaxErrors;
     if (settings.verbose)
       llvm::errs() << "gemm-fuzz: outcome: not parsed\n";
     current = nullptr;
-    return;
+    return false;
   }
   ++stats.parsed;
+  if (failed(verify(*module))) {
+    if (diags.errors == 0)
+      bug("the verifier rejected the input without an error diagnostic");
+    if (settings.verbose)
+      llvm::errs() << "gemm-fuzz: outcome: not verified\n";
+    current = nullptr;
+    return true;
+  }
+  ++stats.verified;
   // What the printer writes, the parser must read back, and print the same.
   std::string printed = print(*module);
   {
-    unsigned errorsBefore = diags.errors;
-    OwningOpRef<ModuleOp> again = parseSourceString<ModuleOp>(printed, config);
+    OwningOpRef<ModuleOp> again =
+        parseSourceString<ModuleOp>(printed, ParserConfig(&ctx));
     if (!again) {
-      (void)errorsBefore;
       bug("the printed module does not parse again:\n" + printed);
     }
     std::string reprinted = print(*again);
@@ -312,6 +370,7 @@ void runOne(const std::string &text) {
   }
   compile(ctx, *module, options, diags);
   current = nullptr;
+  return true;
 }
 
 } // namespace
@@ -368,18 +427,26 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   // Large inputs only slow the search down; the seeds are a few KB.
   if (size > 64 * 1024)
     return -1;
-  runOne(std::string(reinterpret_cast<const char *>(data), size));
-  return 0;
+  // An input the parser rejects is run, but not kept in the corpus (-1):
+  // mutations of such inputs mostly stay unparseable, and a corpus that
+  // fills with them (their error paths are new coverage) would leave few
+  // executions that get past the parser. Inputs that parse but do not
+  // verify are kept, since one mutation can make them valid.
+  return runOne(std::string(reinterpret_cast<const char *>(data), size)) ? 0
+                                                                         : -1;
 }
 
 extern "C" size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size,
                                           size_t maxSize, unsigned int seed) {
   std::mt19937_64 rng(seed);
-  // One time in four, or when the text has nothing the structured
-  // mutations apply to, libFuzzer's own byte mutations.
-  if (rng() % 4 != 0) {
+  // One time in ten, or when the text has nothing the structured mutations
+  // apply to, libFuzzer's own byte mutations (and its cross-over). libFuzzer
+  // stacks up to -mutate_depth (5) mutations on an input, so a larger share
+  // would leave few inputs the parser accepts.
+  if (rng() % 10 != 0) {
     std::string text(reinterpret_cast<const char *>(data), size);
-    for (int tries = 0; tries < 4; ++tries) {
+    // Kernel IR has no gemm.matmul or config: more tries before giving up.
+    for (int tries = 0; tries < 8; ++tries) {
       std::string mutated = text;
       // Now and then several mutations at once.
       int rounds = 1 + static_cast<int>(rng() % 8 == 0) * (1 + rng() % 3);

@@ -32,16 +32,21 @@ def run_options(text):
 
 def pieces(text):
     """The file's `// -----` pieces; a piece of more than two top-level
-    gemm.matmul ops (and nothing else) also gives one piece per op, so that
-    most seeds compile one kernel (a quicker execution)."""
+    gemm.matmul ops (and nothing else) gives one piece per op and one of its
+    first two instead, so that a seed compiles one or two kernels (a quick
+    execution, well within the run's -timeout)."""
     for piece in re.split(r"^// -----.*$", text, flags=re.M):
-        yield piece
-        ops = re.split(r"^(?=gemm\.matmul)", piece, flags=re.M)
-        if len(ops) > 3 and all(op.lstrip().startswith(("gemm.matmul", "//"))
-                                or not op.strip() for op in ops):
-            for op in ops:
-                if "gemm.matmul" in op:
-                    yield op
+        ops = [op for op in re.split(r"^(?=gemm\.matmul)", piece, flags=re.M)
+               if "gemm.matmul" in op]
+        rest = re.sub(r"^gemm\.matmul.*\n(?:^ .*\n|^[}^].*\n)*", "",
+                      piece, flags=re.M)
+        only_ops = all(line.startswith("//") or not line.strip()
+                       for line in rest.splitlines())
+        if len(ops) > 2 and only_ops:
+            yield ops[0] + ops[1]
+            yield from ops
+        else:
+            yield piece
 
 
 def main():
