@@ -443,9 +443,20 @@ annotateWaitSites(ModuleOp root,
                              kDebugNamedBarriersSymbol, /*value=*/Attribute(),
                              /*alignment=*/8, kSharedSpace);
     }
-    if (!waits || module.lookupSymbol(kDebugWaitRecordSymbol))
+    if (!waits)
       return WalkResult::advance();
     Type i64 = b.getI64Type();
+    if (Operation *taken = module.lookupSymbol(kDebugWaitRecordSymbol)) {
+      // The record's global from an earlier run is fine; anything else
+      // named so (a kernel, say) would take the waits' addressof.
+      auto global = dyn_cast<LLVM::GlobalOp>(taken);
+      if (global && global.getGlobalType() == i64 && global.getAddrSpace() == 1)
+        return WalkResult::advance();
+      taken->emitOpError("uses the symbol @")
+          << kDebugWaitRecordSymbol
+          << ", which debug-waits reserves for its wait record's address";
+      return WalkResult::interrupt();
+    }
     LLVM::GlobalOp::create(b, module.getLoc(), i64, /*isConstant=*/false,
                            LLVM::Linkage::External, kDebugWaitRecordSymbol,
                            b.getI64IntegerAttr(0), /*alignment=*/8,

@@ -29,3 +29,18 @@ gpu.module @taken {
     gpu.return
   }
 }
+
+// -----
+
+// So is the wait record's. Found by gemm-fuzz: a gemm.matmul named
+// @gemm_debug_wait_record compiled with debug-waits became a gpu.func of
+// that name, the record's global was not made, and the waits' addressof
+// referred to the kernel (the pass succeeded with invalid IR).
+!pipe = !gemm.pipeline<stages = 2, producers = 1, consumers = 1>
+gpu.module @record_taken {
+  // expected-error @+1 {{'gpu.func' op uses the symbol @gemm_debug_wait_record, which debug-waits reserves for its wait record's address}}
+  gpu.func @gemm_debug_wait_record(%p: !pipe, %n: i32) kernel {
+    gemm.pipeline.consumer_wait %p[%n] : !pipe
+    gpu.return
+  }
+}
