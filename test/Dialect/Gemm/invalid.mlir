@@ -245,6 +245,14 @@ func.func @pipeline_stages(%p: !gemm.pipeline<stages = 0, producers = 1, consume
 
 // -----
 
+// Found by gemm-fuzz: a plan with such a pipeline overflowed its barriers'
+// byte count (16 x stages) in the gemm.smem.plan verifier (signed overflow,
+// UBSan).
+// expected-error @+1 {{pipeline stages must be at most 1024, got 9223372036854775807}}
+func.func @pipeline_stages_huge(%p: !gemm.pipeline<stages = 9223372036854775807, producers = 1, consumers = 2>) { return }
+
+// -----
+
 // expected-error @+1 {{pipeline arrival counts must be positive}}
 func.func @pipeline_producers(%p: !gemm.pipeline<stages = 4, producers = 0, consumers = 2>) { return }
 

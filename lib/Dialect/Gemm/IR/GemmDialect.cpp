@@ -217,6 +217,13 @@ LogicalResult PipelineType::verify(function_ref<InFlightDiagnostic()> emitError,
                                    int64_t consumers) {
   if (stages < 1)
     return emitError() << "pipeline needs at least one stage, got " << stages;
+  // Far above any ring that fits the shared-memory budget, and small enough
+  // that its barriers' byte count (16 per stage) cannot overflow and its
+  // initialisation (two mbarrier.init per stage) stays short.
+  constexpr int64_t kMaxStages = 1024;
+  if (stages > kMaxStages)
+    return emitError() << "pipeline stages must be at most " << kMaxStages
+                       << ", got " << stages;
   if (producers < 1 || consumers < 1)
     return emitError() << "pipeline arrival counts must be positive";
   return success();
