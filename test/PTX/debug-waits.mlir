@@ -36,6 +36,8 @@
 // kernel's entry (after the counters are zeroed) and start-up. Released
 // kernels keep their named barriers.
 // RUN: FileCheck %s --check-prefix=NAMED < %t/debug/debug_waits_sm90.ptx
+// RUN: FileCheck %s --check-prefix=WARPSYNC < %t/debug/debug_waits_sm90.ptx
+// WARPSYNC: bar.warp.sync -1;
 // RUN: FileCheck %s --check-prefix=NAMED-SITES < %t/debug/debug_waits_sm90.json
 // RUN: FileCheck %s --check-prefix=SPLIT-SITES < %t/debug/debug_waits_split_k.json
 // RUN: FileCheck %s --check-prefix=SPLIT < %t/debug/debug_waits_split_k.ptx

@@ -226,6 +226,11 @@ void mlir::gemm::createBoundedNamedBarrier(OpBuilder &b, Location loc, Value id,
       b, loc, LLVM::ICmpPredicate::eq, before,
       LLVM::SubOp::create(b, loc, threads, createI32(b, loc, 1)));
   auto ifLast = scf::IfOp::create(b, loc, last, /*withElseRegion=*/true);
+  // The warp meets again before what follows: the aligned, warp-collective
+  // instructions after a bar.sync (stmatrix, bar.red, wgmma) need it
+  // converged, and the paths above split it. Whole warps take part in a
+  // bar.sync, so the full mask is right wherever the barrier was.
+  NVVM::SyncWarpOp::create(b, loc, createI32(b, loc, -1));
   OpBuilder::InsertionGuard guard(b);
   // The last arriver resets the count for the next generation, then starts
   // it (release: after the reset, and after everything it acquired).

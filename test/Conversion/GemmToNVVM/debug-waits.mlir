@@ -172,6 +172,9 @@ gpu.module @kernels {
   // CHECK:         llvm.store volatile %[[ARRIVED_IN]]
   // CHECK:         llvm.store volatile %[[NOW_ARRIVED]]
   // CHECK:         llvm.intr.trap
+  // Then the warp reconverges (bar.warp.sync with the full mask) before
+  // the warp-collective instructions that follow a bar.sync.
+  // CHECK: nvvm.bar.warp.sync %{{.*}} : i32
   // No bar.sync with the id is left: the bounded barrier replaced it.
   // CHECK-NOT: nvvm.barrier id
   // gemm.barrier_any (site 3): the bounded barrier, then bar.red.or.
