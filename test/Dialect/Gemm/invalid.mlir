@@ -497,6 +497,37 @@ gemm.matmul @epilogue_yield_count a(bf16, row) b(bf16, col) c(bf16, row) acc(f32
 // -----
 
 // An epilogue block without a terminator.
+// Found by gemm-fuzz: a gemm.wgmma.fence in an sm_100a kernel's epilogue was
+// cloned into the kernel and lowered to an nvvm.wgmma.fence.aligned the
+// NVVM verifier rejects for sm_100a (convert-gemm-to-nvvm succeeded with
+// invalid IR). The epilogue may only compute.
+// expected-error @+1 {{'gemm.matmul' op epilogue region ops must be free of memory effects (arithmetic on the accumulator value), got 'gemm.wgmma.fence'}}
+gemm.matmul @epilogue_effects a(f8E4M3FN, row) b(f8E4M3FN, col) c(bf16, row) acc(f32)
+    config(#gemm.config<arch = sm_100a, tile = [128, 256, 128], schedule = warp_roles>) {
+^bb0(%a: f32):
+  gemm.wgmma.fence
+  %o = arith.truncf %a : f32 to bf16
+  gemm.yield %o : bf16
+}
+
+// -----
+
+// The same rule for the regions materialize clones it into.
+func.func @store_smem_epilogue_effects(%acc: !gemm.accum<64 x 256 x f32>,
+                                       %s: !gemm.smem<2 x 64 x 64 x bf16, swizzle = 128>, %i: i32) {
+  // expected-error @+1 {{'gemm.accum.store_smem' op epilogue region ops must be free of memory effects (arithmetic on the accumulator value), got 'gpu.barrier'}}
+  gemm.accum.store_smem %acc atom(0) col(0) -> %s[%i]
+      : !gemm.accum<64 x 256 x f32>, !gemm.smem<2 x 64 x 64 x bf16, swizzle = 128> {
+  ^bb0(%v: f32):
+    gpu.barrier
+    %r = arith.truncf %v : f32 to bf16
+    gemm.yield %r : bf16
+  }
+  return
+}
+
+// -----
+
 // expected-error @+1 {{'gemm.matmul' op epilogue region must end with gemm.yield}}
 gemm.matmul @epilogue_no_terminator a(bf16, row) b(bf16, col) c(bf16, row) acc(f32)
     config(#gemm.config<arch = sm_90a, tile = [128, 256, 64]>) {

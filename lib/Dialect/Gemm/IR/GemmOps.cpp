@@ -5,6 +5,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/OpImplementation.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 
 using namespace mlir;
 using namespace mlir::gemm;
@@ -26,6 +27,17 @@ LogicalResult mlir::gemm::verifyEpilogueRegion(Operation *op, Region &region,
       yield.getValues()[0].getType() != resultType)
     return op->emitOpError("epilogue region must yield one ")
            << resultType << " value";
+  // The region is cloned into every thread's store of every sub-tile, in a
+  // kernel of either arch: it may only compute (an op with a memory effect,
+  // a barrier or an arch-specific instruction, say, has no place there).
+  for (Operation &inner : block.without_terminator()) {
+    if (isMemoryEffectFree(&inner))
+      continue;
+    return op->emitOpError("epilogue region ops must be free of memory "
+                           "effects (arithmetic on the accumulator value), "
+                           "got '")
+           << inner.getName() << "'";
+  }
   return success();
 }
 
