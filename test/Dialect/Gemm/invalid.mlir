@@ -1216,6 +1216,17 @@ func.func @load_add_past_end(%acc: !gemm.accum<64 x 256 x f32>, %p: !llvm.ptr<1>
 
 // -----
 
+// Found by gemm-fuzz: first + count overflowed in the verifier (signed
+// overflow, UBSan; wrapped to a negative end, the release build accepted
+// this range).
+func.func @load_add_huge(%acc: !gemm.accum<64 x 256 x f32>, %p: !llvm.ptr<1>, %i: i32) {
+  // expected-error @+1 {{'gemm.accum.load_add_global' op values [4, 9223372036854775808) must be a non-empty range of whole 16-byte steps (multiples of 4) within the thread's 128 accumulator values}}
+  %r = gemm.accum.load_add_global %acc, %p[%i] values(4, 9223372036854775804) : !gemm.accum<64 x 256 x f32>, !llvm.ptr<1>
+  return
+}
+
+// -----
+
 func.func @store_global_space(%acc: !gemm.accum<64 x 256 x f32>, %p: !llvm.ptr<3>, %i: i32) {
   // expected-error @+1 {{'gemm.accum.store_global' op operand #1 must be global-memory pointer (!llvm.ptr<1>), but got '!llvm.ptr<3>'}}
   gemm.accum.store_global %acc -> %p[%i] : !gemm.accum<64 x 256 x f32>, !llvm.ptr<3>
