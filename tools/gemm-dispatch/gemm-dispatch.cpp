@@ -3,8 +3,12 @@
 // The dispatcher on the command line, without a GPU or the compiler:
 //
 //   gemm-dispatch (--model FILE | --library DIR) --m M --n N --k K
-//       [--dtype bf16|f16] [--out-dtype bf16|f16|f32] [--sms N] [--json]
-//     prints the configuration the dispatcher picks and why;
+//       [--dtype bf16|f16] [--out-dtype bf16|f16|f32] [--sms N]
+//       [--staged packed|none|a,b,c] [--json]
+//     prints the configuration the dispatcher picks and why, for matrices
+//     the runtime stages around TMA kernels as packed rows get staged
+//     (--staged packed, the default: rows that are not 16-byte multiples,
+//     or worth realigning; gemm/Dispatch/Staging.h) or as listed;
 //   gemm-dispatch --model FILE --write-library DIR [--dtypes bf16,f16]
 //     writes the kernel library's index (DIR/library.json, DIR/model.json)
 //     and the gemm.matmul ops of its kernels (DIR/library.mlir) for gemm-opt.
@@ -14,6 +18,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "gemm/Dispatch/Dispatcher.h"
+#include "gemm/Dispatch/Staging.h"
 
 #include <nlohmann/json.hpp>
 
@@ -30,8 +35,8 @@ namespace {
 
 const char *Usage =
     "usage: gemm-dispatch (--model FILE | --library DIR) --m M --n N --k K\n"
-    "           [--dtype bf16|f16] [--out-dtype bf16|f16|f32] [--sms N] "
-    "[--json]\n"
+    "           [--dtype bf16|f16] [--out-dtype bf16|f16|f32] [--sms N]\n"
+    "           [--staged packed|none|a,b,c] [--json]\n"
     "       gemm-dispatch --model FILE --write-library DIR "
     "[--dtypes bf16,f16]\n";
 
@@ -100,7 +105,7 @@ int run(const std::vector<std::string> &args) {
   static const char *Known[] = {"--model",     "--library", "--m",
                                 "--n",         "--k",       "--dtype",
                                 "--out-dtype", "--sms",     "--write-library",
-                                "--dtypes"};
+                                "--dtypes",    "--staged"};
   for (const auto &[option, value] : values)
     if (std::find(std::begin(Known), std::end(Known), option) ==
         std::end(Known))
@@ -126,6 +131,21 @@ int run(const std::vector<std::string> &args) {
     problem.inType = parseType(values["--dtype"], "--dtype");
   if (values.count("--out-dtype"))
     problem.outType = parseType(values["--out-dtype"], "--out-dtype");
+  std::string staged =
+      values.count("--staged") ? values["--staged"] : std::string("packed");
+  if (staged == "packed") {
+    problem.staged = packedStaging({problem.m, problem.n, problem.k, 1},
+                                   problem.inType, problem.outType);
+  } else if (staged != "none") {
+    std::stringstream list(staged);
+    for (std::string item; std::getline(list, item, ',');) {
+      auto tensor = bundle::parseEnum<bundle::Tensor>(item);
+      if (!tensor)
+        throw UsageError("--staged " + staged +
+                         ": expected packed, none or a list of a, b, c");
+      problem.staged[static_cast<size_t>(*tensor)] = true;
+    }
+  }
   Target target;
   if (values.count("--sms"))
     target.smCount =
@@ -142,18 +162,19 @@ int run(const std::vector<std::string> &args) {
     selection = select(problem, model, target);
   }
   if (json) {
-    nlohmann::json out = {{"problem", problem.toString()},
-                          {"config", selection.config.name()},
-                          {"source", toString(selection.source)},
-                          {"estimated_us", selection.estimate.seconds * 1e6},
-                          {"reason", selection.reason}};
+    nlohmann::json out = {
+        {"problem", problem.toString() + problem.stagingNote()},
+        {"config", selection.config.name()},
+        {"source", toString(selection.source)},
+        {"estimated_us", selection.estimate.seconds * 1e6},
+        {"reason", selection.reason}};
     if (!library.empty())
       out["manifest"] = library;
     std::cout << out.dump(1) << "\n";
   } else {
-    std::cout << problem.toString() << ": " << selection.config.name() << " ("
-              << toString(selection.source) << ": " << selection.reason
-              << ")\n";
+    std::cout << problem.toString() << problem.stagingNote() << ": "
+              << selection.config.name() << " (" << toString(selection.source)
+              << ": " << selection.reason << ")\n";
   }
   return 0;
 }

@@ -398,6 +398,15 @@ std::string pickFromLibrary(const Options &options, ordered_json &report) {
   problem.n = options.problems.front().n;
   problem.k = options.problems.front().k;
   problem.inType = options.inType;
+  // What a TMA kernel would get staged: packed rows under --unaligned stage
+  // (padded ones, under pad, are TMA's to read).
+  if (options.unaligned == UnalignedPolicy::Stage) {
+    const Problem &p = options.problems.front();
+    const uint64_t lds[3] = {p.k, p.k, p.n};
+    for (Tensor t : {Tensor::A, Tensor::B, Tensor::C})
+      problem.staged[size_t(t)] = stagedForTma(
+          t, p, options.inType, lds[size_t(t)], 0, options.realign);
+  }
   try {
     library = dispatch::KernelLibrary::load(*options.libraryDir);
     selection = library.select(problem, {bundle::Arch::Sm90a, smCount});
@@ -405,8 +414,9 @@ std::string pickFromLibrary(const Options &options, ordered_json &report) {
     throw Error(ErrorKind::Bundle, std::string("--library: ") + e.what());
   }
   std::string source(dispatch::toString(selection.source));
-  std::printf("library: %s for %s (%s: %s)\n", selection.config.name().c_str(),
-              problem.toString().c_str(), source.c_str(),
+  std::printf("library: %s for %s%s (%s: %s)\n",
+              selection.config.name().c_str(), problem.toString().c_str(),
+              problem.stagingNote().c_str(), source.c_str(),
               selection.reason.c_str());
   report["dispatch"] = {{"library", *options.libraryDir},
                         {"config", selection.config.name()},
