@@ -7,6 +7,12 @@ The kernel for a shape comes from the C++ dispatcher (the one gemm-runner
 it, else compiled on first use (gemm._jit). Warm calls look the kernel up in
 a dictionary and launch: no compiling, no file I/O, no device
 synchronisation.
+
+Kernels that read a matrix through TMA need its rows and address 16-byte
+aligned; a matrix that is not (or whose rows are worth realigning) is copied
+for them, by the runtime's rule (gemm._core.tma_staging), and the dispatcher
+counts the copies against those kernels. The direct kernels (schedule =
+direct) take any leading dimension and address: nothing is copied for them.
 """
 import dataclasses
 import os
@@ -21,6 +27,7 @@ _PACKAGE_DIR = os.path.dirname(os.path.abspath(_core.__file__))
 _INPUT_TYPES = ("bf16", "f16")
 _OUTPUT_TYPES = ("bf16", "f16", "f32")
 _ALIGN = 16  # TMA: base addresses and row strides are 16-byte multiples
+_NO_STAGING = (False, False, False)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -110,16 +117,19 @@ def device_info(device=0):
     return info
 
 
-def select(m, n, k, dtype="bf16", out_dtype=None, device=None, sm_count=None):
+def select(m, n, k, dtype="bf16", out_dtype=None, device=None, sm_count=None, staged=None):
     """The dispatcher's choice for a problem (gemm._core.Selection: config,
     source, reason), as matmul makes it: for GPU `device`'s SM count, or for
-    `sm_count` (default 132, the H200) without a GPU."""
+    `sm_count` (default 132, the H200) without a GPU. `staged`: which of A, B,
+    C a TMA kernel would have to copy (gemm._core.tma_staging of the
+    caller's strides and addresses); default: packed rows, as gemm-runner
+    --library assumes."""
     arch = "sm_90a"
     if device is not None:
         info = device_info(device)
         arch, sm_count = info["arch"] or "unknown", info["sm_count"]
     return _core.select(m, n, k, dtype, out_dtype, dispatch_model(), arch, sm_count or 132,
-                        None)
+                        None, staged)
 
 
 # ---------------------------------------------------------------------------
@@ -135,6 +145,9 @@ class Kernel:
         self.manifest_path = self.bundle.manifest_path
         a, b, c = self.bundle.dtypes
         self.dtypes = (a, b, c)
+        # Which matrices it reads (writes) through TMA, which needs aligned
+        # rows; the others it takes as pointers.
+        self.tma = self.bundle.reads_through_tma
         self._loaded = {}
         self._workspaces = {}
         self._lock = threading.Lock()
@@ -212,8 +225,8 @@ def load(manifest_path):
     return kernel
 
 
-def _dispatch(m, n, k, dtype, out_dtype, device):
-    key = (m, n, k, dtype, out_dtype, device)
+def _dispatch(m, n, k, dtype, out_dtype, device, staged):
+    key = (m, n, k, dtype, out_dtype, device, staged)
     kernel = _dispatched.get(key)
     if kernel is None:
         info = device_info(device)
@@ -223,7 +236,7 @@ def _dispatch(m, n, k, dtype, out_dtype, device):
                 f"{'.'.join(map(str, info['compute_capability']))}) does not run sm_90a kernels; "
                 "the package runs kernels on Hopper GPUs (compute capability 9.0)")
         selection = _core.select(m, n, k, dtype, out_dtype if out_dtype != dtype else None,
-                                 dispatch_model(), "sm_90a", info["sm_count"], None)
+                                 dispatch_model(), "sm_90a", info["sm_count"], None, staged)
         kernel = _dispatched[key] = _kernel_for_config(selection.config)
     return kernel
 
@@ -277,13 +290,10 @@ def _check_inputs(a, b):
     return va, vb
 
 
-def _aligned(v):
-    """Row-major with 16-byte-aligned rows and base: usable by TMA as it is."""
+def _rows(v):
+    """Rows of contiguous elements, `ld` apart: what every kernel reads."""
     rows, cols = v.shape
-    if cols > 1 and v.strides[1] != 1:
-        return False
-    ld = v.strides[0] if rows > 1 else max(cols, 1)
-    return v.ptr % _ALIGN == 0 and (ld * v.element_bytes) % _ALIGN == 0 and ld >= cols
+    return (cols <= 1 or v.strides[1] == 1) and (rows <= 1 or v.strides[0] >= cols)
 
 
 def _leading_dim(v):
@@ -294,15 +304,16 @@ def _leading_dim(v):
     return -(-cols * v.element_bytes // _ALIGN) * _ALIGN // v.element_bytes
 
 
-def _staged(mem, v, what, row_align=_ALIGN):
-    """A copy of `v` that TMA can read (contiguous rows, `row_align`-byte
-    aligned: 16, or 128 where the runtime says realigning pays)."""
+def _staged(mem, v, what):
+    """A copy of `v` in rows TMA reads well: contiguous, 128-byte multiples
+    (gemm._core.STAGING_ROW_ALIGNMENT, as the runtime's staging copies)."""
     if mem.kind is None or mem.kind != v.framework:
         raise _core.UsageError(
             f"{what} is not row-major with 16-byte-aligned rows (strides {list(v.strides)}, "
             f"address {v.ptr:#x}) and cannot be copied for you: make it contiguous with rows "
             "of a multiple of 16 bytes")
     rows, cols = v.shape
+    row_align = _core.STAGING_ROW_ALIGNMENT
     ld = -(-cols * v.element_bytes // row_align) * row_align // v.element_bytes
     copy = mem.empty(rows, cols, v.dtype, ld)
     mem.copy(copy, v.obj)
@@ -343,29 +354,33 @@ def _run(kernel, a, b, out, stream, out_dtype):
         if k == 0 and m and n:
             mem.fill_zero(result)
         return result
-    if kernel is None:
-        kernel = _dispatch(m, n, k, va.dtype, c_dtype, device)
-    loaded = kernel.loaded(device)
-
-    # Operands TMA cannot read are copied; so are those whose rows straddle
-    # L2 lines where the kernel reuses them enough for the copy to pay
-    # (gemm::runtime::realignPays, as gemm-runner decides).
-    for name in ("a", "b"):
-        v = va if name == "a" else vb
-        if not _aligned(v):
-            v = _staged(mem, v, name)
-        elif _core.realign_pays(name, m, n, k, _leading_dim(v) * v.element_bytes):
-            v = _staged(mem, v, name, _core.STAGING_ROW_ALIGNMENT)
-        if name == "a":
-            va = v
-        else:
-            vb = v
+    # Every kernel reads rows of contiguous elements: other views of A and B
+    # are copied first, for any kernel.
+    if not _rows(va):
+        va = _staged(mem, va, "a")
+    if not _rows(vb):
+        vb = _staged(mem, vb, "b")
     result = out
     if out is None:
         result = mem.empty(m, n, c_dtype)
         vc = view(result, "out")
+    # What a TMA kernel would have to copy (the runtime's rule): the
+    # dispatcher weighs those copies against the kernels that need none.
+    staged = _NO_STAGING
+    if _rows(vc):
+        staged = _core.tma_staging(m, n, k, va.dtype, c_dtype,
+                                   (_leading_dim(va), _leading_dim(vb), _leading_dim(vc)),
+                                   (va.ptr, vb.ptr, vc.ptr))
+    if kernel is None:
+        kernel = _dispatch(m, n, k, va.dtype, c_dtype, device, staged)
+    loaded = kernel.loaded(device)
+    tma = kernel.tma
+    if tma[0] and staged[0]:
+        va = _staged(mem, va, "a")
+    if tma[1] and staged[1]:
+        vb = _staged(mem, vb, "b")
     target = None
-    if not _aligned(vc):
+    if not _rows(vc) or (tma[2] and staged[2]):
         # Computed into aligned rows, then copied into the caller's layout.
         target = mem.empty(m, n, c_dtype, -(-n * vc.element_bytes // _ALIGN) * _ALIGN
                            // vc.element_bytes)
