@@ -15,11 +15,14 @@ namespace {
 
 using nlohmann::json;
 
+/// A candidate of the model for the problem's types, layouts and batch.
 KernelConfig withTypes(KernelConfig config, const Problem &problem) {
   config.inType = problem.inType;
   config.outType = problem.outType;
   if (config.outType == config.inType)
     config.outType.reset();
+  config.layouts = problem.layouts;
+  config.batched = problem.batch > 1;
   return config;
 }
 
@@ -111,30 +114,86 @@ Selection select(const Problem &problem, const DispatchModel &model,
   for (const KernelConfig &config : *available)
     if (config.inType == problem.inType &&
         config.cType() == problem.outType.value_or(problem.inType) &&
+        config.layouts == problem.layouts &&
+        config.batched == (problem.batch > 1) &&
+        isApplicable(config, problem, target) &&
         model.params().tileEfficiency.count(HardwareParams::tileKey(config)))
       sameTypes.push_back(config);
+  if (sameTypes.empty() && problem.layouts.c == Layout::Col) {
+    // No kernel writes this column-major C: its transpose is a row-major C^T
+    // = B A^T, which the library's kernels of the flipped layouts compute.
+    Selection swapped = select(problem.transposed(), model, target, available);
+    swapped.transposed = !swapped.transposed;
+    swapped.reason = "no available kernel writes a column-major C; the "
+                     "transposed problem C^T = B A^T (" +
+                     problem.transposed().toString() + "), " + swapped.reason;
+    return swapped;
+  }
   auto best = fastest(sameTypes);
-  if (!best)
+  if (!best) {
+    // Say why available direct kernels of these types were passed over.
+    std::string direct;
+    for (const KernelConfig &config : *available)
+      if (config.direct() && config.inType == problem.inType &&
+          config.cType() == problem.outType.value_or(problem.inType) &&
+          !isApplicable(config, problem, target)) {
+        direct = "; direct kernels (schedule = direct) run single problems "
+                 "of at most 2^31 multiply-adds with K-major A and B (a(row) "
+                 "b(col)) only";
+        break;
+      }
     throw DispatchError("no kernel for " + problem.toString() +
                         " among the available ones: build a kernel library "
-                        "with that input type, or compile one (gemm.compile)");
+                        "with that input type and those layouts, or compile "
+                        "one (gemm.compile)" +
+                        direct);
+  }
   return {best->first, Source::ModelAmongAvailable, best->second,
           "none of the model's candidates is available; the " + fitted +
               " among the available kernels: " +
               describe(best->first, best->second)};
 }
 
-std::vector<KernelConfig> librarySet(const DispatchModel &model,
-                                     const std::vector<DType> &inTypes) {
-  std::vector<KernelConfig> out;
-  for (DType type : inTypes) {
-    Problem problem;
-    problem.inType = type;
-    for (const KernelConfig &config : model.candidates()) {
-      KernelConfig typed = withTypes(config, problem);
-      if (!contains(out, typed))
-        out.push_back(typed);
+std::vector<TensorLayouts> libraryLayouts() {
+  std::vector<TensorLayouts> out;
+  for (Layout a : {Layout::Row, Layout::Col})
+    for (Layout b : {Layout::Col, Layout::Row}) {
+      TensorLayouts layouts;
+      layouts.a = a;
+      layouts.b = b;
+      out.push_back(layouts);
     }
+  return out;
+}
+
+std::vector<KernelConfig> librarySet(const DispatchModel &model,
+                                     const std::vector<DType> &inTypes,
+                                     const std::vector<TensorLayouts> &layouts,
+                                     bool batched) {
+  std::vector<KernelConfig> out;
+  for (uint64_t batch : {uint64_t(1), uint64_t(2)}) {
+    if (batch > 1 && !batched)
+      break;
+    for (const TensorLayouts &layout : layouts)
+      for (DType type : inTypes) {
+        Problem problem;
+        problem.inType = type;
+        problem.layouts = layout;
+        problem.batch = batch;
+        for (const KernelConfig &config : model.candidates()) {
+          // A batch runs whole tiles only (isApplicable).
+          if (batch > 1 && (config.splits > 1 || config.streamK))
+            continue;
+          // Direct kernels run plain problems with K-major operands only
+          // (isApplicable).
+          if (config.direct() &&
+              (batch > 1 || layout.a != Layout::Row || layout.b != Layout::Col))
+            continue;
+          KernelConfig typed = withTypes(config, problem);
+          if (!contains(out, typed))
+            out.push_back(typed);
+        }
+      }
   }
   return out;
 }

@@ -56,6 +56,12 @@ std::string Problem::toString() const {
                      std::string(bundle::toString(inType));
   if (outType && *outType != inType)
     text += " -> " + std::string(bundle::toString(*outType));
+  if (!(layouts == TensorLayouts{}))
+    text += " a " + std::string(bundle::toString(layouts.a)) + " b " +
+            std::string(bundle::toString(layouts.b)) + " c " +
+            std::string(bundle::toString(layouts.c));
+  if (batch > 1)
+    text += " batch=" + std::to_string(batch);
   return text;
 }
 
@@ -66,6 +72,23 @@ std::string Problem::stagingNote() const {
       which += (which.empty() ? "" : ", ") +
                std::string(bundle::toString(static_cast<bundle::Tensor>(i)));
   return which.empty() ? "" : " (" + which + " staged for TMA)";
+}
+
+Problem Problem::transposed() const {
+  auto flipped = [](Layout layout) {
+    return layout == Layout::Row ? Layout::Col : Layout::Row;
+  };
+  Problem t = *this;
+  t.m = n;
+  t.n = m;
+  // The new A is B's memory: K-major (B col) stays K-major (A row). The new
+  // B is A's memory: K-major (A row) stays K-major (B col).
+  t.layouts.a = flipped(layouts.b);
+  t.layouts.b = flipped(layouts.a);
+  t.layouts.c = flipped(layouts.c);
+  // Staging goes with the memory.
+  t.staged = {staged[1], staged[0], staged[2]};
+  return t;
 }
 
 std::string HardwareParams::tileKey(const KernelConfig &config) {
@@ -123,12 +146,20 @@ bool isApplicable(const KernelConfig &config, const Problem &problem,
   if (config.tileM >= 2 * std::max<uint64_t>(m, 64) ||
       config.tileN >= 2 * std::max<uint64_t>(n, 64))
     return false;
-  const uint64_t tilesM = ceilDiv(m, config.tileM);
+  const uint64_t batch = std::max<uint64_t>(problem.batch, 1);
+  const uint64_t tilesM = ceilDiv(m, config.tileM) * batch;
   const uint64_t tilesN = ceilDiv(n, config.tileN);
   const uint64_t tiles = tilesM * tilesN;
   const uint64_t kBlocks = ceilDiv(problem.k, config.tileK);
+  // Batched kernels run whole tiles only.
+  if (batch > 1 && (config.splits > 1 || config.streamK))
+    return false;
+  // The direct kernel's loads walk K with consecutive lanes: coalesced for
+  // K-major operands only (MN-major ones run correctly, but slowly).
   if (config.direct())
-    return double(m) * double(n) * double(problem.k) <= DirectMaxMacs;
+    return batch == 1 && problem.layouts.a == Layout::Row &&
+           problem.layouts.b == Layout::Col &&
+           double(m) * double(n) * double(problem.k) <= DirectMaxMacs;
   if (config.splits > 1)
     return tiles * 2 <= target.smCount && kBlocks >= 4 * config.splits;
   if (config.streamK)
@@ -146,9 +177,10 @@ double stagingSeconds(const HardwareParams &p, const Problem &problem) {
   const double in = bundle::elementBytes(problem.inType);
   const double out =
       bundle::elementBytes(problem.outType.value_or(problem.inType));
-  const double bytes[3] = {double(problem.m) * double(problem.k) * in,
-                           double(problem.n) * double(problem.k) * in,
-                           double(problem.m) * double(problem.n) * out};
+  const double batch = double(std::max<uint64_t>(problem.batch, 1));
+  const double bytes[3] = {batch * double(problem.m) * double(problem.k) * in,
+                           batch * double(problem.n) * double(problem.k) * in,
+                           batch * double(problem.m) * double(problem.n) * out};
   double seconds = 0, moved = 0;
   if (problem.staged[0] || problem.staged[1])
     seconds += p.stagingLaunchSeconds;
@@ -220,7 +252,10 @@ Estimate physicsEstimate(const HardwareParams &p, const KernelConfig &config,
   const double out =
       bundle::elementBytes(problem.outType.value_or(problem.inType));
   const uint64_t m = problem.m, n = problem.n, k = problem.k;
-  const uint64_t tilesM = ceilDiv(m, config.tileM);
+  // A batch's entries are tiled one after the other, as the rows of one
+  // problem of batch x M rows whose tiles do not straddle entries.
+  const uint64_t batch = std::max<uint64_t>(problem.batch, 1);
+  const uint64_t tilesM = ceilDiv(m, config.tileM) * batch;
   const uint64_t tilesN = ceilDiv(n, config.tileN);
   const uint64_t kBlocks = ceilDiv(k, config.tileK);
   const uint64_t clusterSize = uint64_t(config.clusterM) * config.clusterN;
@@ -247,8 +282,8 @@ Estimate physicsEstimate(const HardwareParams &p, const KernelConfig &config,
   double latency = p.loadLatencySeconds / config.ringStages();
   double kBlock = std::max({mma, l2, latency});
 
-  double read = double(m * k + n * k) * in;
-  double written = double(m * n) * out;
+  double read = double(batch) * double(m * k + n * k) * in;
+  double written = double(batch) * double(m * n) * out;
   double tileWrite = bm * bn * out * active / p.writeBytesPerSecond;
   if (config.streamK) {
     double perCta = double(e.tiles * kBlocks) / active;
@@ -384,7 +419,8 @@ Estimate DispatchModel::estimate(const KernelConfig &config,
   for (size_t i = 0; i < kernels.size(); ++i) {
     if (kernels[i].key() != config.key())
       continue;
-    double x[3] = {std::log(double(problem.m)), std::log(double(problem.n)),
+    double rows = double(problem.m) * double(std::max<uint64_t>(problem.batch, 1));
+    double x[3] = {std::log(rows), std::log(double(problem.n)),
                    std::log(double(problem.k))};
     double weighted = 0, weights = 0;
     for (const Residual &r : residuals[i]) {

@@ -30,10 +30,17 @@ bool stagedForTma(Tensor tensor, const StagingShape &shape, bundle::DType dtype,
 std::array<bool, 3> packedStaging(const StagingShape &shape,
                                   bundle::DType inType,
                                   std::optional<bundle::DType> outType,
+                                  const bundle::TensorLayouts &layouts,
                                   RealignPolicy realign) {
-  return {stagedForTma(Tensor::A, shape, inType, shape.k, 0, realign),
-          stagedForTma(Tensor::B, shape, inType, shape.k, 0, realign),
-          stagedForTma(Tensor::C, shape, outType.value_or(inType), shape.n, 0,
+  using bundle::Layout;
+  // A row (col) stores rows of K (M), B col (row) rows of K (N), C row (col)
+  // rows of N (M).
+  const uint64_t lda = layouts.a == Layout::Row ? shape.k : shape.m;
+  const uint64_t ldb = layouts.b == Layout::Col ? shape.k : shape.n;
+  const uint64_t ldc = layouts.c == Layout::Row ? shape.n : shape.m;
+  return {stagedForTma(Tensor::A, shape, inType, lda, 0, realign),
+          stagedForTma(Tensor::B, shape, inType, ldb, 0, realign),
+          stagedForTma(Tensor::C, shape, outType.value_or(inType), ldc, 0,
                        realign)};
 }
 

@@ -78,9 +78,19 @@ bundle::DType parseType(const std::string &text, const char *what) {
   return *type;
 }
 
+/// "row,col,row" (A, B, C) to layouts; a UsageError naming the text.
+bundle::TensorLayouts parseLayouts(const std::string &text) {
+  std::string error;
+  auto layouts = dispatch::parseLayoutTriple(text, error);
+  if (!layouts)
+    usageError("layouts " + error);
+  return *layouts;
+}
+
 dispatch::Problem makeProblem(uint64_t m, uint64_t n, uint64_t k,
                               const std::string &inType,
-                              const std::optional<std::string> &outType) {
+                              const std::optional<std::string> &outType,
+                              const std::string &layouts = "row,col,row") {
   if (m == 0 || n == 0 || k == 0)
     usageError("M, N and K must be at least 1, got " + std::to_string(m) + "x" +
                std::to_string(n) + "x" + std::to_string(k));
@@ -91,26 +101,32 @@ dispatch::Problem makeProblem(uint64_t m, uint64_t n, uint64_t k,
   problem.inType = parseType(inType, "input dtype");
   if (outType)
     problem.outType = parseType(*outType, "output dtype");
+  problem.layouts = parseLayouts(layouts);
   return problem;
 }
 
 using Staged = std::tuple<bool, bool, bool>;
 
 /// What the runtime would stage for a TMA kernel (gemm/Dispatch/Staging.h):
-/// the caller's leading dimensions and addresses, or packed rows at aligned
-/// addresses when `lds` is null.
+/// the caller's leading dimensions (of the stored rows) and addresses, or
+/// packed rows in the problem's layouts at aligned addresses when `lds` is
+/// null.
 Staged tmaStaging(const dispatch::Problem &problem,
                   const std::optional<std::array<uint64_t, 3>> &lds = {},
                   const std::array<uint64_t, 3> &addresses = {0, 0, 0}) {
-  dispatch::StagingShape shape{problem.m, problem.n, problem.k, 1};
-  const bundle::DType types[3] = {problem.inType, problem.inType,
-                                  problem.outType.value_or(problem.inType)};
-  const std::array<uint64_t, 3> packed = {problem.k, problem.k, problem.n};
-  const std::array<uint64_t, 3> &ld = lds ? *lds : packed;
-  bool staged[3];
-  for (size_t i = 0; i < 3; ++i)
-    staged[i] = dispatch::stagedForTma(static_cast<bundle::Tensor>(i), shape,
-                                       types[i], ld[i], addresses[i]);
+  dispatch::StagingShape shape{problem.m, problem.n, problem.k,
+                               std::max<uint64_t>(problem.batch, 1)};
+  std::array<bool, 3> staged;
+  if (!lds) {
+    staged = dispatch::packedStaging(shape, problem.inType, problem.outType,
+                                     problem.layouts);
+  } else {
+    const bundle::DType types[3] = {problem.inType, problem.inType,
+                                    problem.outType.value_or(problem.inType)};
+    for (size_t i = 0; i < 3; ++i)
+      staged[i] = dispatch::stagedForTma(static_cast<bundle::Tensor>(i), shape,
+                                         types[i], (*lds)[i], addresses[i]);
+  }
   return {staged[0], staged[1], staged[2]};
 }
 
@@ -173,6 +189,12 @@ private:
   CUcontext previous = nullptr;
 };
 
+/// Elements between the batch entries of A, B, C (None: packed; 0 for A
+/// or B: one matrix for every entry).
+using BatchStrides =
+    std::tuple<std::optional<uint64_t>, std::optional<uint64_t>,
+               std::optional<uint64_t>>;
+
 /// A bundle read from disk, checked as gemm-runner checks it. No GPU.
 struct Bundle {
   runtime::KernelBundle bundle;
@@ -187,16 +209,21 @@ struct Bundle {
   runtime::LaunchPlan plan(uint64_t m, uint64_t n, uint64_t k,
                            std::optional<uint64_t> lda,
                            std::optional<uint64_t> ldb,
-                           std::optional<uint64_t> ldc,
-                           uint32_t capacity) const {
+                           std::optional<uint64_t> ldc, uint32_t capacity,
+                           uint64_t batch = 1,
+                           const BatchStrides &batchStrides = {}) const {
     runtime::Problem problem;
     problem.m = m;
     problem.n = n;
     problem.k = k;
+    problem.batch = batch;
     runtime::PlanOptions options;
     options.unaligned = runtime::UnalignedPolicy::Reject;
     options.persistentCtaCapacity = capacity;
     options.leadingDims = {lda, ldb, ldc};
+    options.batchStrides = {std::get<0>(batchStrides),
+                            std::get<1>(batchStrides),
+                            std::get<2>(batchStrides)};
     return runtime::planLaunch(bundle.manifest, problem, options);
   }
 };
@@ -217,18 +244,22 @@ public:
   runtime::LaunchPlan plan(uint64_t m, uint64_t n, uint64_t k,
                            std::optional<uint64_t> lda,
                            std::optional<uint64_t> ldb,
-                           std::optional<uint64_t> ldc) const {
-    return bundle.plan(m, n, k, lda, ldb, ldc, capacity);
+                           std::optional<uint64_t> ldc, uint64_t batch = 1,
+                           const BatchStrides &batchStrides = {}) const {
+    return bundle.plan(m, n, k, lda, ldb, ldc, capacity, batch, batchStrides);
   }
 
-  /// Plans and launches C = A * B^T on `stream` with the caller's memory:
-  /// A is M rows of K (lda apart), B N rows of K, C M rows of N. TMA
-  /// kernels need rows and addresses TMA can read (the caller stages the
-  /// others); kernels that take pointers read them as they are.
+  /// Plans and launches C = A * B^T on `stream` with the caller's memory,
+  /// each matrix in the bundle's layout with rows lda (ldb, ldc) apart, and
+  /// for a batched kernel `batch` entries batch_strides apart. TMA kernels
+  /// need rows and addresses TMA can read (the caller stages the others);
+  /// kernels that take pointers read them as they are.
   void run(uint64_t m, uint64_t n, uint64_t k, uintptr_t a, uint64_t lda,
            uintptr_t b, uint64_t ldb, uintptr_t c, uint64_t ldc,
-           const std::vector<uintptr_t> &workspaces, uintptr_t stream) const {
-    runtime::LaunchPlan launchPlan = plan(m, n, k, lda, ldb, ldc);
+           const std::vector<uintptr_t> &workspaces, uintptr_t stream,
+           uint64_t batch, const BatchStrides &batchStrides) const {
+    runtime::LaunchPlan launchPlan =
+        plan(m, n, k, lda, ldb, ldc, batch, batchStrides);
     if (workspaces.size() != launchPlan.workspaces.size())
       usageError(bundle.manifest().name + " takes " +
                  std::to_string(launchPlan.workspaces.size()) +
@@ -336,8 +367,11 @@ NB_MODULE(_core, m) {
              std::tuple<uint32_t, uint32_t, uint32_t> tile,
              std::pair<uint32_t, uint32_t> cluster, const std::string &schedule,
              const std::string &raster, uint32_t swizzle, uint32_t stages,
-             uint32_t splits, bool streamK) {
+             uint32_t splits, bool streamK, const std::string &layouts,
+             bool batched) {
             KernelConfig c;
+            c.layouts = parseLayouts(layouts);
+            c.batched = batched;
             c.inType = parseType(inType, "input dtype");
             if (outType && *outType != inType)
               c.outType = parseType(*outType, "output dtype");
@@ -365,7 +399,8 @@ NB_MODULE(_core, m) {
           nb::arg("dtype"), nb::arg("out_dtype"), nb::arg("tile"),
           nb::arg("cluster"), nb::arg("schedule"), nb::arg("raster"),
           nb::arg("swizzle"), nb::arg("stages"), nb::arg("splits"),
-          nb::arg("stream_k"),
+          nb::arg("stream_k"), nb::arg("layouts") = "row,col,row",
+          nb::arg("batched") = false,
           "From fields; the compiler checks them when it compiles.")
       .def_prop_ro("name", &KernelConfig::name)
       .def_prop_ro("key", &KernelConfig::key)
@@ -394,6 +429,11 @@ NB_MODULE(_core, m) {
       .def_ro("stages", &KernelConfig::stages)
       .def_ro("splits", &KernelConfig::splits)
       .def_ro("stream_k", &KernelConfig::streamK)
+      .def_prop_ro("layouts",
+                   [](const KernelConfig &c) {
+                     return dispatch::layoutTriple(c.layouts);
+                   })
+      .def_ro("batched", &KernelConfig::batched)
       .def("derived_stages", &KernelConfig::derivedStages)
       .def("__eq__",
            [](const KernelConfig &a, const KernelConfig &b) { return a == b; })
@@ -423,12 +463,12 @@ NB_MODULE(_core, m) {
           [](const dispatch::DispatchModel &model, const KernelConfig &config,
              uint64_t mm, uint64_t n, uint64_t k, uint32_t smCount,
              const std::optional<Staged> &staged) {
-            return estimateDict(model.estimate(
-                config,
-                withStaging(makeProblem(mm, n, k, typeName(config.inType),
-                                        typeName(config.cType())),
-                            staged),
-                {bundle::Arch::Sm90a, smCount}));
+            dispatch::Problem problem = makeProblem(
+                mm, n, k, typeName(config.inType), typeName(config.cType()));
+            problem.layouts = config.layouts;
+            return estimateDict(model.estimate(config,
+                                               withStaging(problem, staged),
+                                               {bundle::Arch::Sm90a, smCount}));
           },
           nb::arg("config"), nb::arg("m"), nb::arg("n"), nb::arg("k"),
           nb::arg("sm_count") = 132, nb::arg("staged") = nb::none(),
@@ -447,6 +487,7 @@ NB_MODULE(_core, m) {
                      return estimateDict(s.estimate);
                    })
       .def_ro("reason", &dispatch::Selection::reason)
+      .def_ro("transposed", &dispatch::Selection::transposed)
       .def("__repr__", [](const dispatch::Selection &s) {
         return "Selection(" + s.config.name() + ", " +
                std::string(dispatch::toString(s.source)) + ")";
@@ -459,15 +500,22 @@ NB_MODULE(_core, m) {
          const dispatch::DispatchModel &model, const std::string &arch,
          uint32_t smCount,
          const std::optional<std::vector<KernelConfig>> &available,
+         const std::string &layouts, uint64_t batch,
          const std::optional<Staged> &staged) {
-        return dispatch::select(
-            withStaging(makeProblem(mm, n, k, inType, outType), staged), model,
-            makeTarget(arch, smCount), available ? &*available : nullptr);
+        dispatch::Problem problem =
+            makeProblem(mm, n, k, inType, outType, layouts);
+        if (batch == 0)
+          usageError("batch must be at least 1, got 0");
+        problem.batch = batch;
+        return dispatch::select(withStaging(problem, staged), model,
+                                makeTarget(arch, smCount),
+                                available ? &*available : nullptr);
       },
       nb::arg("m"), nb::arg("n"), nb::arg("k"), nb::arg("dtype") = "bf16",
       nb::arg("out_dtype") = nb::none(), nb::arg("model"),
       nb::arg("arch") = "sm_90a", nb::arg("sm_count") = 132,
-      nb::arg("available") = nb::none(), nb::arg("staged") = nb::none(),
+      nb::arg("available") = nb::none(), nb::arg("layouts") = "row,col,row",
+      nb::arg("batch") = 1, nb::arg("staged") = nb::none(),
       "The dispatcher's choice for a problem (see "
       "include/gemm/Dispatch/Dispatcher.h); `staged`: which of A, B, C a "
       "TMA kernel would get staged (tma_staging; default: packed rows).");
@@ -476,16 +524,18 @@ NB_MODULE(_core, m) {
       [](uint64_t mm, uint64_t n, uint64_t k, const std::string &inType,
          const std::optional<std::string> &outType,
          const std::optional<std::array<uint64_t, 3>> &lds,
-         const std::array<uint64_t, 3> &addresses) {
-        return tmaStaging(makeProblem(mm, n, k, inType, outType), lds,
+         const std::array<uint64_t, 3> &addresses, const std::string &layouts) {
+        return tmaStaging(makeProblem(mm, n, k, inType, outType, layouts), lds,
                           addresses);
       },
       nb::arg("m"), nb::arg("n"), nb::arg("k"), nb::arg("dtype") = "bf16",
       nb::arg("out_dtype") = nb::none(), nb::arg("lds") = nb::none(),
       nb::arg("addresses") = std::array<uint64_t, 3>{0, 0, 0},
+      nb::arg("layouts") = "row,col,row",
       "(a, b, c): whether the runtime stages each matrix around a TMA kernel "
-      "(copies it through aligned scratch) for these leading dimensions and "
-      "device addresses (default: packed rows, aligned): "
+      "(copies it through aligned scratch) for these leading dimensions of "
+      "their stored rows and device addresses (default: packed rows of "
+      "`layouts`, aligned): "
       "gemm::dispatch::stagedForTma, the rule of gemm-runner's plans and of "
       "the package's copies. Kernels that take pointers never stage.");
   m.attr("STAGING_ROW_ALIGNMENT") = runtime::StagingRowAlignmentBytes;
@@ -541,13 +591,12 @@ NB_MODULE(_core, m) {
           std::optional<Staged> flags;
           if (staged)
             flags = (*staged)[i];
+          dispatch::Problem problem =
+              makeProblem(mm, n, k, typeName(c.inType), typeName(c.cType()));
+          problem.layouts = c.layouts;
           seconds.push_back(
-              dispatch::physicsEstimate(
-                  params, c,
-                  withStaging(makeProblem(mm, n, k, typeName(c.inType),
-                                          typeName(c.cType())),
-                              flags),
-                  {bundle::Arch::Sm90a, smCount})
+              dispatch::physicsEstimate(params, c, withStaging(problem, flags),
+                                        {bundle::Arch::Sm90a, smCount})
                   .physicsSeconds);
         }
         return seconds;
@@ -560,13 +609,19 @@ NB_MODULE(_core, m) {
   m.def(
       "library_set",
       [](const dispatch::DispatchModel &model,
-         const std::vector<std::string> &types) {
+         const std::vector<std::string> &types, bool allLayouts) {
         std::vector<bundle::DType> parsed;
         for (const std::string &t : types)
           parsed.push_back(parseType(t, "dtype"));
-        return dispatch::librarySet(model, parsed);
+        return allLayouts ? dispatch::librarySet(model, parsed,
+                                                 dispatch::libraryLayouts(),
+                                                 /*batched=*/true)
+                          : dispatch::librarySet(model, parsed);
       },
-      nb::arg("model"), nb::arg("dtypes"));
+      nb::arg("model"), nb::arg("dtypes"), nb::arg("all_layouts") = false,
+      "The configurations a kernel library holds (all_layouts: in each of "
+      "the library's layouts and their batched twins, as the build's "
+      "library; else the default layouts only).");
 
   nb::class_<dispatch::KernelLibrary>(m, "KernelLibrary")
       .def_static("load",
@@ -621,6 +676,12 @@ NB_MODULE(_core, m) {
             return std::make_tuple(typeName(t.a), typeName(t.b), typeName(t.c));
           },
           "(A, B, C) element types")
+      .def_prop_ro(
+          "layouts",
+          [](const Bundle &b) {
+            return dispatch::layoutTriple(b.manifest().layouts);
+          },
+          "A, B, C storage orders, e.g. 'row,col,row' (see gemm.matmul)")
       .def_prop_ro("tile", [](const Bundle &b) { return b.manifest().tile; })
       .def_prop_ro("cluster",
                    [](const Bundle &b) { return b.manifest().cluster; })
@@ -628,6 +689,8 @@ NB_MODULE(_core, m) {
                    [](const Bundle &b) {
                      return b.manifest().constraints.leadingDimAlignmentBytes;
                    })
+      .def_prop_ro("batched",
+                   [](const Bundle &b) { return b.manifest().hasBatch(); })
       .def_prop_ro(
           "reads_through_tma",
           [](const Bundle &b) {
@@ -644,12 +707,16 @@ NB_MODULE(_core, m) {
           "plan",
           [](const Bundle &b, uint64_t mm, uint64_t n, uint64_t k,
              uint32_t smCount, std::optional<uint64_t> lda,
-             std::optional<uint64_t> ldb, std::optional<uint64_t> ldc) {
-            return b.plan(mm, n, k, lda, ldb, ldc, smCount);
+             std::optional<uint64_t> ldb, std::optional<uint64_t> ldc,
+             uint64_t batch, const BatchStrides &batchStrides) {
+            return b.plan(mm, n, k, lda, ldb, ldc, smCount, batch,
+                          batchStrides);
           },
           nb::arg("m"), nb::arg("n"), nb::arg("k"), nb::arg("sm_count") = 132,
           nb::arg("lda") = nb::none(), nb::arg("ldb") = nb::none(),
-          nb::arg("ldc") = nb::none(),
+          nb::arg("ldc") = nb::none(), nb::arg("batch") = 1,
+          nb::arg("batch_strides") =
+              std::make_tuple(nb::none(), nb::none(), nb::none()),
           "The launch plan without a GPU (persistent grids sized for "
           "sm_count CTAs).");
 
@@ -663,11 +730,15 @@ NB_MODULE(_core, m) {
       .def_prop_ro("source", [](const Kernel &k) { return k.loaded->source(); })
       .def("plan", &Kernel::plan, nb::arg("m"), nb::arg("n"), nb::arg("k"),
            nb::arg("lda") = nb::none(), nb::arg("ldb") = nb::none(),
-           nb::arg("ldc") = nb::none())
+           nb::arg("ldc") = nb::none(), nb::arg("batch") = 1,
+           nb::arg("batch_strides") =
+               std::make_tuple(nb::none(), nb::none(), nb::none()))
       .def("run", &Kernel::run, nb::arg("m"), nb::arg("n"), nb::arg("k"),
            nb::arg("a"), nb::arg("lda"), nb::arg("b"), nb::arg("ldb"),
            nb::arg("c"), nb::arg("ldc"), nb::arg("workspaces"),
-           nb::arg("stream"));
+           nb::arg("stream"), nb::arg("batch") = 1,
+           nb::arg("batch_strides") =
+               std::make_tuple(nb::none(), nb::none(), nb::none()));
 
   m.def(
       "dlpack_info",

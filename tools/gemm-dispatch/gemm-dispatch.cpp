@@ -3,15 +3,18 @@
 // The dispatcher on the command line, without a GPU or the compiler:
 //
 //   gemm-dispatch (--model FILE | --library DIR) --m M --n N --k K
-//       [--dtype bf16|f16] [--out-dtype bf16|f16|f32] [--sms N]
-//       [--staged packed|none|a,b,c] [--json]
+//       [--dtype bf16|f16] [--out-dtype bf16|f16|f32] [--layout A,B,C]
+//       [--batch B] [--sms N] [--staged packed|none|a,b,c] [--json]
 //     prints the configuration the dispatcher picks and why, for matrices
 //     the runtime stages around TMA kernels as packed rows get staged
 //     (--staged packed, the default: rows that are not 16-byte multiples,
 //     or worth realigning; gemm/Dispatch/Staging.h) or as listed;
 //   gemm-dispatch --model FILE --write-library DIR [--dtypes bf16,f16]
 //     writes the kernel library's index (DIR/library.json, DIR/model.json)
-//     and the gemm.matmul ops of its kernels (DIR/library.mlir) for gemm-opt.
+//     and the gemm.matmul ops of its kernels for gemm-opt, one file per
+//     layout group and batched or not (DIR/library-<a?b?c?>[-batched].mlir,
+//     e.g. library-akbkcr.mlir: the build compiles them in parallel) and all
+//     of them (DIR/library.mlir).
 //
 // Exit codes: 0 ok, 2 bad usage or unreadable data.
 //
@@ -35,8 +38,11 @@ namespace {
 
 const char *Usage =
     "usage: gemm-dispatch (--model FILE | --library DIR) --m M --n N --k K\n"
-    "           [--dtype bf16|f16] [--out-dtype bf16|f16|f32] [--sms N]\n"
+    "           [--dtype bf16|f16] [--out-dtype bf16|f16|f32] "
+    "[--layout A,B,C] [--batch B] [--sms N]\n"
     "           [--staged packed|none|a,b,c] [--json]\n"
+    "       (--layout: row|col of A, B, C, e.g. col,row,row; default "
+    "row,col,row)\n"
     "       gemm-dispatch --model FILE --write-library DIR "
     "[--dtypes bf16,f16]\n";
 
@@ -72,16 +78,29 @@ int writeLibrary(const std::string &modelPath, const std::string &dir,
   for (std::string item; std::getline(list, item, ',');)
     types.push_back(parseType(item, "--dtypes"));
   DispatchModel model = DispatchModel::load(modelPath);
-  std::vector<KernelConfig> configs = librarySet(model, types);
+  std::vector<KernelConfig> configs =
+      librarySet(model, types, libraryLayouts(), /*batched=*/true);
   KernelLibrary::writeIndex(dir, modelPath, configs);
-  std::ofstream mlir(dir + "/library.mlir");
-  mlir << "// The kernel library: every configuration the dispatcher can pick "
-          "from\n// "
-       << modelPath << " (gemm-dispatch --write-library).\n\n";
-  for (const KernelConfig &config : configs)
-    mlir << config.mlir();
-  if (!mlir)
-    throw DispatchError(dir + "/library.mlir: cannot write");
+  // All kernels, and one file per layout group.
+  std::map<std::string, std::string> parts;
+  std::string all;
+  for (const KernelConfig &config : configs) {
+    all += config.mlir();
+    parts[layoutToken(config.layouts) + (config.batched ? "-batched" : "")] +=
+        config.mlir();
+  }
+  auto write = [&](const std::string &path, const std::string &ops) {
+    std::ofstream mlir(path);
+    mlir << "// The kernel library: every configuration the dispatcher can "
+            "pick from\n// "
+         << modelPath << " (gemm-dispatch --write-library).\n\n"
+         << ops;
+    if (!mlir)
+      throw DispatchError(path + ": cannot write");
+  };
+  write(dir + "/library.mlir", all);
+  for (const auto &[part, ops] : parts)
+    write(dir + "/library-" + part + ".mlir", ops);
   std::cout << dir << ": " << configs.size() << " kernels\n";
   return 0;
 }
@@ -105,7 +124,8 @@ int run(const std::vector<std::string> &args) {
   static const char *Known[] = {"--model",     "--library", "--m",
                                 "--n",         "--k",       "--dtype",
                                 "--out-dtype", "--sms",     "--write-library",
-                                "--dtypes",    "--staged"};
+                                "--dtypes",    "--layout",  "--batch",
+                                "--staged"};
   for (const auto &[option, value] : values)
     if (std::find(std::begin(Known), std::end(Known), option) ==
         std::end(Known))
@@ -131,11 +151,21 @@ int run(const std::vector<std::string> &args) {
     problem.inType = parseType(values["--dtype"], "--dtype");
   if (values.count("--out-dtype"))
     problem.outType = parseType(values["--out-dtype"], "--out-dtype");
+  if (values.count("--batch"))
+    problem.batch = parseCount(values["--batch"], "--batch");
+  if (values.count("--layout")) {
+    std::string error;
+    auto layouts = parseLayoutTriple(values["--layout"], error);
+    if (!layouts)
+      throw UsageError("--layout " + error);
+    problem.layouts = *layouts;
+  }
   std::string staged =
       values.count("--staged") ? values["--staged"] : std::string("packed");
   if (staged == "packed") {
-    problem.staged = packedStaging({problem.m, problem.n, problem.k, 1},
-                                   problem.inType, problem.outType);
+    problem.staged =
+        packedStaging({problem.m, problem.n, problem.k, problem.batch},
+                      problem.inType, problem.outType, problem.layouts);
   } else if (staged != "none") {
     std::stringstream list(staged);
     for (std::string item; std::getline(list, item, ',');) {
@@ -167,7 +197,8 @@ int run(const std::vector<std::string> &args) {
         {"config", selection.config.name()},
         {"source", toString(selection.source)},
         {"estimated_us", selection.estimate.seconds * 1e6},
-        {"reason", selection.reason}};
+        {"reason", selection.reason},
+        {"transposed", selection.transposed}};
     if (!library.empty())
       out["manifest"] = library;
     std::cout << out.dump(1) << "\n";

@@ -62,7 +62,10 @@ enum class ParamKind {
   Pointer,
   LeadingDim
 };
-enum class ProblemDim { M, N, K, Batch };
+/// Batch: the number of problems of a batched kernel. BatchBroadcast: a
+/// batched kernel's mask of the operands whose batch stride is 0 (bit 0: A,
+/// bit 1: B): their descriptors hold one matrix, read at batch entry 0.
+enum class ProblemDim { M, N, K, Batch, BatchBroadcast };
 
 /// Spelling tables: the JSON strings of each enum, in enumerator order.
 template <typename E> struct EnumSpellings;
@@ -83,7 +86,8 @@ GEMM_BUNDLE_SPELLINGS(OobFill, "oob_fill", "zero", "nan_request_zero_fma")
 GEMM_BUNDLE_SPELLINGS(GridPolicy, "grid policy", "persistent", "tiles")
 GEMM_BUNDLE_SPELLINGS(ParamKind, "param kind", "tma_descriptor", "problem_size",
                       "workspace", "pointer", "leading_dim")
-GEMM_BUNDLE_SPELLINGS(ProblemDim, "problem dim", "m", "n", "k", "batch")
+GEMM_BUNDLE_SPELLINGS(ProblemDim, "problem dim", "m", "n", "k", "batch",
+                      "batch_broadcast")
 #undef GEMM_BUNDLE_SPELLINGS
 
 template <typename E> constexpr std::string_view toString(E value) {
@@ -189,9 +193,10 @@ struct WorkspaceParam {
 /// elements between consecutive rows of the matrix's storage, i.e. its outer
 /// stride in the manifest's layout; the inner stride is 1). A kernel that
 /// takes A (B) as a pointer addresses the elements of one tile of it (tile[0]
-/// (tile[1]) rows of tile[2] elements) with 32-bit offsets from the tile's
-/// first one, so the runtime refuses leading dimensions with (rows - 1) x ld
-/// + tile[2] - 1 >= 2^31; C's offsets are 64-bit.
+/// (tile[1]) rows of M (N) by tile[2] of K) with 32-bit offsets from the
+/// tile's first one, so the runtime refuses leading dimensions for which the
+/// tile spans 2^31 elements or more in memory ((rows - 1) x ld + tile[2] - 1
+/// K-major, (tile[2] - 1) x ld + rows - 1 MN-major); C's offsets are 64-bit.
 struct Param {
   ParamKind kind = ParamKind::ProblemSize;
   TmaDescriptorParam tma;

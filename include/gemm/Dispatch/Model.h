@@ -43,6 +43,9 @@
 
 namespace gemm::dispatch {
 
+using bundle::Layout;
+using bundle::TensorLayouts;
+
 /// A model file or kernel library that cannot be read or is not of the
 /// expected format, or a problem the dispatcher cannot serve; the message
 /// names the file or problem and what to do.
@@ -79,6 +82,12 @@ struct Problem {
   DType inType = DType::BF16;
   /// C's type; nullopt: the input type.
   std::optional<DType> outType;
+  /// Storage orders of A, B, C. They do not change the estimate (every
+  /// layout runs the same kernel structure); the kernel picked has them.
+  TensorLayouts layouts;
+  /// Problems of the batch (batched kernels for more than 1), estimated as
+  /// the one problem of batch x the tiles and bytes.
+  uint64_t batch = 1;
   /// Which of A, B, C the runtime would copy through aligned scratch around
   /// a TMA kernel (rows or base addresses TMA cannot read, or rows worth
   /// realigning): what stagedForTma (gemm/Dispatch/Staging.h) says for the
@@ -86,10 +95,17 @@ struct Problem {
   /// never stages. All false: rows TMA reads as they are.
   std::array<bool, 3> staged = {false, false, false};
   bool anyStaged() const { return staged[0] || staged[1] || staged[2]; }
-  /// "m=.. n=.. k=.. bf16" for messages.
+  /// "m=.. n=.. k=.. bf16" (+ " a col b row c row" when not the default,
+  /// " batch=B" when batched) for messages.
   std::string toString() const;
   /// " (a, c staged for TMA)", or "" when nothing is staged.
   std::string stagingNote() const;
+  /// The same product transposed, C^T = B A^T: N x M x K with A and B
+  /// exchanged (each keeping its memory, so its layout flips: an N-major B
+  /// is an M-major A of the transposed problem, and its staging with it)
+  /// and a row-major C^T, which is this problem's column-major C. Only for a
+  /// column-major C.
+  Problem transposed() const;
 };
 
 /// The fitted constants of the physics part (SI units).
@@ -170,7 +186,8 @@ struct Estimate {
 /// always fit); split-K only where whole tiles leave half the SMs idle and
 /// each k-range gets at least 4 k-blocks; stream-K only past one wave of
 /// tiles and with 8 k-blocks; a cluster only where the problem is two tiles
-/// across along it; the direct kernel only up to DirectMaxMacs.
+/// across along it; the direct kernel only up to DirectMaxMacs, without a
+/// batch and with K-major A and B (its loads' lanes walk K).
 bool isApplicable(const KernelConfig &config, const Problem &problem,
                   const Target &target);
 

@@ -71,13 +71,15 @@ bool stagedForTma(bundle::Tensor tensor, const StagingShape &shape,
                   bundle::DType dtype, uint64_t ld, uint64_t address = 0,
                   RealignPolicy realign = RealignPolicy::Auto);
 
-/// stagedForTma of A, B, C held packed (rows of K, K and N elements) at
-/// aligned addresses: what gemm-runner's default (--unaligned stage) does
-/// with the matrices it allocates, and what the dispatcher assumes when the
-/// caller says nothing else.
+/// stagedForTma of A, B, C held packed in `layouts` (stored rows of K or M
+/// elements for A, K or N for B, N or M for C) at aligned addresses: what
+/// gemm-runner's default (--unaligned stage) does with the matrices it
+/// allocates, and what the dispatcher assumes when the caller says nothing
+/// else.
 std::array<bool, 3> packedStaging(const StagingShape &shape,
                                   bundle::DType inType,
                                   std::optional<bundle::DType> outType = {},
+                                  const bundle::TensorLayouts &layouts = {},
                                   RealignPolicy realign = RealignPolicy::Auto);
 
 } // namespace gemm::dispatch

@@ -164,14 +164,26 @@ Value mlir::gemm::getPairLeaderAddress(OpBuilder &b, Location loc,
 }
 
 Value mlir::gemm::getSlotAddress(OpBuilder &b, Location loc, Value base,
-                                 SmemBufferType type, Value slot, Value row) {
+                                 SmemBufferType type, Value slot, Value row,
+                                 Value kLine) {
   Value offset = LLVM::MulOp::create(b, loc, slot,
                                      createI32(b, loc, type.getStageBytes()));
-  if (row) {
-    int64_t rowBytes = type.getCols() * getElementBytes(type.getElementType());
+  auto addScaled = [&](Value index, int64_t bytes) {
     offset = LLVM::AddOp::create(
         b, loc, offset,
-        LLVM::MulOp::create(b, loc, row, createI32(b, loc, rowBytes)));
+        LLVM::MulOp::create(b, loc, index, createI32(b, loc, bytes)));
+  };
+  if (type.isMNMajor()) {
+    // Row r of an MN-major slot starts block r / span (row offsets are whole
+    // blocks); K line k of a block is k swizzle lines into it.
+    if (row)
+      addScaled(LLVM::UDivOp::create(b, loc, row,
+                                     createI32(b, loc, type.getSpanRows())),
+                type.getBlockBytes());
+    if (kLine)
+      addScaled(kLine, type.getSwizzle());
+  } else if (row) {
+    addScaled(row, type.getCols() * getElementBytes(type.getElementType()));
   }
   return LLVM::GEPOp::create(b, loc, base.getType(), b.getI8Type(), base,
                              ValueRange{offset});

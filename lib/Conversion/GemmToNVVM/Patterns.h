@@ -134,9 +134,12 @@ Value loadTmemLaneQuarter(OpBuilder &b, Location loc, Value tmem, TmemType type,
 Value applyEpilogue(ConversionPatternRewriter &rewriter, Location loc,
                     Region &epilogue, Type outType, Value acc);
 
-/// The shared-memory address of `row` rows into slot `slot` of a buffer.
+/// The shared-memory address of `row` rows into slot `slot` of a buffer;
+/// for an MN-major buffer `row` is a whole number of blocks (swizzle spans)
+/// and `kLine` the K line inside the block.
 Value getSlotAddress(OpBuilder &b, Location loc, Value base,
-                     SmemBufferType type, Value slot, Value row = {});
+                     SmemBufferType type, Value slot, Value row = {},
+                     Value kLine = {});
 
 } // namespace mlir::gemm
 

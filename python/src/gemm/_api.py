@@ -1,12 +1,13 @@
 """matmul, compile, load: the three ways in.
 
 C[M, N] = A[M, K] @ B[N, K]^T with A and B of one 16-bit type (bf16 or f16),
-K contiguous in both, f32 accumulation, C in the input type (or out_dtype).
-The kernel for a shape comes from the C++ dispatcher (the one gemm-runner
---library uses), from the kernel library shipped in the package when it has
-it, else compiled on first use (gemm._jit). Warm calls look the kernel up in
-a dictionary and launch: no compiling, no file I/O, no device
-synchronisation.
+f32 accumulation, C in the input type (or out_dtype). Each of A, B and C may
+be row- or column-major (a transposed view such as a.t() or W.T is used as it
+is: the kernel of that layout runs). The kernel for a shape and its layouts
+comes from the C++ dispatcher (the one gemm-runner --library uses), from the
+kernel library shipped in the package when it has it, else compiled on first
+use (gemm._jit). Warm calls look the kernel up in a dictionary and launch: no
+compiling, no file I/O, no device synchronisation.
 
 Kernels that read a matrix through TMA need its rows and address 16-byte
 aligned; a matrix that is not (or whose rows are worth realigning) is copied
@@ -27,7 +28,7 @@ _PACKAGE_DIR = os.path.dirname(os.path.abspath(_core.__file__))
 _INPUT_TYPES = ("bf16", "f16")
 _OUTPUT_TYPES = ("bf16", "f16", "f32")
 _ALIGN = 16  # TMA: base addresses and row strides are 16-byte multiples
-_NO_STAGING = (False, False, False)
+_DEFAULT_LAYOUTS = "row,col,row"
 
 
 @dataclasses.dataclass(frozen=True)
@@ -43,8 +44,11 @@ class Config:
     splits: int = 1
     stream_k: bool = False
 
-    def kernel_config(self, dtype="bf16", out_dtype=None):
-        """The gemm._core.KernelConfig of this configuration for these types."""
+    def kernel_config(self, dtype="bf16", out_dtype=None, layouts=_DEFAULT_LAYOUTS,
+                      batched=False):
+        """The gemm._core.KernelConfig of this configuration for these types
+        and layouts ("row,col,row": A, B, C as gemm.matmul spells them),
+        batched or not."""
         if self.arch != "sm_90a":
             raise _core.UsageError(
                 f"arch {self.arch}: the package compiles sm_90a configurations; SM100 "
@@ -54,7 +58,7 @@ class Config:
                                    f"{self.tile} and {self.cluster}")
         return _core.KernelConfig.make(dtype, out_dtype, tuple(self.tile), tuple(self.cluster),
                                        self.schedule, self.raster, self.swizzle, self.stages,
-                                       self.splits, self.stream_k)
+                                       self.splits, self.stream_k, layouts, batched)
 
     @staticmethod
     def from_kernel_config(config):
@@ -117,19 +121,37 @@ def device_info(device=0):
     return info
 
 
-def select(m, n, k, dtype="bf16", out_dtype=None, device=None, sm_count=None, staged=None):
+def select(m, n, k, dtype="bf16", out_dtype=None, device=None, sm_count=None,
+           layouts=_DEFAULT_LAYOUTS, batch=1, staged=None):
     """The dispatcher's choice for a problem (gemm._core.Selection: config,
-    source, reason), as matmul makes it: for GPU `device`'s SM count, or for
-    `sm_count` (default 132, the H200) without a GPU. `staged`: which of A, B,
-    C a TMA kernel would have to copy (gemm._core.tma_staging of the
-    caller's strides and addresses); default: packed rows, as gemm-runner
-    --library assumes."""
+    source, reason, transposed), as matmul makes it: for GPU `device`'s SM
+    count, or for `sm_count` (default 132, the H200) without a GPU; among the
+    kernel library's kernels when there is one. `layouts`: "A,B,C" storage
+    orders, row|col each (see gemm.matmul). `batch`: problems of a batch
+    (gemm.bmm, 3-D matmul). `staged`: which of A, B, C a TMA kernel would
+    have to copy (gemm._core.tma_staging of the caller's strides and
+    addresses); default: packed rows, as gemm-runner --library assumes."""
     arch = "sm_90a"
     if device is not None:
         info = device_info(device)
         arch, sm_count = info["arch"] or "unknown", info["sm_count"]
-    return _core.select(m, n, k, dtype, out_dtype, dispatch_model(), arch, sm_count or 132,
-                        None, staged)
+    return _select(m, n, k, dtype, out_dtype, arch, sm_count or 132, layouts, batch, staged)
+
+
+def _select(m, n, k, dtype, out_dtype, arch, sm_count, layouts, batch=1, staged=None):
+    """Among the library's kernels when it holds some for these types and
+    layouts (a column-major C the library does not write comes back as the
+    transposed problem), else among all (compiled on first use)."""
+    library = kernel_library()
+    model = dispatch_model()
+    if library is not None:
+        try:
+            return _core.select(m, n, k, dtype, out_dtype, model, arch, sm_count,
+                                library.configs, layouts, batch, staged)
+        except _core.DispatchError:
+            pass
+    return _core.select(m, n, k, dtype, out_dtype, model, arch, sm_count, None, layouts,
+                        batch, staged)
 
 
 # ---------------------------------------------------------------------------
@@ -145,8 +167,13 @@ class Kernel:
         self.manifest_path = self.bundle.manifest_path
         a, b, c = self.bundle.dtypes
         self.dtypes = (a, b, c)
+        # "row,col,row": the storage orders of A, B, C the kernel takes.
+        self.layouts = self.bundle.layouts
+        # A batched kernel runs batches of 2 or more problems.
+        self.batched = self.bundle.batched
         # Which matrices it reads (writes) through TMA, which needs aligned
-        # rows; the others it takes as pointers.
+        # rows; the others it takes as pointers, as they are (the direct
+        # kernels).
         self.tma = self.bundle.reads_through_tma
         self._loaded = {}
         self._workspaces = {}
@@ -165,16 +192,20 @@ class Kernel:
                     kernel = self._loaded[device] = _core.Kernel(self.bundle, device)
         return kernel
 
-    def plan(self, m, n, k, sm_count=132):
-        """The launch plan without a GPU (what gemm-runner --dry-run prints)."""
-        return self.bundle.plan(m, n, k, sm_count)
+    def plan(self, m, n, k, sm_count=132, batch=1, batch_strides=(None, None, None)):
+        """The launch plan without a GPU (what gemm-runner --dry-run prints);
+        batch_strides: elements between the batch entries of A, B, C (None:
+        packed)."""
+        return self.bundle.plan(m, n, k, sm_count, batch=batch, batch_strides=batch_strides)
 
     def __call__(self, a, b, out=None, stream=None):
+        """C = A @ B^T with this kernel; operands in other layouts than the
+        kernel's are copied into its layouts first."""
         return _run(self, a, b, out, stream, self.dtypes[2])
 
 
 _kernels = {}        # manifest path, or ("config", name, cache dir) -> Kernel
-_dispatched = {}     # (m, n, k, dtype, out dtype, device) -> Kernel
+_dispatched = {}     # (m, n, k, dtype, out dtype, layouts, device) -> (Kernel, transposed)
 
 
 def _kernel_for_config(config):
@@ -197,10 +228,12 @@ def _kernel_for_config(config):
     return kernel
 
 
-def compile(config, a_dtype="bf16", b_dtype=None, c_dtype=None):
-    """The kernel of `config` (a gemm.Config) for these types, from the kernel
-    library when it has it, else compiled (once, then from the disk cache).
-    Needs no GPU."""
+def compile(config, a_dtype="bf16", b_dtype=None, c_dtype=None, layouts=_DEFAULT_LAYOUTS,
+            batched=False):
+    """The kernel of `config` (a gemm.Config) for these types and layouts
+    ("A,B,C" storage orders, row|col each: "row,col,row" is A K-major, B N
+    rows of K, C row-major), batched or not, from the kernel library when it
+    has it, else compiled (once, then from the disk cache). Needs no GPU."""
     if isinstance(config, str):
         config = Config.from_kernel_config(_core.KernelConfig(config, a_dtype))
     if not isinstance(config, Config):
@@ -212,7 +245,7 @@ def compile(config, a_dtype="bf16", b_dtype=None, c_dtype=None):
             "bf16 or f16")
     if c_dtype is not None and c_dtype not in _OUTPUT_TYPES:
         raise _core.UsageError(f"c_dtype={c_dtype}: expected one of {', '.join(_OUTPUT_TYPES)}")
-    return _kernel_for_config(config.kernel_config(a_dtype, c_dtype))
+    return _kernel_for_config(config.kernel_config(a_dtype, c_dtype, layouts, batched))
 
 
 def load(manifest_path):
@@ -225,28 +258,53 @@ def load(manifest_path):
     return kernel
 
 
-def _dispatch(m, n, k, dtype, out_dtype, device, staged):
-    key = (m, n, k, dtype, out_dtype, device, staged)
-    kernel = _dispatched.get(key)
-    if kernel is None:
+def _dispatch(m, n, k, dtype, out_dtype, layouts, device, batch=1, staged=None):
+    """(Kernel, transposed) for a problem: transposed means the kernel
+    computes C^T = B A^T (a column-major C as the row-major C^T). `staged`:
+    what a TMA kernel would have to copy (gemm._core.tma_staging)."""
+    key = (m, n, k, dtype, out_dtype, layouts, device, batch, staged)
+    found = _dispatched.get(key)
+    if found is None:
         info = device_info(device)
         if info["arch"] != "sm_90a":
             raise _core.ArchMismatchError(
                 f"GPU {device} ({info['name']}, compute capability "
                 f"{'.'.join(map(str, info['compute_capability']))}) does not run sm_90a kernels; "
                 "the package runs kernels on Hopper GPUs (compute capability 9.0)")
-        selection = _core.select(m, n, k, dtype, out_dtype if out_dtype != dtype else None,
-                                 dispatch_model(), "sm_90a", info["sm_count"], None, staged)
-        kernel = _dispatched[key] = _kernel_for_config(selection.config)
-    return kernel
+        selection = _select(m, n, k, dtype, out_dtype if out_dtype != dtype else None,
+                            "sm_90a", info["sm_count"], layouts, batch, staged)
+        found = _dispatched[key] = (_kernel_for_config(selection.config), selection.transposed)
+    return found
+
+
+def bmm(a, b, out=None, *, out_dtype=None, config=None, stream=None):
+    """torch.bmm's product: C[i] = A[i] @ B[i] for A [batch, M, K] and B
+    [batch, K, N]; returns C [batch, M, N]. The same as matmul(a, b^T) with
+    B's last two dimensions exchanged (a view: B [batch, K, N] row-major is
+    the N-major B of the kernels, no copy). A batch of 1 (or a 2-D operand)
+    is broadcast to every entry."""
+    swap = getattr(b, "mT", None)
+    b_t = swap if swap is not None else b.swapaxes(-1, -2)
+    return matmul(a, b_t, out, out_dtype=out_dtype, config=config, stream=stream)
 
 
 def matmul(a, b, out=None, *, out_dtype=None, config=None, stream=None):
     """C = A @ B^T for A [M, K] and B [N, K]; returns C [M, N].
 
+    Batched: A [batch, M, K] and/or B [batch, N, K] give C [batch, M, N]
+    with C[i] = A[i] @ B[i]^T; a 2-D operand, or one of batch 1, is used by
+    every entry (the kernel reads it with a batch stride of 0, no copy), and
+    strided batches (e.g. expand, a slice of a bigger tensor, the batch
+    view of an [M, batch, K] tensor) are used as they are when their
+    strides are 16-byte multiples. out must not have overlapping entries.
+
+    Each of A, B and out may be row-major or column-major (e.g. a.t() of a
+    [K, M] tensor, or W.T of a weight W [K, N] for x @ W), with rows 16-byte
+    aligned: it is used as it is, by the kernel of those layouts. Anything
+    else (other strides, misaligned) is copied aligned first.
     out: write into this tensor (M x N, of the output type) instead of a new
-    one. out_dtype: "bf16", "f16" or "f32" (default: the input type).
-    config: a gemm.Config to use instead of the dispatcher's choice.
+    (row-major) one. out_dtype: "bf16", "f16" or "f32" (default: the input
+    type). config: a gemm.Config to use instead of the dispatcher's choice.
     stream: a CUDA stream handle (int) for non-PyTorch, non-CuPy tensors;
     otherwise the framework's current stream is used.
     """
@@ -257,11 +315,7 @@ def matmul(a, b, out=None, *, out_dtype=None, config=None, stream=None):
 
 
 def matmul_impl(a, b, out, out_dtype, config, stream):
-    if config is not None:
-        dtype = view(a, "a").dtype
-        kernel = compile(config, dtype, dtype, out_dtype)
-        return _run(kernel, a, b, out, stream, kernel.dtypes[2])
-    return _run(None, a, b, out, stream, out_dtype)
+    return _run(config, a, b, out, stream, out_dtype)
 
 
 def _check_inputs(a, b):
@@ -271,10 +325,11 @@ def _check_inputs(a, b):
             raise _core.UsageError(
                 f"{name} is on {v.device_text}: the kernels run on an NVIDIA GPU; move it there "
                 "first (e.g. tensor.cuda())")
-        if len(v.shape) != 2:
+        if len(v.shape) not in (2, 3):
             raise _core.UsageError(
-                f"{name} has shape {list(v.shape)}: expected a 2-D matrix "
-                f"({'A [M, K]' if name == 'a' else 'B [N, K]'}); batched GEMM is not supported yet")
+                f"{name} has shape {list(v.shape)}: expected a matrix "
+                f"({'A [M, K]' if name == 'a' else 'B [N, K]'}) or a batch of them "
+                f"({'A [batch, M, K]' if name == 'a' else 'B [batch, N, K]'})")
     if va.dtype != vb.dtype or va.dtype not in _INPUT_TYPES:
         raise _core.UsageError(
             f"a is {va.dtype} and b is {vb.dtype}: A and B must be both bf16 or both f16 "
@@ -282,49 +337,117 @@ def _check_inputs(a, b):
     if va.device != vb.device:
         raise _core.UsageError(f"a is on {va.device_text} and b on {vb.device_text}: "
                                "put both on the same GPU")
-    if va.shape[1] != vb.shape[1]:
+    if va.shape[-1] != vb.shape[-1]:
         raise _core.UsageError(
             f"a is {list(va.shape)} and b is {list(vb.shape)}: C = A @ B^T needs A [M, K] and "
-            f"B [N, K] with the same K ({va.shape[1]} != {vb.shape[1]}); for x @ W with W [K, N] "
-            "pass W.T")
+            f"B [N, K] with the same K ({va.shape[-1]} != {vb.shape[-1]}); for x @ W with W [K, N] "
+            "pass W.T (for A @ B with B [batch, K, N] use gemm.bmm)")
+    ba = va.shape[0] if len(va.shape) == 3 else None
+    bb = vb.shape[0] if len(vb.shape) == 3 else None
+    if ba is not None and bb is not None and ba != bb and 1 not in (ba, bb):
+        raise _core.UsageError(
+            f"a is {list(va.shape)} and b is {list(vb.shape)}: their batch sizes {ba} and {bb} "
+            "differ (a batch of 1, or a 2-D operand, is broadcast to every entry)")
     return va, vb
 
 
-def _rows(v):
-    """Rows of contiguous elements, `ld` apart: what every kernel reads."""
+def _round_ld(count, element_bytes, row_align=_ALIGN):
+    """The smallest leading dimension >= count whose rows are `row_align`
+    (16: TMA's rule) byte multiples."""
+    return -(-count * element_bytes // row_align) * row_align // element_bytes
+
+
+def _storage(v, align=_ALIGN):
+    """How TMA can read the 2-D view v [rows, cols] as it is: ("row", ld) when
+    its rows are contiguous (cols elements, ld apart), ("col", ld) when its
+    columns are, None when neither (other strides, a misaligned base or
+    leading dimension). A single row or column is read along its elements.
+    With `align` = 1: how a kernel that takes pointers (the direct kernels)
+    reads it, at any alignment."""
     rows, cols = v.shape
-    return (cols <= 1 or v.strides[1] == 1) and (rows <= 1 or v.strides[0] >= cols)
+    if v.ptr % align:
+        return None
+    s0, s1 = v.strides
+    eb = v.element_bytes
+    if cols <= 1 or s1 == 1:
+        ld = s0 if rows > 1 else _round_ld(cols, eb)
+        if ld >= cols and (ld * eb) % align == 0:
+            return "row", ld
+    if rows <= 1 or s0 == 1:
+        ld = s1 if cols > 1 else _round_ld(rows, eb)
+        if ld >= rows and (ld * eb) % align == 0:
+            return "col", ld
+    return None
 
 
-def _leading_dim(v):
-    rows, cols = v.shape
-    if rows > 1:
-        return v.strides[0]
-    # A single row: any aligned stride at least the row length will do.
-    return -(-cols * v.element_bytes // _ALIGN) * _ALIGN // v.element_bytes
+class _Matrix:
+    """One operand as the kernel sees it: the 2-D view of its first batch
+    entry (`first`), the storage order and leading dimension TMA reads it
+    with (`storage`, None when it must be copied), and the elements between
+    batch entries (`stride`: None for a plain matrix, 0 for one matrix every
+    entry reads)."""
+    __slots__ = ("first", "storage", "stride", "loose")
+
+    def __init__(self, v, batch):
+        from gemm._tensors import TensorView
+        if len(v.shape) == 3:
+            self.first = TensorView(v.obj, v.framework, v.ptr, tuple(v.shape[1:]),
+                                    tuple(v.strides[1:]), v.dtype, v.is_cuda, v.device,
+                                    v.device_text)
+            self.stride = v.strides[0] if v.shape[0] > 1 else 0
+        else:
+            self.first, self.stride = v, 0
+        if not batch:
+            self.stride = None
+        self.storage = _storage(self.first)
+        # TMA reads batch entries a 16-byte multiple apart.
+        if self.storage and self.stride and (self.stride * v.element_bytes) % _ALIGN:
+            self.storage = None
+        # How a kernel that takes pointers reads it (plain matrices only).
+        self.loose = _storage(self.first, 1) if not batch else None
 
 
-def _staged(mem, v, what):
-    """A copy of `v` in rows TMA reads well: contiguous, 128-byte multiples
-    (gemm._core.STAGING_ROW_ALIGNMENT, as the runtime's staging copies)."""
+def _copy(mem, v, what, order, batch=None, row_align=_ALIGN):
+    """An aligned copy of the operand v (a TensorView, 2-D or 3-D) in
+    storage order `order` ("row" or "col"), packed entries of `batch` (None:
+    a plain matrix), rows `row_align` byte multiples, and its _Matrix."""
     if mem.kind is None or mem.kind != v.framework:
         raise _core.UsageError(
-            f"{what} is not row-major with 16-byte-aligned rows (strides {list(v.strides)}, "
-            f"address {v.ptr:#x}) and cannot be copied for you: make it contiguous with rows "
-            "of a multiple of 16 bytes")
-    rows, cols = v.shape
-    row_align = _core.STAGING_ROW_ALIGNMENT
-    ld = -(-cols * v.element_bytes // row_align) * row_align // v.element_bytes
-    copy = mem.empty(rows, cols, v.dtype, ld)
-    mem.copy(copy, v.obj)
-    return view(copy, what)
+            f"{what} is not row- or column-major with 16-byte-aligned rows (strides "
+            f"{list(v.strides)}, address {v.ptr:#x}) and cannot be copied for you: make it "
+            "contiguous with rows of a multiple of 16 bytes")
+    rows, cols = v.shape[-2:]
+    entries = batch or 1
+    eb = v.element_bytes
+    if order == "row":
+        copy = mem.empty3(entries, rows, cols, v.dtype, _round_ld(cols, eb, row_align))
+    else:
+        copy = mem.transpose(mem.empty3(entries, cols, rows, v.dtype,
+                                        _round_ld(rows, eb, row_align)))
+    source = v.obj if len(v.shape) == 3 else mem.unsqueeze(v.obj)
+    mem.copy(copy, source)   # broadcasts a single entry to every entry
+    return _Matrix(view(copy if batch else mem.squeeze(copy), what), batch)
+
+
+# A [M, K] stored "row" is gemm.matmul's a(row) (K-major); B [N, K] stored
+# "row" (N rows of K) is b(col), the K-major B; C [M, N] as stored.
+_B_LAYOUT = {"row": "col", "col": "row"}
 
 
 def _run(kernel, a, b, out, stream, out_dtype):
+    """C = A @ B^T with `kernel` (a Kernel, a Config, or None: the
+    dispatcher's choice), for matrices or batches of them."""
     va, vb = _check_inputs(a, b)
-    m, k = va.shape
-    n = vb.shape[0]
+    m, k = va.shape[-2:]
+    n = vb.shape[-2]
+    batched = len(va.shape) == 3 or len(vb.shape) == 3
+    batch = max(va.shape[0] if len(va.shape) == 3 else 1,
+                vb.shape[0] if len(vb.shape) == 3 else 1) if batched else None
+    out_shape = (batch, m, n) if batched else (m, n)
     device = va.device
+    if isinstance(kernel, Config):
+        kernel = compile(kernel, va.dtype, va.dtype, out_dtype, batched=bool(batch and batch > 1))
+        out_dtype = kernel.dtypes[2]
     if kernel is not None and kernel.dtypes[0] != va.dtype:
         raise _core.UsageError(
             f"{kernel.name} takes {kernel.dtypes[0]} inputs; a and b are {va.dtype}")
@@ -337,8 +460,9 @@ def _run(kernel, a, b, out, stream, out_dtype):
         if not vc.is_cuda or vc.device != device:
             raise _core.UsageError(f"out is on {vc.device_text}, a and b on {va.device_text}: "
                                    "put out on the same GPU")
-        if tuple(vc.shape) != (m, n):
-            raise _core.UsageError(f"out has shape {list(vc.shape)}; C = A @ B^T is [{m}, {n}]")
+        if tuple(vc.shape) != out_shape:
+            raise _core.UsageError(f"out has shape {list(vc.shape)}; C = A @ B^T is "
+                                   f"{list(out_shape)}")
         if out_dtype is not None and vc.dtype != out_dtype:
             raise _core.UsageError(f"out is {vc.dtype} but out_dtype is {out_dtype}")
         c_dtype = vc.dtype
@@ -348,43 +472,85 @@ def _run(kernel, a, b, out, stream, out_dtype):
     if kernel is not None and kernel.dtypes[2] != c_dtype:
         raise _core.UsageError(f"{kernel.name} writes {kernel.dtypes[2]}; the output is {c_dtype}")
     mem = memory(va.framework if vc is None else vc.framework, device)
-    if m == 0 or n == 0 or k == 0:
+    if m == 0 or n == 0 or k == 0 or batch == 0:
         # Nothing to launch; an empty K sums nothing.
-        result = mem.empty(m, n, c_dtype) if out is None else out
-        if k == 0 and m and n:
+        result = mem.empty3(*out_shape, c_dtype) if batched else mem.empty(m, n, c_dtype)
+        result = result if out is None else out
+        if k == 0 and m and n and batch != 0:
             mem.fill_zero(result)
         return result
-    # Every kernel reads rows of contiguous elements: other views of A and B
-    # are copied first, for any kernel.
-    if not _rows(va):
-        va = _staged(mem, va, "a")
-    if not _rows(vb):
-        vb = _staged(mem, vb, "b")
-    result = out
-    if out is None:
-        result = mem.empty(m, n, c_dtype)
-        vc = view(result, "out")
-    # What a TMA kernel would have to copy (the runtime's rule): the
-    # dispatcher weighs those copies against the kernels that need none.
-    staged = _NO_STAGING
-    if _rows(vc):
-        staged = _core.tma_staging(m, n, k, va.dtype, c_dtype,
-                                   (_leading_dim(va), _leading_dim(vb), _leading_dim(vc)),
-                                   (va.ptr, vb.ptr, vc.ptr))
+    # A batch of one is one problem: the plain kernel runs it.
+    multi = bool(batched and batch > 1)
+    if kernel is not None and kernel.batched != multi:
+        raise _core.UsageError(
+            f"{kernel.name} is {'a batched' if kernel.batched else 'a plain'} kernel; "
+            f"the problem is {'a batch of ' + str(batch) if multi else 'one matrix product'}: "
+            f"compile the configuration with batched={multi}")
+
+    ma = _Matrix(va, multi)
+    mb = _Matrix(vb, multi)
+    mc = _Matrix(vc, multi) if vc is not None else None
+    transposed = False
     if kernel is None:
-        kernel = _dispatch(m, n, k, va.dtype, c_dtype, device, staged)
+        # The storage order of each operand as it is (its contiguous
+        # dimension, whatever the alignment), and what a TMA kernel of that
+        # layout would have to copy (the runtime's rule): the dispatcher
+        # weighs those copies against the direct kernels, which need none.
+        orders = [(x.loose or x.storage or ("row",))[0] if x else "row" for x in (ma, mb, mc)]
+        layouts = f"{orders[0]},{_B_LAYOUT[orders[1]]},{orders[2]}"
+        staged = None
+        if not multi:
+            staged = _staging(m, n, k, va.dtype, c_dtype, (ma, mb, mc), orders)
+        kernel, transposed = _dispatch(m, n, k, va.dtype, c_dtype, layouts, device,
+                                       batch if multi else 1, staged)
+        want = orders
+    else:
+        la, lb, lc = kernel.layouts.split(",")
+        want = [la, _B_LAYOUT[lb], lc]
     loaded = kernel.loaded(device)
     tma = kernel.tma
-    if tma[0] and staged[0]:
-        va = _staged(mem, va, "a")
-    if tma[1] and staged[1]:
-        vb = _staged(mem, vb, "b")
+
+    # Operands TMA cannot read in the kernel's layout are copied; so are those
+    # whose rows straddle L2 lines where the kernel reuses them enough for the
+    # copy to pay (gemm::runtime::realignPays, as gemm-runner decides). A
+    # kernel that takes pointers (the direct kernels) reads any rows as they
+    # are: only an operand with no contiguous dimension in its layout is
+    # copied for it.
+    rows = m * (batch if multi else 1)
+    for index, name, v, want_order in ((0, "a", va, want[0]), (1, "b", vb, want[1])):
+        mx = ma if name == "a" else mb
+        if not tma[index] and mx.loose and mx.loose[0] == want_order:
+            mx.storage = mx.loose
+        elif mx.storage is None or mx.storage[0] != want_order:
+            mx = _copy(mem, v, name, want_order, batch if multi else None)
+        if tma[index] and _core.realign_pays(name, rows, n, k, mx.storage[1] * v.element_bytes):
+            mx = _copy(mem, v, name, want_order, batch if multi else None,
+                       _core.STAGING_ROW_ALIGNMENT)
+        if name == "a":
+            ma = mx
+        else:
+            mb = mx
+    result = out
+    if out is None:
+        entries = batch if batched else 1
+        result = mem.empty3(entries, m, n, c_dtype) if want[2] == "row" \
+            else mem.transpose(mem.empty3(entries, n, m, c_dtype))
+        if not batched:
+            result = mem.squeeze(result)
+        mc = _Matrix(view(result, "out"), multi)
     target = None
-    if not _rows(vc) or (tma[2] and staged[2]):
-        # Computed into aligned rows, then copied into the caller's layout.
-        target = mem.empty(m, n, c_dtype, -(-n * vc.element_bytes // _ALIGN) * _ALIGN
-                           // vc.element_bytes)
-        vc = view(target, "out")
+    if not tma[2] and mc.loose and mc.loose[0] == want[2]:
+        mc.storage = mc.loose   # written as it is, at any alignment
+    if mc.storage is None or mc.storage[0] != want[2] or (multi and mc.stride == 0):
+        # Computed into an aligned buffer of the kernel's layout, then copied
+        # into the caller's.
+        entries = batch if multi else 1
+        eb = mc.first.element_bytes
+        target = mem.empty3(entries, m, n, c_dtype, _round_ld(n, eb)) if want[2] == "row" \
+            else mem.transpose(mem.empty3(entries, n, m, c_dtype, _round_ld(m, eb)))
+        if not batched:
+            target = mem.squeeze(target)
+        mc = _Matrix(view(target, "out"), multi)
 
     if stream is None:
         stream = mem.stream()
@@ -393,18 +559,51 @@ def _run(kernel, a, b, out, stream, out_dtype):
         if not isinstance(stream, int):
             raise _core.UsageError("stream must be a CUDA stream handle (int) or an object "
                                    "with .cuda_stream (torch) or .ptr (CuPy)")
-    lda, ldb, ldc = _leading_dim(va), _leading_dim(vb), _leading_dim(vc)
+    # The kernel's problem: this one, or the transposed C^T = B A^T (A and B
+    # exchanged, each keeping its memory, leading dimension and batch
+    # stride).
+    km, kn = (n, m) if transposed else (m, n)
+    first, second = (mb, ma) if transposed else (ma, mb)
+    lda, ldb, ldc = first.storage[1], second.storage[1], mc.storage[1]
+    kbatch = batch if multi else 1
+    strides = (first.stride, second.stride, mc.stride) if multi else (None, None, None)
     workspaces = []
     if loaded.has_workspaces:
-        for size, zeroed in loaded.plan(m, n, k, lda, ldb, ldc).workspaces:
+        for size, zeroed in loaded.plan(km, kn, k, lda, ldb, ldc, kbatch, strides).workspaces:
             # Per-call buffers come from the framework's caching allocator,
             # which hands them out again only after this launch on the stream.
             buffer = _workspace(kernel, mem, device, stream, size, zeroed)
             workspaces.append((buffer, mem.address(buffer)))
-    loaded.run(m, n, k, va.ptr, lda, vb.ptr, ldb, vc.ptr, ldc, [w[1] for w in workspaces], stream)
+    loaded.run(km, kn, k, first.first.ptr, lda, second.first.ptr, ldb, mc.first.ptr, ldc,
+               [w[1] for w in workspaces], stream, kbatch, strides)
     if target is not None:
         mem.copy(result, target)
     return result
+
+
+def _staging(m, n, k, dtype, c_dtype, matrices, orders):
+    """(a, b, c): whether a TMA kernel in the layouts `orders` would have to
+    copy each operand (gemm._core.tma_staging of their leading dimensions and
+    addresses; an operand with no contiguous dimension is copied for every
+    kernel, and an output not given is allocated packed and aligned)."""
+    lds, addresses, unusable = [], [], []
+    packed = (k if orders[0] == "row" else m, k if orders[1] == "row" else n,
+              n if orders[2] == "row" else m)
+    for mx, order, ld in zip(matrices, orders, packed):
+        if mx is None:
+            lds.append(ld)
+            addresses.append(0)
+            unusable.append(False)
+        elif mx.loose and mx.loose[0] == order:
+            lds.append(mx.loose[1])
+            addresses.append(mx.first.ptr)
+            unusable.append(False)
+        else:
+            lds.append(ld)
+            addresses.append(0)
+            unusable.append(True)
+    flags = _core.tma_staging(m, n, k, dtype, c_dtype, tuple(lds), tuple(addresses))
+    return tuple(f or u for f, u in zip(flags, unusable))
 
 
 def _workspace(kernel, mem, device, stream, size, zeroed):

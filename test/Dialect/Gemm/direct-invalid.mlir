@@ -1,8 +1,8 @@
 // RUN: gemm-opt %s -split-input-file -verify-diagnostics
 
 // One case per diagnostic of the direct-access ops and type
-// (GemmDirectOps.cpp) and of schedule = direct in #gemm.config
-// (GemmDialect.cpp).
+// (GemmDirectOps.cpp), of schedule = direct in #gemm.config (GemmDialect.cpp)
+// and of a direct gemm.matmul (GemmOps.cpp).
 
 // expected-error @+2 {{schedule = direct runs one CTA per tile and shares no operand across CTAs; use cluster = [1, 1]}}
 gemm.matmul @direct_cluster a(bf16, row) b(bf16, col) c(bf16, row) acc(f32)
@@ -19,6 +19,12 @@ gemm.matmul @direct_split_k a(bf16, row) b(bf16, col) c(bf16, row) acc(f32)
 // expected-error @+2 {{schedule = direct double-buffers its k-blocks in shared memory: stages must be 0 or 2, got 3}}
 gemm.matmul @direct_stages a(bf16, row) b(bf16, col) c(bf16, row) acc(f32)
     config(#gemm.config<arch = sm_90a, tile = [64, 64, 64], stages = 3, schedule = direct>)
+
+// -----
+
+// expected-error @+1 {{'gemm.matmul' op schedule = direct has no batched form (it takes plain pointers, one problem a launch): use schedule = cooperative or pingpong for a batch}}
+gemm.matmul @direct_batched a(bf16, row) b(bf16, col) c(bf16, row) acc(f32) batched
+    config(#gemm.config<arch = sm_90a, tile = [64, 64, 64], schedule = direct>)
 
 // -----
 

@@ -156,8 +156,45 @@ func.func @tma_element(%d: !gemm.tma_desc<index, box = [64, 64], swizzle = 128>)
 
 // -----
 
-// expected-error @+1 {{TMA box must have 2 dimensions, got 3}}
-func.func @tma_box_rank(%d: !gemm.tma_desc<bf16, box = [64, 64, 2], swizzle = 128>) { return }
+// expected-error @+1 {{TMA box must have 2 dimensions (3 for a batch of matrices), got 4}}
+func.func @tma_box_rank(%d: !gemm.tma_desc<bf16, box = [64, 64, 1, 1], swizzle = 128>) { return }
+
+// -----
+
+// expected-error @+1 {{a batched TMA box holds one matrix of the batch (third dimension 1), got 2}}
+func.func @tma_box_batch(%d: !gemm.tma_desc<bf16, box = [64, 64, 2], swizzle = 128>) { return }
+
+// -----
+
+func.func @tma_batch_missing(%d: !gemm.tma_desc<bf16, box = [64, 128, 1], swizzle = 128>, %i: i32) {
+  // expected-error @+1 {{'gemm.tma.prefetch' op a batched (rank-3) descriptor needs a batch coordinate: [inner, outer, batch]}}
+  gemm.tma.prefetch %d[%i, %i] : !gemm.tma_desc<bf16, box = [64, 128, 1], swizzle = 128>
+  return
+}
+
+// -----
+
+func.func @tma_batch_rank2(%d: !gemm.tma_desc<bf16, box = [64, 64], swizzle = 128>,
+                           %b: !gemm.smem<4 x 64 x 64 x bf16, swizzle = 128>, %i: i32) {
+  // expected-error @+1 {{'gemm.tma.store' op a batch coordinate needs a batched (rank-3) descriptor, got box [64, 64]}}
+  gemm.tma.store %d[%i, %i, %i] from %b[%i]
+      : !gemm.tma_desc<bf16, box = [64, 64], swizzle = 128>, !gemm.smem<4 x 64 x 64 x bf16, swizzle = 128>
+  return
+}
+
+// -----
+
+!pipe = !gemm.pipeline<stages = 4, producers = 1, consumers = 2>
+
+func.func @tma_load_batch_missing(%d: !gemm.tma_desc<bf16, box = [64, 128, 1], swizzle = 128>,
+                                  %b: !gemm.smem<4 x 128 x 64 x bf16, swizzle = 128>,
+                                  %p: !pipe, %i: i32) {
+  // expected-error @+1 {{'gemm.tma.load' op a batched (rank-3) descriptor needs a batch coordinate: [inner, outer, batch]}}
+  gemm.tma.load %d[%i, %i] -> %b[%i] barrier %p[%i]
+      : !gemm.tma_desc<bf16, box = [64, 128, 1], swizzle = 128>,
+        !gemm.smem<4 x 128 x 64 x bf16, swizzle = 128>, !pipe
+  return
+}
 
 // -----
 
@@ -218,6 +255,21 @@ func.func @smem_row_bytes(%b: !gemm.smem<2 x 128 x 128 x bf16, swizzle = 128>) {
 
 // expected-error @+1 {{a swizzled buffer needs a multiple of 8 rows, got 12}}
 func.func @smem_rows(%b: !gemm.smem<2 x 12 x 64 x bf16, swizzle = 128>) { return }
+
+// -----
+
+// expected-error @+1 {{an MN-major buffer needs a swizzle (its blocks are swizzle spans of M or N elements)}}
+func.func @smem_mn_swizzle(%b: !gemm.smem<2 x 128 x 64 x bf16, swizzle = 0, major = mn>) { return }
+
+// -----
+
+// expected-error @+1 {{an MN-major buffer needs rows that make whole 128-byte swizzle spans, got 96 x 'bf16'}}
+func.func @smem_mn_rows(%b: !gemm.smem<2 x 96 x 64 x bf16, swizzle = 128, major = mn>) { return }
+
+// -----
+
+// expected-error @+1 {{an MN-major swizzled buffer needs a multiple of 8 columns (K lines of one swizzle atom), got 12}}
+func.func @smem_mn_cols(%b: !gemm.smem<2 x 128 x 12 x bf16, swizzle = 128, major = mn>) { return }
 
 // -----
 
@@ -297,21 +349,28 @@ gemm.matmul @acc_type a(f16, row) b(f16, col) c(f16, row) acc(f16)
 
 // -----
 
-// expected-error @+1 {{'gemm.matmul' op only a(row) b(col) c(row) (C = A * B^T with K-major operands) is implemented}}
-gemm.matmul @a_layout a(bf16, col) b(bf16, col) c(bf16, row) acc(f32)
-    config(#gemm.config<arch = sm_90a, tile = [128, 256, 64]>)
+// WGMMA transposes only 16-bit operands: 8-bit A and B stay K-major.
+// expected-error @+1 {{'gemm.matmul' op a(col) b(col) c(row): 'f8E4M3FN' operands must be K-major on sm_90a (a(row) b(col)); WGMMA transposes only 16-bit operands}}
+gemm.matmul @fp8_m_major a(f8E4M3FN, col) b(f8E4M3FN, col) c(bf16, row) acc(f32)
+    config(#gemm.config<arch = sm_90a, tile = [128, 256, 128]>)
 
 // -----
 
-// expected-error @+1 {{'gemm.matmul' op only a(row) b(col) c(row) (C = A * B^T with K-major operands) is implemented}}
-gemm.matmul @b_layout a(bf16, row) b(bf16, row) c(bf16, row) acc(f32)
-    config(#gemm.config<arch = sm_90a, tile = [128, 256, 64]>)
+// expected-error @+1 {{'gemm.matmul' op a(row) b(row) c(row) is implemented for sm_90a; sm_100a kernels take a(row) b(col) c(row) (K-major A and B, row-major C)}}
+gemm.matmul @sm100_layout a(bf16, row) b(bf16, row) c(bf16, row) acc(f32)
+    config(#gemm.config<arch = sm_100a, tile = [128, 256, 64], schedule = warp_roles>)
 
 // -----
 
-// expected-error @+1 {{'gemm.matmul' op only a(row) b(col) c(row) (C = A * B^T with K-major operands) is implemented}}
-gemm.matmul @c_layout a(bf16, row) b(bf16, col) c(bf16, col) acc(f32)
-    config(#gemm.config<arch = sm_90a, tile = [128, 256, 64]>)
+// expected-error @+1 {{'gemm.matmul' op batched is implemented for sm_90a kernels}}
+gemm.matmul @sm100_batched a(bf16, row) b(bf16, col) c(bf16, row) acc(f32) batched
+    config(#gemm.config<arch = sm_100a, tile = [128, 256, 64], schedule = warp_roles>)
+
+// -----
+
+// expected-error @+1 {{'gemm.matmul' op an N-major B (b(row)) is loaded in blocks of 64 columns (one 128-byte swizzle span); tile N of 96 is not a multiple}}
+gemm.matmul @n_major_tile a(bf16, row) b(bf16, row) c(bf16, row) acc(f32)
+    config(#gemm.config<arch = sm_90a, tile = [128, 96, 64]>)
 
 // -----
 
@@ -775,6 +834,76 @@ func.func @load_slice_row(%d: !gemm.tma_desc<bf16, box = [64, 64], swizzle = 128
 
 // -----
 
+!pipe = !gemm.pipeline<stages = 4, producers = 1, consumers = 2>
+
+func.func @load_mn_span(%d: !gemm.tma_desc<bf16, box = [32, 64], swizzle = 128>,
+                        %b: !gemm.smem<4 x 128 x 64 x bf16, swizzle = 128, major = mn>,
+                        %p: !pipe, %i: i32) {
+  // expected-error @+1 {{'gemm.tma.load' op box inner dimension 32 must be one 128-byte swizzle span (64 elements) of the MN-major buffer}}
+  gemm.tma.load %d[%i, %i] -> %b[%i, %i] barrier %p[%i]
+      : !gemm.tma_desc<bf16, box = [32, 64], swizzle = 128>,
+        !gemm.smem<4 x 128 x 64 x bf16, swizzle = 128, major = mn>, !pipe
+  return
+}
+
+// -----
+
+!pipe = !gemm.pipeline<stages = 4, producers = 1, consumers = 2>
+
+func.func @load_mn_lines(%d: !gemm.tma_desc<bf16, box = [64, 24], swizzle = 128>,
+                         %b: !gemm.smem<4 x 128 x 64 x bf16, swizzle = 128, major = mn>,
+                         %p: !pipe, %i: i32) {
+  // expected-error @+1 {{'gemm.tma.load' op box of 24 K lines does not tile the MN-major buffer's 64 K lines in whole 8-line swizzle atoms}}
+  gemm.tma.load %d[%i, %i] -> %b[%i, %i] k_offset(%i) barrier %p[%i]
+      : !gemm.tma_desc<bf16, box = [64, 24], swizzle = 128>,
+        !gemm.smem<4 x 128 x 64 x bf16, swizzle = 128, major = mn>, !pipe
+  return
+}
+
+// -----
+
+!pipe = !gemm.pipeline<stages = 4, producers = 1, consumers = 2>
+
+func.func @load_mn_k_offset(%d: !gemm.tma_desc<bf16, box = [64, 32], swizzle = 128>,
+                            %b: !gemm.smem<4 x 128 x 64 x bf16, swizzle = 128, major = mn>,
+                            %p: !pipe, %i: i32, %mask: i16) {
+  // expected-error @+1 {{'gemm.tma.load' op a box of fewer K lines than the slot needs a k_offset}}
+  gemm.tma.load %d[%i, %i] -> %b[%i, %i] barrier %p[%i] multicast(%mask)
+      : !gemm.tma_desc<bf16, box = [64, 32], swizzle = 128>,
+        !gemm.smem<4 x 128 x 64 x bf16, swizzle = 128, major = mn>, !pipe
+  return
+}
+
+// -----
+
+!pipe = !gemm.pipeline<stages = 4, producers = 1, consumers = 2>
+
+func.func @load_mn_row(%d: !gemm.tma_desc<bf16, box = [64, 64], swizzle = 128>,
+                       %b: !gemm.smem<4 x 128 x 64 x bf16, swizzle = 128, major = mn>,
+                       %p: !pipe, %i: i32) {
+  // expected-error @+1 {{'gemm.tma.load' op an MN-major slot of several blocks needs a row offset for each box}}
+  gemm.tma.load %d[%i, %i] -> %b[%i] barrier %p[%i]
+      : !gemm.tma_desc<bf16, box = [64, 64], swizzle = 128>,
+        !gemm.smem<4 x 128 x 64 x bf16, swizzle = 128, major = mn>, !pipe
+  return
+}
+
+// -----
+
+!pipe = !gemm.pipeline<stages = 4, producers = 1, consumers = 2>
+
+func.func @load_k_offset_k_major(%d: !gemm.tma_desc<bf16, box = [64, 128], swizzle = 128>,
+                                 %b: !gemm.smem<4 x 128 x 64 x bf16, swizzle = 128>,
+                                 %p: !pipe, %i: i32) {
+  // expected-error @+1 {{'gemm.tma.load' op k_offset applies to MN-major buffers; a K-major box covers all K of its rows}}
+  gemm.tma.load %d[%i, %i] -> %b[%i] k_offset(%i) barrier %p[%i]
+      : !gemm.tma_desc<bf16, box = [64, 128], swizzle = 128>,
+        !gemm.smem<4 x 128 x 64 x bf16, swizzle = 128>, !pipe
+  return
+}
+
+// -----
+
 func.func @store_element(%d: !gemm.tma_desc<f16, box = [64, 64], swizzle = 128>,
                          %b: !gemm.smem<4 x 64 x 64 x bf16, swizzle = 128>, %i: i32) {
   // expected-error @+1 {{'gemm.tma.store' op descriptor element type 'f16' differs from the buffer's 'bf16'}}
@@ -810,10 +939,21 @@ func.func @store_inner(%d: !gemm.tma_desc<bf16, box = [32, 64], swizzle = 128>,
 
 func.func @store_rows(%d: !gemm.tma_desc<bf16, box = [64, 32], swizzle = 128>,
                       %b: !gemm.smem<4 x 64 x 64 x bf16, swizzle = 128>, %i: i32) {
-  // expected-error @+1 {{'gemm.tma.store' op box of 32 rows must equal the slot's 64 rows}}
+  // expected-error @+1 {{'gemm.tma.store' op a box smaller than the slot needs a row offset}}
   gemm.tma.store %d[%i, %i] from %b[%i]
       : !gemm.tma_desc<bf16, box = [64, 32], swizzle = 128>,
         !gemm.smem<4 x 64 x 64 x bf16, swizzle = 128>
+  return
+}
+
+// -----
+
+func.func @store_rows_tile(%d: !gemm.tma_desc<f32, box = [32, 48], swizzle = 128>,
+                           %b: !gemm.smem<4 x 64 x 32 x f32, swizzle = 128>, %i: i32) {
+  // expected-error @+1 {{'gemm.tma.store' op box of 48 rows does not tile the slot's 64 rows}}
+  gemm.tma.store %d[%i, %i] from %b[%i, %i]
+      : !gemm.tma_desc<f32, box = [32, 48], swizzle = 128>,
+        !gemm.smem<4 x 64 x 32 x f32, swizzle = 128>
   return
 }
 
@@ -847,10 +987,22 @@ func.func @mma_element_type(%acc: !gemm.accum<64 x 256 x f32>,
 
 // -----
 
+func.func @mma_mn_major_fp8(%acc: !gemm.accum<64 x 256 x f32>,
+                            %a: !gemm.smem<4 x 128 x 128 x f8E4M3FN, swizzle = 128, major = mn>,
+                            %b: !gemm.smem<4 x 256 x 128 x f8E4M3FN, swizzle = 128>, %i: i32) {
+  // expected-error @+1 {{'gemm.mma.sm90' op an MN-major A operand must be 16-bit (WGMMA transposes only .f16/.bf16 operands), got 'f8E4M3FN'}}
+  %r = gemm.mma.sm90 %acc, %a[%i], %b slot(%i)
+      : !gemm.accum<64 x 256 x f32>, !gemm.smem<4 x 128 x 128 x f8E4M3FN, swizzle = 128, major = mn>,
+        !gemm.smem<4 x 256 x 128 x f8E4M3FN, swizzle = 128>
+  return
+}
+
+// -----
+
 func.func @mma_swizzle(%acc: !gemm.accum<64 x 256 x f32>,
                        %a: !gemm.smem<4 x 128 x 32 x bf16, swizzle = 64>,
                        %b: !gemm.smem<4 x 256 x 64 x bf16, swizzle = 128>, %i: i32) {
-  // expected-error @+1 {{'gemm.mma.sm90' op WGMMA operands must be 128-byte swizzled K-major tiles}}
+  // expected-error @+1 {{'gemm.mma.sm90' op WGMMA operands must be 128-byte swizzled tiles}}
   %r = gemm.mma.sm90 %acc, %a[%i], %b slot(%i)
       : !gemm.accum<64 x 256 x f32>, !gemm.smem<4 x 128 x 32 x bf16, swizzle = 64>,
         !gemm.smem<4 x 256 x 64 x bf16, swizzle = 128>

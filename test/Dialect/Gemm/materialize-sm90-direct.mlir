@@ -95,3 +95,20 @@ gemm.matmul @d128x64 a(f16, row) b(f16, col) c(f32, row) acc(f32)
   %relu = arith.maximumf %acc, %zero : f32
   gemm.yield %relu : f32
 }
+
+// -----
+
+// Layouts are strides: an M-major A and an N-major B are read with (1, ld)
+// strides (into the same K-major shared memory), a column-major C written
+// with (1, ld); the manifest names the layouts. Tile N = 32 is not a
+// multiple of the N-major B's 64-column TMA block: the direct kernel has no
+// such block.
+// CHECK: \22layouts\22:{\22a\22:\22col\22,\22b\22:\22row\22,\22c\22:\22col\22}
+// CHECK-LABEL: gpu.func @d_layouts
+// CHECK-SAME: %[[A:[a-z0-9]+]]: !llvm.ptr<1>, %[[B:[a-z0-9]+]]: !llvm.ptr<1>, %[[C:[a-z0-9]+]]: !llvm.ptr<1>, %{{.*}}: i32, %{{.*}}: i32, %{{.*}}: i32, %[[LDA:[a-z0-9]+]]: i64, %[[LDB:[a-z0-9]+]]: i64, %[[LDC:[a-z0-9]+]]: i64)
+// CHECK: %[[ONE:.*]] = arith.constant 1 : i64
+// CHECK: gemm.direct.load %[[A]][%{{.*}}, %{{.*}}] strides(%[[ONE]], %[[LDA]])
+// CHECK-NEXT: gemm.direct.load %[[B]][%{{.*}}, %{{.*}}] strides(%[[ONE]], %[[LDB]])
+// CHECK: gemm.accum.store_direct %{{.*}} -> %[[C]][%{{.*}}, %{{.*}}] strides(%[[ONE]], %[[LDC]])
+gemm.matmul @d_layouts a(bf16, col) b(bf16, row) c(bf16, col) acc(f32)
+    config(#gemm.config<arch = sm_90a, tile = [64, 32, 64], schedule = direct>)

@@ -469,7 +469,7 @@ void SM100KernelBuilder::buildEpilogue(Region &region) {
       ifThen(isLane0, [&] {
         Value column = add(originN, i32(block * shape.epilogueCols));
         TmaStoreOp::create(b, loc, descC, column, add(originM, quarterRow),
-                           staging, slot);
+                           /*batch=*/Value(), staging, slot, /*row=*/Value());
         TmaStoreCommitOp::create(b, loc);
       });
     }

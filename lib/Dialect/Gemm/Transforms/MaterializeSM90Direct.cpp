@@ -92,6 +92,10 @@ private:
   const DirectShape &shape;
   MatmulOp matmul;
   Value aPtr, bPtr, cPtr, lda, ldb, ldc, one, originM, originN, aRow;
+  /// The (row, column) strides of A (M x K), B (N x K) and C (M x N) in
+  /// their layouts: (ld, 1) where rows are contiguous, (1, ld) where columns
+  /// are.
+  std::pair<Value, Value> aStrides, bStrides, cStrides;
   Value ringA, ringB;
   FragmentType aType, bType;
 };
@@ -100,12 +104,12 @@ std::pair<Value, Value> DirectKernelBuilder::load(Value kBlock) {
   Value k = mul(kBlock, i32(shape.bk));
   auto threads = b.getI64IntegerAttr(shape.threads());
   auto cols = b.getI64IntegerAttr(shape.bk);
-  Value fa =
-      DirectLoadOp::create(b, loc, aType, aPtr, originM, k, lda, one, sizeM,
-                           sizeK, b.getI64IntegerAttr(shape.bm), cols, threads);
-  Value fb =
-      DirectLoadOp::create(b, loc, bType, bPtr, originN, k, ldb, one, sizeN,
-                           sizeK, b.getI64IntegerAttr(shape.bn), cols, threads);
+  Value fa = DirectLoadOp::create(b, loc, aType, aPtr, originM, k,
+                                  aStrides.first, aStrides.second, sizeM, sizeK,
+                                  b.getI64IntegerAttr(shape.bm), cols, threads);
+  Value fb = DirectLoadOp::create(b, loc, bType, bPtr, originN, k,
+                                  bStrides.first, bStrides.second, sizeN, sizeK,
+                                  b.getI64IntegerAttr(shape.bn), cols, threads);
   return {fa, fb};
 }
 
@@ -187,9 +191,18 @@ void DirectKernelBuilder::build(gpu::GPUFuncOp func) {
   // order and swizzle as in the persistent kernels).
   computeSchedule();
   std::tie(originM, originN) = tileOrigin(blockId);
-  // K-major operands and a row-major C: rows `ld` elements apart, elements
-  // of a row adjacent.
+  // Layouts are strides: a K-major operand or a row-major C has rows `ld`
+  // elements apart and the elements of a row adjacent; an MN-major operand
+  // or a column-major C the reverse. (The loads' lanes walk K, so they are
+  // coalesced for K-major operands; the dispatcher takes direct kernels for
+  // those only.)
   one = i64(1);
+  auto strides = [&](bool columns, Value ld) {
+    return columns ? std::pair{one, ld} : std::pair{ld, one};
+  };
+  aStrides = strides(shape.aMNMajor, lda);
+  bStrides = strides(shape.bMNMajor, ldb);
+  cStrides = strides(shape.cColumns, ldc);
   if (shape.warpgroups == 1) {
     aRow = i32(0);
   } else {
@@ -233,8 +246,9 @@ void DirectKernelBuilder::build(gpu::GPUFuncOp func) {
     scf::YieldOp::create(b, loc, lastStep(kLoop.getResult(0), lastKBlock));
   }
   auto epilogue = AccumStoreDirectOp::create(
-      b, loc, mainloop.getResult(0), cPtr, add(originM, aRow), originN, ldc,
-      one, sizeM, sizeN, TypeAttr::get(shape.outputType));
+      b, loc, mainloop.getResult(0), cPtr, add(originM, aRow), originN,
+      cStrides.first, cStrides.second, sizeM, sizeN,
+      TypeAttr::get(shape.outputType));
   if (!matmul.getEpilogue().empty()) {
     IRMapping mapping;
     matmul.getEpilogue().cloneInto(&epilogue.getEpilogue(), mapping);
@@ -257,6 +271,12 @@ bundle::KernelManifest buildManifest(const DirectShape &shape,
   manifest.types.a = manifest.types.b = toBundleType(shape.inputType);
   manifest.types.c = toBundleType(shape.outputType);
   manifest.types.accumulator = bundle::DType::F32;
+  manifest.layouts.a =
+      shape.aMNMajor ? bundle::Layout::Col : bundle::Layout::Row;
+  manifest.layouts.b =
+      shape.bMNMajor ? bundle::Layout::Row : bundle::Layout::Col;
+  manifest.layouts.c =
+      shape.cColumns ? bundle::Layout::Col : bundle::Layout::Row;
   using bundle::Tensor;
   manifest.params = {bundle::Param::pointer(Tensor::A),
                      bundle::Param::pointer(Tensor::B),
