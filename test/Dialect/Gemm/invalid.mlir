@@ -39,6 +39,14 @@ gemm.matmul @cluster_size a(bf16, row) b(bf16, col) c(bf16, row) acc(f32)
 
 // -----
 
+// Found by gemm-fuzz: the product of these sizes overflowed in the
+// verifier (signed overflow, UBSan); each size is checked first.
+// expected-error @+2 {{cluster [17, 9223372036854775807] exceeds the portable limit of 8 CTAs}}
+gemm.matmul @cluster_huge a(bf16, row) b(bf16, col) c(bf16, row) acc(f32)
+    config(#gemm.config<arch = sm_90a, tile = [128, 256, 64], cluster = [17, 9223372036854775807]>)
+
+// -----
+
 // expected-error @+2 {{stages must be 0 (derive from the shared-memory budget) or at least 2, got 1}}
 gemm.matmul @one_stage a(bf16, row) b(bf16, col) c(bf16, row) acc(f32)
     config(#gemm.config<arch = sm_90a, tile = [128, 256, 64], stages = 1>)
@@ -238,6 +246,13 @@ func.func @smem_cols(%b: !gemm.smem<2 x 128 x 0 x bf16, swizzle = 0>) { return }
 
 // -----
 
+// Found by gemm-fuzz: a size near 2^63 overflowed the row-byte count (cols x
+// element bytes) in the verifier itself (signed overflow, UBSan).
+// expected-error @+1 {{shared-memory buffer sizes must be at most 65536, got 4 x 128 x 9223372036854775807}}
+func.func @smem_huge(%b: !gemm.smem<4 x 128 x 9223372036854775807 x bf16, swizzle = 128>) { return }
+
+// -----
+
 // expected-error @+1 {{shared-memory element type must be an integer or float, got 'index'}}
 func.func @smem_element(%b: !gemm.smem<2 x 128 x 64 x index, swizzle = 0>) { return }
 
@@ -279,6 +294,14 @@ func.func @smem_mn_cols(%b: !gemm.smem<2 x 128 x 12 x bf16, swizzle = 128, major
 
 // expected-error @+1 {{pipeline needs at least one stage, got 0}}
 func.func @pipeline_stages(%p: !gemm.pipeline<stages = 0, producers = 1, consumers = 2>) { return }
+
+// -----
+
+// Found by gemm-fuzz: a plan with such a pipeline overflowed its barriers'
+// byte count (16 x stages) in the gemm.smem.plan verifier (signed overflow,
+// UBSan).
+// expected-error @+1 {{pipeline stages must be at most 1024, got 9223372036854775807}}
+func.func @pipeline_stages_huge(%p: !gemm.pipeline<stages = 9223372036854775807, producers = 1, consumers = 2>) { return }
 
 // -----
 
@@ -356,6 +379,28 @@ gemm.matmul @fp8_m_major a(f8E4M3FN, col) b(f8E4M3FN, col) c(bf16, row) acc(f32)
 
 // -----
 
+// The kernel's symbol becomes its PTX .entry name and its bundle's file
+// names: found by gemm-fuzz, a space in it crashed the NVPTX back end ("Symbol
+// name with unsupported characters"), and a '/' would have written the
+// bundle outside its output directory.
+// expected-error @+1 {{'gemm.matmul' op symbol @"with space" must be an identifier ([A-Za-z_][A-Za-z0-9_]*): it names the PTX kernel and its bundle files}}
+gemm.matmul @"with space" a(bf16, row) b(bf16, col) c(bf16, row) acc(f32)
+    config(#gemm.config<arch = sm_100a, tile = [128, 256, 64], schedule = warp_roles>)
+
+// -----
+
+// expected-error @+1 {{'gemm.matmul' op symbol @"../escape" must be an identifier}}
+gemm.matmul @"../escape" a(bf16, row) b(bf16, col) c(bf16, row) acc(f32)
+    config(#gemm.config<arch = sm_90a, tile = [128, 256, 64]>)
+
+// -----
+
+// expected-error @+1 {{'gemm.matmul' op symbol @"0digit" must be an identifier}}
+gemm.matmul @"0digit" a(bf16, row) b(bf16, col) c(bf16, row) acc(f32)
+    config(#gemm.config<arch = sm_90a, tile = [128, 256, 64]>)
+
+// -----
+
 // expected-error @+1 {{'gemm.matmul' op a(row) b(row) c(row) is implemented for sm_90a; sm_100a kernels take a(row) b(col) c(row) (K-major A and B, row-major C)}}
 gemm.matmul @sm100_layout a(bf16, row) b(bf16, row) c(bf16, row) acc(f32)
     config(#gemm.config<arch = sm_100a, tile = [128, 256, 64], schedule = warp_roles>)
@@ -377,6 +422,14 @@ gemm.matmul @n_major_tile a(bf16, row) b(bf16, row) c(bf16, row) acc(f32)
 // expected-error @+1 {{'gemm.matmul' op tile K of 32 must span 128 bytes of 'bf16' (one 128-byte swizzle row): use BK = 64}}
 gemm.matmul @tile_k a(bf16, row) b(bf16, col) c(bf16, row) acc(f32)
     config(#gemm.config<arch = sm_90a, tile = [128, 256, 32]>)
+
+// -----
+
+// Found by gemm-fuzz: tile K x element bytes overflowed in the verifier
+// (signed overflow, UBSan).
+// expected-error @+1 {{'gemm.matmul' op tile K of 4611686018427387904 must span 128 bytes of 'bf16' (one 128-byte swizzle row): use BK = 64}}
+gemm.matmul @tile_k_huge a(bf16, row) b(bf16, col) c(bf16, row) acc(f32)
+    config(#gemm.config<arch = sm_90a, tile = [256, 128, 4611686018427387904]>)
 
 // -----
 
@@ -503,6 +556,37 @@ gemm.matmul @epilogue_yield_count a(bf16, row) b(bf16, col) c(bf16, row) acc(f32
 // -----
 
 // An epilogue block without a terminator.
+// Found by gemm-fuzz: a gemm.wgmma.fence in an sm_100a kernel's epilogue was
+// cloned into the kernel and lowered to an nvvm.wgmma.fence.aligned the
+// NVVM verifier rejects for sm_100a (convert-gemm-to-nvvm succeeded with
+// invalid IR). The epilogue may only compute.
+// expected-error @+1 {{'gemm.matmul' op epilogue region ops must be free of memory effects (arithmetic on the accumulator value), got 'gemm.wgmma.fence'}}
+gemm.matmul @epilogue_effects a(f8E4M3FN, row) b(f8E4M3FN, col) c(bf16, row) acc(f32)
+    config(#gemm.config<arch = sm_100a, tile = [128, 256, 128], schedule = warp_roles>) {
+^bb0(%a: f32):
+  gemm.wgmma.fence
+  %o = arith.truncf %a : f32 to bf16
+  gemm.yield %o : bf16
+}
+
+// -----
+
+// The same rule for the regions materialize clones it into.
+func.func @store_smem_epilogue_effects(%acc: !gemm.accum<64 x 256 x f32>,
+                                       %s: !gemm.smem<2 x 64 x 64 x bf16, swizzle = 128>, %i: i32) {
+  // expected-error @+1 {{'gemm.accum.store_smem' op epilogue region ops must be free of memory effects (arithmetic on the accumulator value), got 'gpu.barrier'}}
+  gemm.accum.store_smem %acc atom(0) col(0) -> %s[%i]
+      : !gemm.accum<64 x 256 x f32>, !gemm.smem<2 x 64 x 64 x bf16, swizzle = 128> {
+  ^bb0(%v: f32):
+    gpu.barrier
+    %r = arith.truncf %v : f32 to bf16
+    gemm.yield %r : bf16
+  }
+  return
+}
+
+// -----
+
 // expected-error @+1 {{'gemm.matmul' op epilogue region must end with gemm.yield}}
 gemm.matmul @epilogue_no_terminator a(bf16, row) b(bf16, col) c(bf16, row) acc(f32)
     config(#gemm.config<arch = sm_90a, tile = [128, 256, 64]>) {
@@ -1279,6 +1363,17 @@ func.func @load_add_first_only(%acc: !gemm.accum<64 x 256 x f32>, %p: !llvm.ptr<
 func.func @load_add_past_end(%acc: !gemm.accum<64 x 256 x f32>, %p: !llvm.ptr<1>, %i: i32) {
   // expected-error @+1 {{'gemm.accum.load_add_global' op values [96, 160) must be a non-empty range of whole 16-byte steps (multiples of 4) within the thread's 128 accumulator values}}
   %r = gemm.accum.load_add_global %acc, %p[%i] values(96, 64) : !gemm.accum<64 x 256 x f32>, !llvm.ptr<1>
+  return
+}
+
+// -----
+
+// Found by gemm-fuzz: first + count overflowed in the verifier (signed
+// overflow, UBSan; wrapped to a negative end, the release build accepted
+// this range).
+func.func @load_add_huge(%acc: !gemm.accum<64 x 256 x f32>, %p: !llvm.ptr<1>, %i: i32) {
+  // expected-error @+1 {{'gemm.accum.load_add_global' op values [4, 9223372036854775808) must be a non-empty range of whole 16-byte steps (multiples of 4) within the thread's 128 accumulator values}}
+  %r = gemm.accum.load_add_global %acc, %p[%i] values(4, 9223372036854775804) : !gemm.accum<64 x 256 x f32>, !llvm.ptr<1>
   return
 }
 

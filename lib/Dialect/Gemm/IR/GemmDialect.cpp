@@ -82,6 +82,10 @@ LogicalResult ConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
       llvm::any_of(cluster, [](int64_t v) { return v <= 0; }))
     return emitError()
            << "cluster must be two positive sizes [along M, along N]";
+  // Each size first: their product could overflow.
+  if (cluster[0] > 8 || cluster[1] > 8)
+    return emitError() << "cluster [" << cluster[0] << ", " << cluster[1]
+                       << "] exceeds the portable limit of 8 CTAs";
   if (cluster[0] * cluster[1] > 8)
     return emitError() << "cluster of " << cluster[0] * cluster[1]
                        << " CTAs exceeds the portable limit of 8";
@@ -204,6 +208,13 @@ SmemBufferType::verify(function_ref<InFlightDiagnostic()> emitError,
                        Type elementType, int64_t swizzle, Major major) {
   if (stages < 1 || rows < 1 || cols < 1)
     return emitError() << "shared-memory buffer sizes must be positive";
+  // Far above any buffer that fits the 227 KB budget, and small enough that
+  // the byte counts (stages x rows x cols x element bytes) cannot overflow.
+  constexpr int64_t kMaxSize = 1 << 16;
+  if (stages > kMaxSize || rows > kMaxSize || cols > kMaxSize)
+    return emitError() << "shared-memory buffer sizes must be at most "
+                       << kMaxSize << ", got " << stages << " x " << rows
+                       << " x " << cols;
   int64_t elementBytes = getElementBytes(elementType);
   if (elementBytes == 0)
     return emitError() << "shared-memory element type must be an integer or "
@@ -256,6 +267,13 @@ LogicalResult PipelineType::verify(function_ref<InFlightDiagnostic()> emitError,
                                    int64_t consumers) {
   if (stages < 1)
     return emitError() << "pipeline needs at least one stage, got " << stages;
+  // Far above any ring that fits the shared-memory budget, and small enough
+  // that its barriers' byte count (16 per stage) cannot overflow and its
+  // initialisation (two mbarrier.init per stage) stays short.
+  constexpr int64_t kMaxStages = 1024;
+  if (stages > kMaxStages)
+    return emitError() << "pipeline stages must be at most " << kMaxStages
+                       << ", got " << stages;
   if (producers < 1 || consumers < 1)
     return emitError() << "pipeline arrival counts must be positive";
   return success();

@@ -5,6 +5,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/OpImplementation.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 
 using namespace mlir;
 using namespace mlir::gemm;
@@ -26,6 +27,17 @@ LogicalResult mlir::gemm::verifyEpilogueRegion(Operation *op, Region &region,
       yield.getValues()[0].getType() != resultType)
     return op->emitOpError("epilogue region must yield one ")
            << resultType << " value";
+  // The region is cloned into every thread's store of every sub-tile, in a
+  // kernel of either arch: it may only compute (an op with a memory effect,
+  // a barrier or an arch-specific instruction, say, has no place there).
+  for (Operation &inner : block.without_terminator()) {
+    if (isMemoryEffectFree(&inner))
+      continue;
+    return op->emitOpError("epilogue region ops must be free of memory "
+                           "effects (arithmetic on the accumulator value), "
+                           "got '")
+           << inner.getName() << "'";
+  }
   return success();
 }
 
@@ -34,6 +46,17 @@ LogicalResult mlir::gemm::verifyEpilogueRegion(Operation *op, Region &region,
 //===----------------------------------------------------------------------===//
 
 LogicalResult MatmulOp::verify() {
+  // The symbol names the kernel (a PTX .entry, whose identifiers take no
+  // spaces or dots) and its bundle files (NAME.ptx, NAME.json: no path
+  // separators).
+  StringRef name = getSymName();
+  auto identifierChar = [](char c) { return llvm::isAlnum(c) || c == '_'; };
+  if (name.empty() || llvm::isDigit(name.front()) ||
+      !llvm::all_of(name, identifierChar))
+    return emitOpError("symbol @\"")
+           << name
+           << "\" must be an identifier ([A-Za-z_][A-Za-z0-9_]*): it names "
+              "the PTX kernel and its bundle files";
   Type aType = getAType(), bType = getBType(), cType = getCType();
   if (!isSupportedInputType(aType))
     return emitOpError("A element type must be bf16, f16, f8E4M3FN or "
@@ -54,7 +77,8 @@ LogicalResult MatmulOp::verify() {
   int64_t elementBytes = getElementBytes(aType);
   if (failed(verifyLayouts()) || failed(verifyBatched()))
     return failure();
-  if (bk * elementBytes != 128)
+  // Compared as a quotient: bk x element bytes could overflow.
+  if (bk != 128 / elementBytes)
     return emitOpError("tile K of ")
            << bk << " must span 128 bytes of " << aType
            << " (one 128-byte swizzle row): use BK = " << 128 / elementBytes;
@@ -502,10 +526,16 @@ LogicalResult AccumLoadAddGlobalOp::verify() {
   AccumulatorType type = getAccumulator().getType();
   int64_t total = type.getAtoms() * type.getValuesPerAtom();
   auto [first, count] = getValueRange();
+  // The end is compared and printed without computing first + count in
+  // int64_t, which could overflow.
   if (first < 0 || count <= 0 || first % 4 != 0 || count % 4 != 0 ||
-      first + count > total)
+      first > total || count > total - first)
     return emitOpError("values [")
-           << first << ", " << first + count
+           << first << ", "
+           << (first >= 0 && count >= 0
+                   ? std::to_string(static_cast<uint64_t>(first) +
+                                    static_cast<uint64_t>(count))
+                   : std::to_string(first + count))
            << ") must be a non-empty range of whole 16-byte steps (multiples "
               "of 4) within the thread's "
            << total << " accumulator values";

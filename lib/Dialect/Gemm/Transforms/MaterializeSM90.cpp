@@ -79,6 +79,26 @@ struct KernelShape : TileGeometry {
   }
 };
 
+/// The kernel's shared-memory plan: the A and B rings, the epilogue's
+/// staging, the ring's barriers and, for pingpong, the consumers' order.
+SmallVector<Type> getSmemObjects(MLIRContext *ctx, const KernelShape &shape) {
+  auto major = [](bool mnMajor) { return mnMajor ? Major::mn : Major::k; };
+  SmallVector<Type> objects = {
+      SmemBufferType::get(ctx, shape.stages, shape.bm, shape.bk,
+                          shape.inputType, 128, major(shape.aMNMajor)),
+      SmemBufferType::get(ctx, shape.stages, shape.bn, shape.bk,
+                          shape.inputType, 128, major(shape.bMNMajor)),
+      SmemBufferType::get(ctx, shape.storeSlots * shape.consumers,
+                          kStoreBoxRows, shape.epilogueCols, shape.outputType,
+                          128),
+      PipelineType::get(ctx, shape.stages, /*producers=*/1,
+                        shape.readersPerStage * shape.releasersPerStage())};
+  if (shape.schedule == Schedule::pingpong)
+    objects.push_back(PipelineType::get(ctx, shape.consumers, /*producers=*/1,
+                                        /*consumers=*/1));
+  return objects;
+}
+
 FailureOr<KernelShape> planKernel(MatmulOp op, int64_t wgmmaLookahead,
                                   int64_t storeSlots) {
   KernelShape shape;
@@ -138,6 +158,18 @@ FailureOr<KernelShape> planKernel(MatmulOp op, int64_t wgmmaLookahead,
     // The matmul verifier bounds a stage to 64 KB, so at least 2 fit.
     shape.stages = ring / shape.stageBytes();
   }
+  // A stage count given in the config must fit too (the ring alone is
+  // compared first: a huge count would overflow the plan's byte count).
+  if (shape.stages > SmemPlanOp::kMaxBytes / shape.stageBytes() ||
+      SmemPlanOp::getTotalBytes(getSmemObjects(op.getContext(), shape)) >
+          SmemPlanOp::kMaxBytes)
+    return op.emitOpError("a ring of ")
+               << shape.stages << " stages of " << shape.stageBytes()
+               << " bytes does not fit the " << SmemPlanOp::kMaxBytes
+               << "-byte (227 KB) shared-memory budget with the epilogue's "
+                  "staging: use fewer stages (0 derives the deepest ring "
+                  "that fits) or a smaller tile",
+           failure();
   return shape;
 }
 
@@ -222,25 +254,7 @@ void SM90KernelBuilder::build(gpu::GPUFuncOp func) {
   Block &entry = func.getBody().front();
   b.setInsertionPointToStart(&entry);
 
-  MLIRContext *ctx = b.getContext();
-  auto major = [](bool mnMajor) { return mnMajor ? Major::mn : Major::k; };
-  auto ringAType =
-      SmemBufferType::get(ctx, shape.stages, shape.bm, shape.bk,
-                          shape.inputType, 128, major(shape.aMNMajor));
-  auto ringBType =
-      SmemBufferType::get(ctx, shape.stages, shape.bn, shape.bk,
-                          shape.inputType, 128, major(shape.bMNMajor));
-  auto stagingType = SmemBufferType::get(
-      ctx, shape.storeSlots * shape.consumers, kStoreBoxRows,
-      shape.epilogueCols, shape.outputType, 128);
-  auto pipelineType =
-      PipelineType::get(ctx, shape.stages, /*producers=*/1,
-                        shape.readersPerStage * shape.releasersPerStage());
-  SmallVector<Type> objects = {ringAType, ringBType, stagingType, pipelineType};
-  if (shape.schedule == Schedule::pingpong)
-    objects.push_back(PipelineType::get(ctx, shape.consumers, /*producers=*/1,
-                                        /*consumers=*/1));
-  auto plan = SmemPlanOp::create(b, loc, objects);
+  auto plan = SmemPlanOp::create(b, loc, getSmemObjects(b.getContext(), shape));
   ringA = plan.getResult(0);
   ringB = plan.getResult(1);
   staging = plan.getResult(2);
