@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The direct kernels (schedule = direct) on an H200, in one device call of
-# about 5 minutes (issue 16: small problems whose rows TMA cannot read):
+# at most about 8 minutes (BUDGET; issue 16: small problems whose rows TMA
+# cannot read):
 #
 #  1. correctness: gemm-runner --check of every kernel of
 #     bench/kernels/direct.mlir (bf16 and f16 in; bf16, f16, f32 out) over
@@ -19,9 +20,12 @@
 # On the compiler machine first (bundles go to .bundles/, which the device
 # call carries):
 #   gemm-opt bench/kernels/direct.mlir --gemm-to-ptx="output-dir=.bundles/direct"
+#   mkdir -p .bundles/fit
 #   PYTHONPATH=python build-venv/bin/python -m gemm_bench.fit configs --out .bundles/fit/candidates.mlir
 #   PYTHONPATH=python build-venv/bin/python -m gemm_bench.compile .bundles/fit/candidates.mlir --out .bundles/fit
 #   PYTHONPATH=python build-venv/bin/python -m gemm_bench.fit plan --json .bundles/fit/plan.json
+# and .device/nlohmann-json3-dev_*.deb where the machine lacks nlohmann-json
+# (bench/lib/build-runner.sh).
 # Then, on the GPU machine (writes $OUT/direct/ and $OUT/direct.tgz):
 #   bash bench/direct-h200.sh
 # And afterwards, anywhere with the gemm package:
@@ -101,9 +105,15 @@ for shape, v in rows.items():
     print(f"   {shape[0]}x{shape[1]}x{shape[2]}: cublas {cublas:.1f} | " + " | ".join(cells))
 EOF
 
-# 4. The training matrix, for the refit.
+# 4. The training matrix, for the refit, in what is left of BUDGET seconds
+# (default 450: the whole call stays under 8 minutes;
+# what is measured by then is collected).
+budget=${BUDGET:-450}
+left=$(( budget - SECONDS - 30 ))
+[ "$left" -ge 60 ] || left=60
+echo "4. fit measure: ${left} s left of ${budget} s" | tee -a "$R/summary.txt"
 export PYTHONPATH=$root/python
-PYTHONUNBUFFERED=1 timeout 420 python3 -m gemm_bench.fit measure --plan .bundles/fit/plan.json \
+PYTHONUNBUFFERED=1 timeout "$left" python3 -m gemm_bench.fit measure --plan .bundles/fit/plan.json \
   --runner "$runner" --bundles .bundles/fit --work "$R/fit" --warmup 5 --iters 15 > "$R/fit.log" 2>&1
 echo "4. fit measure: exit $?, $(tail -1 "$R/fit.log")" | tee -a "$R/summary.txt"
 python3 -m gemm_bench.fit collect "$R/fit" --out "$R/measurements.json" | tee -a "$R/summary.txt" \

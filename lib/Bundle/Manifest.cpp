@@ -522,6 +522,14 @@ std::vector<std::string> KernelManifest::validate() const {
       (dimAt[static_cast<size_t>(ProblemDim::BatchBroadcast)] < 0))
     fail("params: problem_size batch and batch_broadcast go together (a "
          "batched kernel takes both)");
+  // Batch entries are addressed through rank-3 descriptors; a pointer has
+  // no batch stride.
+  if (dimAt[static_cast<size_t>(ProblemDim::Batch)] >= 0)
+    for (Tensor t : {Tensor::A, Tensor::B, Tensor::C})
+      if (pointerAt[static_cast<size_t>(t)] >= 0)
+        fail("params: tensor " + std::string(toString(t)) +
+             " is a pointer in a batched kernel; batched kernels address "
+             "their entries through (rank-3) tma_descriptors");
 
   const Constraints &c = constraints;
   uint32_t align = c.leadingDimAlignmentBytes;

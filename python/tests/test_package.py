@@ -246,6 +246,39 @@ def test_direct_kernels_take_pointers_at_any_alignment(cache):
     # TMA kernels take none of that.
     assert gemm.compile(UNUSUAL, a_dtype="bf16").tma == (True, True, True)
 
+
+@pytest.mark.compiler
+def test_direct_kernels_take_layouts_as_strides_but_no_batch(cache):
+    kernel = gemm.compile(DIRECT, a_dtype="bf16", layouts="col,row,col")
+    assert kernel.name == "sm90_bf16_ambncc_64x64x64_direct_c1x1_rm_s8_st0"
+    assert kernel.layouts == "col,row,col" and kernel.tma == (False, False, False)
+    # Stored rows of M (A), N (B) and M (C), any length.
+    plan = kernel.plan(100, 23, 28)
+    assert plan.lds == (100, 23, 100)
+    with pytest.raises(gemm.CompileError, match="schedule = direct has no batched form"):
+        gemm.compile(DIRECT, a_dtype="bf16", batched=True)
+
+
+def test_dispatcher_takes_direct_kernels_for_k_major_single_problems_only():
+    # The tooling tests' version 2 model picks a direct kernel for these odd
+    # rows; with an M- or N-major operand (its loads would not coalesce) or
+    # a batch it takes a TMA kernel; a column-major C is written through
+    # the direct kernel's strides.
+    model = gemm._core.DispatchModel.load(os.path.join(
+        os.path.dirname(__file__), "..", "..", "test", "Python", "Inputs", "model.json"))
+    def pick(layouts="row,col,row", batch=1):
+        staged = gemm._core.tma_staging(44, 206, 46, layouts=layouts)
+        return gemm._core.select(44, 206, 46, model=model, layouts=layouts, batch=batch,
+                                 staged=staged).config
+    assert pick().schedule == "direct"
+    assert pick("row,col,col").schedule == "direct"
+    assert pick("row,col,col").layouts == "row,col,col"
+    for layouts in ("col,col,row", "row,row,row", "col,row,col"):
+        assert pick(layouts).schedule != "direct", layouts
+    assert pick(batch=4).schedule != "direct"
+    # Packed rows in each layout: A col stores rows of M = 64 (128 bytes).
+    assert gemm._core.tma_staging(64, 206, 46, layouts="col,col,row") == (False, True, True)
+
 # Not in the kernel library: always compiled.
 UNUSUAL = gemm.Config(tile=(128, 128, 64), cluster=(1, 2), raster="along_n", swizzle=4)
 

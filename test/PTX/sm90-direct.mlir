@@ -14,6 +14,10 @@
 // RUN: %ptxas -arch=sm_90a -v %t/d128x32_f16.ptx -o %t/d128x32_f16.o 2>&1 | FileCheck %s --check-prefix=PTXAS -DNAME=d128x32_f16
 // RUN: %ptxas -arch=sm_90a -v %t/d128x64_f32out.ptx -o %t/d128x64_f32out.o 2>&1 | FileCheck %s --check-prefix=PTXAS -DNAME=d128x64_f32out
 // RUN: %ptxas -arch=sm_90a -v %t/d128x128.ptx -o %t/d128x128.o 2>&1 | FileCheck %s --check-prefix=PTXAS -DNAME=d128x128
+// Other layouts, read and written through their strides (column strides of
+// ld instead of 1), under the same caps:
+// RUN: %ptxas -arch=sm_90a -v %t/d64x64_layouts.ptx -o %t/d64x64_layouts.o 2>&1 | FileCheck %s --check-prefix=PTXAS -DNAME=d64x64_layouts
+// RUN: %ptxas -arch=sm_90a -v %t/d128x128_layouts.ptx -o %t/d128x128_layouts.o 2>&1 | FileCheck %s --check-prefix=PTXAS -DNAME=d128x128_layouts
 // PTXAS-NOT: warning
 // PTXAS-NOT: C75{{[0-9][0-9]}}
 // PTXAS: Compiling entry function '[[NAME]]' for 'sm_90a'
@@ -70,4 +74,8 @@ gemm.matmul @d128x32_f16 a(f16, row) b(f16, col) c(f16, row) acc(f32)
 gemm.matmul @d128x64_f32out a(bf16, row) b(bf16, col) c(f32, row) acc(f32)
     config(#gemm.config<arch = sm_90a, tile = [128, 64, 64], schedule = direct>)
 gemm.matmul @d128x128 a(bf16, row) b(bf16, col) c(bf16, row) acc(f32)
+    config(#gemm.config<arch = sm_90a, tile = [128, 128, 64], schedule = direct>)
+gemm.matmul @d64x64_layouts a(bf16, col) b(bf16, row) c(bf16, col) acc(f32)
+    config(#gemm.config<arch = sm_90a, tile = [64, 64, 64], schedule = direct>)
+gemm.matmul @d128x128_layouts a(bf16, col) b(bf16, row) c(f32, col) acc(f32)
     config(#gemm.config<arch = sm_90a, tile = [128, 128, 64], schedule = direct>)

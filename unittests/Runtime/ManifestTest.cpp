@@ -348,6 +348,20 @@ TEST(Manifest, PointerParams) {
           "params: tensor c has a pointer without a leading_dim (a pointer "
           "parameter needs the row stride that goes with it)",
           "constraints.leading_dim_alignment_bytes: 3 must be a power of two"));
+  // A batch has no pointer form (the direct kernels run single problems).
+  KernelManifest batched = pointerManifest();
+  batched.params.push_back(Param::problemSize(ProblemDim::Batch));
+  batched.params.push_back(Param::problemSize(ProblemDim::BatchBroadcast));
+  EXPECT_THAT(batched.validate(),
+              ElementsAre("params: tensor a is a pointer in a batched kernel; "
+                          "batched kernels address their entries through "
+                          "(rank-3) tma_descriptors",
+                          "params: tensor b is a pointer in a batched kernel; "
+                          "batched kernels address their entries through "
+                          "(rank-3) tma_descriptors",
+                          "params: tensor c is a pointer in a batched kernel; "
+                          "batched kernels address their entries through "
+                          "(rank-3) tma_descriptors"));
   KernelManifest tma = exampleManifest();
   tma.constraints.leadingDimAlignmentBytes = 2;
   EXPECT_THAT(tma.validate(),
