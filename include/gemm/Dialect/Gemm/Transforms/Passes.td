@@ -16,8 +16,16 @@ def GemmMaterializeSM90 : Pass<"gemm-materialize-sm90", "ModuleOp"> {
     (block, cluster, shared memory, parameters) is attached to the module as
     `gemm.bundle` for `gemm-export-bundle`.
 
-    The options switch off two latency-hiding techniques, to measure what
-    they are worth; the defaults are the fast kernel.
+    A matmul with `schedule = direct` gets the direct kernel instead: one
+    CTA per tile whose warpgroups read A and B with plain element loads into
+    a two-stage shared-memory ring (`gemm.direct.load`,
+    `gemm.direct.store_smem`), multiply with WGMMA and write C from the
+    accumulator fragments (`gemm.accum.store_direct`); its parameters are
+    pointers and leading dimensions, so any alignment works and nothing is
+    staged (docs/SM90.md, "The direct kernel").
+
+    The options switch off two latency-hiding techniques of the TMA kernel,
+    to measure what they are worth; the defaults are the fast kernel.
   }];
   let options = [
     Option<"wgmmaLookahead", "wgmma-lookahead", "int64_t", "1",
