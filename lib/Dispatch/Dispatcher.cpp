@@ -172,7 +172,7 @@ std::vector<KernelConfig> librarySet(const DispatchModel &model,
           if (batch > 1 && (config.splits > 1 || config.streamK))
             continue;
           KernelConfig typed = withTypes(config, problem);
-          if (typed.refusal().empty() && !contains(out, typed))
+          if (!contains(out, typed))
             out.push_back(typed);
         }
       }

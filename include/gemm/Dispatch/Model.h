@@ -133,8 +133,7 @@ struct Estimate {
 /// always fit); split-K only where whole tiles leave half the SMs idle and
 /// each k-range gets at least 4 k-blocks; stream-K only past one wave of
 /// tiles and with 8 k-blocks; a cluster only where the problem is two tiles
-/// across along it. Never a configuration the compiler refuses
-/// (KernelConfig::refusal).
+/// across along it.
 bool isApplicable(const KernelConfig &config, const Problem &problem,
                   const Target &target);
 
