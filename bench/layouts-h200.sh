@@ -53,7 +53,7 @@ export runner results
   for m in "$bundles"/batched/*.json; do echo "$m $root/bench/shapes/batched-check.txt"; done; } |
   xargs -P "${JOBS:-4}" -L 1 bash -c 'check_one "$0" "$1"' > "$results/check/summary.txt"
 # Broadcast operands (batch stride 0) and gapped C entries.
-for m in sm90_bf16_akbkcr_batched_128x256_coop sm90_bf16_ambncr_batched_128x256_coop \
+for m in sm90_bf16_akbkcr_batched_128x256_coop sm90_bf16_ambncr_batched_128x256_coop_c2x1 \
          sm90_bf16_akbkcr_batched_64x128_pingpong_k2 sm90_bf16_akbkcc_batched_128x128_coop_f32out; do
   for strides in 0,p,p p,0,800000; do
     log=$results/check/broadcast-$m-${strides//,/_}.log
@@ -75,7 +75,7 @@ sanitize() {   # tool bundle args...
   echo "$tool $(basename "$bundle" .json) $*: exit $? ($(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$log" | head -1))"
 }
 {
-  sanitize memcheck "$bundles/layouts/sm90_bf16_ambncr_128x256_coop.json" --m 300 --n 520 --k 200 &
+  sanitize memcheck "$bundles/layouts/sm90_bf16_ambncr_128x256_coop_c2x1.json" --m 300 --n 520 --k 200 &
   sanitize memcheck "$bundles/layouts/sm90_bf16_akbkcc_128x128_coop_f32out.json" --m 300 --n 521 --k 203 &
   wait
   sanitize memcheck "$bundles/batched/sm90_bf16_ambncc_batched_128x256_coop.json" --m 200 --n 264 --k 136 --batch 3 &

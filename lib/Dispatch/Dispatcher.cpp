@@ -190,7 +190,7 @@ std::vector<KernelConfig> librarySet(const DispatchModel &model,
               (batch > 1 || layout.a != Layout::Row || layout.b != Layout::Col))
             continue;
           KernelConfig typed = withTypes(config, problem);
-          if (typed.refusal().empty() && !contains(out, typed))
+          if (!contains(out, typed))
             out.push_back(typed);
         }
       }

@@ -167,14 +167,6 @@ uint32_t KernelConfig::derivedStages() const {
   return stage ? (SmemBytes - StagingBytes - BarrierReserveBytes) / stage : 0;
 }
 
-std::string KernelConfig::refusal() const {
-  if (layouts.b == Layout::Row && clusterM * clusterN > 1)
-    return "an N-major B (b(row)) in a kernel with a cluster computes wrong "
-           "results on the H200 (a known bug, being fixed): use a K-major B "
-           "or cluster 1x1";
-  return "";
-}
-
 std::optional<KernelConfig> KernelConfig::parse(std::string_view text,
                                                 std::string &error,
                                                 DType defaultType) {

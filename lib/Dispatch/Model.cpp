@@ -142,8 +142,6 @@ HardwareParams hardwareParams(const std::map<std::string, double> &hardware,
 
 bool isApplicable(const KernelConfig &config, const Problem &problem,
                   const Target &target) {
-  if (!config.refusal().empty())
-    return false;
   const uint64_t m = problem.m, n = problem.n;
   if (config.tileM >= 2 * std::max<uint64_t>(m, 64) ||
       config.tileN >= 2 * std::max<uint64_t>(n, 64))

@@ -45,7 +45,7 @@
 
 gemm.matmul @b_coop_128x256_c2x1 a(bf16, row) b(bf16, col) c(bf16, row) acc(f32) batched
     config(#gemm.config<arch = sm_90a, tile = [128, 256, 64], cluster = [2, 1]>)
-gemm.matmul @b_mn_pp_64x256_c1x2 a(bf16, col) b(bf16, col) c(bf16, row) acc(f32) batched
+gemm.matmul @b_mn_pp_64x256_c1x2 a(bf16, col) b(bf16, row) c(bf16, row) acc(f32) batched
     config(#gemm.config<arch = sm_90a, tile = [64, 256, 64], cluster = [1, 2], schedule = pingpong>)
 gemm.matmul @b_pp_64x128_k2 a(f16, row) b(f16, col) c(f16, row) acc(f32) batched
     config(#gemm.config<arch = sm_90a, tile = [64, 128, 64], schedule = pingpong, scheduler = split_k, splits = 2>)

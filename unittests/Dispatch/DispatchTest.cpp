@@ -516,44 +516,6 @@ TEST(SelectTest, RefusesWhatItCannotDispatch) {
               HasSubstr("every size must be at least 1"));
 }
 
-TEST(SelectTest, NeverAnNMajorBWithACluster) {
-  // The compiler refuses an N-major B in a kernel with a cluster (wrong
-  // results on the H200): the dispatcher never picks one, the library
-  // never lists one, a K-major B keeps its clusters.
-  const char *model2x1 = R"({
-    "format": "gemm-dispatch-model", "version": 1,
-    "gpu": {"name": "NVIDIA H200", "sm_count": 132}, "fitted_on": {},
-    "hardware": {"launch_us": 8, "load_latency_us": 1.5, "l2_tbps": 12,
-                 "read_tbps": 4, "write_tbps": 4.5, "fixup_tbps": 5,
-                 "stream_k_fixed_us": 12, "stream_k_traffic": 1.0,
-                 "cluster_compute": 0.5},
-    "tile_efficiency": {"128x256_coop": 0.85},
-    "correction": {"bandwidth": 0.6, "prior_weight": 0.25},
-    "candidates": {"128x256x64_coop_c2x1_rm_s8_st0": [],
-                   "128x256x64_coop_c1x1_rm_s8_st0": []}
-  })";
-  DispatchModel model = DispatchModel::parse(model2x1, "m.json");
-  KernelConfig clustered = parsed("sm90_bf16_128x256x64_coop_c2x1_rm_s8_st0");
-  EXPECT_TRUE(clustered.refusal().empty());
-  clustered.layouts.b = Layout::Row;
-  EXPECT_THAT(clustered.refusal(),
-              HasSubstr("an N-major B (b(row)) in a kernel with a cluster"));
-  Problem p = problem(4096, 4096, 4096);
-  EXPECT_FALSE(isApplicable(clustered, p, {}));
-  // K-major B: the cluster (half the MMA time in this model) wins.
-  EXPECT_EQ(select(p, model, {}).config.clusterM, 2u);
-  p.layouts.b = Layout::Row;
-  Selection s = select(p, model, {});
-  EXPECT_EQ(s.config.name(), "sm90_bf16_akbncr_128x256x64_coop_c1x1_rm_s8_st0");
-  for (const KernelConfig &config :
-       librarySet(model, {DType::BF16}, libraryLayouts(), /*batched=*/true))
-    EXPECT_TRUE(config.layouts.b == Layout::Col || config.clusterM == 1)
-        << config.name();
-  // Among available kernels too (a library built before the refusal).
-  std::vector<KernelConfig> old = {clustered};
-  EXPECT_THROW(select(p, model, {}, &old), DispatchError);
-}
-
 TEST(DispatchModelTest, BadFilesNameTheProblem) {
   auto message = [](const std::string &text) -> std::string {
     try {

@@ -93,11 +93,6 @@ struct KernelConfig {
   /// 2 for the direct kernel, which double-buffers).
   uint32_t derivedStages() const;
   uint32_t ringStages() const { return stages ? stages : derivedStages(); }
-  /// Why the compiler refuses this configuration (gemm.matmul's verifier),
-  /// or empty: an N-major B (b(row)) in a kernel with a cluster, which
-  /// computed wrong results on the H200. The dispatcher never picks and the
-  /// kernel library never lists a refused configuration.
-  std::string refusal() const;
 
   /// Parses a name or a key (then of input type `defaultType`). On failure
   /// returns nullopt and sets `error` to what was expected.

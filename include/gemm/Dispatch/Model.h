@@ -187,8 +187,7 @@ struct Estimate {
 /// each k-range gets at least 4 k-blocks; stream-K only past one wave of
 /// tiles and with 8 k-blocks; a cluster only where the problem is two tiles
 /// across along it; the direct kernel only up to DirectMaxMacs, without a
-/// batch and with K-major A and B (its loads' lanes walk K). Never a
-/// configuration the compiler refuses (KernelConfig::refusal).
+/// batch and with K-major A and B (its loads' lanes walk K).
 bool isApplicable(const KernelConfig &config, const Problem &problem,
                   const Target &target);
 

@@ -87,9 +87,8 @@ func.func @multicast(%dA: !descA, %dB: !descBslice, %x: i32, %y: i32, %n: i32,
 // KERNEL: } else {
 // KERNEL-COUNT-3: when(
 // MN-major operands: one box per 64-row block, in K-line slices when
-// multicast; the sums are those of the K-major kernels. (An N-major B with
-// a cluster is refused for now: invalid.mlir.)
-// KERNEL-LABEL: gpu.func @mn_major
+// multicast; the sums are those of the K-major kernels.
+// KERNEL-LABEL: gpu.func @mn_major_cluster
 // KERNEL: gemm.pipeline.producer_commit %{{.*}} tx(49152)
 // KERNEL-COUNT-6: gemm.tma.load
 // KERNEL-LABEL: gpu.func @m_major_pingpong
@@ -103,9 +102,9 @@ gemm.matmul @pingpong a(bf16, row) b(bf16, col) c(bf16, row) acc(f32)
     config(#gemm.config<arch = sm_90a, tile = [128, 128, 64], schedule = pingpong>)
 gemm.matmul @pingpong_64 a(bf16, row) b(bf16, col) c(bf16, row) acc(f32)
     config(#gemm.config<arch = sm_90a, tile = [64, 128, 64], schedule = pingpong>)
-gemm.matmul @mn_major a(bf16, col) b(bf16, row) c(bf16, row) acc(f32)
-    config(#gemm.config<arch = sm_90a, tile = [128, 256, 64]>)
-gemm.matmul @m_major_pingpong a(bf16, col) b(bf16, col) c(bf16, row) acc(f32)
+gemm.matmul @mn_major_cluster a(bf16, col) b(bf16, row) c(bf16, row) acc(f32)
+    config(#gemm.config<arch = sm_90a, tile = [128, 256, 64], cluster = [2, 1]>)
+gemm.matmul @m_major_pingpong a(bf16, col) b(bf16, row) c(bf16, row) acc(f32)
     config(#gemm.config<arch = sm_90a, tile = [64, 256, 64], cluster = [1, 2], schedule = pingpong>)
 
 // Alternative loads of a stage in the branches of an scf.if count once;

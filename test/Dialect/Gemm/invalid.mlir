@@ -419,18 +419,6 @@ gemm.matmul @n_major_tile a(bf16, row) b(bf16, row) c(bf16, row) acc(f32)
 
 // -----
 
-// expected-error @+1 {{'gemm.matmul' op an N-major B (b(row)) in a kernel with a cluster (2x1) computes wrong results on the H200 in the CTAs of cluster rank >= 1 (a known bug, being fixed): use a K-major B (b(col)) or cluster = [1, 1]}}
-gemm.matmul @n_major_cluster a(bf16, row) b(bf16, row) c(bf16, row) acc(f32)
-    config(#gemm.config<arch = sm_90a, tile = [128, 256, 64], cluster = [2, 1]>)
-
-// -----
-
-// expected-error @+1 {{'gemm.matmul' op an N-major B (b(row)) in a kernel with a cluster (1x2)}}
-gemm.matmul @n_major_cluster_n a(bf16, col) b(bf16, row) c(bf16, row) acc(f32)
-    config(#gemm.config<arch = sm_90a, tile = [128, 64, 64], cluster = [1, 2]>)
-
-// -----
-
 // expected-error @+1 {{'gemm.matmul' op tile K of 32 must span 128 bytes of 'bf16' (one 128-byte swizzle row): use BK = 64}}
 gemm.matmul @tile_k a(bf16, row) b(bf16, col) c(bf16, row) acc(f32)
     config(#gemm.config<arch = sm_90a, tile = [128, 256, 32]>)

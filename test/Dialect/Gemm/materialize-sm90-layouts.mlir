@@ -9,8 +9,41 @@
 // block, at that k_offset of the slot. The stage bytes, the pipeline and the
 // MMAs' structure are those of the K-major kernel.
 
-// An N-major B in a kernel with a cluster (B multicast in K slices) is
-// refused for now (invalid.mlir): computed wrong on the H200.
+//===----------------------------------------------------------------------===//
+// (a) 128x256 cooperative, 2x1 cluster, a(col) b(row): A in two unshared
+// 64-row blocks, B shared by the cluster column in K slices of 32 lines.
+//===----------------------------------------------------------------------===//
+
+// CHECK: module attributes {gemm.bundles = {mn = "{{.*}}\22layouts\22:{\22a\22:\22col\22,\22b\22:\22row\22,\22c\22:\22row\22}
+// CHECK-SAME: {\22kind\22:\22tma_descriptor\22,\22tensor\22:\22a\22,\22box\22:[64,64],
+// CHECK-SAME: {\22kind\22:\22tma_descriptor\22,\22tensor\22:\22b\22,\22box\22:[64,32],
+// CHECK-SAME: {\22kind\22:\22tma_descriptor\22,\22tensor\22:\22c\22,\22box\22:[64,64],
+// CHECK-LABEL: gpu.module @mn
+// CHECK-NEXT: gpu.func @mn(%[[DA:[a-z0-9]+]]: !gemm.tma_desc<bf16, box = [64, 64], swizzle = 128>, %[[DB:[a-z0-9]+]]: !gemm.tma_desc<bf16, box = [64, 32], swizzle = 128>,
+// CHECK-NEXT: %[[PLAN:.*]]:4 = gemm.smem.plan : !gemm.smem<4 x 128 x 64 x bf16, swizzle = 128, major = mn>, !gemm.smem<4 x 256 x 64 x bf16, swizzle = 128, major = mn>, !gemm.smem<4 x 64 x 64 x bf16, swizzle = 128>, !gemm.pipeline<stages = 4, producers = 1, consumers = 4>{{$}}
+// CHECK: gemm.warp_specialize consumers(2) regs(40, 232) producer {
+// CHECK: gemm.pipeline.producer_commit %[[PLAN]]#3[%[[IT:.*]]] tx(49152) :
+// CHECK: %[[SLOT:.*]] = arith.remui %[[IT]], %{{.*}} : i32
+// CHECK: %[[K:.*]] = arith.muli %{{.*}}, %c64_i32{{.*}} : i32
+// A: block 0 at [M origin, k], block 1 at [M origin + 64, k], no multicast.
+// CHECK: gemm.tma.load %[[DA]][%[[M0:.*]], %[[K]]] -> %[[PLAN]]#0[%[[SLOT]], %c0_i32{{.*}}] barrier %[[PLAN]]#3[%[[IT]]] : <bf16, box = [64, 64], swizzle = 128>, <4 x 128 x 64 x bf16, swizzle = 128, major = mn>
+// CHECK: %[[M1:.*]] = arith.addi %{{.*}}, %c64_i32{{.*}} : i32
+// CHECK-NEXT: gemm.tma.load %[[DA]][%[[M1]], %[[K]]] -> %[[PLAN]]#0[%[[SLOT]], %c64_i32{{.*}}] barrier
+// B: this CTA's 32 K lines (rankM * 32) of each of the four 64-column
+// blocks, multicast to the cluster column.
+// CHECK: %[[LINE:.*]] = arith.muli %{{.*}}, %c32_i32 : i32
+// CHECK-NEXT: %[[KB:.*]] = arith.addi %[[K]], %[[LINE]] : i32
+// CHECK: gemm.tma.load %[[DB]][%{{.*}}, %[[KB]]] -> %[[PLAN]]#1[%[[SLOT]], %c0_i32{{.*}}] k_offset(%[[LINE]]) barrier %[[PLAN]]#3[%[[IT]]] multicast(%[[MASK:.*]]) : <bf16, box = [64, 32], swizzle = 128>, <4 x 256 x 64 x bf16, swizzle = 128, major = mn>
+// CHECK: gemm.tma.load %[[DB]][%{{.*}}, %[[KB]]] -> %[[PLAN]]#1[%[[SLOT]], %c64_i32{{.*}}] k_offset(%[[LINE]]) barrier %[[PLAN]]#3[%[[IT]]] multicast(%[[MASK]])
+// CHECK: gemm.tma.load %[[DB]][%{{.*}}, %[[KB]]] -> %[[PLAN]]#1[%[[SLOT]], %c128_i32{{.*}}] k_offset(%[[LINE]]) barrier %[[PLAN]]#3[%[[IT]]] multicast(%[[MASK]])
+// CHECK: gemm.tma.load %[[DB]][%{{.*}}, %[[KB]]] -> %[[PLAN]]#1[%[[SLOT]], %c192_i32{{.*}}] k_offset(%[[LINE]]) barrier %[[PLAN]]#3[%[[IT]]] multicast(%[[MASK]])
+// CHECK-NOT: gemm.tma.load
+// CHECK: } consumer {
+// CHECK: gemm.mma.sm90 %{{.*}}, %[[PLAN]]#0[%{{.*}}], %[[PLAN]]#1 slot(%{{.*}}) : <64 x 256 x f32>, <4 x 128 x 64 x bf16, swizzle = 128, major = mn>, <4 x 256 x 64 x bf16, swizzle = 128, major = mn>
+gemm.matmul @mn a(bf16, col) b(bf16, row) c(bf16, row) acc(f32)
+    config(#gemm.config<arch = sm_90a, tile = [128, 256, 64], cluster = [2, 1]>)
+
+// -----
 
 //===----------------------------------------------------------------------===//
 // (b) 64x256 pingpong, 1x2 cluster, a(col): the 64-row A slot is one block,

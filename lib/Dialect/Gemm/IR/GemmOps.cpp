@@ -185,15 +185,6 @@ LogicalResult MatmulOp::verifyLayouts() {
     return emitOpError("an N-major B (b(row)) is loaded in blocks of ")
            << span << " columns (one 128-byte swizzle span); tile N of " << bn
            << " is not a multiple";
-  // Known wrong results on the H200 (NaN in the CTAs of cluster rank >= 1):
-  // an N-major B in a kernel with a cluster. Refused until it is fixed.
-  ArrayRef<int64_t> cluster = getConfig().getCluster();
-  if (bNMajor && cluster[0] * cluster[1] > 1)
-    return emitOpError("an N-major B (b(row)) in a kernel with a cluster (")
-           << cluster[0] << "x" << cluster[1]
-           << ") computes wrong results on the H200 in the CTAs of cluster "
-              "rank >= 1 (a known bug, being fixed): use a K-major B "
-              "(b(col)) or cluster = [1, 1]";
   return success();
 }
 
