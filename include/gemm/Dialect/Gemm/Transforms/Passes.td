@@ -64,6 +64,23 @@ def GemmMaterializeSM100 : Pass<"gemm-materialize-sm100", "ModuleOp"> {
                            "::mlir::NVVM::NVVMDialect"];
 }
 
+def GemmCheckPlacement : Pass<"gemm-check-placement", "ModuleOp"> {
+  let summary = "refuse kernel IR the gemm pipelines would leave uncompiled";
+  let description = [{
+    The first pass of `gemm-to-nvvm` and `gemm-to-ptx`. Their later passes
+    compile the `gpu.module`s at the top level of the module they run on
+    (`convert-gpu-to-nvvm` runs nested on them, `gpu-module-to-binary`
+    serializes them) and look no deeper, so a kernel elsewhere would pass
+    through the pipeline uncompiled while it reports success. This pass
+    makes that an error: a `gpu.module` or a `gemm.matmul` (whose kernel's
+    `gpu.module` is built in its place) that is not directly in the top-level
+    module, and a gemm kernel op outside every function (code of no
+    function). A file of more than
+    one top-level operation is parsed into an implicit module around them,
+    so a `module` written in such a file is nested: the diagnostic says so.
+  }];
+}
+
 def GemmCheckPipelines : Pass<"gemm-check-pipelines", "ModuleOp"> {
   let summary = "prove the pipeline protocol of each kernel";
   let description = [{
