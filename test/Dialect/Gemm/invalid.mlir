@@ -1409,3 +1409,21 @@ func.func @barrier_any_threads(%p: i1, %id: i32) {
   %any = gemm.barrier_any %p barrier(%id) threads(100)
   return
 }
+
+// -----
+
+// Found by gemm-fuzz: pending(2^32 - 1) reached NVVM as wait_group -1, which
+// the NVVM verifier refused after convert-gemm-to-nvvm had succeeded.
+func.func @tma_store_wait_pending_out_of_range() {
+  // expected-error @+1 {{'gemm.tma.store_wait' op pending(4294967295) is out of range: the number of store groups left in flight is 0 .. 2147483647}}
+  gemm.tma.store_wait pending(4294967295)
+  return
+}
+
+// -----
+
+func.func @tma_store_wait_pending_negative() {
+  // expected-error @+1 {{'gemm.tma.store_wait' op pending(-1) is out of range}}
+  gemm.tma.store_wait pending(-1) read
+  return
+}

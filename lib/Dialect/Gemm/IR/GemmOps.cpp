@@ -7,6 +7,8 @@
 #include "mlir/IR/OpImplementation.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
+#include <limits>
+
 using namespace mlir;
 using namespace mlir::gemm;
 
@@ -403,6 +405,17 @@ LogicalResult TmaLoadOp::verify() {
                        "this CTA's barrier only; it cannot be multicast or "
                        "use cta_group");
   return verifyOptionalCtaGroup(*this, getCtaGroup());
+}
+
+LogicalResult TmaStoreWaitOp::verify() {
+  int64_t pending = getPending();
+  if (pending < 0 || pending > std::numeric_limits<int32_t>::max())
+    return emitOpError("pending(")
+           << pending
+           << ") is out of range: the number of store groups left in flight "
+              "is 0 .. 2147483647 (cp.async.bulk.wait_group takes a 32-bit "
+              "constant)";
+  return success();
 }
 
 LogicalResult TmaStoreOp::verify() {

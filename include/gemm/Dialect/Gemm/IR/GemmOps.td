@@ -389,10 +389,14 @@ def Gemm_TmaStoreWaitOp : Gemm_Op<"tma.store_wait", [Gemm_SideEffects]> {
     memory reads must be done, so the staging slot can be rewritten) or
     `cp.async.bulk.wait_group pending` (the writes are done too).
 
+    `pending` is 0 .. 2^31 - 1 (the instruction's operand is a 32-bit
+    constant).
+
     Example: `gemm.tma.store_wait pending(1) read`
   }];
   let arguments = (ins I64Attr:$pending, UnitAttr:$read);
   let assemblyFormat = "`pending` `(` $pending `)` (`read` $read^)? attr-dict";
+  let hasVerifier = 1;
 }
 
 def Gemm_TmaPrefetchDescriptorOp : Gemm_Op<"tma.prefetch_descriptor", [Gemm_SideEffects]> {
