@@ -33,6 +33,12 @@ cudaDataType_t cudaType(DType dtype) {
     return CUDA_R_8F_E4M3;
   case DType::E5M2:
     return CUDA_R_8F_E5M2;
+  case DType::S8:
+    return CUDA_R_8I;
+  case DType::U8:
+    return CUDA_R_8U;
+  case DType::S32:
+    return CUDA_R_32I;
   }
   return CUDA_R_32F;
 }
@@ -61,12 +67,18 @@ struct CublasGemm::State {
   size_t workspaceBytes = 0;
   cublasLtMatmulDesc_t op = nullptr;
   cublasLtMatrixLayout_t aLayout = nullptr, bLayout = nullptr,
-                         dLayout = nullptr;
+                         cLayout = nullptr, dLayout = nullptr;
   cublasLtMatmulAlgo_t algo = {};
+  /// IMMA: s32 alpha and beta instead of f32.
+  bool integer = false;
+  /// fp8 outputs: a C of another type (beta = 0, never read).
+  DeviceBuffer cBuffer;
 
   ~State() {
     if (!gpuUsable())
       return;
+    if (cLayout)
+      cublasLtMatrixLayoutDestroy(cLayout);
     if (dLayout)
       cublasLtMatrixLayoutDestroy(dLayout);
     if (bLayout)
@@ -84,13 +96,48 @@ CublasGemm::~CublasGemm() = default;
 
 std::unique_ptr<CublasGemm>
 CublasGemm::create(const CublasLt &lt, const MatrixPlan &a, const MatrixPlan &b,
-                   const MatrixPlan &d, std::string &whyNot) {
+                   const MatrixPlan &d, std::string &whyNot,
+                   const CublasOptions &options) {
   auto s = std::make_unique<State>();
   s->handle = lt.handle();
   s->workspace = lt.workspace();
   s->workspaceBytes = lt.workspaceBytes();
-  checkLt(cublasLtMatmulDescCreate(&s->op, CUBLAS_COMPUTE_32F, CUDA_R_32F),
+  s->integer = bundle::isInt8(a.dtype);
+  cublasComputeType_t compute = s->integer     ? CUBLAS_COMPUTE_32I
+                                : options.tf32 ? CUBLAS_COMPUTE_32F_FAST_TF32
+                                               : CUBLAS_COMPUTE_32F;
+  checkLt(cublasLtMatmulDescCreate(&s->op, compute,
+                                   s->integer ? CUDA_R_32I : CUDA_R_32F),
           "creating the cuBLASLt matmul descriptor");
+  auto set = [&](cublasLtMatmulDescAttributes_t attribute, const auto &value,
+                 const char *what) {
+    checkLt(
+        cublasLtMatmulDescSetAttribute(s->op, attribute, &value, sizeof(value)),
+        std::string("setting cuBLASLt ") + what);
+  };
+  // Our A is cuBLASLt's B and ours B its A (see below).
+  auto pointer = [](CUdeviceptr p) { return reinterpret_cast<void *>(p); };
+  if (options.scaleA)
+    set(CUBLASLT_MATMUL_DESC_B_SCALE_POINTER, pointer(options.scaleA),
+        "the scale of A");
+  if (options.scaleB)
+    set(CUBLASLT_MATMUL_DESC_A_SCALE_POINTER, pointer(options.scaleB),
+        "the scale of B");
+  if (options.scaleD)
+    set(CUBLASLT_MATMUL_DESC_D_SCALE_POINTER, pointer(options.scaleD),
+        "the output scale");
+  if (options.amaxD)
+    set(CUBLASLT_MATMUL_DESC_AMAX_D_POINTER, pointer(options.amaxD),
+        "the amax of D");
+  if (options.outerVectors) {
+    int32_t mode = CUBLASLT_MATMUL_MATRIX_SCALE_OUTER_VEC_32F;
+    set(CUBLASLT_MATMUL_DESC_A_SCALE_MODE, mode, "the scale mode of B");
+    set(CUBLASLT_MATMUL_DESC_B_SCALE_MODE, mode, "the scale mode of A");
+  }
+  if (bundle::isFp8(a.dtype)) {
+    int8_t fast = options.fastAccum ? 1 : 0;
+    set(CUBLASLT_MATMUL_DESC_FAST_ACCUM, fast, "fast accumulation");
+  }
   // Row-major D = A * B^T is column-major D^T = B * A^T, so cuBLASLt's first
   // operand is our B (K x N column-major, transposed) and its second our A
   // (K x M column-major): the "TN" form, which fp8 requires.
@@ -122,6 +169,14 @@ CublasGemm::create(const CublasLt &lt, const MatrixPlan &a, const MatrixPlan &b,
   layout(s->aLayout, b, "B");
   layout(s->bLayout, a, "A");
   layout(s->dLayout, d, "D");
+  // An fp8 D goes with a bf16 C (cuBLASLt's fp8 type rules); beta = 0, so
+  // it is never read, but it must be a matrix of its own.
+  MatrixPlan c = d;
+  if (bundle::isFp8(d.dtype)) {
+    c.dtype = DType::BF16;
+    s->cBuffer = DeviceBuffer(c.bytes(), "the cuBLAS C of an fp8 output");
+    layout(s->cLayout, c, "C");
+  }
 
   cublasLtMatmulPreference_t preference = nullptr;
   checkLt(cublasLtMatmulPreferenceCreate(&preference),
@@ -133,13 +188,17 @@ CublasGemm::create(const CublasLt &lt, const MatrixPlan &a, const MatrixPlan &b,
   cublasLtMatmulHeuristicResult_t heuristic = {};
   int found = 0;
   if (status == CUBLAS_STATUS_SUCCESS)
-    status = cublasLtMatmulAlgoGetHeuristic(s->handle, s->op, s->aLayout,
-                                            s->bLayout, s->dLayout, s->dLayout,
-                                            preference, 1, &heuristic, &found);
+    status = cublasLtMatmulAlgoGetHeuristic(
+        s->handle, s->op, s->aLayout, s->bLayout,
+        s->cLayout ? s->cLayout : s->dLayout, s->dLayout, preference, 1,
+        &heuristic, &found);
   cublasLtMatmulPreferenceDestroy(preference);
   std::string types = std::string(bundle::toString(a.dtype)) + " x " +
                       std::string(bundle::toString(b.dtype)) + " -> " +
-                      std::string(bundle::toString(d.dtype));
+                      std::string(bundle::toString(d.dtype)) +
+                      (options.tf32 ? " (tf32)" : "") +
+                      (options.outerVectors ? " (row/column scales)" : "") +
+                      (options.fastAccum ? " (fast accumulation)" : "");
   if (status == CUBLAS_STATUS_NOT_SUPPORTED ||
       (status == CUBLAS_STATUS_SUCCESS && found == 0)) {
     whyNot = "cuBLASLt has no algorithm for " + types + " with lda " +
@@ -155,10 +214,18 @@ CublasGemm::create(const CublasLt &lt, const MatrixPlan &a, const MatrixPlan &b,
 void CublasGemm::run(CUdeviceptr a, CUdeviceptr b, CUdeviceptr d,
                      CUstream stream) const {
   const float alpha = 1.0f, beta = 0.0f;
+  const int32_t alphaInt = 1, betaInt = 0;
+  const void *alphaPtr = state->integer ? static_cast<const void *>(&alphaInt)
+                                        : static_cast<const void *>(&alpha);
+  const void *betaPtr = state->integer ? static_cast<const void *>(&betaInt)
+                                       : static_cast<const void *>(&beta);
   auto ptr = [](CUdeviceptr p) { return reinterpret_cast<void *>(p); };
-  checkLt(cublasLtMatmul(state->handle, state->op, &alpha, ptr(b),
-                         state->aLayout, ptr(a), state->bLayout, &beta, ptr(d),
-                         state->dLayout, ptr(d), state->dLayout, &state->algo,
+  CUdeviceptr c = state->cLayout ? state->cBuffer.get() : d;
+  checkLt(cublasLtMatmul(state->handle, state->op, alphaPtr, ptr(b),
+                         state->aLayout, ptr(a), state->bLayout, betaPtr,
+                         ptr(c),
+                         state->cLayout ? state->cLayout : state->dLayout,
+                         ptr(d), state->dLayout, &state->algo,
                          ptr(state->workspace), state->workspaceBytes, stream),
           "running cuBLASLt");
 }

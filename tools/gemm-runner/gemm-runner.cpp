@@ -180,6 +180,11 @@ ordered_json checkJson(const CheckResult &check, const Problem &problem) {
   j["reference_agreement"] = check.referenceAgreement
                                  ? ordered_json(*check.referenceAgreement)
                                  : ordered_json(nullptr);
+  if (check.amax) {
+    j["amax"] = *check.amax;
+    j["reference_amax"] = *check.referenceAmax;
+    j["output_scale"] = *check.outputScale;
+  }
   j["notes"] = check.notes;
   return j;
 }
@@ -233,6 +238,7 @@ ordered_json benchJson(const BenchResult &bench, const Options &options,
     j["kernel_only"] = timingJson(*bench.kernelOnly, flops);
   if (bench.cublas) {
     j["cublas"] = timingJson(*bench.cublas, flops);
+    j["cublas_baseline"] = bench.cublasBaseline;
     j["speedup_vs_cublas"] = orUnknown(bench.speedupVsCublas);
   }
   j["clocks"] = clocksJson(bench.clocks);
@@ -266,6 +272,9 @@ std::string checkSummary(const CheckResult &check, const Problem &problem) {
   }
   if (!check.comparisons.empty())
     text += ")";
+  if (check.amax)
+    text += ", amax " + format("%.4g", *check.amax) + " (reference " +
+            format("%.4g", *check.referenceAmax) + ")";
   text += ", tolerance " + format("%.0e", check.tolerance);
   for (const std::string &note : check.notes)
     text += "; " + note;
@@ -444,6 +453,15 @@ int run(const Options &options, Context &context, ordered_json &report) {
 
   std::printf("gemm-runner: %s from %s\n", kernel.name().c_str(),
               kernel.source().c_str());
+  if (bundle.manifest.types.fp8Accumulation)
+    std::printf("fp8 accumulation: %s\n",
+                *bundle.manifest.types.fp8Accumulation ==
+                        bundle::Fp8Accumulation::Fast
+                    ? "fast (in the WGMMA accumulator)"
+                    : ("promoted into f32 every " +
+                       std::to_string(bundle.manifest.types.promoteEveryK) +
+                       " elements of K")
+                          .c_str());
   if (!kernel.note().empty())
     std::printf("note: %s\n", kernel.note().c_str());
   std::printf(
@@ -495,6 +513,9 @@ int run(const Options &options, Context &context, ordered_json &report) {
         benchOptions.coldL2 = options.coldL2;
         benchOptions.seed = seed;
         row.bench = runner.bench(plan, benchOptions);
+        if (i == 0 && !row.bench->cublasBaseline.empty())
+          std::printf("cuBLAS baseline: %s\n",
+                      row.bench->cublasBaseline.c_str());
         result["bench"] = benchJson(*row.bench, options, plan);
         line += (options.check ? " | " : " ") +
                 benchSummary(*row.bench, row.problem.flops());

@@ -397,13 +397,13 @@ TEST(Plan, TmaRules) {
 TEST(Plan, RunnerSupport) {
   KernelManifest m = manifest();
   m.layouts.a = Layout::Col;
-  m.types.c = DType::E4M3;
+  m.types.c = DType::U8;
   m.cluster = {2, 2, 1};
   std::string message =
       errorOf([&] { checkRunnerSupports(m); }, ErrorKind::Bundle);
   EXPECT_THAT(message, HasSubstr("layouts: a col, b col, c row is not "
                                  "supported by this runner yet"));
-  EXPECT_THAT(message, HasSubstr("types.c: output dtype e4m3 is not "
+  EXPECT_THAT(message, HasSubstr("types.c: output dtype u8 is not "
                                  "supported by this runner yet"));
   EXPECT_THAT(message, HasSubstr("cluster: [2, 2, 1] is not supported"));
 }

@@ -323,6 +323,7 @@ struct ConvertGemmToNVVMPass
     populateMmaToNVVMPatterns(converter, patterns);
     populateEpilogueToNVVMPatterns(converter, patterns);
     populateSchedulerToNVVMPatterns(converter, patterns);
+    populateQuantToNVVMPatterns(converter, patterns);
     populateTmemToNVVMPatterns(converter, patterns);
     populateTcgen05MmaToNVVMPatterns(converter, patterns);
     populateClcToNVVMPatterns(converter, patterns);

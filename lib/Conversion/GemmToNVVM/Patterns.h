@@ -42,6 +42,9 @@ void populateEpilogueToNVVMPatterns(LLVMTypeConverter &converter,
                                     RewritePatternSet &patterns);
 void populateSchedulerToNVVMPatterns(LLVMTypeConverter &converter,
                                      RewritePatternSet &patterns);
+/// Scale factors of low-precision GEMMs.
+void populateQuantToNVVMPatterns(LLVMTypeConverter &converter,
+                                 RewritePatternSet &patterns);
 // SM100 families.
 void populateTmemToNVVMPatterns(LLVMTypeConverter &converter,
                                 RewritePatternSet &patterns);
@@ -122,6 +125,11 @@ Value getPairLeaderAddress(OpBuilder &b, Location loc, Value barrier);
 /// i32 (count 1) or a vector<count x i32> of raw 32-bit cells.
 Value loadTmemLaneQuarter(OpBuilder &b, Location loc, Value tmem, TmemType type,
                           Value stage, int64_t col, int64_t count);
+
+/// Element `index` (i32) of the f32 tensor at `ptr` (!llvm.ptr<1>), read as
+/// invariant (ld.global.nc): scale factors do not change while a kernel
+/// runs.
+Value loadScale(OpBuilder &b, Location loc, Value ptr, Value index);
 
 /// The shared-memory address of `row` rows into slot `slot` of a buffer.
 Value getSlotAddress(OpBuilder &b, Location loc, Value base,

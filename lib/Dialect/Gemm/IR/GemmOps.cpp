@@ -1,6 +1,7 @@
 //===- GemmOps.cpp - gemm dialect operations -----------------------------===//
 
 #include "gemm/Dialect/Gemm/IR/GemmOps.h"
+#include "gemm/Dialect/Gemm/IR/WgmmaTypes.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Matchers.h"
@@ -34,19 +35,9 @@ LogicalResult mlir::gemm::verifyEpilogueRegion(Operation *op, Region &region,
 //===----------------------------------------------------------------------===//
 
 LogicalResult MatmulOp::verify() {
-  Type aType = getAType(), bType = getBType(), cType = getCType();
-  if (!isSupportedInputType(aType))
-    return emitOpError("A element type must be bf16, f16, f8E4M3FN or "
-                       "f8E5M2, got ")
-           << aType;
-  if (aType != bType)
-    return emitOpError("A and B element types must match, got ")
-           << aType << " and " << bType;
-  if (!isa<BFloat16Type, Float16Type, Float32Type>(cType))
-    return emitOpError("C element type must be bf16, f16 or f32, got ")
-           << cType;
-  if (!getAccType().isF32())
-    return emitOpError("accumulator type must be f32, got ") << getAccType();
+  Type aType = getAType(), cType = getCType();
+  if (failed(verifyMatmulTypes(*this)))
+    return failure();
   if (getALayout() != Layout::row || getBLayout() != Layout::col ||
       getCLayout() != Layout::row)
     return emitOpError("only a(row) b(col) c(row) (C = A * B^T with K-major "
@@ -61,17 +52,15 @@ LogicalResult MatmulOp::verify() {
            << bk << " must span 128 bytes of " << aType
            << " (one 128-byte swizzle row): use BK = " << 128 / elementBytes;
   if (config.getArch() == Arch::sm_90a) {
-    if (elementBytes != 2)
-      return emitOpError("sm_90a kernels take bf16 or f16 inputs; 8-bit "
-                         "inputs are implemented for sm_100a only");
     if (bm % 64 != 0 || bm > 256)
       return emitOpError("tile M of ")
              << bm
              << " is not a multiple of the 64-row WGMMA atom (64, 128, "
                 "192 or 256)";
-    if (bn % 8 != 0 || bn < 8 || bn > 256)
+    WgmmaOperands mma = *getWgmmaOperands(aType, getBType());
+    if (!mma.isLegalN(bn))
       return emitOpError("tile N of ")
-             << bn << " is not a legal WGMMA N (a multiple of 8 in [8, 256])";
+             << bn << " is not a legal WGMMA N (" << mma.legalNRule() << ")";
     if (config.getSchedule() == Schedule::pingpong && bm > 128)
       return emitOpError("pingpong gives each consumer warpgroup a whole "
                          "tile; tile M must be 64 or 128, got ")
@@ -112,8 +101,9 @@ LogicalResult MatmulOp::verify() {
            << bm << " cannot be split into " << cluster[1]
            << " multicast slices of whole 8-row atoms (cluster N = "
            << cluster[1] << ")";
-  return verifyEpilogueRegion(getOperation(), getEpilogue(), getAccType(),
-                              cType);
+  return verifyEpilogueRegion(getOperation(), getEpilogue(),
+                              getEpilogueValueType(),
+                              getEpilogueResultType(cType));
 }
 
 //===----------------------------------------------------------------------===//
@@ -285,12 +275,20 @@ LogicalResult MmaSm90Op::verify() {
   auto acc = getAccumulator().getType();
   auto a = getA().getType();
   auto b = getB().getType();
-  if (a.getElementType() != b.getElementType())
-    return emitOpError("A and B element types differ: ")
-           << a.getElementType() << " vs " << b.getElementType();
-  if (!isa<BFloat16Type, Float16Type>(a.getElementType()))
-    return emitOpError("SM90 WGMMA here takes bf16 or f16 operands, got ")
-           << a.getElementType();
+  std::string why;
+  std::optional<WgmmaOperands> mma =
+      getWgmmaOperands(a.getElementType(), b.getElementType(), &why);
+  if (!mma)
+    return emitOpError(why);
+  Type accType = mma->getAccumulatorType(getContext());
+  if (acc.getElementType() != accType)
+    return emitOpError("a WGMMA of ")
+           << a.getElementType() << " x " << b.getElementType()
+           << " accumulates into " << accType << ", not "
+           << acc.getElementType();
+  if (!mma->isLegalN(acc.getCols()))
+    return emitOpError("illegal WGMMA N of ")
+           << acc.getCols() << " (" << mma->legalNRule() << ")";
   if (a.getSwizzle() != 128 || b.getSwizzle() != 128)
     return emitOpError("WGMMA operands must be 128-byte swizzled K-major "
                        "tiles");
@@ -313,11 +311,16 @@ LogicalResult MmaSm90Op::verify() {
 
 LogicalResult mlir::gemm::verifyStagingBuffer(Operation *op,
                                               SmemBufferType buffer,
-                                              int64_t rows) {
-  if (!isa<BFloat16Type, Float16Type, Float32Type>(buffer.getElementType()))
-    return op->emitOpError(
-               "staging element type must be bf16, f16 or f32, got ")
-           << buffer.getElementType();
+                                              int64_t rows, bool lowPrecision) {
+  Type element = buffer.getElementType();
+  if (lowPrecision && (isa<Float8E4M3FNType, Float8E5M2Type>(element) ||
+                       element.isInteger(32))) {
+    // fp8 and s32 outputs (the SM90 epilogue).
+  } else if (!isa<BFloat16Type, Float16Type, Float32Type>(element)) {
+    return op->emitOpError("staging element type must be bf16, f16 or f32")
+           << (lowPrecision ? " (or f8E4M3FN, f8E5M2, i32)" : "") << ", got "
+           << element;
+  }
   if (buffer.getRows() != rows || buffer.getSwizzle() != 128)
     return op->emitOpError("staging slots hold ")
            << rows << " rows of 128 bytes in the 128-byte swizzle, got "
@@ -330,7 +333,7 @@ LogicalResult AccumStoreSmemOp::verify() {
   auto buffer = getBuffer().getType();
   int64_t elementBytes = getElementBytes(buffer.getElementType());
   // One slot per 64-row WGMMA atom.
-  if (failed(verifyStagingBuffer(*this, buffer, 64)))
+  if (failed(verifyStagingBuffer(*this, buffer, 64, /*lowPrecision=*/true)))
     return failure();
   // The attributes are signless: read them as signed so that negative
   // values are rejected rather than wrapped.
@@ -344,8 +347,11 @@ LogicalResult AccumStoreSmemOp::verify() {
     return emitOpError("col ")
            << col << " must be a multiple of " << width
            << " inside the accumulator's " << acc.getCols() << " columns";
+  if (failed(verifyStoreConversion(*this)))
+    return failure();
   return verifyEpilogueRegion(getOperation(), getEpilogue(),
-                              acc.getElementType(), buffer.getElementType());
+                              acc.getElementType(),
+                              getEpilogueResultType(buffer.getElementType()));
 }
 
 //===----------------------------------------------------------------------===//
