@@ -65,10 +65,35 @@ uint64_t ceilDiv(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
 KernelConfig withTypes(KernelConfig config, const Problem &problem) {
   config.inType = problem.inType;
   config.outType = problem.outType;
-  if (config.outType == config.inType)
+  if (config.outType == KernelConfig::defaultOutput(config.inType) &&
+      config.outType == config.inType)
     config.outType.reset();
+  config.inTypeB = problem.inTypeB;
+  if (config.inTypeB == config.inType)
+    config.inTypeB.reset();
+  config.quant = problem.quant;
+  config.tileK = KernelConfig::tileKFor(problem.inType);
   return config;
 }
+
+/// The tensor-core rate of the input type relative to 16-bit types: 8-bit
+/// types run at twice, tf32 at half the rate (H200: 1979, 989, 494 dense
+/// TFLOP/s).
+double mmaRate(const KernelConfig &config) {
+  switch (bundle::elementBytes(config.inType)) {
+  case 1:
+    return 2.0;
+  case 4:
+    return 0.5;
+  default:
+    return 1.0;
+  }
+}
+
+/// Promoted fp8 sums make a warpgroup wait for its MMAs every few k-blocks
+/// (the other warpgroup runs meanwhile): an estimated cost, until the H200
+/// measures it.
+constexpr double PromotionEfficiency = 0.9;
 
 KernelConfig defaultOrder(KernelConfig config) {
   config.raster = Raster::AlongM;
@@ -113,10 +138,61 @@ std::string Problem::toString() const {
   std::string text = "m=" + std::to_string(m) + " n=" + std::to_string(n) +
                      " k=" + std::to_string(k) + " " +
                      std::string(bundle::toString(inType));
-  if (outType && *outType != inType)
-    text += " -> " + std::string(bundle::toString(*outType));
+  if (inTypeB && *inTypeB != inType)
+    text += " x " + std::string(bundle::toString(*inTypeB));
+  DType out = outType.value_or(KernelConfig::defaultOutput(inType));
+  if (out != inType)
+    text += " -> " + std::string(bundle::toString(out));
+  if (!quant.isDefault())
+    text += " (" + quant.spelling() + ")";
   return text;
 }
+
+bool Problem::lowPrecision() const {
+  return inType != DType::BF16 && inType != DType::F16;
+}
+
+namespace {
+
+/// The type pairs, outputs and scales the SM90 kernels take (the compiler's
+/// rules, docs/LowPrecision.md), so that a bad problem is refused before a
+/// kernel is looked for.
+void checkTypes(const Problem &problem) {
+  DType a = problem.inType, b = problem.inTypeB.value_or(a);
+  DType c = problem.outType.value_or(KernelConfig::defaultOutput(a));
+  auto refuse = [&](const std::string &why) {
+    throw DispatchError(problem.toString() + ": " + why);
+  };
+  bool fp8 = bundle::isFp8(a), int8 = bundle::isInt8(a);
+  bool sameFamily = fp8 ? bundle::isFp8(b) : int8 ? bundle::isInt8(b) : a == b;
+  if (a == DType::S32 || !sameFamily)
+    refuse("sm_90a kernels take A and B of bf16, f16 or f32 (tf32), or fp8 "
+           "(e4m3, e5m2) or 8-bit integer (s8, u8) pairs");
+  bool floatOut = c == DType::BF16 || c == DType::F16 || c == DType::F32;
+  if (!floatOut && !(fp8 && bundle::isFp8(c)) && !(int8 && c == DType::S32))
+    refuse("the output of " + std::string(bundle::toString(a)) +
+           " inputs is bf16, f16 or f32" +
+           (fp8 ? std::string(", or e4m3/e5m2") : "") +
+           (int8 ? std::string(", or s32") : ""));
+  const QuantConfig &q = problem.quant;
+  if (!fp8 && !int8 && !q.isDefault())
+    refuse("scales apply to fp8 and 8-bit integer inputs");
+  if (int8 && (q.fastAccumulation || q.promoteEvery != 1 ||
+               q.a == bundle::ScaleGranularity::Block))
+    refuse("8-bit integers accumulate exactly; they take per-tensor, row "
+           "and column scales");
+  if (int8 && c == DType::S32 && (q.a || q.b))
+    refuse("an s32 output has no scales");
+  if (q.a == bundle::ScaleGranularity::Col ||
+      q.b == bundle::ScaleGranularity::Row)
+    refuse("A is scaled per tensor, row or block, B per tensor, column or "
+           "block");
+  if ((q.a == bundle::ScaleGranularity::Block) !=
+      (q.b == bundle::ScaleGranularity::Block))
+    refuse("block-wise scales go together (A 1 x 128, B 128 x 128)");
+}
+
+} // namespace
 
 std::string_view toString(Source source) {
   switch (source) {
@@ -200,6 +276,9 @@ Estimate estimate(const KernelConfig &config, const Problem &problem,
   if (!tile)
     throw DispatchError("the hardware model has no efficiency figure for " +
                         config.name());
+  double efficiency = tile->efficiency * mmaRate(config);
+  if (bundle::isFp8(config.inType) && !config.quant.fastAccumulation)
+    efficiency *= PromotionEfficiency;
   uint64_t m = problem.m, n = problem.n, k = problem.k;
   Estimate e;
   e.tiles = ceilDiv(m, config.tileM) * ceilDiv(n, config.tileN);
@@ -207,8 +286,7 @@ Estimate estimate(const KernelConfig &config, const Problem &problem,
   e.waves = double(e.tiles) / target.smCount;
   // Padding rows and columns of edge tiles cost like real ones.
   double tileSeconds = 2.0 * config.tileM * config.tileN * config.tileK *
-                       ceilDiv(k, config.tileK) /
-                       (SmPeakFlops * tile->efficiency);
+                       ceilDiv(k, config.tileK) / (SmPeakFlops * efficiency);
   e.computeSeconds = ceilDiv(e.tiles, ctas) * tileSeconds;
   // A CTA keeps at most its ring in flight (rows of A past M are zero-filled
   // by TMA, not fetched), so by Little's law a few CTAs cannot reach the HBM
@@ -233,7 +311,11 @@ std::vector<KernelConfig> modelCandidates(const Problem &problem) {
     config.tileM = tile.tileM;
     config.tileN = tile.tileN;
     config.schedule = tile.schedule;
-    out.push_back(withTypes(config, problem));
+    config = withTypes(config, problem);
+    // Low-precision types rule out some tiles (e.g. promoted fp8 sums need
+    // twice the accumulator registers).
+    if (config.buildable())
+      out.push_back(config);
   }
   return out;
 }
@@ -272,12 +354,14 @@ Selection select(const Problem &problem, const TuningTable *table,
         "no dispatch data for " + std::string(bundle::toString(target.arch)) +
         " (kernels are tuned and modelled for sm_90a only): compile a "
         "configuration explicitly (gemm.compile, or gemm-opt)");
-  if (problem.inType != DType::BF16 && problem.inType != DType::F16)
-    throw DispatchError(problem.toString() +
-                        ": sm_90a kernels take bf16 or f16 inputs");
+  checkTypes(problem);
   std::vector<Selection> tried;
+  // The tuning file holds 16-bit kernels only: low-precision problems are
+  // the model's.
   const TunedClass *tuned =
-      table ? table->classOf(problem.m, problem.n, problem.k) : nullptr;
+      table && !problem.lowPrecision()
+          ? table->classOf(problem.m, problem.n, problem.k)
+          : nullptr;
   if (tuned) {
     std::string where = "shape class " + tuned->key + " of " + table->source();
     Selection exact{withTypes(tuned->best, problem), Source::Tuned, tuned->key,
@@ -306,9 +390,10 @@ Selection select(const Problem &problem, const TuningTable *table,
       return selection;
 
   std::vector<KernelConfig> sameTypes;
+  KernelConfig wanted = withTypes(KernelConfig(), problem);
   for (const KernelConfig &config : *available)
-    if (config.inType == problem.inType &&
-        config.cType() == problem.outType.value_or(problem.inType) &&
+    if (config.inType == problem.inType && config.bType() == wanted.bType() &&
+        config.cType() == wanted.cType() && config.quant == problem.quant &&
         config.splits == 1 && !config.streamK && findTile(config))
       sameTypes.push_back(config);
   if (sameTypes.empty())
@@ -321,6 +406,39 @@ Selection select(const Problem &problem, const TuningTable *table,
               (tried.size() > 1 ? " or its fallbacks" : "") +
               " is available; hardware model among the available kernels: " +
               describeEstimate(fallback, estimate(fallback, problem, target))};
+}
+
+std::vector<Problem> libraryLowPrecisionProblems() {
+  auto problem = [](DType in, std::optional<DType> out, const char *quant) {
+    Problem p;
+    p.inType = in;
+    p.outType = out;
+    std::string error;
+    if (*quant)
+      p.quant = *QuantConfig::parse(quant, error);
+    return p;
+  };
+  return {problem(DType::E4M3, DType::BF16, "tt"),
+          problem(DType::E4M3, DType::BF16, "rc"),
+          problem(DType::E4M3, DType::BF16, "bb"),
+          problem(DType::S8, DType::S32, ""),
+          problem(DType::S8, DType::BF16, "rc"),
+          problem(DType::F32, DType::F32, "")};
+}
+
+std::vector<KernelConfig> lowPrecisionLibrarySet() {
+  // The tiles worth shipping: the model's picks over squares and LLM shapes
+  // come from these (the narrow and the small-M ones aside, which the
+  // compiler builds on first use).
+  static const std::pair<uint32_t, uint32_t> Shipped[] = {
+      {128, 256}, {256, 128}, {128, 192}, {128, 128}, {64, 256}, {64, 128}};
+  std::vector<KernelConfig> out;
+  for (const Problem &problem : libraryLowPrecisionProblems())
+    for (const KernelConfig &config : modelCandidates(problem))
+      for (auto [m, n] : Shipped)
+        if (config.tileM == m && config.tileN == n && !contains(out, config))
+          out.push_back(config);
+  return out;
 }
 
 std::vector<KernelConfig> librarySet(const TuningTable &table,

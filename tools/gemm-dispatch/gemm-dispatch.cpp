@@ -3,11 +3,16 @@
 // The dispatcher on the command line, without a GPU or the compiler:
 //
 //   gemm-dispatch (--tuning FILE | --library DIR) --m M --n N --k K
-//       [--dtype bf16|f16] [--out-dtype bf16|f16|f32] [--sms N] [--json]
-//     prints the configuration the dispatcher picks and why;
+//       [--dtype T] [--b-dtype T] [--out-dtype T] [--quant Q] [--sms N]
+//       [--json]
+//     prints the configuration the dispatcher picks and why (low-precision
+//     types and scales: docs/LowPrecision.md; Q is a quant spelling, e.g.
+//     tt, rc, bb, ttf);
 //   gemm-dispatch --tuning FILE --write-library DIR [--dtypes bf16,f16]
+//       [--low-precision yes|no]
 //     writes the kernel library's index (DIR/library.json, DIR/tuning.json)
-//     and the gemm.matmul ops of its kernels (DIR/library.mlir) for gemm-opt.
+//     and the gemm.matmul ops of its kernels (DIR/library.mlir) for gemm-opt,
+//     with the low-precision kernels of lowPrecisionLibrarySet() unless no.
 //
 // Exit codes: 0 ok, 2 bad usage or unreadable data.
 //
@@ -30,10 +35,10 @@ namespace {
 
 const char *Usage =
     "usage: gemm-dispatch (--tuning FILE | --library DIR) --m M --n N --k K\n"
-    "           [--dtype bf16|f16] [--out-dtype bf16|f16|f32] [--sms N] "
-    "[--json]\n"
+    "           [--dtype T] [--b-dtype T] [--out-dtype T] [--quant Q] "
+    "[--sms N] [--json]\n"
     "       gemm-dispatch --tuning FILE --write-library DIR "
-    "[--dtypes bf16,f16]\n";
+    "[--dtypes bf16,f16] [--low-precision yes|no]\n";
 
 struct UsageError : std::runtime_error {
   using std::runtime_error::runtime_error;
@@ -61,13 +66,16 @@ uint64_t parseCount(const std::string &text, const char *option) {
 }
 
 int writeLibrary(const std::string &tuningPath, const std::string &dir,
-                 const std::string &dtypes) {
+                 const std::string &dtypes, bool lowPrecision) {
   std::vector<DType> types;
   std::stringstream list(dtypes);
   for (std::string item; std::getline(list, item, ',');)
     types.push_back(parseType(item, "--dtypes"));
   TuningTable table = TuningTable::load(tuningPath);
   std::vector<KernelConfig> configs = librarySet(table, types);
+  if (lowPrecision)
+    for (const KernelConfig &config : lowPrecisionLibrarySet())
+      configs.push_back(config);
   KernelLibrary::writeIndex(dir, tuningPath, configs);
   std::ofstream mlir(dir + "/library.mlir");
   mlir << "// The kernel library: every configuration the dispatcher can pick "
@@ -97,10 +105,19 @@ int run(const std::vector<std::string> &args) {
       throw UsageError("unexpected argument '" + arg + "'");
     }
   }
-  static const char *Known[] = {"--tuning",    "--library", "--m",
-                                "--n",         "--k",       "--dtype",
-                                "--out-dtype", "--sms",     "--write-library",
-                                "--dtypes"};
+  static const char *Known[] = {"--tuning",
+                                "--library",
+                                "--m",
+                                "--n",
+                                "--k",
+                                "--dtype",
+                                "--b-dtype",
+                                "--out-dtype",
+                                "--quant",
+                                "--sms",
+                                "--write-library",
+                                "--dtypes",
+                                "--low-precision"};
   for (const auto &[option, value] : values)
     if (std::find(std::begin(Known), std::end(Known), option) ==
         std::end(Known))
@@ -108,9 +125,14 @@ int run(const std::vector<std::string> &args) {
   if (values.count("--write-library")) {
     if (!values.count("--tuning"))
       throw UsageError("--write-library needs --tuning FILE");
-    return writeLibrary(values["--tuning"], values["--write-library"],
-                        values.count("--dtypes") ? values["--dtypes"]
-                                                 : "bf16,f16");
+    if (values.count("--low-precision") && values["--low-precision"] != "yes" &&
+        values["--low-precision"] != "no")
+      throw UsageError("--low-precision " + values["--low-precision"] +
+                       ": expected yes or no");
+    return writeLibrary(
+        values["--tuning"], values["--write-library"],
+        values.count("--dtypes") ? values["--dtypes"] : "bf16,f16",
+        !values.count("--low-precision") || values["--low-precision"] == "yes");
   }
   for (const char *dim : {"--m", "--n", "--k"})
     if (!values.count(dim))
@@ -126,6 +148,16 @@ int run(const std::vector<std::string> &args) {
     problem.inType = parseType(values["--dtype"], "--dtype");
   if (values.count("--out-dtype"))
     problem.outType = parseType(values["--out-dtype"], "--out-dtype");
+  if (values.count("--b-dtype"))
+    problem.inTypeB = parseType(values["--b-dtype"], "--b-dtype");
+  if (values.count("--quant")) {
+    std::string error;
+    std::optional<QuantConfig> quant =
+        QuantConfig::parse(values["--quant"], error);
+    if (!quant)
+      throw UsageError("--quant: " + error);
+    problem.quant = *quant;
+  }
   Target target;
   if (values.count("--sms"))
     target.smCount =

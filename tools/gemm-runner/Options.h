@@ -21,6 +21,9 @@ struct Options {
   /// with the dispatcher, for inputs of type `inType`.
   std::optional<std::string> libraryDir;
   bundle::DType inType = bundle::DType::BF16;
+  /// --out-dtype and --quant (a QuantConfig spelling) for --library.
+  std::optional<bundle::DType> outType;
+  std::string quant;
   std::vector<runtime::Problem> problems;
   bool check = false;
   bool bench = false;

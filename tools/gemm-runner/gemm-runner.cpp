@@ -405,7 +405,15 @@ std::string pickFromLibrary(const Options &options, ordered_json &report) {
   problem.n = options.problems.front().n;
   problem.k = options.problems.front().k;
   problem.inType = options.inType;
+  problem.outType = options.outType;
   try {
+    if (!options.quant.empty()) {
+      std::string error;
+      auto quant = dispatch::QuantConfig::parse(options.quant, error);
+      if (!quant)
+        throw Error(ErrorKind::Usage, "--quant: " + error);
+      problem.quant = *quant;
+    }
     library = dispatch::KernelLibrary::load(*options.libraryDir);
     selection = library.select(problem, {bundle::Arch::Sm90a, smCount});
   } catch (const dispatch::DispatchError &e) {

@@ -183,10 +183,13 @@ TEST(SelectTest, RefusesWhatItCannotDispatch) {
   Target sm100{Arch::Sm100a, 148};
   EXPECT_THROW(select(problem(64, 64, 64), nullptr, sm100), DispatchError);
   try {
-    select(problem(64, 64, 64, DType::E4M3), nullptr, {});
+    Problem mixed = problem(64, 64, 64, DType::E4M3);
+    mixed.inTypeB = DType::BF16;
+    select(mixed, nullptr, {});
     ADD_FAILURE() << "no error";
   } catch (const DispatchError &e) {
-    EXPECT_THAT(e.what(), HasSubstr("take bf16 or f16 inputs"));
+    EXPECT_THAT(e.what(), HasSubstr("m=64 n=64 k=64 e4m3 x bf16 -> bf16: "
+                                    "sm_90a kernels take A and B of bf16"));
   }
 }
 

@@ -84,10 +84,16 @@ struct Target {
 struct Problem {
   uint64_t m = 1, n = 1, k = 1;
   DType inType = DType::BF16;
-  /// C's type; nullopt: the input type.
+  /// C's type; nullopt: KernelConfig::defaultOutput(inType).
   std::optional<DType> outType;
+  /// B's type when it differs from A's (fp8 and 8-bit integer pairs).
+  std::optional<DType> inTypeB;
+  /// Scales and fp8 accumulation (fp8 and int8 problems).
+  QuantConfig quant;
   /// "m=.. n=.. k=.. bf16" for messages.
   std::string toString() const;
+  /// fp8, 8-bit integer or tf32 inputs: no tuning data, the model picks.
+  bool lowPrecision() const;
 };
 
 /// The model's estimate of one configuration on one problem.
@@ -151,6 +157,14 @@ Selection select(const Problem &problem, const TuningTable *table,
 /// kernel library must hold so that dispatch never needs the compiler.
 std::vector<KernelConfig> librarySet(const TuningTable &table,
                                      const std::vector<DType> &inTypes);
+
+/// The low-precision problems a kernel library serves without the
+/// compiler: fp8 e4m3 to bf16 with per-tensor, row/column and block-wise
+/// scales, s8 to s32 and to bf16 with row/column scales, f32 through tf32.
+std::vector<Problem> libraryLowPrecisionProblems();
+/// The model's candidates of those problems (what select() can pick for
+/// them).
+std::vector<KernelConfig> lowPrecisionLibrarySet();
 
 /// The value of a kernel library index's "format" and its version.
 inline constexpr std::string_view LibraryFormatName = "gemm-kernel-library";
