@@ -152,12 +152,7 @@ bool Problem::lowPrecision() const {
   return inType != DType::BF16 && inType != DType::F16;
 }
 
-namespace {
-
-/// The type pairs, outputs and scales the SM90 kernels take (the compiler's
-/// rules, docs/LowPrecision.md), so that a bad problem is refused before a
-/// kernel is looked for.
-void checkTypes(const Problem &problem) {
+void checkProblem(const Problem &problem) {
   DType a = problem.inType, b = problem.inTypeB.value_or(a);
   DType c = problem.outType.value_or(KernelConfig::defaultOutput(a));
   auto refuse = [&](const std::string &why) {
@@ -191,8 +186,6 @@ void checkTypes(const Problem &problem) {
       (q.b == bundle::ScaleGranularity::Block))
     refuse("block-wise scales go together (A 1 x 128, B 128 x 128)");
 }
-
-} // namespace
 
 std::string_view toString(Source source) {
   switch (source) {
@@ -354,7 +347,7 @@ Selection select(const Problem &problem, const TuningTable *table,
         "no dispatch data for " + std::string(bundle::toString(target.arch)) +
         " (kernels are tuned and modelled for sm_90a only): compile a "
         "configuration explicitly (gemm.compile, or gemm-opt)");
-  checkTypes(problem);
+  checkProblem(problem);
   std::vector<Selection> tried;
   // The tuning file holds 16-bit kernels only: low-precision problems are
   // the model's.

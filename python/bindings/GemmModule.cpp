@@ -76,9 +76,22 @@ bundle::DType parseType(const std::string &text, const char *what) {
   return *type;
 }
 
+dispatch::QuantConfig parseQuant(const std::string &text) {
+  dispatch::QuantConfig quant;
+  if (text.empty())
+    return quant;
+  std::string error;
+  auto parsed = dispatch::QuantConfig::parse(text, error);
+  if (!parsed)
+    usageError("quant: " + error);
+  return *parsed;
+}
+
 dispatch::Problem makeProblem(uint64_t m, uint64_t n, uint64_t k,
                               const std::string &inType,
-                              const std::optional<std::string> &outType) {
+                              const std::optional<std::string> &outType,
+                              const std::optional<std::string> &bType = {},
+                              const std::string &quant = "") {
   if (m == 0 || n == 0 || k == 0)
     usageError("M, N and K must be at least 1, got " + std::to_string(m) + "x" +
                std::to_string(n) + "x" + std::to_string(k));
@@ -89,6 +102,9 @@ dispatch::Problem makeProblem(uint64_t m, uint64_t n, uint64_t k,
   problem.inType = parseType(inType, "input dtype");
   if (outType)
     problem.outType = parseType(*outType, "output dtype");
+  if (bType && *bType != inType)
+    problem.inTypeB = parseType(*bType, "B dtype");
+  problem.quant = parseQuant(quant);
   return problem;
 }
 
@@ -180,8 +196,11 @@ public:
     loaded.emplace(runtime::LoadedKernel::load(bundle.bundle, *device));
     capacity = runtime::persistentCtaCapacity(*loaded, bundle.manifest(),
                                               device->info());
-    for (const bundle::Param &param : bundle.manifest().params)
+    for (const bundle::Param &param : bundle.manifest().params) {
       hasWorkspaces |= param.kind == bundle::ParamKind::Workspace;
+      hasScales |= param.kind == bundle::ParamKind::Scale ||
+                   param.kind == bundle::ParamKind::Amax;
+    }
   }
 
   runtime::LaunchPlan plan(uint64_t m, uint64_t n, uint64_t k,
@@ -195,18 +214,24 @@ public:
   /// A is M rows of K (lda apart), B N rows of K, C M rows of N.
   void run(uint64_t m, uint64_t n, uint64_t k, uintptr_t a, uint64_t lda,
            uintptr_t b, uint64_t ldb, uintptr_t c, uint64_t ldc,
-           const std::vector<uintptr_t> &workspaces, uintptr_t stream) const {
+           const std::vector<uintptr_t> &workspaces, uintptr_t stream,
+           const std::vector<uintptr_t> &scales) const {
     runtime::LaunchPlan launchPlan = plan(m, n, k, lda, ldb, ldc);
     if (workspaces.size() != launchPlan.workspaces.size())
       usageError(bundle.manifest().name + " takes " +
                  std::to_string(launchPlan.workspaces.size()) +
                  " workspaces, got " + std::to_string(workspaces.size()));
+    if (scales.size() != launchPlan.scales.size())
+      usageError(bundle.manifest().name + " takes " +
+                 std::to_string(launchPlan.scales.size()) +
+                 " scale/amax buffers, got " + std::to_string(scales.size()));
     ContextScope scope(*device);
     std::vector<CUtensorMap> maps =
         runtime::encodeTensorMaps(launchPlan, a, b, c);
     std::vector<CUdeviceptr> spaces(workspaces.begin(), workspaces.end());
+    std::vector<CUdeviceptr> scaleBuffers(scales.begin(), scales.end());
     runtime::launchKernel(*loaded, launchPlan, maps, spaces,
-                          reinterpret_cast<CUstream>(stream));
+                          reinterpret_cast<CUstream>(stream), scaleBuffers);
   }
 
   Bundle bundle;
@@ -214,6 +239,7 @@ public:
   std::optional<runtime::LoadedKernel> loaded;
   uint32_t capacity = 0;
   bool hasWorkspaces = false;
+  bool hasScales = false;
 };
 
 nb::dict estimateDict(const dispatch::Estimate &e) {
@@ -300,11 +326,18 @@ NB_MODULE(_core, m) {
              std::tuple<uint32_t, uint32_t, uint32_t> tile,
              std::pair<uint32_t, uint32_t> cluster, const std::string &schedule,
              const std::string &raster, uint32_t swizzle, uint32_t stages,
-             uint32_t splits, bool streamK) {
+             uint32_t splits, bool streamK,
+             const std::optional<std::string> &bType,
+             const std::string &quant) {
             KernelConfig c;
             c.inType = parseType(inType, "input dtype");
-            if (outType && *outType != inType)
+            if (outType && (*outType != inType ||
+                            parseType(*outType, "output dtype") !=
+                                KernelConfig::defaultOutput(c.inType)))
               c.outType = parseType(*outType, "output dtype");
+            if (bType && *bType != inType)
+              c.inTypeB = parseType(*bType, "B dtype");
+            c.quant = parseQuant(quant);
             std::tie(c.tileM, c.tileN, c.tileK) = tile;
             std::tie(c.clusterM, c.clusterN) = cluster;
             if (schedule != "cooperative" && schedule != "pingpong")
@@ -327,7 +360,8 @@ NB_MODULE(_core, m) {
           nb::arg("dtype"), nb::arg("out_dtype"), nb::arg("tile"),
           nb::arg("cluster"), nb::arg("schedule"), nb::arg("raster"),
           nb::arg("swizzle"), nb::arg("stages"), nb::arg("splits"),
-          nb::arg("stream_k"),
+          nb::arg("stream_k"), nb::arg("b_dtype") = nb::none(),
+          nb::arg("quant") = "",
           "From fields; the compiler checks them when it compiles.")
       .def_prop_ro("name", &KernelConfig::name)
       .def_prop_ro("key", &KernelConfig::key)
@@ -336,6 +370,18 @@ NB_MODULE(_core, m) {
                    [](const KernelConfig &c) { return typeName(c.inType); })
       .def_prop_ro("out_dtype",
                    [](const KernelConfig &c) { return typeName(c.cType()); })
+      .def_prop_ro("b_dtype",
+                   [](const KernelConfig &c) { return typeName(c.bType()); })
+      .def_prop_ro("quant",
+                   [](const KernelConfig &c) { return c.quant.spelling(); })
+      .def(
+          "buildable",
+          [](const KernelConfig &c) {
+            std::string why;
+            bool ok = c.buildable(&why);
+            return std::make_pair(ok, why);
+          },
+          "(whether the compiler builds it, why not)")
       .def_prop_ro("tile",
                    [](const KernelConfig &c) {
                      return std::make_tuple(c.tileM, c.tileN, c.tileK);
@@ -400,17 +446,31 @@ NB_MODULE(_core, m) {
          const std::optional<std::string> &outType,
          const dispatch::TuningTable *table, const std::string &arch,
          uint32_t smCount,
-         const std::optional<std::vector<KernelConfig>> &available) {
-        return dispatch::select(makeProblem(mm, n, k, inType, outType), table,
-                                makeTarget(arch, smCount),
-                                available ? &*available : nullptr);
+         const std::optional<std::vector<KernelConfig>> &available,
+         const std::optional<std::string> &bType, const std::string &quant) {
+        return dispatch::select(
+            makeProblem(mm, n, k, inType, outType, bType, quant), table,
+            makeTarget(arch, smCount), available ? &*available : nullptr);
       },
       nb::arg("m"), nb::arg("n"), nb::arg("k"), nb::arg("dtype") = "bf16",
       nb::arg("out_dtype") = nb::none(), nb::arg("table") = nb::none(),
       nb::arg("arch") = "sm_90a", nb::arg("sm_count") = 132,
-      nb::arg("available") = nb::none(),
+      nb::arg("available") = nb::none(), nb::arg("b_dtype") = nb::none(),
+      nb::arg("quant") = "",
       "The dispatcher's choice for a problem (see "
       "include/gemm/Dispatch/Dispatcher.h).");
+  m.def(
+      "check_problem",
+      [](uint64_t mm, uint64_t n, uint64_t k, const std::string &inType,
+         const std::optional<std::string> &outType,
+         const std::optional<std::string> &bType, const std::string &quant) {
+        dispatch::checkProblem(
+            makeProblem(mm, n, k, inType, outType, bType, quant));
+      },
+      nb::arg("m"), nb::arg("n"), nb::arg("k"), nb::arg("dtype"),
+      nb::arg("out_dtype") = nb::none(), nb::arg("b_dtype") = nb::none(),
+      nb::arg("quant") = "",
+      "DispatchError when no SM90 kernel takes these types and scales.");
   m.def(
       "model_pick",
       [](uint64_t mm, uint64_t n, uint64_t k, const std::string &inType,
@@ -473,6 +533,20 @@ NB_MODULE(_core, m) {
                        out.emplace_back(w.bytes, w.zeroInit);
                      return out;
                    })
+      .def_prop_ro(
+          "scales",
+          [](const runtime::LaunchPlan &p) {
+            // (tensor or "amax", granularity, rows, cols).
+            std::vector<
+                std::tuple<std::string, std::string, uint64_t, uint64_t>>
+                out;
+            for (const runtime::ScalePlan &s : p.scales)
+              out.emplace_back(
+                  s.amax ? "amax" : std::string(bundle::toString(s.tensor)),
+                  s.amax ? "" : std::string(bundle::toString(s.granularity)),
+                  s.rows, s.cols);
+            return out;
+          })
       .def_ro("grid", &runtime::LaunchPlan::grid)
       .def_ro("block", &runtime::LaunchPlan::block)
       .def_ro("cluster", &runtime::LaunchPlan::cluster)
@@ -523,6 +597,7 @@ NB_MODULE(_core, m) {
       .def_ro("bundle", &Kernel::bundle)
       .def_ro("capacity", &Kernel::capacity)
       .def_ro("has_workspaces", &Kernel::hasWorkspaces)
+      .def_ro("has_scales", &Kernel::hasScales)
       .def_prop_ro("source", [](const Kernel &k) { return k.loaded->source(); })
       .def("plan", &Kernel::plan, nb::arg("m"), nb::arg("n"), nb::arg("k"),
            nb::arg("lda") = nb::none(), nb::arg("ldb") = nb::none(),
@@ -530,7 +605,7 @@ NB_MODULE(_core, m) {
       .def("run", &Kernel::run, nb::arg("m"), nb::arg("n"), nb::arg("k"),
            nb::arg("a"), nb::arg("lda"), nb::arg("b"), nb::arg("ldb"),
            nb::arg("c"), nb::arg("ldc"), nb::arg("workspaces"),
-           nb::arg("stream"));
+           nb::arg("stream"), nb::arg("scales") = std::vector<uintptr_t>());
 
   m.def(
       "dlpack_info",

@@ -51,8 +51,9 @@ def test_select_explains_its_choice():
     assert model.source == "model" and model.config.name.startswith("sm90_f16_")
     assert "hardware model (132 SMs)" in model.reason
     assert gemm.select(100, 100, 100, sm_count=66).reason.count("66 SMs") == 1
-    with pytest.raises(gemm.DispatchError, match="take bf16 or f16 inputs"):
-        gemm.select(64, 64, 64, "e4m3")
+    with pytest.raises(gemm.DispatchError, match="e4m3 x bf16 -> bf16: sm_90a kernels take A "
+                       "and B of bf16, f16 or f32"):
+        gemm.select(64, 64, 64, "e4m3", b_dtype="bf16")
     with pytest.raises(gemm.UsageError, match="at least 1"):
         gemm.select(0, 64, 64)
 
@@ -190,10 +191,12 @@ def test_a_missing_compiler_is_named(cache, monkeypatch, tmp_path):
 
 
 def test_compile_refuses_mixed_types():
-    with pytest.raises(gemm.UsageError, match="A and B of one type"):
+    with pytest.raises(gemm.UsageError, match="bf16 x f16: sm_90a kernels take A and B"):
         gemm.compile(UNUSUAL, a_dtype="bf16", b_dtype="f16")
-    with pytest.raises(gemm.UsageError, match="c_dtype=e4m3"):
+    with pytest.raises(gemm.UsageError, match="the output of bf16 inputs is bf16, f16 or f32"):
         gemm.compile(UNUSUAL, c_dtype="e4m3")
+    with pytest.raises(gemm.UsageError, match="c_dtype=s8: expected one of"):
+        gemm.compile(UNUSUAL, c_dtype="s8")
 
 
 # ---------------------------------------------------------------------------
@@ -218,7 +221,8 @@ class FakeCuda:
     (np.ones((4, 8), np.float16), np.ones((4, 8), np.float16), "a is on cpu.*move it there"),
     (FakeCuda((4, 8)), "weights", "a builtins.str is not a tensor"),
     (FakeCuda((4, 8)), FakeCuda((4, 8), "<f4"), "a is f16 and b is f32: A and B must be both"),
-    (FakeCuda((4, 8), "<f4"), FakeCuda((4, 8), "<f4"), "a is f32 and b is f32"),
+    (FakeCuda((4, 8), "<f8"), FakeCuda((4, 8), "<f8"), "a is f64 and b is f64"),
+    (FakeCuda((4, 8), "|i1"), FakeCuda((4, 8), "<f2"), "a is s8 and b is f16"),
     (FakeCuda((4, 8)), FakeCuda((5, 9)), r"same K \(8 != 9\); for x @ W with W \[K, N\] pass W.T"),
     (FakeCuda((2, 4, 8)), FakeCuda((4, 8)), "expected a 2-D matrix"),
     (FakeCuda((4, 8)), FakeCuda((4, 8), device=1), "put both on the same GPU"),
@@ -242,7 +246,9 @@ def test_bad_output_is_named():
     a, b = FakeCuda((4, 8)), FakeCuda((6, 8))
     with pytest.raises(gemm.UsageError, match=r"out has shape \[4, 5\]; C = A @ B\^T is \[4, 6\]"):
         gemm.matmul(a, b, out=FakeCuda((4, 5)))
-    with pytest.raises(gemm.UsageError, match="out_dtype=e4m3"):
+    with pytest.raises(gemm.UsageError, match="the output of f16 inputs is bf16, f16 or f32"):
         gemm.matmul(a, b, out_dtype="e4m3")
+    with pytest.raises(gemm.UsageError, match="out_dtype=s8: expected one of"):
+        gemm.matmul(a, b, out_dtype="s8")
     with pytest.raises(gemm.UsageError, match="out is on cpu"):
         gemm.matmul(a, b, out=np.ones((4, 6), np.float16))

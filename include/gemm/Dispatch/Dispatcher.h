@@ -96,6 +96,11 @@ struct Problem {
   bool lowPrecision() const;
 };
 
+/// Refuses (DispatchError naming the problem and the rule) type pairs,
+/// outputs and scales that no SM90 kernel takes: the compiler's rules
+/// (docs/LowPrecision.md), checked before any kernel is looked for.
+void checkProblem(const Problem &problem);
+
 /// The model's estimate of one configuration on one problem.
 struct Estimate {
   double seconds = 0, computeSeconds = 0, memorySeconds = 0;

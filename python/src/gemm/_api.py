@@ -1,7 +1,9 @@
 """matmul, compile, load: the three ways in.
 
 C[M, N] = A[M, K] @ B[N, K]^T with A and B of one 16-bit type (bf16 or f16),
-K contiguous in both, f32 accumulation, C in the input type (or out_dtype).
+K contiguous in both, f32 accumulation, C in the input type (or out_dtype);
+or of low precision (docs/LowPrecision.md): fp8 (e4m3, e5m2) and 8-bit
+integer (s8, u8) pairs with their scale factors, f32 through tf32.
 The kernel for a shape comes from the C++ dispatcher (the one gemm-runner
 --library uses), from the kernel library shipped in the package when it has
 it, else compiled on first use (gemm._jit). Warm calls look the kernel up in
@@ -18,8 +20,10 @@ from gemm._tensors import memory, view
 # What the build installs (data/, kernels/, bin/) lies beside the compiled
 # module, which in an editable install is not beside these sources.
 _PACKAGE_DIR = os.path.dirname(os.path.abspath(_core.__file__))
-_INPUT_TYPES = ("bf16", "f16")
-_OUTPUT_TYPES = ("bf16", "f16", "f32")
+_INPUT_TYPES = ("bf16", "f16", "f32", "e4m3", "e5m2", "s8", "u8")
+_OUTPUT_TYPES = ("bf16", "f16", "f32", "e4m3", "e5m2", "s32")
+_FP8 = ("e4m3", "e5m2")
+_INT8 = ("s8", "u8")
 _ALIGN = 16  # TMA: base addresses and row strides are 16-byte multiples
 
 
@@ -36,8 +40,10 @@ class Config:
     splits: int = 1
     stream_k: bool = False
 
-    def kernel_config(self, dtype="bf16", out_dtype=None):
-        """The gemm._core.KernelConfig of this configuration for these types."""
+    def kernel_config(self, dtype="bf16", out_dtype=None, b_dtype=None, quant=""):
+        """The gemm._core.KernelConfig of this configuration for these types
+        (and, for fp8 and int8, the quant spelling of its scales: e.g. "tt",
+        "rc", "bb", "ttf"; docs/LowPrecision.md)."""
         if self.arch != "sm_90a":
             raise _core.UsageError(
                 f"arch {self.arch}: the package compiles sm_90a configurations; SM100 "
@@ -47,7 +53,7 @@ class Config:
                                    f"{self.tile} and {self.cluster}")
         return _core.KernelConfig.make(dtype, out_dtype, tuple(self.tile), tuple(self.cluster),
                                        self.schedule, self.raster, self.swizzle, self.stages,
-                                       self.splits, self.stream_k)
+                                       self.splits, self.stream_k, b_dtype, quant)
 
     @staticmethod
     def from_kernel_config(config):
@@ -108,16 +114,20 @@ def device_info(device=0):
     return info
 
 
-def select(m, n, k, dtype="bf16", out_dtype=None, device=None, sm_count=None):
+def select(m, n, k, dtype="bf16", out_dtype=None, device=None, sm_count=None, b_dtype=None,
+           quant=""):
     """The dispatcher's choice for a problem (gemm._core.Selection: config,
     source, reason), as matmul makes it: for GPU `device`'s SM count, or for
-    `sm_count` (default 132, the H200) without a GPU."""
+    `sm_count` (default 132, the H200) without a GPU. Low precision: B's
+    type when it differs from A's, and the quant spelling of the scales
+    ("tt" per tensor, "rc" per row of A and column of B, "bb" block-wise, a
+    trailing "f" for fast fp8 accumulation)."""
     arch = "sm_90a"
     if device is not None:
         info = device_info(device)
         arch, sm_count = info["arch"] or "unknown", info["sm_count"]
     return _core.select(m, n, k, dtype, out_dtype, tuning_table(), arch, sm_count or 132,
-                        None)
+                        None, b_dtype, quant)
 
 
 # ---------------------------------------------------------------------------
@@ -154,8 +164,10 @@ class Kernel:
         """The launch plan without a GPU (what gemm-runner --dry-run prints)."""
         return self.bundle.plan(m, n, k, sm_count)
 
-    def __call__(self, a, b, out=None, stream=None):
-        return _run(self, a, b, out, stream, self.dtypes[2])
+    def __call__(self, a, b, out=None, stream=None, *, scale_a=None, scale_b=None,
+                 scale_out=None, amax=None):
+        scales = _Scales(scale_a, scale_b, scale_out, amax, "promoted")
+        return _run(self, a, b, out, stream, self.dtypes[2], scales)
 
 
 _kernels = {}        # manifest path, or ("config", name, cache dir) -> Kernel
@@ -182,22 +194,25 @@ def _kernel_for_config(config):
     return kernel
 
 
-def compile(config, a_dtype="bf16", b_dtype=None, c_dtype=None):
-    """The kernel of `config` (a gemm.Config) for these types, from the kernel
-    library when it has it, else compiled (once, then from the disk cache).
-    Needs no GPU."""
+def compile(config, a_dtype="bf16", b_dtype=None, c_dtype=None, quant=""):
+    """The kernel of `config` (a gemm.Config) for these types (and scales:
+    `quant`, e.g. "tt", "rc", "bb"), from the kernel library when it has it,
+    else compiled (once, then from the disk cache). Needs no GPU."""
     if isinstance(config, str):
         config = Config.from_kernel_config(_core.KernelConfig(config, a_dtype))
     if not isinstance(config, Config):
         raise _core.UsageError(f"config must be a gemm.Config, got {type(config).__name__}")
     b_dtype = b_dtype or a_dtype
-    if a_dtype not in _INPUT_TYPES or b_dtype != a_dtype:
+    if a_dtype not in _INPUT_TYPES or b_dtype not in _INPUT_TYPES:
         raise _core.UsageError(
-            f"a_dtype={a_dtype}, b_dtype={b_dtype}: sm_90a kernels take A and B of one type, "
-            "bf16 or f16")
+            f"a_dtype={a_dtype}, b_dtype={b_dtype}: expected one of {', '.join(_INPUT_TYPES)}")
     if c_dtype is not None and c_dtype not in _OUTPUT_TYPES:
         raise _core.UsageError(f"c_dtype={c_dtype}: expected one of {', '.join(_OUTPUT_TYPES)}")
-    return _kernel_for_config(config.kernel_config(a_dtype, c_dtype))
+    try:
+        _core.check_problem(1, 1, 1, a_dtype, c_dtype, b_dtype, quant)
+    except _core.DispatchError as e:
+        raise _core.UsageError(str(e)) from None
+    return _kernel_for_config(config.kernel_config(a_dtype, c_dtype, b_dtype, quant))
 
 
 def load(manifest_path):
@@ -210,8 +225,8 @@ def load(manifest_path):
     return kernel
 
 
-def _dispatch(m, n, k, dtype, out_dtype, device):
-    key = (m, n, k, dtype, out_dtype, device)
+def _dispatch(m, n, k, dtype, out_dtype, device, b_dtype=None, quant=""):
+    key = (m, n, k, dtype, out_dtype, device, b_dtype, quant)
     kernel = _dispatched.get(key)
     if kernel is None:
         info = device_info(device)
@@ -221,32 +236,195 @@ def _dispatch(m, n, k, dtype, out_dtype, device):
                 f"{'.'.join(map(str, info['compute_capability']))}) does not run sm_90a kernels; "
                 "the package runs kernels on Hopper GPUs (compute capability 9.0)")
         selection = _core.select(m, n, k, dtype, out_dtype if out_dtype != dtype else None,
-                                 tuning_table(), "sm_90a", info["sm_count"], None)
+                                 tuning_table(), "sm_90a", info["sm_count"], None,
+                                 b_dtype if b_dtype != dtype else None, quant)
         kernel = _dispatched[key] = _kernel_for_config(selection.config)
     return kernel
 
 
-def matmul(a, b, out=None, *, out_dtype=None, config=None, stream=None):
+def matmul(a, b, out=None, *, out_dtype=None, scale_a=None, scale_b=None, scale_out=None,
+           amax=None, accumulate="promoted", config=None, stream=None):
     """C = A @ B^T for A [M, K] and B [N, K]; returns C [M, N].
 
     out: write into this tensor (M x N, of the output type) instead of a new
-    one. out_dtype: "bf16", "f16" or "f32" (default: the input type).
-    config: a gemm.Config to use instead of the dispatcher's choice.
-    stream: a CUDA stream handle (int) for non-PyTorch, non-CuPy tensors;
-    otherwise the framework's current stream is used.
+    one. out_dtype: "bf16", "f16", "f32", "e4m3", "e5m2" or "s32" (default:
+    the input type; bf16 for fp8 inputs, s32 for 8-bit integer inputs
+    without scales and bf16 with them). config: a gemm.Config to use instead
+    of the dispatcher's choice. stream: a CUDA stream handle (int) for
+    non-PyTorch, non-CuPy tensors; otherwise the framework's current stream
+    is used.
+
+    Low precision (docs/LowPrecision.md, docs/Python.md): A and B of
+    float8_e4m3fn / float8_e5m2 (any pair), int8 / uint8 (any pair), or
+    float32 (multiplied as tf32). scale_a, scale_b: f32 tensors, one
+    element (per tensor), [M, 1] / [1, N] (per row of A / column of C), or
+    block-wise [M, ceil(K/128)] (outer-dim-major, as torch._scaled_mm's) and
+    [ceil(N/128), ceil(K/128)]; C = scale_a * A @ (scale_b * B)^T. An fp8
+    output needs scale_out (one f32, multiplied before rounding) and sets
+    amax (one f32, if given) to max |C| before scale_out. accumulate: fp8
+    partial sums "promoted" into f32 every 128 of K (the default) or "fast".
     """
     from gemm import _torch_ops
-    if _torch_ops.is_torch(a, b, out) and stream is None:
+    plain = (scale_a is None and scale_b is None and scale_out is None and amax is None
+             and accumulate == "promoted")
+    if plain and _torch_ops.is_torch(a, b, out) and stream is None and \
+            _torch_ops.is_16bit(a, b):
         return _torch_ops.matmul(a, b, out, out_dtype, config)
-    return matmul_impl(a, b, out, out_dtype, config, stream)
+    return matmul_impl(a, b, out, out_dtype, config, stream,
+                       _Scales(scale_a, scale_b, scale_out, amax, accumulate))
 
 
-def matmul_impl(a, b, out, out_dtype, config, stream):
+def matmul_impl(a, b, out, out_dtype, config, stream, scales=None):
     if config is not None:
-        dtype = view(a, "a").dtype
-        kernel = compile(config, dtype, dtype, out_dtype)
-        return _run(kernel, a, b, out, stream, kernel.dtypes[2])
-    return _run(None, a, b, out, stream, out_dtype)
+        va, vb = view(a, "a"), view(b, "b")
+        c_dtype = out_dtype or _default_output(va.dtype, scales)
+        quant = scales.spelling(va, vb, out_dtype) if scales else ""
+        kernel = compile(config, va.dtype, vb.dtype, c_dtype, quant)
+        return _run(kernel, a, b, out, stream, kernel.dtypes[2], scales)
+    return _run(None, a, b, out, stream, out_dtype, scales)
+
+
+def _default_output(dtype, scales=None):
+    if dtype in _FP8:
+        return "bf16"
+    if dtype in _INT8:
+        return "bf16" if scales is not None and scales.any_input() else "s32"
+    return dtype
+
+
+class _Scales:
+    """The scale factors of a low-precision call, their granularity and
+    storage checked against the problem (docs/Runtime.md gives the shapes)."""
+
+    def __init__(self, scale_a, scale_b, scale_out, amax, accumulate):
+        if accumulate not in ("promoted", "fast"):
+            raise _core.UsageError(f"accumulate={accumulate!r}: expected 'promoted' or 'fast'")
+        self.scale_a, self.scale_b, self.scale_out, self.amax = scale_a, scale_b, scale_out, amax
+        self.accumulate = accumulate
+        self.letters = None
+        self.views = {}
+
+    def any_input(self):
+        return self.scale_a is not None or self.scale_b is not None
+
+    def _options(self, scale, which, m, n, k, device):
+        """{letter: view} of the granularities the tensor's shape and strides
+        fit (t tensor, r row of A, c column of C, b block)."""
+        if scale is None:
+            return {"n": None}
+        v = view(scale, f"scale_{which}")
+        if not v.is_cuda or v.device != device or v.dtype != "f32":
+            raise _core.UsageError(
+                f"scale_{which} is {v.dtype} on {v.device_text}: scales are f32 tensors on "
+                "the GPU of a and b")
+        shape, strides = tuple(v.shape), tuple(v.strides)
+        numel = 1
+        for extent in shape:
+            numel *= extent
+        kb = -(-k // 128)
+        options = {}
+        if numel == 1:
+            options["t"] = v
+        dense = all(s == 1 or e == 1 for e, s in zip(shape, strides))  # one run of memory
+        if which == "a":
+            if shape in ((m,), (m, 1)) and dense:
+                options["r"] = v
+            # The scale of row r and k-block j at j * M + r: [M, KB] with
+            # strides (1, M) (outer-dim-major) or [KB, M] row-major.
+            if (shape == (m, kb) and (strides[0] == 1 or m == 1) and (strides[1] == m or kb == 1)) \
+                    or (shape == (kb, m) and (strides[1] == 1 or m == 1) and (strides[0] == m or kb == 1)):
+                options["b"] = v
+        else:
+            if shape in ((n,), (1, n), (n, 1)) and dense:
+                options["c"] = v
+            nb = -(-n // 128)
+            if shape == (nb, kb) and (strides[1] == 1 or kb == 1) and (strides[0] == kb or nb == 1):
+                options["b"] = v
+        if not options:
+            expected = ("one element, [M, 1] per row, or [M, ceil(K/128)] with strides (1, M) "
+                        "(1 x 128 blocks)" if which == "a" else
+                        "one element, [1, N] per column, or [ceil(N/128), ceil(K/128)] "
+                        "row-major (128 x 128 blocks)")
+            raise _core.UsageError(
+                f"scale_{which} has shape {list(shape)} and strides {list(strides)} for "
+                f"M={m}, N={n}, K={k}: expected {expected}")
+        return options
+
+    def resolve(self, va, vb, m, n, k):
+        """The granularities (letters) and views of the input scales."""
+        a = self._options(self.scale_a, "a", m, n, k, va.device)
+        b = self._options(self.scale_b, "b", m, n, k, va.device)
+        if set(a) == {"b"} or set(b) == {"b"}:
+            if "b" not in a or "b" not in b:
+                raise _core.UsageError(
+                    "block-wise scales go together: scale_a [M, ceil(K/128)] (1 x 128 blocks) "
+                    "with scale_b [ceil(N/128), ceil(K/128)] (128 x 128 blocks)")
+            la = lb = "b"
+        else:
+            la = next(c for c in "ntr" if c in a)
+            lb = next(c for c in "ntc" if c in b)
+        self.letters = (la, lb)
+        self.views = {"a": a[la], "b": b[lb]}
+
+    def spelling(self, va, vb, out_dtype):
+        if va.dtype not in _FP8 + _INT8:
+            if self.any_input() or self.accumulate != "promoted":
+                raise _core.UsageError(
+                    f"a and b are {va.dtype}: scales and accumulate apply to fp8 "
+                    "(float8_e4m3fn, float8_e5m2) and 8-bit integer inputs")
+            return ""
+        if self.letters is None:
+            self.resolve(va, vb, va.shape[0], vb.shape[0], va.shape[1])
+        la, lb = self.letters
+        if la == "n" and lb == "n" and self.accumulate == "promoted":
+            return ""
+        return "q" + la + lb + ("f" if self.accumulate == "fast" else "")
+
+    def pointers(self, kernel, plan, mem, c_dtype, device):
+        """The scale and amax addresses in the kernel's parameter order."""
+        if c_dtype in _FP8 and self.scale_out is None:
+            raise _core.UsageError(
+                f"an {c_dtype} output needs scale_out (one f32 on the GPU: C is multiplied by "
+                "it before rounding to fp8)")
+        if c_dtype not in _FP8 and (self.scale_out is not None or self.amax is not None):
+            raise _core.UsageError("scale_out and amax apply to fp8 outputs (out_dtype e4m3 or "
+                                   f"e5m2), not {c_dtype}")
+        out = []
+        for tensor, granularity, rows, cols in plan.scales:
+            if tensor == "amax":
+                if self.amax is None:
+                    buffer = mem.bytes(4, True)
+                    self._scratch = buffer
+                    out.append(mem.address(buffer))
+                    continue
+                v = self._single(self.amax, "amax", device)
+                mem.fill_zero(self.amax)  # the kernel only raises it
+                out.append(v.ptr)
+                continue
+            if tensor == "c":
+                out.append(self._single(self.scale_out, "scale_out", device).ptr)
+                continue
+            v = self.views.get(tensor)
+            if v is None:
+                raise _core.UsageError(
+                    f"{kernel.name} takes scale_{tensor} ({granularity}, {rows} x {cols} f32)")
+            out.append(v.ptr)
+        for which in ("a", "b"):
+            if self.views.get(which) is not None and not any(
+                    t == which for t, _, _, _ in plan.scales):
+                raise _core.UsageError(f"{kernel.name} takes no scale_{which}")
+        return out
+
+    @staticmethod
+    def _single(tensor, what, device):
+        v = view(tensor, what)
+        numel = 1
+        for extent in v.shape:
+            numel *= extent
+        if numel != 1 or v.dtype != "f32" or not v.is_cuda or v.device != device:
+            raise _core.UsageError(f"{what} must be one f32 on the GPU of a and b, got "
+                                   f"{v.dtype} of shape {list(v.shape)} on {v.device_text}")
+        return v
 
 
 def _check_inputs(a, b):
@@ -260,10 +438,13 @@ def _check_inputs(a, b):
             raise _core.UsageError(
                 f"{name} has shape {list(v.shape)}: expected a 2-D matrix "
                 f"({'A [M, K]' if name == 'a' else 'B [N, K]'}); batched GEMM is not supported yet")
-    if va.dtype != vb.dtype or va.dtype not in _INPUT_TYPES:
+    if va.dtype not in _INPUT_TYPES or vb.dtype not in _INPUT_TYPES or (
+            va.dtype != vb.dtype and not (va.dtype in _FP8 and vb.dtype in _FP8)
+            and not (va.dtype in _INT8 and vb.dtype in _INT8)):
         raise _core.UsageError(
-            f"a is {va.dtype} and b is {vb.dtype}: A and B must be both bf16 or both f16 "
-            "(convert with .to(torch.bfloat16))")
+            f"a is {va.dtype} and b is {vb.dtype}: A and B must be both bf16, both f16 or "
+            "both f32 (tf32), or an fp8 pair (float8_e4m3fn, float8_e5m2) or an 8-bit "
+            "integer pair (int8, uint8) (convert with .to(torch.bfloat16))")
     if va.device != vb.device:
         raise _core.UsageError(f"a is on {va.device_text} and b on {vb.device_text}: "
                                "put both on the same GPU")
@@ -306,15 +487,19 @@ def _staged(mem, v, what):
     return view(copy, what)
 
 
-def _run(kernel, a, b, out, stream, out_dtype):
+def _run(kernel, a, b, out, stream, out_dtype, scales=None):
     va, vb = _check_inputs(a, b)
     m, k = va.shape
     n = vb.shape[0]
     device = va.device
-    if kernel is not None and kernel.dtypes[0] != va.dtype:
+    if kernel is not None and kernel.dtypes[:2] != (va.dtype, vb.dtype):
         raise _core.UsageError(
-            f"{kernel.name} takes {kernel.dtypes[0]} inputs; a and b are {va.dtype}")
-    c_dtype = out_dtype or va.dtype
+            f"{kernel.name} takes {kernel.dtypes[0]} x {kernel.dtypes[1]} inputs; a and b "
+            f"are {va.dtype} x {vb.dtype}")
+    if scales is None:
+        scales = _Scales(None, None, None, None, "promoted")
+    quant = scales.spelling(va, vb, out_dtype)
+    c_dtype = out_dtype or _default_output(va.dtype, scales)
     if c_dtype not in _OUTPUT_TYPES:
         raise _core.UsageError(f"out_dtype={c_dtype}: expected one of {', '.join(_OUTPUT_TYPES)}")
     vc = None
@@ -333,6 +518,13 @@ def _run(kernel, a, b, out, stream, out_dtype):
                                    f"{', '.join(_OUTPUT_TYPES)}")
     if kernel is not None and kernel.dtypes[2] != c_dtype:
         raise _core.UsageError(f"{kernel.name} writes {kernel.dtypes[2]}; the output is {c_dtype}")
+    if kernel is None:
+        # Refuse pairs, outputs and scales no kernel takes before any GPU work.
+        try:
+            _core.check_problem(max(m, 1), max(n, 1), max(k, 1), va.dtype, c_dtype, vb.dtype,
+                                quant)
+        except _core.DispatchError as e:
+            raise _core.UsageError(str(e)) from None
     mem = memory(va.framework if vc is None else vc.framework, device)
     if m == 0 or n == 0 or k == 0:
         # Nothing to launch; an empty K sums nothing.
@@ -341,7 +533,7 @@ def _run(kernel, a, b, out, stream, out_dtype):
             mem.fill_zero(result)
         return result
     if kernel is None:
-        kernel = _dispatch(m, n, k, va.dtype, c_dtype, device)
+        kernel = _dispatch(m, n, k, va.dtype, c_dtype, device, vb.dtype, quant)
     loaded = kernel.loaded(device)
 
     if not _aligned(va):
@@ -368,13 +560,20 @@ def _run(kernel, a, b, out, stream, out_dtype):
                                    "with .cuda_stream (torch) or .ptr (CuPy)")
     lda, ldb, ldc = _leading_dim(va), _leading_dim(vb), _leading_dim(vc)
     workspaces = []
+    plan = None
     if loaded.has_workspaces:
-        for size, zeroed in loaded.plan(m, n, k, lda, ldb, ldc).workspaces:
+        plan = loaded.plan(m, n, k, lda, ldb, ldc)
+        for size, zeroed in plan.workspaces:
             # Per-call buffers come from the framework's caching allocator,
             # which hands them out again only after this launch on the stream.
             buffer = _workspace(kernel, mem, device, stream, size, zeroed)
             workspaces.append((buffer, mem.address(buffer)))
-    loaded.run(m, n, k, va.ptr, lda, vb.ptr, ldb, vc.ptr, ldc, [w[1] for w in workspaces], stream)
+    pointers = []
+    if quant or c_dtype in _FP8 or loaded.has_scales:
+        plan = plan or loaded.plan(m, n, k, lda, ldb, ldc)
+        pointers = scales.pointers(kernel, plan, mem, c_dtype, device)
+    loaded.run(m, n, k, va.ptr, lda, vb.ptr, ldb, vc.ptr, ldc, [w[1] for w in workspaces], stream,
+               pointers)
     if target is not None:
         mem.copy(result, target)
     return result
