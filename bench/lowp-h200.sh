@@ -10,9 +10,15 @@
 # the tables) and every gemm-runner --json file to RESULTS.
 #
 #   gemm-opt bench/kernels/sm90-lowp.mlir --gemm-to-ptx="output-dir=.bundles/lowp"   # here
+#   cp -r build/kernels .bundles/library                                             # here
 #   bash bench/lowp-h200.sh RESULTS                                                  # there
 #
-# BUNDLES=DIR overrides .bundles/lowp; GEMM_RUNNER=PATH skips the build;
+# The kernel library (.bundles/library) is checked through the dispatcher:
+# gemm-runner --library picks the bundle of each problem of the library's
+# low-precision problems (split-K and stream-K ones included) and checks it.
+#
+# BUNDLES=DIR overrides .bundles/lowp, LIBRARY=DIR .bundles/library (absent:
+# that phase is skipped); GEMM_RUNNER=PATH skips the build;
 # SKIP_SANITIZE=1 skips compute-sanitizer. docs/LowPrecision.md describes the
 # kernels and the tolerances.
 set -uo pipefail
@@ -20,6 +26,7 @@ results=${1:?results directory}
 mkdir -p "$results"/{checks,longk,bench,sanitize}
 root=$(cd "$(dirname "$0")/.." && pwd)
 bundles=${BUNDLES:-$root/.bundles/lowp}
+library=${LIBRARY:-$root/.bundles/library}
 start=$(date +%s)
 elapsed() { echo $(( $(date +%s) - start )); }
 # Whole-call budget (seconds): later phases are cut short past it.
@@ -54,6 +61,36 @@ for manifest in "$bundles"/*.json; do
   grep -E 'check FAIL|error' "$results/checks/$name.log" | head -3
 done
 echo "correctness done after $(elapsed) s"
+
+if [ -f "$library/library.json" ]; then
+  echo "== the kernel library's low-precision problems through the dispatcher (--library)"
+  mkdir -p "$results/library"
+  # TYPE OUT QUANT: libraryLowPrecisionProblems() (lib/Dispatch/Dispatcher.cpp).
+  for problem in "e4m3 bf16 tt" "e4m3 bf16 rc" "e4m3 bf16 bb" "s8 s32 -" "s8 bf16 rc" "f32 f32 -"; do
+    read -r dtype out quant <<< "$problem"
+    qarg=()
+    [ "$quant" = - ] || qarg=(--quant "$quant")
+    for shape in "1 1 1" "777 333 1100" "128 8192 8192" "4096 4096 4096" "2048 28672 8192" \
+                 "8192 8192 8192"; do
+      read -r m n k <<< "$shape"
+      tag="$dtype-$out-$quant-${m}x${n}x${k}"
+      if [ "$(elapsed)" -gt $((budget - 240)) ]; then
+        echo "skipped $tag (time budget)"
+        continue
+      fi
+      timeout 60 "$runner" --library "$library" --dtype "$dtype" --out-dtype "$out" "${qarg[@]}" \
+        --m "$m" --n "$n" --k "$k" --check --timeout-ms 20000 \
+        --json "$results/library/$tag.json" > "$results/library/$tag.log" 2>&1
+      rc=$?
+      [ $rc -eq 0 ] || status=1
+      echo "$tag: exit $rc, $(sed -n 's/^library: \([^ ]*\) for.*/\1/p' "$results/library/$tag.log")," \
+           "$(grep -oE 'check (PASS|FAIL)' "$results/library/$tag.log" | head -1)"
+    done
+  done
+  echo "library done after $(elapsed) s"
+else
+  echo "== no kernel library in $library: the dispatcher phase is skipped"
+fi
 
 echo "== long K: fp8 promoted every 128 and 512 of K, and fast, at K = 4096 .. 65536"
 printf '256 256 4096\n256 256 16384\n256 256 65536\n1024 1024 65536\n' > "$results/longk/shapes.txt"
@@ -94,6 +131,27 @@ done
 for name in lp_tf32_128x256 lp_tf32_128x256_c2x1; do
   echo "tf32: $name"; bench tf32 $name "4096 4096 4096" "8192 8192 8192"
 done
+if [ -f "$library/library.json" ]; then
+  echo "== the dispatcher's picks from the kernel library, beside cuBLASLt"
+  for problem in "e4m3 bf16 tt" "e4m3 bf16 bb" "s8 s32 -" "f32 f32 -"; do
+    read -r dtype out quant <<< "$problem"
+    qarg=()
+    [ "$quant" = - ] || qarg=(--quant "$quant")
+    for size in 4096 8192; do
+      tag="library-$dtype-$out-$quant-$size"
+      if [ "$(elapsed)" -gt $((budget - 120)) ]; then
+        echo "skipped $tag (time budget)"
+        continue
+      fi
+      timeout 60 "$runner" --library "$library" --dtype "$dtype" --out-dtype "$out" "${qarg[@]}" \
+        --m "$size" --n "$size" --k "$size" --bench --vs cublas --warmup 10 --iters ${ITERS:-30} \
+        --timeout-ms 20000 --json "$results/bench/$tag.json" > "$results/bench/$tag.log" 2>&1 ||
+        status=1
+      echo "  $tag: $(sed -n 's/^library: \([^ ]*\) for.*/\1/p' "$results/bench/$tag.log")"
+      grep -E 'cuBLAS baseline|TFLOP/s \|' "$results/bench/$tag.log" | sed "s/^/  /" | head -4
+    done
+  done
+fi
 echo "benchmarks done after $(elapsed) s"
 
 if [ "${SKIP_SANITIZE:-0}" != 1 ]; then

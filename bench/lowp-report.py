@@ -67,6 +67,34 @@ def checks(results):
         print()
 
 
+def library_checks(results):
+    paths = sorted(glob.glob(os.path.join(results, "library", "*.json")))
+    if not paths:
+        return
+    print("## The kernel library through the dispatcher\n")
+    print("gemm-runner --library --check: the bundle the dispatcher picks for "
+          "each of the library's low-precision problems and shapes.\n")
+    print("| problem | shape | kernel | check | rel_err / tolerance |")
+    print("|---|---|---|---|---|")
+    for path in paths:
+        report = load(path)
+        if not report:
+            continue
+        problem = name_of(path).rsplit("-", 1)[0]
+        picked = report.get("dispatch", {}).get("config", "?")
+        error = report.get("error", {}).get("message", "")
+        rows = [r for r in report.get("results", []) if "check" in r]
+        if not rows:
+            print(f"| {problem} | - | {picked} | error: {error} | - |")
+        for r in rows:
+            c = r["check"]
+            refs = c.get("references") or [{}]
+            ratio = refs[0].get("rel_error", math.inf) / c["tolerance"]
+            print(f"| {problem} | {shape(r)} | {picked} | "
+                  f"{'PASS' if c['passed'] else 'FAIL'} | {ratio:.3f} |")
+    print()
+
+
 def longk(results):
     print("## fp8 accumulation over long K\n")
     print("Relative Frobenius error against the exact f32 reference: partial "
@@ -111,6 +139,9 @@ def bench(results):
         report = load(path)
         if not report:
             continue
+        if kind == "library":  # the dispatcher's pick: name the problem and kernel
+            picked = report.get("dispatch", {}).get("config", "?")
+            name = f"{name.rsplit('-', 1)[0]}: {picked}"
         for r in report.get("results", []):
             b = r.get("bench")
             if not b or "cublas" not in b:
@@ -121,8 +152,9 @@ def bench(results):
                  b.get("clocks", {}).get("sm_clock_mhz")))
     best_tensor = {}
     titles = {"tensor": "fp8 per-tensor", "rowwise": "fp8 row-wise",
-              "block": "fp8 block-wise", "int8": "int8", "tf32": "tf32"}
-    for kind in ["tensor", "rowwise", "block", "int8", "tf32"]:
+              "block": "fp8 block-wise", "int8": "int8", "tf32": "tf32",
+              "library": "the dispatcher's picks from the kernel library (--library)"}
+    for kind in ["tensor", "rowwise", "block", "int8", "tf32", "library"]:
         if kind not in kinds:
             continue
         print(f"### {titles[kind]}\n")
@@ -133,15 +165,19 @@ def bench(results):
         for where, rows in kinds[kind].items():
             rows.sort(key=lambda row: -row[1])
             for i, (name, ours, cublas, ratio, baseline, mhz) in enumerate(rows):
-                mark = " **best**" if i == 0 else ""
+                mark = " **best**" if i == 0 and kind != "library" else ""
                 print(f"| {where} | {name}{mark} | {ours:.1f} | {cublas:.1f} | "
                       f"{ratio:.3f} | {mhz} |")
                 baselines.add(baseline)
-            ratios.append(rows[0][3])
+            if kind == "library":  # different problems: each row counts
+                ratios.extend(row[3] for row in rows)
+            else:
+                ratios.append(rows[0][3])
             if kind == "tensor":
                 best_tensor[where] = rows[0][1]
         geo = math.exp(sum(math.log(r) for r in ratios) / len(ratios))
-        print(f"\nGeometric mean of the best ratio per shape: {geo:.3f}. "
+        what = "every row" if kind == "library" else "the best ratio per shape"
+        print(f"\nGeometric mean of {what}: {geo:.3f}. "
               f"Baseline: {'; '.join(sorted(baselines))}.\n")
         if kind == "block" and best_tensor:
             print("Block-wise against our own best per-tensor kernel of the "
@@ -163,6 +199,7 @@ def main():
     if os.path.exists(gpu):
         print("```\n" + open(gpu).read().strip() + "\n```\n")
     checks(results)
+    library_checks(results)
     longk(results)
     bench(results)
     sanitizers = sorted(glob.glob(os.path.join(results, "sanitize", "*.log")))

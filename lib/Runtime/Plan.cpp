@@ -87,7 +87,7 @@ struct PlannedMatrix {
 PlannedMatrix planMatrix(Tensor tensor, DType dtype, uint64_t outer,
                          uint64_t inner, uint64_t batch, uint32_t alignBytes,
                          UnalignedPolicy policy,
-                         std::optional<uint64_t> givenLd,
+                         std::optional<uint64_t> givenLd, bool realign,
                          std::vector<std::string> &errors) {
   MatrixPlan packed;
   packed.tensor = tensor;
@@ -120,7 +120,9 @@ PlannedMatrix planMatrix(Tensor tensor, DType dtype, uint64_t outer,
           std::to_string(alignBytes) + " bytes");
     return {given, given, false};
   }
-  if (inner * bytes % alignBytes == 0)
+  if (inner * bytes % alignBytes == 0 &&
+      !(realign && policy == UnalignedPolicy::Stage &&
+        inner * bytes % StagingRowAlignmentBytes != 0))
     return {packed, packed, false};
 
   // Rows rounded up to `rowAlign` bytes (a multiple of the element size: both
@@ -221,6 +223,40 @@ std::string ScalePlan::describe() const {
     return "amax: " + shape + ", zeroed before each launch";
   return "scale of " + std::string(toString(tensor)) + " (" +
          std::string(toString(granularity)) + "): " + shape;
+}
+
+std::string_view toString(RealignPolicy policy) {
+  switch (policy) {
+  case RealignPolicy::Auto:
+    return "auto";
+  case RealignPolicy::Always:
+    return "always";
+  case RealignPolicy::Never:
+    return "never";
+  }
+  return "auto";
+}
+
+std::optional<RealignPolicy> parseRealignPolicy(std::string_view text) {
+  for (RealignPolicy p :
+       {RealignPolicy::Auto, RealignPolicy::Always, RealignPolicy::Never})
+    if (toString(p) == text)
+      return p;
+  return std::nullopt;
+}
+
+bool realignPays(Tensor tensor, const Problem &problem, uint64_t ldBytes,
+                 RealignPolicy policy) {
+  if (tensor == Tensor::C || ldBytes % StagingRowAlignmentBytes == 0 ||
+      policy == RealignPolicy::Never)
+    return false;
+  if (policy == RealignPolicy::Always)
+    return true;
+  uint64_t reuse = tensor == Tensor::A ? problem.n : problem.m;
+  return reuse >= RealignMinReuse &&
+         double(problem.m) * double(problem.n) * double(problem.k) *
+                 double(problem.batch) >=
+             RealignMinMacs;
 }
 
 double Problem::flops() const {
@@ -324,13 +360,20 @@ LaunchPlan planLaunch(const KernelManifest &manifest, const Problem &problem,
   const TensorTypes &types = manifest.types;
   uint32_t align = manifest.constraints.leadingDimAlignmentBytes;
   plan.unaligned = options.unaligned;
+  plan.realign = options.realign;
+  auto realign = [&](Tensor t, DType type) {
+    return realignPays(t, problem, problem.k * elementBytes(type),
+                       options.realign);
+  };
   const PlannedMatrix planned[] = {
       planMatrix(Tensor::A, types.a, problem.m, problem.k, problem.batch, align,
-                 options.unaligned, options.leadingDims[0], errors),
+                 options.unaligned, options.leadingDims[0],
+                 realign(Tensor::A, types.a), errors),
       planMatrix(Tensor::B, types.b, problem.n, problem.k, problem.batch, align,
-                 options.unaligned, options.leadingDims[1], errors),
+                 options.unaligned, options.leadingDims[1],
+                 realign(Tensor::B, types.b), errors),
       planMatrix(Tensor::C, types.c, problem.m, problem.n, problem.batch, align,
-                 options.unaligned, options.leadingDims[2], errors)};
+                 options.unaligned, options.leadingDims[2], false, errors)};
   throwIfAny(ErrorKind::Usage, errors);
   for (size_t i = 0; i < 3; ++i) {
     plan.matrices[i] = planned[i].user;

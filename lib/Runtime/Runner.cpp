@@ -312,6 +312,7 @@ const CublasLt &GemmRunner::cublas() {
 LaunchPlan GemmRunner::plan(const Problem &problem) const {
   PlanOptions planOptions;
   planOptions.unaligned = options.unaligned;
+  planOptions.realign = options.realign;
   planOptions.persistentCtaCapacity = capacity;
   return planLaunch(bundle.manifest, problem, planOptions);
 }

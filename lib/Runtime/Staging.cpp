@@ -105,21 +105,26 @@ void Staging::poisonOutput(CUstream stream) const {
 }
 
 void Staging::copyIn(CUdeviceptr a, CUdeviceptr b, CUstream stream) const {
+  std::vector<staging::RowCopy> in;
+  std::string what;
   for (const StagingCopyPlan &copy : copies) {
     if (!copy.intoScratch)
       continue;
     CUdeviceptr user = copy.tensor == Tensor::A ? a : b;
-    copyRows(
-        rowCopyAt(copy, user, scratch[static_cast<size_t>(copy.tensor)].get()),
-        stream, "the staging copy of " + copy.describe());
+    in.push_back(
+        rowCopyAt(copy, user, scratch[static_cast<size_t>(copy.tensor)].get()));
+    what += (what.empty() ? "the staging copies of " : " and ") +
+            copy.describe();
   }
+  if (!in.empty())
+    copyRows(in, stream, what);
 }
 
 void Staging::copyOut(CUdeviceptr c, CUstream stream) const {
   for (const StagingCopyPlan &copy : copies)
     if (!copy.intoScratch)
       copyRows(
-          rowCopyAt(copy, scratch[static_cast<size_t>(copy.tensor)].get(), c),
+          {rowCopyAt(copy, scratch[static_cast<size_t>(copy.tensor)].get(), c)},
           stream, "the staging copy of " + copy.describe());
 }
 

@@ -22,6 +22,7 @@
 #include <nanobind/nanobind.h>
 #include <nanobind/ndarray.h>
 #include <nanobind/stl/array.h>
+#include <nanobind/stl/map.h>
 #include <nanobind/stl/optional.h>
 #include <nanobind/stl/pair.h>
 #include <nanobind/stl/string.h>
@@ -245,8 +246,11 @@ public:
 nb::dict estimateDict(const dispatch::Estimate &e) {
   nb::dict d;
   d["seconds"] = e.seconds;
+  d["physics_s"] = e.physicsSeconds;
   d["compute_s"] = e.computeSeconds;
   d["memory_s"] = e.memorySeconds;
+  d["correction"] = e.correction;
+  d["evidence"] = e.evidence;
   d["tiles"] = e.tiles;
   d["waves"] = e.waves;
   d["memory_bound"] = e.memoryBound();
@@ -255,6 +259,13 @@ nb::dict estimateDict(const dispatch::Estimate &e) {
 
 std::string typeName(bundle::DType type) {
   return std::string(bundle::toString(type));
+}
+
+/// The problem of a configuration's types and scales.
+dispatch::Problem configProblem(const KernelConfig &config, uint64_t m,
+                                uint64_t n, uint64_t k) {
+  return makeProblem(m, n, k, typeName(config.inType), typeName(config.cType()),
+                     typeName(config.bType()), config.quant.spelling());
 }
 
 } // namespace
@@ -413,19 +424,30 @@ NB_MODULE(_core, m) {
         return "KernelConfig('" + c.name() + "')";
       });
 
-  nb::class_<dispatch::TuningTable>(m, "TuningTable")
+  nb::class_<dispatch::DispatchModel>(m, "DispatchModel")
       .def_static("load",
                   [](const std::string &path) {
-                    return dispatch::TuningTable::load(path);
+                    return dispatch::DispatchModel::load(path);
                   })
-      .def_prop_ro("source", &dispatch::TuningTable::source)
-      .def_prop_ro("gpu_name", &dispatch::TuningTable::gpuName)
-      .def_prop_ro("classes", [](const dispatch::TuningTable &t) {
-        std::vector<std::tuple<std::string, KernelConfig, double>> out;
-        for (const dispatch::TunedClass &c : t.classes())
-          out.emplace_back(c.key, c.best, c.bestRatio);
-        return out;
-      });
+      .def_static("parse",
+                  [](const std::string &text, const std::string &source) {
+                    return dispatch::DispatchModel::parse(text, source);
+                  })
+      .def_prop_ro("source", &dispatch::DispatchModel::source)
+      .def_prop_ro("gpu_name", &dispatch::DispatchModel::gpuName)
+      .def_prop_ro("candidates", &dispatch::DispatchModel::candidates)
+      .def_prop_ro("training_shapes", &dispatch::DispatchModel::trainingShapes)
+      .def(
+          "estimate",
+          [](const dispatch::DispatchModel &model, const KernelConfig &config,
+             uint64_t mm, uint64_t n, uint64_t k, uint32_t smCount) {
+            return estimateDict(model.estimate(config,
+                                               configProblem(config, mm, n, k),
+                                               {bundle::Arch::Sm90a, smCount}));
+          },
+          nb::arg("config"), nb::arg("m"), nb::arg("n"), nb::arg("k"),
+          nb::arg("sm_count") = 132,
+          "The model's estimate (physics x learned correction).");
 
   nb::class_<dispatch::Selection>(m, "Selection")
       .def_ro("config", &dispatch::Selection::config)
@@ -433,7 +455,10 @@ NB_MODULE(_core, m) {
                    [](const dispatch::Selection &s) {
                      return std::string(dispatch::toString(s.source));
                    })
-      .def_ro("tuned_class", &dispatch::Selection::tunedClass)
+      .def_prop_ro("estimate",
+                   [](const dispatch::Selection &s) {
+                     return estimateDict(s.estimate);
+                   })
       .def_ro("reason", &dispatch::Selection::reason)
       .def("__repr__", [](const dispatch::Selection &s) {
         return "Selection(" + s.config.name() + ", " +
@@ -444,21 +469,22 @@ NB_MODULE(_core, m) {
       "select",
       [](uint64_t mm, uint64_t n, uint64_t k, const std::string &inType,
          const std::optional<std::string> &outType,
-         const dispatch::TuningTable *table, const std::string &arch,
+         const dispatch::DispatchModel &model, const std::string &arch,
          uint32_t smCount,
          const std::optional<std::vector<KernelConfig>> &available,
          const std::optional<std::string> &bType, const std::string &quant) {
         return dispatch::select(
-            makeProblem(mm, n, k, inType, outType, bType, quant), table,
+            makeProblem(mm, n, k, inType, outType, bType, quant), model,
             makeTarget(arch, smCount), available ? &*available : nullptr);
       },
       nb::arg("m"), nb::arg("n"), nb::arg("k"), nb::arg("dtype") = "bf16",
-      nb::arg("out_dtype") = nb::none(), nb::arg("table") = nb::none(),
+      nb::arg("out_dtype") = nb::none(), nb::arg("model"),
       nb::arg("arch") = "sm_90a", nb::arg("sm_count") = 132,
       nb::arg("available") = nb::none(), nb::arg("b_dtype") = nb::none(),
       nb::arg("quant") = "",
       "The dispatcher's choice for a problem (see "
       "include/gemm/Dispatch/Dispatcher.h).");
+  m.attr("STAGING_ROW_ALIGNMENT") = runtime::StagingRowAlignmentBytes;
   m.def(
       "check_problem",
       [](uint64_t mm, uint64_t n, uint64_t k, const std::string &inType,
@@ -472,36 +498,70 @@ NB_MODULE(_core, m) {
       nb::arg("quant") = "",
       "DispatchError when no SM90 kernel takes these types and scales.");
   m.def(
-      "model_pick",
-      [](uint64_t mm, uint64_t n, uint64_t k, const std::string &inType,
-         uint32_t smCount) {
-        return dispatch::modelPick(makeProblem(mm, n, k, inType, std::nullopt),
-                                   {bundle::Arch::Sm90a, smCount});
+      "realign_pays",
+      [](const std::string &tensor, uint64_t mm, uint64_t n, uint64_t k,
+         uint64_t ldBytes) {
+        auto parsed = bundle::parseEnum<bundle::Tensor>(tensor);
+        if (!parsed)
+          usageError("tensor '" + tensor + "': expected a, b or c");
+        runtime::Problem problem;
+        problem.m = mm;
+        problem.n = n;
+        problem.k = k;
+        return runtime::realignPays(*parsed, problem, ldBytes);
       },
-      nb::arg("m"), nb::arg("n"), nb::arg("k"), nb::arg("dtype") = "bf16",
-      nb::arg("sm_count") = 132);
+      nb::arg("tensor"), nb::arg("m"), nb::arg("n"), nb::arg("k"),
+      nb::arg("ld_bytes"),
+      "Whether operand `tensor` with rows ld_bytes apart is worth copying "
+      "into 128-byte rows (gemm::runtime::realignPays).");
   m.def(
-      "estimate",
+      "is_applicable",
       [](const KernelConfig &config, uint64_t mm, uint64_t n, uint64_t k,
          uint32_t smCount) {
-        return estimateDict(
-            dispatch::estimate(config,
-                               makeProblem(mm, n, k, typeName(config.inType),
-                                           typeName(config.cType())),
-                               {bundle::Arch::Sm90a, smCount}));
+        return dispatch::isApplicable(config, configProblem(config, mm, n, k),
+                                      {bundle::Arch::Sm90a, smCount});
       },
       nb::arg("config"), nb::arg("m"), nb::arg("n"), nb::arg("k"),
-      nb::arg("sm_count") = 132);
+      nb::arg("sm_count") = 132,
+      "Whether the model speaks for the configuration on the problem "
+      "(include/gemm/Dispatch/Model.h): what the fit measures.");
+  m.def(
+      "physics_estimates",
+      [](const std::map<std::string, double> &hardware,
+         const std::map<std::string, double> &tiles,
+         const std::vector<KernelConfig> &configs,
+         const std::vector<std::tuple<uint64_t, uint64_t, uint64_t>> &shapes,
+         uint32_t smCount) {
+        if (configs.size() != shapes.size())
+          usageError("configs and shapes differ in length");
+        dispatch::HardwareParams params =
+            dispatch::hardwareParams(hardware, tiles, "physics_estimates");
+        std::vector<double> seconds;
+        seconds.reserve(configs.size());
+        for (size_t i = 0; i < configs.size(); ++i) {
+          auto [mm, n, k] = shapes[i];
+          const KernelConfig &c = configs[i];
+          seconds.push_back(
+              dispatch::physicsEstimate(params, c, configProblem(c, mm, n, k),
+                                        {bundle::Arch::Sm90a, smCount})
+                  .physicsSeconds);
+        }
+        return seconds;
+      },
+      nb::arg("hardware"), nb::arg("tile_efficiency"), nb::arg("configs"),
+      nb::arg("shapes"), nb::arg("sm_count") = 132,
+      "The physics part of the model for given parameters (the fit's "
+      "objective; units as in the model file), one time per (config, shape).");
   m.def(
       "library_set",
-      [](const dispatch::TuningTable &table,
+      [](const dispatch::DispatchModel &model,
          const std::vector<std::string> &types) {
         std::vector<bundle::DType> parsed;
         for (const std::string &t : types)
           parsed.push_back(parseType(t, "dtype"));
-        return dispatch::librarySet(table, parsed);
+        return dispatch::librarySet(model, parsed);
       },
-      nb::arg("table"), nb::arg("dtypes"));
+      nb::arg("model"), nb::arg("dtypes"));
 
   nb::class_<dispatch::KernelLibrary>(m, "KernelLibrary")
       .def_static("load",
@@ -511,7 +571,7 @@ NB_MODULE(_core, m) {
       .def_prop_ro(
           "dir",
           [](const dispatch::KernelLibrary &l) { return l.dir().string(); })
-      .def_prop_ro("table", &dispatch::KernelLibrary::table,
+      .def_prop_ro("model", &dispatch::KernelLibrary::model,
                    nb::rv_policy::reference_internal)
       .def_prop_ro("configs", &dispatch::KernelLibrary::configs)
       .def("manifest_path",

@@ -60,6 +60,15 @@ def test_unaligned_rows_are_staged(m, n, k):
     assert_close(gemm.matmul(a, b), a, b)
 
 
+def test_rows_straddling_l2_lines_are_realigned_where_reused():
+    # K = 4104: 8208-byte rows, legal for TMA but not 128-byte multiples; A is
+    # reused N = 4096 times (realigned), B M = 512 times (used as it is).
+    a, b = inputs(512, 4096, 4104)
+    assert gemm._core.realign_pays("a", 512, 4096, 4104, 4104 * 2)
+    assert not gemm._core.realign_pays("b", 512, 4096, 4104, 4104 * 2)
+    assert_close(gemm.matmul(a, b), a, b)
+
+
 def test_views_and_transposes_are_staged_or_used_as_they_are():
     a, b = inputs(512, 768, 1024)
     wide = torch.randn(512, 2048, device="cuda", dtype=torch.bfloat16)

@@ -45,17 +45,35 @@ def test_config_names_and_mlir():
 
 
 def test_select_explains_its_choice():
-    tuned = gemm.select(4096, 4096, 4096)
-    assert tuned.source == "tuned" and "searched best" in tuned.reason
-    model = gemm.select(100, 100, 100, "f16")
-    assert model.source == "model" and model.config.name.startswith("sm90_f16_")
-    assert "hardware model (132 SMs)" in model.reason
+    big = gemm.select(4096, 4096, 4096)
+    assert big.source == "model" and "candidates that apply, by the fitted model" in big.reason
+    assert "training shapes on an NVIDIA H200, 132 SMs" in big.reason
+    assert big.estimate["seconds"] > 0 and big.estimate["tiles"] > 0
+    small = gemm.select(100, 100, 100, "f16")
+    assert small.source == "model" and small.config.name.startswith("sm90_f16_")
     assert gemm.select(100, 100, 100, sm_count=66).reason.count("66 SMs") == 1
+    # The choice is the model's fastest estimate among the candidates.
+    model = gemm.dispatch_model()
+    estimates = [model.estimate(c, 4096, 4096, 4096)["seconds"] for c in model.candidates
+                 if gemm._core.is_applicable(c, 4096, 4096, 4096)]
+    assert big.estimate["seconds"] == pytest.approx(min(estimates))
     with pytest.raises(gemm.DispatchError, match="e4m3 x bf16 -> bf16: sm_90a kernels take A "
                        "and B of bf16, f16 or f32"):
         gemm.select(64, 64, 64, "e4m3", b_dtype="bf16")
     with pytest.raises(gemm.UsageError, match="at least 1"):
         gemm.select(0, 64, 64)
+
+
+def test_realigning_follows_the_runtime():
+    # Rows that are 16-byte but not 128-byte multiples are copied where reused
+    # at least 2048 times (gemm::runtime::realignPays); C never is.
+    assert gemm._core.STAGING_ROW_ALIGNMENT == 128
+    assert gemm._core.realign_pays("a", 7784, 7784, 7784, 15568)
+    assert not gemm._core.realign_pays("a", 7784, 7784, 7808, 15616)
+    assert not gemm._core.realign_pays("b", 1000, 7784, 7784, 15568)
+    assert not gemm._core.realign_pays("c", 7784, 7784, 7784, 15568)
+    with pytest.raises(gemm.UsageError, match="expected a, b or c"):
+        gemm._core.realign_pays("d", 1, 1, 1, 16)
 
 
 SHAPES = [(4096, 4096, 4096, "bf16"), (1, 8192, 8192, "f16"), (3000, 5000, 7000, "bf16"),

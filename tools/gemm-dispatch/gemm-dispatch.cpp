@@ -2,15 +2,15 @@
 //
 // The dispatcher on the command line, without a GPU or the compiler:
 //
-//   gemm-dispatch (--tuning FILE | --library DIR) --m M --n N --k K
+//   gemm-dispatch (--model FILE | --library DIR) --m M --n N --k K
 //       [--dtype T] [--b-dtype T] [--out-dtype T] [--quant Q] [--sms N]
 //       [--json]
 //     prints the configuration the dispatcher picks and why (low-precision
 //     types and scales: docs/LowPrecision.md; Q is a quant spelling, e.g.
 //     tt, rc, bb, ttf);
-//   gemm-dispatch --tuning FILE --write-library DIR [--dtypes bf16,f16]
+//   gemm-dispatch --model FILE --write-library DIR [--dtypes bf16,f16]
 //       [--low-precision yes|no]
-//     writes the kernel library's index (DIR/library.json, DIR/tuning.json)
+//     writes the kernel library's index (DIR/library.json, DIR/model.json)
 //     and the gemm.matmul ops of its kernels (DIR/library.mlir) for gemm-opt,
 //     with the low-precision kernels of lowPrecisionLibrarySet() unless no.
 //
@@ -34,10 +34,10 @@ using namespace gemm::dispatch;
 namespace {
 
 const char *Usage =
-    "usage: gemm-dispatch (--tuning FILE | --library DIR) --m M --n N --k K\n"
+    "usage: gemm-dispatch (--model FILE | --library DIR) --m M --n N --k K\n"
     "           [--dtype T] [--b-dtype T] [--out-dtype T] [--quant Q] "
     "[--sms N] [--json]\n"
-    "       gemm-dispatch --tuning FILE --write-library DIR "
+    "       gemm-dispatch --model FILE --write-library DIR "
     "[--dtypes bf16,f16] [--low-precision yes|no]\n";
 
 struct UsageError : std::runtime_error {
@@ -65,22 +65,22 @@ uint64_t parseCount(const std::string &text, const char *option) {
   return value;
 }
 
-int writeLibrary(const std::string &tuningPath, const std::string &dir,
+int writeLibrary(const std::string &modelPath, const std::string &dir,
                  const std::string &dtypes, bool lowPrecision) {
   std::vector<DType> types;
   std::stringstream list(dtypes);
   for (std::string item; std::getline(list, item, ',');)
     types.push_back(parseType(item, "--dtypes"));
-  TuningTable table = TuningTable::load(tuningPath);
-  std::vector<KernelConfig> configs = librarySet(table, types);
+  DispatchModel model = DispatchModel::load(modelPath);
+  std::vector<KernelConfig> configs = librarySet(model, types);
   if (lowPrecision)
-    for (const KernelConfig &config : lowPrecisionLibrarySet())
+    for (const KernelConfig &config : lowPrecisionLibrarySet(model))
       configs.push_back(config);
-  KernelLibrary::writeIndex(dir, tuningPath, configs);
+  KernelLibrary::writeIndex(dir, modelPath, configs);
   std::ofstream mlir(dir + "/library.mlir");
   mlir << "// The kernel library: every configuration the dispatcher can pick "
           "from\n// "
-       << tuningPath << " (gemm-dispatch --write-library).\n\n";
+       << modelPath << " (gemm-dispatch --write-library).\n\n";
   for (const KernelConfig &config : configs)
     mlir << config.mlir();
   if (!mlir)
@@ -105,7 +105,7 @@ int run(const std::vector<std::string> &args) {
       throw UsageError("unexpected argument '" + arg + "'");
     }
   }
-  static const char *Known[] = {"--tuning",
+  static const char *Known[] = {"--model",
                                 "--library",
                                 "--m",
                                 "--n",
@@ -123,22 +123,22 @@ int run(const std::vector<std::string> &args) {
         std::end(Known))
       throw UsageError("unknown option " + option);
   if (values.count("--write-library")) {
-    if (!values.count("--tuning"))
-      throw UsageError("--write-library needs --tuning FILE");
+    if (!values.count("--model"))
+      throw UsageError("--write-library needs --model FILE");
     if (values.count("--low-precision") && values["--low-precision"] != "yes" &&
         values["--low-precision"] != "no")
       throw UsageError("--low-precision " + values["--low-precision"] +
                        ": expected yes or no");
     return writeLibrary(
-        values["--tuning"], values["--write-library"],
+        values["--model"], values["--write-library"],
         values.count("--dtypes") ? values["--dtypes"] : "bf16,f16",
         !values.count("--low-precision") || values["--low-precision"] == "yes");
   }
   for (const char *dim : {"--m", "--n", "--k"})
     if (!values.count(dim))
       throw UsageError(std::string("missing ") + dim);
-  if (values.count("--tuning") == values.count("--library"))
-    throw UsageError("give one of --tuning FILE or --library DIR");
+  if (values.count("--model") == values.count("--library"))
+    throw UsageError("give one of --model FILE or --library DIR");
 
   Problem problem;
   problem.m = parseCount(values["--m"], "--m");
@@ -170,14 +170,14 @@ int run(const std::vector<std::string> &args) {
     selection = lib.select(problem, target);
     library = lib.manifestPath(selection.config).string();
   } else {
-    TuningTable table = TuningTable::load(values["--tuning"]);
-    selection = select(problem, &table, target);
+    DispatchModel model = DispatchModel::load(values["--model"]);
+    selection = select(problem, model, target);
   }
   if (json) {
     nlohmann::json out = {{"problem", problem.toString()},
                           {"config", selection.config.name()},
                           {"source", toString(selection.source)},
-                          {"class", selection.tunedClass},
+                          {"estimated_us", selection.estimate.seconds * 1e6},
                           {"reason", selection.reason}};
     if (!library.empty())
       out["manifest"] = library;

@@ -98,7 +98,8 @@ Options parseCommandLine(const std::vector<std::string> &args) {
       "--m",         "--n",       "--k",          "--batch",     "--shapes",
       "--reference", "--seed",    "--tolerance",  "--warmup",    "--iters",
       "--vs",        "--json",    "--timeout-ms", "--sm-count",  "--device",
-      "--unaligned", "--library", "--dtype",      "--out-dtype", "--quant"};
+      "--unaligned", "--library", "--dtype",      "--out-dtype", "--quant",
+      "--realign"};
   auto isOneOf = [](const std::string &name, const auto &list) {
     for (const char *entry : list)
       if (name == entry)
@@ -226,6 +227,14 @@ Options parseCommandLine(const std::vector<std::string> &args) {
                  "'");
     options.unaligned = *parsed;
   }
+  if (has("--realign")) {
+    std::optional<runtime::RealignPolicy> parsed =
+        runtime::parseRealignPolicy(values["--realign"]);
+    if (!parsed)
+      usageError("--realign: expected auto, always or never, got '" +
+                 values["--realign"] + "'");
+    options.realign = *parsed;
+  }
   if (has("--pad-leading-dims")) {
     if (has("--unaligned") &&
         options.unaligned != runtime::UnalignedPolicy::Pad)
@@ -312,6 +321,12 @@ problem:
                         (timed as part of ours), pad allocates them with
                         padded rows, reject stops with an error
   --pad-leading-dims    the same as --unaligned pad
+  --realign MODE        A and B whose rows are 16-byte but not 128-byte
+                        multiples (each TMA box row then straddles two L2
+                        lines): auto (default) stages them into 128-byte
+                        rows when reused at least 1024 times (A: N, B: M)
+                        in a problem of at least 2^32 multiply-adds,
+                        always, never
 what to do (default: --check):
   --check               run once and compare against the reference
   --reference MODE      auto (default), cublas, naive or both

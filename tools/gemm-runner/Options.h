@@ -38,6 +38,8 @@ struct Options {
   std::chrono::milliseconds timeout{10000};
   /// --unaligned (--pad-leading-dims is --unaligned pad).
   runtime::UnalignedPolicy unaligned = runtime::UnalignedPolicy::Stage;
+  /// --realign.
+  runtime::RealignPolicy realign = runtime::RealignPolicy::Auto;
   bool dryRun = false;
   /// --dry-run has no GPU to ask: the SM count to size persistent grids.
   uint32_t dryRunSmCount = 132;

@@ -139,6 +139,7 @@ ordered_json planJson(const LaunchPlan &plan) {
           {"leading_dims", lds},
           {"padded", plan.padded()},
           {"unaligned", toString(plan.unaligned)},
+          {"realign", toString(plan.realign)},
           {"staged", plan.stagedTensors()},
           {"kernel_leading_dims", kernelLds},
           {"staging_scratch_bytes", plan.stagingBytes()},
@@ -366,6 +367,7 @@ int dryRun(const Options &options, const KernelBundle &bundle) {
               std::string(toString(options.unaligned)).c_str());
   PlanOptions planOptions;
   planOptions.unaligned = options.unaligned;
+  planOptions.realign = options.realign;
   planOptions.persistentCtaCapacity = options.dryRunSmCount;
   for (const Problem &problem : options.problems) {
     LaunchPlan plan = planLaunch(m, problem, planOptions);
@@ -426,7 +428,7 @@ std::string pickFromLibrary(const Options &options, ordered_json &report) {
   report["dispatch"] = {{"library", *options.libraryDir},
                         {"config", selection.config.name()},
                         {"source", source},
-                        {"class", selection.tunedClass},
+                        {"estimated_us", selection.estimate.seconds * 1e6},
                         {"reason", selection.reason},
                         {"sm_count", smCount}};
   return library.manifestPath(selection.config).string();
@@ -450,6 +452,7 @@ int run(const Options &options, Context &context, ordered_json &report) {
   RunnerOptions runnerOptions;
   runnerOptions.timeout = options.timeout;
   runnerOptions.unaligned = options.unaligned;
+  runnerOptions.realign = options.realign;
   GemmRunner runner(bundle, device, runnerOptions);
   const LoadedKernel &kernel = runner.kernel();
   report["bundle"] = {{"manifest", bundle.manifestPath.string()},

@@ -41,6 +41,47 @@ Problem lowp(uint64_t m, uint64_t n, uint64_t k, DType in,
   return p;
 }
 
+/// The H200 model's hardware constants and tile efficiencies (2026-11-24)
+/// with its whole-tile candidates and a split-K and a stream-K one, without
+/// training points: low-precision kernels get the physics alone anyway.
+const char *H200Model = R"({
+  "format": "gemm-dispatch-model", "version": 1,
+  "gpu": {"name": "NVIDIA H200", "sm_count": 132},
+  "fitted_on": {},
+  "hardware": {"launch_us": 8.0447, "load_latency_us": 1.6102,
+               "l2_tbps": 11.9285, "read_tbps": 4.0938, "write_tbps": 4.6131,
+               "fixup_tbps": 5.0398, "stream_k_fixed_us": 11.9476,
+               "stream_k_traffic": 1.0, "cluster_compute": 1.0198},
+  "tile_efficiency": {"128x128_coop": 0.8123, "128x128_pingpong": 0.8208,
+                      "128x192_coop": 0.8465, "128x256_coop": 0.8536,
+                      "128x64_coop": 0.7931, "128x64_pingpong": 0.7717,
+                      "256x128_coop": 0.836, "256x64_coop": 0.8,
+                      "64x128_pingpong": 0.8, "64x192_pingpong": 0.7413,
+                      "64x256_pingpong": 0.8, "64x64_pingpong": 0.8},
+  "correction": {"bandwidth": 0.6, "prior_weight": 0.5},
+  "candidates": {
+    "128x128x64_coop_c1x1_rm_s8_st0": [],
+    "128x128x64_coop_c1x1_rm_s8_st0_k2": [],
+    "128x128x64_pingpong_c1x1_rm_s8_st0": [],
+    "128x128x64_pingpong_c1x1_rm_s8_st0_sk": [],
+    "128x192x64_coop_c1x1_rm_s8_st0": [],
+    "128x256x64_coop_c1x1_rm_s8_st0": [],
+    "128x64x64_coop_c1x1_rm_s8_st0": [],
+    "128x64x64_pingpong_c1x1_rm_s8_st0": [],
+    "256x128x64_coop_c1x1_rm_s8_st0": [],
+    "256x64x64_coop_c1x1_rm_s8_st0": [],
+    "64x128x64_pingpong_c1x1_rm_s8_st0": [],
+    "64x192x64_pingpong_c1x1_rm_s8_st0": [],
+    "64x256x64_pingpong_c1x1_rm_s8_st0": [],
+    "64x64x64_pingpong_c1x1_rm_s8_st0": []
+  }
+})";
+
+const DispatchModel &h200Model() {
+  static const DispatchModel model = DispatchModel::parse(H200Model, "h200");
+  return model;
+}
+
 TEST(LowPrecisionTest, QuantSpellings) {
   std::string error;
   auto block = QuantConfig::parse("qbb", error);
@@ -132,10 +173,10 @@ TEST(LowPrecisionTest, BuildableFollowsTheCompilersRules) {
 }
 
 TEST(LowPrecisionTest, TheModelPicksAmongBuildableTiles) {
-  TuningTable none;
+  const DispatchModel &model = h200Model();
   Target h200;
-  // Tuned classes hold 16-bit kernels: a low-precision problem in one is
-  // still the model's, and its pick is buildable.
+  // The model's candidates at the type's BK, of the tiles the compiler
+  // builds, by the physics at the type's MMA rate.
   for (const Problem &p :
        {lowp(4096, 4096, 4096, DType::E4M3, DType::BF16, "tt"),
         lowp(8192, 8192, 8192, DType::E4M3, DType::BF16, "bb"),
@@ -144,7 +185,7 @@ TEST(LowPrecisionTest, TheModelPicksAmongBuildableTiles) {
         lowp(4096, 4096, 4096, DType::S8, DType::BF16, "rc", DType::U8),
         lowp(4096, 4096, 4096, DType::F32),
         lowp(2048, 28672, 8192, DType::E4M3, DType::E4M3, "tt")}) {
-    Selection s = select(p, nullptr, h200);
+    Selection s = select(p, model, h200);
     EXPECT_EQ(s.source, Source::Model) << p.toString();
     EXPECT_TRUE(s.config.buildable()) << s.config.name();
     EXPECT_EQ(s.config.inType, p.inType);
@@ -152,15 +193,15 @@ TEST(LowPrecisionTest, TheModelPicksAmongBuildableTiles) {
     EXPECT_EQ(s.config.tileK, KernelConfig::tileKFor(p.inType));
   }
   EXPECT_EQ(
-      select(lowp(4096, 4096, 4096, DType::S8), nullptr, h200).config.name(),
+      select(lowp(4096, 4096, 4096, DType::S8), model, h200).config.name(),
       "sm90_s8_cs32_128x256x128_coop_c1x1_rm_s8_st0");
   // Promoted fp8 cannot take 128x256 tiles; fast accumulation can.
   EXPECT_EQ(select(lowp(4096, 4096, 4096, DType::E4M3, DType::BF16, "ttf"),
-                   nullptr, h200)
+                   model, h200)
                 .config.tileN,
             256u);
   EXPECT_LE(select(lowp(4096, 4096, 4096, DType::E4M3, DType::BF16, "tt"),
-                   nullptr, h200)
+                   model, h200)
                 .config.tileN,
             192u);
 }
@@ -168,7 +209,7 @@ TEST(LowPrecisionTest, TheModelPicksAmongBuildableTiles) {
 TEST(LowPrecisionTest, BadProblemsAreRefused) {
   auto message = [](const Problem &p) -> std::string {
     try {
-      select(p, nullptr, {});
+      select(p, h200Model(), {});
     } catch (const DispatchError &e) {
       return e.what();
     }
@@ -188,7 +229,7 @@ TEST(LowPrecisionTest, BadProblemsAreRefused) {
 }
 
 TEST(LowPrecisionTest, TheLibraryShipsBuildableKernels) {
-  std::vector<KernelConfig> set = lowPrecisionLibrarySet();
+  std::vector<KernelConfig> set = lowPrecisionLibrarySet(h200Model());
   EXPECT_GE(set.size(), 20u);
   for (const KernelConfig &config : set)
     EXPECT_TRUE(config.buildable()) << config.name();
@@ -196,7 +237,7 @@ TEST(LowPrecisionTest, TheLibraryShipsBuildableKernels) {
   // it, so the package needs no compiler for them.
   for (Problem p : libraryLowPrecisionProblems()) {
     p.m = p.n = p.k = 4096;
-    KernelConfig pick = select(p, nullptr, {}).config;
+    KernelConfig pick = select(p, h200Model(), {}).config;
     EXPECT_NE(std::find(set.begin(), set.end(), pick), set.end())
         << pick.name();
   }

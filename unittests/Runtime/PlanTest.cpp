@@ -261,6 +261,54 @@ TEST(Plan, StageOnlyWhatNeedsIt) {
   EXPECT_EQ(plan.kernelMatrix(Tensor::A).ld, 4096u);
 }
 
+TEST(Plan, RealignRowsThatStraddleL2LinesWhereReused) {
+  // k = 7784: 15568-byte rows, 16-byte multiples (legal for TMA) but not
+  // 128-byte ones. A is reused n times, B m times: both staged into 15616-byte
+  // rows at 7784 cubed; at m = 512 only A (n = 7784) is; C never.
+  LaunchPlan plan = planLaunch(manifest(), problem(7784, 7784, 7784), options());
+  EXPECT_EQ(plan.realign, RealignPolicy::Auto);
+  EXPECT_THAT(plan.stagedTensors(), ElementsAre("a", "b"));
+  EXPECT_EQ(plan.kernelMatrix(Tensor::A).ld, 7808u);
+  EXPECT_EQ(plan.kernelMatrix(Tensor::B).ld, 7808u);
+  EXPECT_EQ(plan.tma[0].globalStrides[0], 15616u);
+  plan = planLaunch(manifest(), problem(512, 7784, 7784), options());
+  EXPECT_THAT(plan.stagedTensors(), ElementsAre("a"));
+  plan = planLaunch(manifest(), problem(1000, 1000, 7784), options());
+  EXPECT_FALSE(plan.anyStaged());
+  // Too small a problem for a copy's launch to pay: 64 x 7784 x 7784 is
+  // under 2^32 multiply-adds.
+  plan = planLaunch(manifest(), problem(64, 7784, 7784), options());
+  EXPECT_FALSE(plan.anyStaged());
+  // 128-byte rows need nothing; the policy can force or forbid the copy.
+  plan = planLaunch(manifest(), problem(7808, 7808, 7808), options());
+  EXPECT_FALSE(plan.anyStaged());
+  PlanOptions never = options();
+  never.realign = RealignPolicy::Never;
+  EXPECT_FALSE(
+      planLaunch(manifest(), problem(7784, 7784, 7784), never).anyStaged());
+  PlanOptions always = options();
+  always.realign = RealignPolicy::Always;
+  EXPECT_THAT(planLaunch(manifest(), problem(1000, 1000, 7784), always)
+                  .stagedTensors(),
+              ElementsAre("a", "b"));
+  // Only with staging, and never for the caller's own leading dimensions.
+  PlanOptions reject = options();
+  reject.unaligned = UnalignedPolicy::Reject;
+  EXPECT_FALSE(
+      planLaunch(manifest(), problem(7784, 7784, 7784), reject).anyStaged());
+  PlanOptions given = options();
+  given.leadingDims = {7784, 7784, 7784};
+  EXPECT_FALSE(
+      planLaunch(manifest(), problem(7784, 7784, 7784), given).anyStaged());
+  EXPECT_TRUE(realignPays(Tensor::A, problem(1024, 1024, 4096), 16));
+  EXPECT_FALSE(realignPays(Tensor::A, problem(1024, 1023, 4200), 16));
+  EXPECT_FALSE(realignPays(Tensor::A, problem(1024, 1024, 4095), 16));
+  EXPECT_FALSE(realignPays(Tensor::C, problem(8192, 8192, 8), 16,
+                           RealignPolicy::Always));
+  EXPECT_EQ(parseRealignPolicy("never"), RealignPolicy::Never);
+  EXPECT_EQ(parseRealignPolicy("sometimes"), std::nullopt);
+}
+
 TEST(Plan, StageFp8AndF32) {
   // e4m3 rows need 16-element multiples, f32 rows 4-element multiples; the
   // scratch rows round up to 128 bytes: 128 e4m3 or 32 f32 elements.

@@ -56,8 +56,39 @@ std::optional<UnalignedPolicy> parseUnalignedPolicy(std::string_view text);
 /// alignment): a 128-byte TMA box row then covers whole 32-byte sectors.
 inline constexpr uint32_t StagingRowAlignmentBytes = 128;
 
+/// A and B rows that are 16-byte multiples (legal for TMA) but not 128-byte
+/// multiples make each 128-byte box row straddle two L2 lines: on the H200
+/// 7784-cubed bf16 ran at 0.60x of its 7808-cubed rate with 4x the L2 read
+/// requests and 2x the DRAM bytes (bench/results/2026-11-24-h200-
+/// generalization/). Such an operand is worth copying into 128-byte rows
+/// when the kernel reuses each of its bytes often (A is read for every
+/// column tile, so its reuse is N; B's is M) and the problem is large enough
+/// that the copy's launch is small beside it: copying both operands made
+/// 1024x1024x4104 1.12x and 7784 cubed 1.57x faster, and 64x4096x4104
+/// (2.1x slower) and 512x1024x4104 (1.19x slower) slower.
+enum class RealignPolicy {
+  /// Copy when the operand's reuse is at least RealignMinReuse and the
+  /// problem has at least RealignMinMacs multiply-adds.
+  Auto,
+  Always,
+  Never,
+};
+inline constexpr uint64_t RealignMinReuse = 1024;
+inline constexpr double RealignMinMacs = 4294967296.0; // 2^32
+std::string_view toString(RealignPolicy policy);
+std::optional<RealignPolicy> parseRealignPolicy(std::string_view text);
+/// Whether operand `tensor` (A or B) of `problem`, rows `ldBytes` apart, is
+/// copied into 128-byte rows under `policy` (C never is: its stores do not
+/// suffer). The runtime's planner and the Python package both ask this.
+bool realignPays(Tensor tensor, const Problem &problem, uint64_t ldBytes,
+                 RealignPolicy policy = RealignPolicy::Auto);
+
 struct PlanOptions {
   UnalignedPolicy unaligned = UnalignedPolicy::Stage;
+  /// With UnalignedPolicy::Stage and packed rows: A and B whose rows are
+  /// 16-byte but not 128-byte multiples are staged into 128-byte rows where
+  /// realignPays says so.
+  RealignPolicy realign = RealignPolicy::Auto;
   /// Persistent grids: how many CTAs can be co-resident (from the SM count
   /// and occupancy). Ignored for the tiles policy.
   uint32_t persistentCtaCapacity = 0;
@@ -156,6 +187,7 @@ struct KernelArg {
 struct LaunchPlan {
   Problem problem;
   UnalignedPolicy unaligned = UnalignedPolicy::Stage;
+  RealignPolicy realign = RealignPolicy::Auto;
   /// The caller's matrices, indexed by Tensor (A, B, C): what is allocated,
   /// filled, given to cuBLAS and the references, and checked. Packed
   /// (ld = inner) unless unaligned is Pad.

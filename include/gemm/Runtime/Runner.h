@@ -105,6 +105,8 @@ struct RunnerOptions {
   std::chrono::milliseconds timeout{10000};
   /// Matrices whose packed rows are not 16-byte multiples.
   UnalignedPolicy unaligned = UnalignedPolicy::Stage;
+  /// A and B whose rows are not 128-byte multiples (PlanOptions::realign).
+  RealignPolicy realign = RealignPolicy::Auto;
 };
 
 class GemmRunner {

@@ -11,8 +11,8 @@ matmul would run and why.
 """
 from gemm._core import (ArchMismatchError, BundleError, CudaError, DispatchError, GemmError,
                         HangError, KernelConfig, NoDeviceError, UsageError)
-from gemm._api import (Config, Kernel, compile, device_info, kernel_library, load, matmul,
-                       select, tuning_table)
+from gemm._api import (Config, Kernel, compile, device_info, dispatch_model, kernel_library,
+                       load, matmul, select)
 from gemm._jit import CompileError, CompilerNotFoundError, cache_dir, compiler_path
 
 __version__ = "0.1.0"
@@ -20,8 +20,8 @@ __version__ = "0.1.0"
 __all__ = ["ArchMismatchError", "BundleError", "CompileError", "CompilerNotFoundError",
            "Config", "CudaError", "DispatchError", "GemmError", "HangError", "Kernel",
            "KernelConfig", "NoDeviceError", "UsageError", "cache_dir", "compile",
-           "compiler_path", "device_info", "kernel_library", "load", "matmul", "select",
-           "tuning_table"]
+           "compiler_path", "device_info", "dispatch_model", "kernel_library", "load", "matmul",
+           "select"]
 
 
 def _register_torch_ops():

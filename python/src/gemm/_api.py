@@ -63,14 +63,14 @@ class Config:
 
 
 # ---------------------------------------------------------------------------
-# Dispatch data: the kernel library and the tuning file shipped with the
-# package ($GEMM_KERNEL_LIBRARY and $GEMM_TUNING_FILE override them).
+# Dispatch data: the kernel library and the dispatcher's fitted model shipped
+# with the package ($GEMM_KERNEL_LIBRARY and $GEMM_MODEL_FILE override them).
 # ---------------------------------------------------------------------------
 
 _state_lock = threading.Lock()
 _library = None
 _library_loaded = False
-_table = None
+_model = None
 
 
 def kernel_library():
@@ -89,17 +89,19 @@ def kernel_library():
         return _library
 
 
-def tuning_table():
-    global _table
+def dispatch_model():
+    """The dispatcher's fitted model (gemm._core.DispatchModel): the kernel
+    library's, else the one shipped with the package."""
+    global _model
     library = kernel_library()
-    if library is not None and not os.environ.get("GEMM_TUNING_FILE"):
-        return library.table
+    if library is not None and not os.environ.get("GEMM_MODEL_FILE"):
+        return library.model
     with _state_lock:
-        if _table is None:
-            path = os.environ.get("GEMM_TUNING_FILE") or os.path.join(_PACKAGE_DIR, "data",
-                                                                      "tuning.json")
-            _table = _core.TuningTable.load(path)
-        return _table
+        if _model is None:
+            path = os.environ.get("GEMM_MODEL_FILE") or os.path.join(_PACKAGE_DIR, "data",
+                                                                     "model.json")
+            _model = _core.DispatchModel.load(path)
+        return _model
 
 
 _devices = {}
@@ -126,7 +128,7 @@ def select(m, n, k, dtype="bf16", out_dtype=None, device=None, sm_count=None, b_
     if device is not None:
         info = device_info(device)
         arch, sm_count = info["arch"] or "unknown", info["sm_count"]
-    return _core.select(m, n, k, dtype, out_dtype, tuning_table(), arch, sm_count or 132,
+    return _core.select(m, n, k, dtype, out_dtype, dispatch_model(), arch, sm_count or 132,
                         None, b_dtype, quant)
 
 
@@ -236,7 +238,7 @@ def _dispatch(m, n, k, dtype, out_dtype, device, b_dtype=None, quant=""):
                 f"{'.'.join(map(str, info['compute_capability']))}) does not run sm_90a kernels; "
                 "the package runs kernels on Hopper GPUs (compute capability 9.0)")
         selection = _core.select(m, n, k, dtype, out_dtype if out_dtype != dtype else None,
-                                 tuning_table(), "sm_90a", info["sm_count"], None,
+                                 dispatch_model(), "sm_90a", info["sm_count"], None,
                                  b_dtype if b_dtype != dtype else None, quant)
         kernel = _dispatched[key] = _kernel_for_config(selection.config)
     return kernel
@@ -473,15 +475,16 @@ def _leading_dim(v):
     return -(-cols * v.element_bytes // _ALIGN) * _ALIGN // v.element_bytes
 
 
-def _staged(mem, v, what):
-    """A copy of `v` that TMA can read (contiguous rows, 16-byte aligned)."""
+def _staged(mem, v, what, row_align=_ALIGN):
+    """A copy of `v` that TMA can read (contiguous rows, `row_align`-byte
+    aligned: 16, or 128 where the runtime says realigning pays)."""
     if mem.kind is None or mem.kind != v.framework:
         raise _core.UsageError(
             f"{what} is not row-major with 16-byte-aligned rows (strides {list(v.strides)}, "
             f"address {v.ptr:#x}) and cannot be copied for you: make it contiguous with rows "
             "of a multiple of 16 bytes")
     rows, cols = v.shape
-    ld = -(-cols * v.element_bytes // _ALIGN) * _ALIGN // v.element_bytes
+    ld = -(-cols * v.element_bytes // row_align) * row_align // v.element_bytes
     copy = mem.empty(rows, cols, v.dtype, ld)
     mem.copy(copy, v.obj)
     return view(copy, what)
@@ -536,10 +539,19 @@ def _run(kernel, a, b, out, stream, out_dtype, scales=None):
         kernel = _dispatch(m, n, k, va.dtype, c_dtype, device, vb.dtype, quant)
     loaded = kernel.loaded(device)
 
-    if not _aligned(va):
-        va = _staged(mem, va, "a")
-    if not _aligned(vb):
-        vb = _staged(mem, vb, "b")
+    # Operands TMA cannot read are copied; so are those whose rows straddle
+    # L2 lines where the kernel reuses them enough for the copy to pay
+    # (gemm::runtime::realignPays, as gemm-runner decides).
+    for name in ("a", "b"):
+        v = va if name == "a" else vb
+        if not _aligned(v):
+            v = _staged(mem, v, name)
+        elif _core.realign_pays(name, m, n, k, _leading_dim(v) * v.element_bytes):
+            v = _staged(mem, v, name, _core.STAGING_ROW_ALIGNMENT)
+        if name == "a":
+            va = v
+        else:
+            vb = v
     result = out
     if out is None:
         result = mem.empty(m, n, c_dtype)
