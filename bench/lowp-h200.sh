@@ -52,6 +52,8 @@ for manifest in "$bundles"/*.json; do
   name=$(basename "$manifest" .json)
   list=$shapes/sm90-lowp-short.txt
   [[ "$full" == *" $name "* ]] && list=$shapes/sm90-lowp-check.txt
+  # Batched kernels (issue 17's batches with low precision): M N K BATCH.
+  [[ "$name" == *_batched* ]] && list=$shapes/sm90-lowp-batched.txt
   timeout 120 "$runner" "$manifest" --shapes "$list" --check --timeout-ms 20000 \
     --json "$results/checks/$name.json" > "$results/checks/$name.log" 2>&1
   rc=$?
@@ -168,7 +170,8 @@ if [ "${SKIP_SANITIZE:-0}" != 1 ]; then
     [ $rc -eq 0 ] || status=1
     echo "$1 $2 $3x$4x$5: exit $rc ($(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$log" | head -1))"
   }
-  for name in lp_e4m3_block_128x128 lp_e4m3_out_e4m3 lp_s8_u8_bf16_rc lp_tf32_128x256 lp_e4m3_rt_sk; do
+  for name in lp_e4m3_block_128x128 lp_e4m3_out_e4m3 lp_s8_u8_bf16_rc lp_tf32_128x256 lp_e4m3_rt_sk \
+              lp_s8_u8_s32_ccol lp_e4m3_block_ccol_c2x1; do
     sanitize memcheck $name 300 520 200
   done
   for tool in racecheck synccheck; do

@@ -92,3 +92,23 @@ gemm.matmul @lp_tf32_128x256_c2x1 a(f32, row) b(f32, col) c(f32, row) acc(f32)
     config(#gemm.config<arch = sm_90a, tile = [128, 256, 32], cluster = [2, 1]>)
 gemm.matmul @lp_tf32_128x128_pp_bf16 a(f32, row) b(f32, col) c(bf16, row) acc(f32)
     config(#gemm.config<arch = sm_90a, tile = [128, 128, 32], schedule = pingpong>)
+// Layouts and batches (issue 17) with low precision: a column-major C of
+// every output type but fp8 (transposed staging), batches with per-tensor
+// scales (rank-3 descriptors; scales after the batch parameters and the
+// split-K/stream-K workspaces).
+gemm.matmul @lp_e4m3_t_batched_ccol a(f8E4M3FN, row) b(f8E4M3FN, col) c(bf16, col) acc(f32) batched
+    quant(#gemm.quant<a = tensor, b = tensor>)
+    config(#gemm.config<arch = sm_90a, tile = [128, 128, 128]>)
+gemm.matmul @lp_e4m3_e5m2_out_batched_k2 a(f8E4M3FN, row) b(f8E5M2, col) c(f8E4M3FN, row) acc(f32) batched
+    quant(#gemm.quant<a = tensor, b = tensor, c = tensor>)
+    config(#gemm.config<arch = sm_90a, tile = [128, 128, 128], scheduler = split_k, splits = 2>)
+gemm.matmul @lp_s8_u8_s32_ccol a(si8, row) b(ui8, col) c(i32, col) acc(i32)
+    config(#gemm.config<arch = sm_90a, tile = [128, 256, 128]>)
+gemm.matmul @lp_s8_f32_rc_ccol a(si8, row) b(si8, col) c(f32, col) acc(i32)
+    quant(#gemm.quant<a = row, b = col>)
+    config(#gemm.config<arch = sm_90a, tile = [128, 256, 128]>)
+gemm.matmul @lp_tf32_batched_ccol_sk a(f32, row) b(f32, col) c(f32, col) acc(f32) batched
+    config(#gemm.config<arch = sm_90a, tile = [128, 256, 32], scheduler = stream_k>)
+gemm.matmul @lp_e4m3_block_ccol_c2x1 a(f8E4M3FN, row) b(f8E4M3FN, col) c(f16, col) acc(f32)
+    quant(#gemm.quant<a = block, b = block>)
+    config(#gemm.config<arch = sm_90a, tile = [128, 128, 128], cluster = [2, 1]>)

@@ -537,7 +537,7 @@ std::vector<std::string> KernelManifest::validate() const {
          " must be 0 for fast accumulation and positive when promoted");
 
   std::array<int, 3> descriptorAt = {-1, -1, -1};
-  std::array<int, 4> dimAt = {-1, -1, -1, -1};
+  std::array<int, 5> dimAt = {-1, -1, -1, -1, -1};
   const DType tensorType[3] = {types.a, types.b, types.c};
   for (size_t i = 0; i < params.size(); ++i) {
     const Param &param = params[i];
@@ -593,6 +593,12 @@ std::vector<std::string> KernelManifest::validate() const {
   if (isFp8(types.c) && !scaleFor(Tensor::C))
     fail("params: an " + std::string(toString(types.c)) +
          " output needs an output scale (a scale parameter for tensor c)");
+  // A batched kernel reads the broadcast mask with the batch size: the
+  // runtime gives a broadcast operand's descriptor one batch entry.
+  if ((dimAt[static_cast<size_t>(ProblemDim::Batch)] < 0) !=
+      (dimAt[static_cast<size_t>(ProblemDim::BatchBroadcast)] < 0))
+    fail("params: problem_size batch and batch_broadcast go together (a "
+         "batched kernel takes both)");
 
   const Constraints &c = constraints;
   uint32_t align = c.leadingDimAlignmentBytes;

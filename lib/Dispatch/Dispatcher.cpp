@@ -15,6 +15,7 @@ namespace {
 
 using nlohmann::json;
 
+/// A candidate of the model for the problem's types, layouts and batch.
 KernelConfig withTypes(KernelConfig config, const Problem &problem) {
   config.inType = problem.inType;
   config.outType = problem.outType;
@@ -26,6 +27,8 @@ KernelConfig withTypes(KernelConfig config, const Problem &problem) {
     config.inTypeB.reset();
   config.quant = problem.quant;
   config.tileK = KernelConfig::tileKFor(problem.inType);
+  config.layouts = problem.layouts;
+  config.batched = problem.batch > 1;
   return config;
 }
 
@@ -39,16 +42,16 @@ std::string describe(const KernelConfig &config, const Estimate &e) {
   std::string text =
       std::to_string(e.tiles) + " tiles of " + std::to_string(config.tileM) +
       "x" + std::to_string(config.tileN) +
-      (config.splits > 1 ? " in " + std::to_string(config.splits) +
-                               " k-ranges"
+      (config.splits > 1 ? " in " + std::to_string(config.splits) + " k-ranges"
                          : "") +
       (config.streamK ? ", stream-K" : "") + " (" + fixed(e.waves, 2) +
       " waves), " + (e.memoryBound() ? "memory" : "compute") +
       "-bound, estimated " + fixed(e.seconds * 1e6, 1) + " us";
   if (e.correction != 1)
     text += " (physics " + fixed(e.physicsSeconds * 1e6, 1) + " us x " +
-            fixed(e.correction, 2) + " learned from training shapes of weight " +
-            fixed(e.evidence, 1) + ")";
+            fixed(e.correction, 2) +
+            " learned from training shapes of weight " + fixed(e.evidence, 1) +
+            ")";
   return text;
 }
 
@@ -91,6 +94,21 @@ void checkProblem(const Problem &problem) {
   if ((q.a == bundle::ScaleGranularity::Block) !=
       (q.b == bundle::ScaleGranularity::Block))
     refuse("block-wise scales go together (A 1 x 128, B 128 x 128)");
+  // WGMMA transposes only 16-bit operands.
+  if (bundle::elementBytes(a) != 2 &&
+      (problem.layouts.a != Layout::Row || problem.layouts.b != Layout::Col))
+    refuse(std::string(bundle::toString(a)) +
+           " A and B must be K-major (A row-major M x K, B column-major K x "
+           "N, i.e. N x K row-major): WGMMA transposes only 16-bit operands; "
+           "transpose the MN-major operand in memory first");
+  if (problem.batch > 1 && ((q.a && q.a != bundle::ScaleGranularity::Tensor) ||
+                            (q.b && q.b != bundle::ScaleGranularity::Tensor)))
+    refuse("a batch takes per-tensor scales (one for the whole batch); "
+           "row, column and block scales are not implemented for batches");
+  if (bundle::isFp8(c) && problem.layouts.c == Layout::Col &&
+      !problem.transposable())
+    refuse("an fp8 C is written row-major; a column-major one is computed as "
+           "the transposed problem, which block-wise scales do not have");
 }
 
 std::string_view toString(Source source) {
@@ -113,8 +131,7 @@ Selection select(const Problem &problem, const DispatchModel &model,
         "configuration explicitly (gemm.compile, or gemm-opt)");
   checkProblem(problem);
   if (problem.m == 0 || problem.n == 0 || problem.k == 0)
-    throw DispatchError(problem.toString() +
-                        ": every size must be at least 1");
+    throw DispatchError(problem.toString() + ": every size must be at least 1");
   auto fastest = [&](const std::vector<KernelConfig> &configs)
       -> std::optional<std::pair<KernelConfig, Estimate>> {
     std::optional<std::pair<KernelConfig, Estimate>> best;
@@ -151,33 +168,76 @@ Selection select(const Problem &problem, const DispatchModel &model,
   // Only configurations whose tile the physics knows can be estimated.
   std::vector<KernelConfig> sameTypes;
   KernelConfig wanted = withTypes(KernelConfig(), problem);
-  for (const KernelConfig &config : *available)
+  static const std::vector<KernelConfig> none;
+  for (const KernelConfig &config : available ? *available : none)
     if (config.inType == problem.inType && config.bType() == wanted.bType() &&
         config.cType() == wanted.cType() && config.quant == problem.quant &&
+        config.layouts == problem.layouts &&
+        config.batched == (problem.batch > 1) &&
+        isApplicable(config, problem, target) &&
         model.params().tileEfficiency.count(HardwareParams::tileKey(config)))
       sameTypes.push_back(config);
+  if (sameTypes.empty() && problem.layouts.c == Layout::Col &&
+      problem.transposable()) {
+    // No kernel writes this column-major C: its transpose is a row-major C^T
+    // = B A^T, which the library's kernels of the flipped layouts compute.
+    Selection swapped = select(problem.transposed(), model, target, available);
+    swapped.transposed = !swapped.transposed;
+    swapped.reason = "no available kernel writes a column-major C; the "
+                     "transposed problem C^T = B A^T (" +
+                     problem.transposed().toString() + "), " + swapped.reason;
+    return swapped;
+  }
   auto best = fastest(sameTypes);
+  if (!best && !available)
+    throw DispatchError("no candidate of the model for " + problem.toString() +
+                        " is a kernel the compiler builds");
   if (!best)
     throw DispatchError("no kernel for " + problem.toString() +
                         " among the available ones: build a kernel library "
-                        "with that input type, or compile one (gemm.compile)");
+                        "with that input type and those layouts, or compile "
+                        "one (gemm.compile)");
   return {best->first, Source::ModelAmongAvailable, best->second,
           "none of the model's candidates is available; the " + fitted +
               " among the available kernels: " +
               describe(best->first, best->second)};
 }
 
-std::vector<KernelConfig> librarySet(const DispatchModel &model,
-                                     const std::vector<DType> &inTypes) {
-  std::vector<KernelConfig> out;
-  for (DType type : inTypes) {
-    Problem problem;
-    problem.inType = type;
-    for (const KernelConfig &config : model.candidates()) {
-      KernelConfig typed = withTypes(config, problem);
-      if (!contains(out, typed))
-        out.push_back(typed);
+std::vector<TensorLayouts> libraryLayouts() {
+  std::vector<TensorLayouts> out;
+  for (Layout a : {Layout::Row, Layout::Col})
+    for (Layout b : {Layout::Col, Layout::Row}) {
+      TensorLayouts layouts;
+      layouts.a = a;
+      layouts.b = b;
+      out.push_back(layouts);
     }
+  return out;
+}
+
+std::vector<KernelConfig> librarySet(const DispatchModel &model,
+                                     const std::vector<DType> &inTypes,
+                                     const std::vector<TensorLayouts> &layouts,
+                                     bool batched) {
+  std::vector<KernelConfig> out;
+  for (uint64_t batch : {uint64_t(1), uint64_t(2)}) {
+    if (batch > 1 && !batched)
+      break;
+    for (const TensorLayouts &layout : layouts)
+      for (DType type : inTypes) {
+        Problem problem;
+        problem.inType = type;
+        problem.layouts = layout;
+        problem.batch = batch;
+        for (const KernelConfig &config : model.candidates()) {
+          // A batch runs whole tiles only (isApplicable).
+          if (batch > 1 && (config.splits > 1 || config.streamK))
+            continue;
+          KernelConfig typed = withTypes(config, problem);
+          if (!contains(out, typed))
+            out.push_back(typed);
+        }
+      }
   }
   return out;
 }
@@ -253,7 +313,8 @@ KernelLibrary KernelLibrary::load(const std::filesystem::path &dir) {
                         std::to_string(LibraryFormatVersion));
   KernelLibrary library;
   library.root = dir;
-  library.fitted = DispatchModel::load(dir / index.value("model", "model.json"));
+  library.fitted =
+      DispatchModel::load(dir / index.value("model", "model.json"));
   std::vector<std::string> missing;
   for (const json &name : index.value("kernels", json::array())) {
     std::string error;

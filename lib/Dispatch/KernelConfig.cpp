@@ -51,6 +51,8 @@ std::string_view mlirType(DType type) {
 /// kMaxAccRegisters).
 constexpr uint32_t MaxAccRegisters = 128, MaxPromotedAccRegisters = 192;
 
+const TensorLayouts DefaultLayouts{};
+
 } // namespace
 
 std::string QuantConfig::spelling() const {
@@ -117,6 +119,15 @@ bool KernelConfig::buildable(std::string *why) const {
   if (bundle::isInt8(inType) && tileN > 24 && tileN % 16 != 0)
     return fail("8-bit integer WGMMA takes N of 8, 16, 24 or a multiple of 16");
   uint32_t epilogueCols = 128 / bundle::elementBytes(cType());
+  if (bundle::elementBytes(inType) != 2 &&
+      (layouts.a != Layout::Row || layouts.b != Layout::Col))
+    return fail("8-bit and f32 (tf32) A and B must be K-major (WGMMA "
+                "transposes only 16-bit operands)");
+  if (bundle::isFp8(cType()) && layouts.c == Layout::Col)
+    return fail("an fp8 C is written row-major only");
+  if (batched && ((quant.a && quant.a != bundle::ScaleGranularity::Tensor) ||
+                  (quant.b && quant.b != bundle::ScaleGranularity::Tensor)))
+    return fail("a batched kernel takes per-tensor scales only");
   if (tileN % epilogueCols != 0)
     return fail("tile N is not a multiple of the " +
                 std::to_string(epilogueCols) + "-column epilogue sub-tile");
@@ -134,6 +145,70 @@ bool KernelConfig::buildable(std::string *why) const {
                 " accumulator registers per consumer thread" +
                 (promoted ? " (promoted fp8: two accumulators)" : ""));
   return true;
+}
+
+std::string layoutToken(const TensorLayouts &layouts) {
+  std::string token = "a";
+  token += layouts.a == Layout::Row ? 'k' : 'm';
+  token += 'b';
+  token += layouts.b == Layout::Col ? 'k' : 'n';
+  token += 'c';
+  token += layouts.c == Layout::Row ? 'r' : 'c';
+  return token;
+}
+
+std::optional<TensorLayouts> parseLayoutToken(std::string_view token) {
+  if (token.size() != 6 || token[0] != 'a' || token[2] != 'b' ||
+      token[4] != 'c')
+    return std::nullopt;
+  auto pick = [](char c, char first, char second, Layout a,
+                 Layout b) -> std::optional<Layout> {
+    if (c == first)
+      return a;
+    if (c == second)
+      return b;
+    return std::nullopt;
+  };
+  auto a = pick(token[1], 'k', 'm', Layout::Row, Layout::Col);
+  auto b = pick(token[3], 'k', 'n', Layout::Col, Layout::Row);
+  auto c = pick(token[5], 'r', 'c', Layout::Row, Layout::Col);
+  if (!a || !b || !c)
+    return std::nullopt;
+  TensorLayouts layouts;
+  layouts.a = *a;
+  layouts.b = *b;
+  layouts.c = *c;
+  return layouts;
+}
+
+std::optional<TensorLayouts> parseLayoutTriple(std::string_view text,
+                                               std::string &error) {
+  std::vector<Layout> parsed;
+  std::string item;
+  std::stringstream list{std::string(text)};
+  while (std::getline(list, item, ',')) {
+    std::optional<Layout> layout = bundle::parseEnum<Layout>(item);
+    if (!layout)
+      break;
+    parsed.push_back(*layout);
+  }
+  if (parsed.size() != 3 || !list.eof()) {
+    error = "'" + std::string(text) +
+            "' is not three layouts of A, B and C (row or col each, e.g. "
+            "row,col,row: A K-major, B K-major, C row-major)";
+    return std::nullopt;
+  }
+  TensorLayouts layouts;
+  layouts.a = parsed[0];
+  layouts.b = parsed[1];
+  layouts.c = parsed[2];
+  return layouts;
+}
+
+std::string layoutTriple(const TensorLayouts &layouts) {
+  return std::string(bundle::toString(layouts.a)) + "," +
+         std::string(bundle::toString(layouts.b)) + "," +
+         std::string(bundle::toString(layouts.c));
 }
 
 std::string_view toString(Schedule schedule) {
@@ -167,15 +242,21 @@ std::string KernelConfig::name() const {
     name += "c" + std::string(bundle::toString(cType())) + "_";
   if (!quant.isDefault())
     name += quant.spelling() + "_";
+  if (!(layouts == DefaultLayouts))
+    name += layoutToken(layouts) + "_";
+  if (batched)
+    name += "batched_";
   return name + key();
 }
 
 std::string KernelConfig::mlir() const {
   std::ostringstream out;
   bool int8 = bundle::isInt8(inType);
-  out << "gemm.matmul @" << name() << " a(" << mlirType(inType) << ", row) b("
-      << mlirType(bType()) << ", col) c(" << mlirType(cType()) << ", row) acc("
-      << (int8 ? "i32" : "f32") << ")\n";
+  out << "gemm.matmul @" << name() << " a(" << mlirType(inType) << ", "
+      << bundle::toString(layouts.a) << ") b(" << mlirType(bType()) << ", "
+      << bundle::toString(layouts.b) << ") c(" << mlirType(cType()) << ", "
+      << bundle::toString(layouts.c) << ") acc(" << (int8 ? "i32" : "f32")
+      << ")" << (batched ? " batched" : "") << "\n";
   bool fp8Out = bundle::isFp8(cType());
   if (!quant.isDefault() || fp8Out) {
     std::vector<std::string> fields;
@@ -218,7 +299,8 @@ std::optional<KernelConfig> KernelConfig::parse(std::string_view text,
                                                 std::string &error,
                                                 DType defaultType) {
   static const std::regex pattern(
-      R"(^(?:sm90_([a-z0-9]+?)(?:x([a-z0-9]+))?_(?:c([a-z0-9]+)_)?(?:(q[a-z0-9]+)_)?)?)"
+      R"(^(?:sm90_([a-z0-9]+?)(?:x([a-z0-9]+))?_(?:c([a-z0-9]+)_)?)"
+      R"((?:(q[a-z0-9]+)_)?(?:(a[km]b[kn]c[rc])_)?(batched_)?)?)"
       R"((\d+)x(\d+)x(\d+)_(coop|pingpong))"
       R"(_c(\d+)x(\d+)_(rm|rn)_s(\d+)_st(\d+)(?:_k(\d+)|(_sk))?$)");
   std::cmatch match;
@@ -258,19 +340,22 @@ std::optional<KernelConfig> KernelConfig::parse(std::string_view text,
       return std::nullopt;
     config.quant = *quant;
   }
-  config.tileM = number(5);
-  config.tileN = number(6);
-  config.tileK = number(7);
+  if (match[5].matched)
+    config.layouts = *parseLayoutToken(match[5].str());
+  config.batched = match[6].matched;
+  config.tileM = number(7);
+  config.tileN = number(8);
+  config.tileK = number(9);
   config.schedule =
-      match[8] == "coop" ? Schedule::Cooperative : Schedule::Pingpong;
-  config.clusterM = number(9);
-  config.clusterN = number(10);
-  config.raster = match[11] == "rm" ? Raster::AlongM : Raster::AlongN;
-  config.swizzle = number(12);
-  config.stages = number(13);
-  if (match[14].matched)
-    config.splits = number(14);
-  config.streamK = match[15].matched;
+      match[10] == "coop" ? Schedule::Cooperative : Schedule::Pingpong;
+  config.clusterM = number(11);
+  config.clusterN = number(12);
+  config.raster = match[13] == "rm" ? Raster::AlongM : Raster::AlongN;
+  config.swizzle = number(14);
+  config.stages = number(15);
+  if (match[16].matched)
+    config.splits = number(16);
+  config.streamK = match[17].matched;
   return config;
 }
 

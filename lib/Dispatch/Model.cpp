@@ -72,11 +72,53 @@ std::string Problem::toString() const {
     text += " -> " + std::string(bundle::toString(out));
   if (!quant.isDefault())
     text += " (" + quant.spelling() + ")";
+  if (!(layouts == TensorLayouts{}))
+    text += " a " + std::string(bundle::toString(layouts.a)) + " b " +
+            std::string(bundle::toString(layouts.b)) + " c " +
+            std::string(bundle::toString(layouts.c));
+  if (batch > 1)
+    text += " batch=" + std::to_string(batch);
   return text;
 }
 
 bool Problem::lowPrecision() const {
   return inType != DType::BF16 && inType != DType::F16;
+}
+
+bool Problem::transposable() const {
+  return quant.a != bundle::ScaleGranularity::Block &&
+         quant.b != bundle::ScaleGranularity::Block;
+}
+
+Problem Problem::transposed() const {
+  auto flipped = [](Layout layout) {
+    return layout == Layout::Row ? Layout::Col : Layout::Row;
+  };
+  // A's row scales are the column scales of the new B and B's column
+  // scales the row scales of the new A; tensor scales stay tensor scales.
+  auto across = [](std::optional<bundle::ScaleGranularity> g)
+      -> std::optional<bundle::ScaleGranularity> {
+    if (g == bundle::ScaleGranularity::Row)
+      return bundle::ScaleGranularity::Col;
+    if (g == bundle::ScaleGranularity::Col)
+      return bundle::ScaleGranularity::Row;
+    return g;
+  };
+  Problem t = *this;
+  t.m = n;
+  t.n = m;
+  if (inTypeB && *inTypeB != inType) {
+    t.inType = *inTypeB;
+    t.inTypeB = inType;
+  }
+  t.quant.a = across(quant.b);
+  t.quant.b = across(quant.a);
+  // The new A is B's memory: K-major (B col) stays K-major (A row). The new
+  // B is A's memory: K-major (A row) stays K-major (B col).
+  t.layouts.a = flipped(layouts.b);
+  t.layouts.b = flipped(layouts.a);
+  t.layouts.c = flipped(layouts.c);
+  return t;
 }
 
 std::string HardwareParams::tileKey(const KernelConfig &config) {
@@ -112,10 +154,14 @@ bool isApplicable(const KernelConfig &config, const Problem &problem,
   if (config.tileM >= 2 * std::max<uint64_t>(m, 64) ||
       config.tileN >= 2 * std::max<uint64_t>(n, 64))
     return false;
-  const uint64_t tilesM = ceilDiv(m, config.tileM);
+  const uint64_t batch = std::max<uint64_t>(problem.batch, 1);
+  const uint64_t tilesM = ceilDiv(m, config.tileM) * batch;
   const uint64_t tilesN = ceilDiv(n, config.tileN);
   const uint64_t tiles = tilesM * tilesN;
   const uint64_t kBlocks = ceilDiv(problem.k, config.tileK);
+  // Batched kernels run whole tiles only.
+  if (batch > 1 && (config.splits > 1 || config.streamK))
+    return false;
   if (config.splits > 1)
     return tiles * 2 <= target.smCount && kBlocks >= 4 * config.splits;
   if (config.streamK)
@@ -142,7 +188,10 @@ Estimate physicsEstimate(const HardwareParams &p, const KernelConfig &config,
   if (bundle::isFp8(config.inType) && !config.quant.fastAccumulation)
     rate *= PromotionEfficiency;
   const uint64_t m = problem.m, n = problem.n, k = problem.k;
-  const uint64_t tilesM = ceilDiv(m, config.tileM);
+  // A batch's entries are tiled one after the other, as the rows of one
+  // problem of batch x M rows whose tiles do not straddle entries.
+  const uint64_t batch = std::max<uint64_t>(problem.batch, 1);
+  const uint64_t tilesM = ceilDiv(m, config.tileM) * batch;
   const uint64_t tilesN = ceilDiv(n, config.tileN);
   const uint64_t kBlocks = ceilDiv(k, config.tileK);
   const uint64_t clusterSize = uint64_t(config.clusterM) * config.clusterN;
@@ -169,8 +218,8 @@ Estimate physicsEstimate(const HardwareParams &p, const KernelConfig &config,
   double latency = p.loadLatencySeconds / config.ringStages();
   double kBlock = std::max({mma, l2, latency});
 
-  double read = double(m * k + n * k) * in;
-  double written = double(m * n) * out;
+  double read = double(batch) * double(m * k + n * k) * in;
+  double written = double(batch) * double(m * n) * out;
   double tileWrite = bm * bn * out * active / p.writeBytesPerSecond;
   if (config.streamK) {
     double perCta = double(e.tiles * kBlocks) / active;
@@ -186,8 +235,8 @@ Estimate physicsEstimate(const HardwareParams &p, const KernelConfig &config,
     uint64_t waves = ceilDiv(units, slots);
     e.waves = double(units) / double(slots);
     // A unit's operands at its share of the read bandwidth.
-    double unitRead = read / double(e.tiles * splits) * active /
-                      p.readBytesPerSecond;
+    double unitRead =
+        read / double(e.tiles * splits) * active / p.readBytesPerSecond;
     double perUnit = std::max(unitKBlocks * kBlock, unitRead) + tileWrite;
     if (splits > 1)
       perUnit += bm * bn * 4 * 2 * active / p.fixupBytesPerSecond;
@@ -291,7 +340,9 @@ Estimate DispatchModel::estimate(const KernelConfig &config,
   for (size_t i = 0; i < kernels.size(); ++i) {
     if (kernels[i].key() != config.key())
       continue;
-    double x[3] = {std::log(double(problem.m)), std::log(double(problem.n)),
+    double rows =
+        double(problem.m) * double(std::max<uint64_t>(problem.batch, 1));
+    double x[3] = {std::log(rows), std::log(double(problem.n)),
                    std::log(double(problem.k))};
     double weighted = 0, weights = 0;
     for (const Residual &r : residuals[i]) {

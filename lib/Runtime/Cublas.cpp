@@ -73,6 +73,8 @@ struct CublasGemm::State {
   bool integer = false;
   /// fp8 outputs: a C of another type (beta = 0, never read).
   DeviceBuffer cBuffer;
+  /// cuBLASLt's first operand is our A (column-major D), else our B.
+  bool swapped = false;
 
   ~State() {
     if (!gpuUsable())
@@ -109,20 +111,37 @@ CublasGemm::create(const CublasLt &lt, const MatrixPlan &a, const MatrixPlan &b,
   checkLt(cublasLtMatmulDescCreate(&s->op, compute,
                                    s->integer ? CUDA_R_32I : CUDA_R_32F),
           "creating the cuBLASLt matmul descriptor");
+  // cuBLASLt computes column-major D' = op(X) * op(Y), and each of our
+  // matrices is, read column-major, `inner` rows by `outer` columns. A
+  // row-major D (M x N) is a column-major D' = D^T (N x M) = B * A^T: X is our
+  // B (N x K) and Y is A^T (K x M). A column-major D is D' = D = A * B^T: X
+  // is our A (M x K) and Y is B^T (K x N). X is transposed for cuBLASLt when
+  // its stored rows (inner) run along K, Y when they do not. The default
+  // layouts (A row, B col, D row) are the "TN" form, which fp8 requires
+  // (K-major A and B keep it TN with a column-major D too).
+  bool columnMajorD = d.transposed();
+  const MatrixPlan &x = columnMajorD ? a : b;
+  const MatrixPlan &y = columnMajorD ? b : a;
+  auto innerIsK = [](const MatrixPlan &m) { return !m.transposed(); };
+  cublasOperation_t transA = innerIsK(x) ? CUBLAS_OP_T : CUBLAS_OP_N;
+  cublasOperation_t transB = innerIsK(y) ? CUBLAS_OP_N : CUBLAS_OP_T;
   auto set = [&](cublasLtMatmulDescAttributes_t attribute, const auto &value,
                  const char *what) {
     checkLt(
         cublasLtMatmulDescSetAttribute(s->op, attribute, &value, sizeof(value)),
         std::string("setting cuBLASLt ") + what);
   };
-  // Our A is cuBLASLt's B and ours B its A (see below).
+  // cuBLASLt's A is X and its B is Y; the scales follow the operands (an
+  // outer vector runs along its operand's M or N either way).
   auto pointer = [](CUdeviceptr p) { return reinterpret_cast<void *>(p); };
-  if (options.scaleA)
-    set(CUBLASLT_MATMUL_DESC_B_SCALE_POINTER, pointer(options.scaleA),
-        "the scale of A");
-  if (options.scaleB)
-    set(CUBLASLT_MATMUL_DESC_A_SCALE_POINTER, pointer(options.scaleB),
-        "the scale of B");
+  CUdeviceptr scaleX = columnMajorD ? options.scaleA : options.scaleB;
+  CUdeviceptr scaleY = columnMajorD ? options.scaleB : options.scaleA;
+  if (scaleX)
+    set(CUBLASLT_MATMUL_DESC_A_SCALE_POINTER, pointer(scaleX),
+        columnMajorD ? "the scale of A" : "the scale of B");
+  if (scaleY)
+    set(CUBLASLT_MATMUL_DESC_B_SCALE_POINTER, pointer(scaleY),
+        columnMajorD ? "the scale of B" : "the scale of A");
   if (options.scaleD)
     set(CUBLASLT_MATMUL_DESC_D_SCALE_POINTER, pointer(options.scaleD),
         "the output scale");
@@ -131,17 +150,13 @@ CublasGemm::create(const CublasLt &lt, const MatrixPlan &a, const MatrixPlan &b,
         "the amax of D");
   if (options.outerVectors) {
     int32_t mode = CUBLASLT_MATMUL_MATRIX_SCALE_OUTER_VEC_32F;
-    set(CUBLASLT_MATMUL_DESC_A_SCALE_MODE, mode, "the scale mode of B");
-    set(CUBLASLT_MATMUL_DESC_B_SCALE_MODE, mode, "the scale mode of A");
+    set(CUBLASLT_MATMUL_DESC_A_SCALE_MODE, mode, "the scale mode of X");
+    set(CUBLASLT_MATMUL_DESC_B_SCALE_MODE, mode, "the scale mode of Y");
   }
   if (bundle::isFp8(a.dtype)) {
     int8_t fast = options.fastAccum ? 1 : 0;
     set(CUBLASLT_MATMUL_DESC_FAST_ACCUM, fast, "fast accumulation");
   }
-  // Row-major D = A * B^T is column-major D^T = B * A^T, so cuBLASLt's first
-  // operand is our B (K x N column-major, transposed) and its second our A
-  // (K x M column-major): the "TN" form, which fp8 requires.
-  cublasOperation_t transA = CUBLAS_OP_T, transB = CUBLAS_OP_N;
   checkLt(cublasLtMatmulDescSetAttribute(s->op, CUBLASLT_MATMUL_DESC_TRANSA,
                                          &transA, sizeof(transA)),
           "setting cuBLASLt transa");
@@ -166,8 +181,8 @@ CublasGemm::create(const CublasLt &lt, const MatrixPlan &a, const MatrixPlan &b,
                 sizeof(stride)),
             std::string("setting the batch stride of ") + what);
   };
-  layout(s->aLayout, b, "B");
-  layout(s->bLayout, a, "A");
+  layout(s->aLayout, x, columnMajorD ? "A" : "B");
+  layout(s->bLayout, y, columnMajorD ? "B" : "A");
   layout(s->dLayout, d, "D");
   // An fp8 D goes with a bf16 C (cuBLASLt's fp8 type rules); beta = 0, so
   // it is never read, but it must be a matrix of its own.
@@ -177,6 +192,7 @@ CublasGemm::create(const CublasLt &lt, const MatrixPlan &a, const MatrixPlan &b,
     s->cBuffer = DeviceBuffer(c.bytes(), "the cuBLAS C of an fp8 output");
     layout(s->cLayout, c, "C");
   }
+  s->swapped = columnMajorD;
 
   cublasLtMatmulPreference_t preference = nullptr;
   checkLt(cublasLtMatmulPreferenceCreate(&preference),
@@ -201,7 +217,10 @@ CublasGemm::create(const CublasLt &lt, const MatrixPlan &a, const MatrixPlan &b,
                       (options.fastAccum ? " (fast accumulation)" : "");
   if (status == CUBLAS_STATUS_NOT_SUPPORTED ||
       (status == CUBLAS_STATUS_SUCCESS && found == 0)) {
-    whyNot = "cuBLASLt has no algorithm for " + types + " with lda " +
+    whyNot = "cuBLASLt has no algorithm for " + types + " (layouts a " +
+             std::string(bundle::toString(a.layout)) + ", b " +
+             std::string(bundle::toString(b.layout)) + ", d " +
+             std::string(bundle::toString(d.layout)) + ") with lda " +
              std::to_string(a.ld) + ", ldb " + std::to_string(b.ld) + ", ldd " +
              std::to_string(d.ld);
     return nullptr;
@@ -221,8 +240,10 @@ void CublasGemm::run(CUdeviceptr a, CUdeviceptr b, CUdeviceptr d,
                                        : static_cast<const void *>(&beta);
   auto ptr = [](CUdeviceptr p) { return reinterpret_cast<void *>(p); };
   CUdeviceptr c = state->cLayout ? state->cBuffer.get() : d;
-  checkLt(cublasLtMatmul(state->handle, state->op, alphaPtr, ptr(b),
-                         state->aLayout, ptr(a), state->bLayout, betaPtr,
+  CUdeviceptr first = state->swapped ? a : b;
+  CUdeviceptr second = state->swapped ? b : a;
+  checkLt(cublasLtMatmul(state->handle, state->op, alphaPtr, ptr(first),
+                         state->aLayout, ptr(second), state->bLayout, betaPtr,
                          ptr(c),
                          state->cLayout ? state->cLayout : state->dLayout,
                          ptr(d), state->dLayout, &state->algo,

@@ -22,7 +22,8 @@ constexpr double SecondOpinionMacs = double(1 << 30);
 /// get a generous limit of their own.
 constexpr std::chrono::milliseconds ReferenceTimeout{300000};
 
-/// The packed f32 matrix references write (batch x M x N).
+/// The packed f32 matrix references write: C's shape and layout (batch x M
+/// x N, or batch x N x M for a column-major C).
 MatrixPlan referencePlan(const LaunchPlan &plan) {
   MatrixPlan ref = plan.matrix(Tensor::C);
   ref.dtype = DType::F32;
@@ -314,6 +315,7 @@ LaunchPlan GemmRunner::plan(const Problem &problem) const {
   planOptions.unaligned = options.unaligned;
   planOptions.realign = options.realign;
   planOptions.persistentCtaCapacity = capacity;
+  planOptions.batchStrides = options.batchStrides;
   return planLaunch(bundle.manifest, problem, planOptions);
 }
 
@@ -329,7 +331,7 @@ CheckResult GemmRunner::check(const LaunchPlan &plan,
     // element the kernel does not write stays poisoned in scratch and is
     // copied out as such, and one the copy out misses stays poisoned in the
     // caller's C.
-    poison(operands.c.get(), c.dtype, c.batch * c.batchStride, stream.get());
+    poison(operands.c.get(), c.dtype, c.spanElements(), stream.get());
     operands.staging.poisonOutput(stream.get());
     // The amax only ever rises: it starts at 0 for every launch.
     if (CUdeviceptr amax = amaxOf(plan, operands))
@@ -423,7 +425,7 @@ CheckResult GemmRunner::check(const LaunchPlan &plan,
   }
   if (wantNaive) {
     naiveRef = DeviceBuffer(refPlan.bytes(), "the naive reference");
-    referenceGemm(refAData, *refA, refBData, *refB, naiveRef.get(),
+    referenceGemm(refAData, *refA, refBData, *refB, naiveRef.get(), refPlan,
                   stream.get());
     waitForStream(stream.get(), ReferenceTimeout, "the naive reference");
     result.comparisons.push_back(

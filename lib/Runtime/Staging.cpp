@@ -88,7 +88,7 @@ Staging::Staging(const LaunchPlan &plan, CUstream stream)
     size_t i = static_cast<size_t>(t);
     scratch[i] = DeviceBuffer(m.bytes(), "the aligned scratch copy of tensor " +
                                              std::string(bundle::toString(t)));
-    poison(scratch[i].get(), m.dtype, m.batch * m.batchStride, stream);
+    poison(scratch[i].get(), m.dtype, m.spanElements(), stream);
   }
 }
 
@@ -100,8 +100,7 @@ CUdeviceptr Staging::kernelAddress(Tensor t, CUdeviceptr user) const {
 void Staging::poisonOutput(CUstream stream) const {
   const DeviceBuffer &c = scratch[static_cast<size_t>(Tensor::C)];
   if (c.get())
-    poison(c.get(), outputScratch.dtype,
-           outputScratch.batch * outputScratch.batchStride, stream);
+    poison(c.get(), outputScratch.dtype, outputScratch.spanElements(), stream);
 }
 
 void Staging::copyIn(CUdeviceptr a, CUdeviceptr b, CUstream stream) const {

@@ -88,11 +88,21 @@ dispatch::QuantConfig parseQuant(const std::string &text) {
   return *parsed;
 }
 
+/// "row,col,row" (A, B, C) to layouts; a UsageError naming the text.
+bundle::TensorLayouts parseLayouts(const std::string &text) {
+  std::string error;
+  auto layouts = dispatch::parseLayoutTriple(text, error);
+  if (!layouts)
+    usageError("layouts " + error);
+  return *layouts;
+}
+
 dispatch::Problem makeProblem(uint64_t m, uint64_t n, uint64_t k,
                               const std::string &inType,
                               const std::optional<std::string> &outType,
                               const std::optional<std::string> &bType = {},
-                              const std::string &quant = "") {
+                              const std::string &quant = "",
+                              const std::string &layouts = "row,col,row") {
   if (m == 0 || n == 0 || k == 0)
     usageError("M, N and K must be at least 1, got " + std::to_string(m) + "x" +
                std::to_string(n) + "x" + std::to_string(k));
@@ -106,6 +116,7 @@ dispatch::Problem makeProblem(uint64_t m, uint64_t n, uint64_t k,
   if (bType && *bType != inType)
     problem.inTypeB = parseType(*bType, "B dtype");
   problem.quant = parseQuant(quant);
+  problem.layouts = parseLayouts(layouts);
   return problem;
 }
 
@@ -160,6 +171,12 @@ private:
   CUcontext previous = nullptr;
 };
 
+/// Elements between the batch entries of A, B, C (None: packed; 0 for A
+/// or B: one matrix for every entry).
+using BatchStrides =
+    std::tuple<std::optional<uint64_t>, std::optional<uint64_t>,
+               std::optional<uint64_t>>;
+
 /// A bundle read from disk, checked as gemm-runner checks it. No GPU.
 struct Bundle {
   runtime::KernelBundle bundle;
@@ -174,16 +191,21 @@ struct Bundle {
   runtime::LaunchPlan plan(uint64_t m, uint64_t n, uint64_t k,
                            std::optional<uint64_t> lda,
                            std::optional<uint64_t> ldb,
-                           std::optional<uint64_t> ldc,
-                           uint32_t capacity) const {
+                           std::optional<uint64_t> ldc, uint32_t capacity,
+                           uint64_t batch = 1,
+                           const BatchStrides &batchStrides = {}) const {
     runtime::Problem problem;
     problem.m = m;
     problem.n = n;
     problem.k = k;
+    problem.batch = batch;
     runtime::PlanOptions options;
     options.unaligned = runtime::UnalignedPolicy::Reject;
     options.persistentCtaCapacity = capacity;
     options.leadingDims = {lda, ldb, ldc};
+    options.batchStrides = {std::get<0>(batchStrides),
+                            std::get<1>(batchStrides),
+                            std::get<2>(batchStrides)};
     return runtime::planLaunch(bundle.manifest, problem, options);
   }
 };
@@ -207,17 +229,21 @@ public:
   runtime::LaunchPlan plan(uint64_t m, uint64_t n, uint64_t k,
                            std::optional<uint64_t> lda,
                            std::optional<uint64_t> ldb,
-                           std::optional<uint64_t> ldc) const {
-    return bundle.plan(m, n, k, lda, ldb, ldc, capacity);
+                           std::optional<uint64_t> ldc, uint64_t batch = 1,
+                           const BatchStrides &batchStrides = {}) const {
+    return bundle.plan(m, n, k, lda, ldb, ldc, capacity, batch, batchStrides);
   }
 
-  /// Plans and launches C = A * B^T on `stream` with the caller's memory:
-  /// A is M rows of K (lda apart), B N rows of K, C M rows of N.
+  /// Plans and launches C = A * B^T on `stream` with the caller's memory,
+  /// each matrix in the bundle's layout with rows lda (ldb, ldc) apart, and
+  /// for a batched kernel `batch` entries batch_strides apart.
   void run(uint64_t m, uint64_t n, uint64_t k, uintptr_t a, uint64_t lda,
            uintptr_t b, uint64_t ldb, uintptr_t c, uint64_t ldc,
            const std::vector<uintptr_t> &workspaces, uintptr_t stream,
+           uint64_t batch, const BatchStrides &batchStrides,
            const std::vector<uintptr_t> &scales) const {
-    runtime::LaunchPlan launchPlan = plan(m, n, k, lda, ldb, ldc);
+    runtime::LaunchPlan launchPlan =
+        plan(m, n, k, lda, ldb, ldc, batch, batchStrides);
     if (workspaces.size() != launchPlan.workspaces.size())
       usageError(bundle.manifest().name + " takes " +
                  std::to_string(launchPlan.workspaces.size()) +
@@ -264,8 +290,11 @@ std::string typeName(bundle::DType type) {
 /// The problem of a configuration's types and scales.
 dispatch::Problem configProblem(const KernelConfig &config, uint64_t m,
                                 uint64_t n, uint64_t k) {
-  return makeProblem(m, n, k, typeName(config.inType), typeName(config.cType()),
-                     typeName(config.bType()), config.quant.spelling());
+  dispatch::Problem problem =
+      makeProblem(m, n, k, typeName(config.inType), typeName(config.cType()),
+                  typeName(config.bType()), config.quant.spelling());
+  problem.layouts = config.layouts;
+  return problem;
 }
 
 } // namespace
@@ -337,10 +366,12 @@ NB_MODULE(_core, m) {
              std::tuple<uint32_t, uint32_t, uint32_t> tile,
              std::pair<uint32_t, uint32_t> cluster, const std::string &schedule,
              const std::string &raster, uint32_t swizzle, uint32_t stages,
-             uint32_t splits, bool streamK,
-             const std::optional<std::string> &bType,
+             uint32_t splits, bool streamK, const std::string &layouts,
+             bool batched, const std::optional<std::string> &bType,
              const std::string &quant) {
             KernelConfig c;
+            c.layouts = parseLayouts(layouts);
+            c.batched = batched;
             c.inType = parseType(inType, "input dtype");
             if (outType && (*outType != inType ||
                             parseType(*outType, "output dtype") !=
@@ -371,7 +402,8 @@ NB_MODULE(_core, m) {
           nb::arg("dtype"), nb::arg("out_dtype"), nb::arg("tile"),
           nb::arg("cluster"), nb::arg("schedule"), nb::arg("raster"),
           nb::arg("swizzle"), nb::arg("stages"), nb::arg("splits"),
-          nb::arg("stream_k"), nb::arg("b_dtype") = nb::none(),
+          nb::arg("stream_k"), nb::arg("layouts") = "row,col,row",
+          nb::arg("batched") = false, nb::arg("b_dtype") = nb::none(),
           nb::arg("quant") = "",
           "From fields; the compiler checks them when it compiles.")
       .def_prop_ro("name", &KernelConfig::name)
@@ -413,6 +445,11 @@ NB_MODULE(_core, m) {
       .def_ro("stages", &KernelConfig::stages)
       .def_ro("splits", &KernelConfig::splits)
       .def_ro("stream_k", &KernelConfig::streamK)
+      .def_prop_ro("layouts",
+                   [](const KernelConfig &c) {
+                     return dispatch::layoutTriple(c.layouts);
+                   })
+      .def_ro("batched", &KernelConfig::batched)
       .def("derived_stages", &KernelConfig::derivedStages)
       .def("__eq__",
            [](const KernelConfig &a, const KernelConfig &b) { return a == b; })
@@ -455,11 +492,11 @@ NB_MODULE(_core, m) {
                    [](const dispatch::Selection &s) {
                      return std::string(dispatch::toString(s.source));
                    })
-      .def_prop_ro("estimate",
-                   [](const dispatch::Selection &s) {
-                     return estimateDict(s.estimate);
-                   })
+      .def_prop_ro(
+          "estimate",
+          [](const dispatch::Selection &s) { return estimateDict(s.estimate); })
       .def_ro("reason", &dispatch::Selection::reason)
+      .def_ro("transposed", &dispatch::Selection::transposed)
       .def("__repr__", [](const dispatch::Selection &s) {
         return "Selection(" + s.config.name() + ", " +
                std::string(dispatch::toString(s.source)) + ")";
@@ -472,15 +509,21 @@ NB_MODULE(_core, m) {
          const dispatch::DispatchModel &model, const std::string &arch,
          uint32_t smCount,
          const std::optional<std::vector<KernelConfig>> &available,
+         const std::string &layouts, uint64_t batch,
          const std::optional<std::string> &bType, const std::string &quant) {
-        return dispatch::select(
-            makeProblem(mm, n, k, inType, outType, bType, quant), model,
-            makeTarget(arch, smCount), available ? &*available : nullptr);
+        dispatch::Problem problem =
+            makeProblem(mm, n, k, inType, outType, bType, quant, layouts);
+        if (batch == 0)
+          usageError("batch must be at least 1, got 0");
+        problem.batch = batch;
+        return dispatch::select(problem, model, makeTarget(arch, smCount),
+                                available ? &*available : nullptr);
       },
       nb::arg("m"), nb::arg("n"), nb::arg("k"), nb::arg("dtype") = "bf16",
       nb::arg("out_dtype") = nb::none(), nb::arg("model"),
       nb::arg("arch") = "sm_90a", nb::arg("sm_count") = 132,
-      nb::arg("available") = nb::none(), nb::arg("b_dtype") = nb::none(),
+      nb::arg("available") = nb::none(), nb::arg("layouts") = "row,col,row",
+      nb::arg("batch") = 1, nb::arg("b_dtype") = nb::none(),
       nb::arg("quant") = "",
       "The dispatcher's choice for a problem (see "
       "include/gemm/Dispatch/Dispatcher.h).");
@@ -489,14 +532,19 @@ NB_MODULE(_core, m) {
       "check_problem",
       [](uint64_t mm, uint64_t n, uint64_t k, const std::string &inType,
          const std::optional<std::string> &outType,
-         const std::optional<std::string> &bType, const std::string &quant) {
-        dispatch::checkProblem(
-            makeProblem(mm, n, k, inType, outType, bType, quant));
+         const std::optional<std::string> &bType, const std::string &quant,
+         const std::string &layouts, uint64_t batch) {
+        dispatch::Problem problem =
+            makeProblem(mm, n, k, inType, outType, bType, quant, layouts);
+        problem.batch = batch;
+        dispatch::checkProblem(problem);
       },
       nb::arg("m"), nb::arg("n"), nb::arg("k"), nb::arg("dtype"),
       nb::arg("out_dtype") = nb::none(), nb::arg("b_dtype") = nb::none(),
-      nb::arg("quant") = "",
-      "DispatchError when no SM90 kernel takes these types and scales.");
+      nb::arg("quant") = "", nb::arg("layouts") = "row,col,row",
+      nb::arg("batch") = 1,
+      "DispatchError when no SM90 kernel takes these types, scales, layouts "
+      "and batch.");
   m.def(
       "realign_pays",
       [](const std::string &tensor, uint64_t mm, uint64_t n, uint64_t k,
@@ -555,13 +603,19 @@ NB_MODULE(_core, m) {
   m.def(
       "library_set",
       [](const dispatch::DispatchModel &model,
-         const std::vector<std::string> &types) {
+         const std::vector<std::string> &types, bool allLayouts) {
         std::vector<bundle::DType> parsed;
         for (const std::string &t : types)
           parsed.push_back(parseType(t, "dtype"));
-        return dispatch::librarySet(model, parsed);
+        return allLayouts ? dispatch::librarySet(model, parsed,
+                                                 dispatch::libraryLayouts(),
+                                                 /*batched=*/true)
+                          : dispatch::librarySet(model, parsed);
       },
-      nb::arg("model"), nb::arg("dtypes"));
+      nb::arg("model"), nb::arg("dtypes"), nb::arg("all_layouts") = false,
+      "The configurations a kernel library holds (all_layouts: in each of "
+      "the library's layouts and their batched twins, as the build's "
+      "library; else the default layouts only).");
 
   nb::class_<dispatch::KernelLibrary>(m, "KernelLibrary")
       .def_static("load",
@@ -630,6 +684,12 @@ NB_MODULE(_core, m) {
             return std::make_tuple(typeName(t.a), typeName(t.b), typeName(t.c));
           },
           "(A, B, C) element types")
+      .def_prop_ro(
+          "layouts",
+          [](const Bundle &b) {
+            return dispatch::layoutTriple(b.manifest().layouts);
+          },
+          "A, B, C storage orders, e.g. 'row,col,row' (see gemm.matmul)")
       .def_prop_ro("tile", [](const Bundle &b) { return b.manifest().tile; })
       .def_prop_ro("cluster",
                    [](const Bundle &b) { return b.manifest().cluster; })
@@ -637,16 +697,22 @@ NB_MODULE(_core, m) {
                    [](const Bundle &b) {
                      return b.manifest().constraints.leadingDimAlignmentBytes;
                    })
+      .def_prop_ro("batched",
+                   [](const Bundle &b) { return b.manifest().hasBatch(); })
       .def(
           "plan",
           [](const Bundle &b, uint64_t mm, uint64_t n, uint64_t k,
              uint32_t smCount, std::optional<uint64_t> lda,
-             std::optional<uint64_t> ldb, std::optional<uint64_t> ldc) {
-            return b.plan(mm, n, k, lda, ldb, ldc, smCount);
+             std::optional<uint64_t> ldb, std::optional<uint64_t> ldc,
+             uint64_t batch, const BatchStrides &batchStrides) {
+            return b.plan(mm, n, k, lda, ldb, ldc, smCount, batch,
+                          batchStrides);
           },
           nb::arg("m"), nb::arg("n"), nb::arg("k"), nb::arg("sm_count") = 132,
           nb::arg("lda") = nb::none(), nb::arg("ldb") = nb::none(),
-          nb::arg("ldc") = nb::none(),
+          nb::arg("ldc") = nb::none(), nb::arg("batch") = 1,
+          nb::arg("batch_strides") =
+              std::make_tuple(nb::none(), nb::none(), nb::none()),
           "The launch plan without a GPU (persistent grids sized for "
           "sm_count CTAs).");
 
@@ -661,11 +727,16 @@ NB_MODULE(_core, m) {
       .def_prop_ro("source", [](const Kernel &k) { return k.loaded->source(); })
       .def("plan", &Kernel::plan, nb::arg("m"), nb::arg("n"), nb::arg("k"),
            nb::arg("lda") = nb::none(), nb::arg("ldb") = nb::none(),
-           nb::arg("ldc") = nb::none())
+           nb::arg("ldc") = nb::none(), nb::arg("batch") = 1,
+           nb::arg("batch_strides") =
+               std::make_tuple(nb::none(), nb::none(), nb::none()))
       .def("run", &Kernel::run, nb::arg("m"), nb::arg("n"), nb::arg("k"),
            nb::arg("a"), nb::arg("lda"), nb::arg("b"), nb::arg("ldb"),
            nb::arg("c"), nb::arg("ldc"), nb::arg("workspaces"),
-           nb::arg("stream"), nb::arg("scales") = std::vector<uintptr_t>());
+           nb::arg("stream"), nb::arg("batch") = 1,
+           nb::arg("batch_strides") =
+               std::make_tuple(nb::none(), nb::none(), nb::none()),
+           nb::arg("scales") = std::vector<uintptr_t>());
 
   m.def(
       "dlpack_info",

@@ -14,7 +14,7 @@ from test_package import FakeCuda
 
 def test_low_precision_config_names():
     config = gemm.Config(tile=(128, 128, 128))
-    kc = config.kernel_config("e4m3", "bf16", "e5m2", "bb")
+    kc = config.kernel_config("e4m3", "bf16", b_dtype="e5m2", quant="bb")
     assert kc.name == "sm90_e4m3xe5m2_cbf16_qbb_128x128x128_coop_c1x1_rm_s8_st0"
     assert kc.b_dtype == "e5m2" and kc.quant == "qbb" and kc.out_dtype == "bf16"
     assert "a(f8E4M3FN, row) b(f8E5M2, col) c(bf16, row) acc(f32)" in kc.mlir
@@ -59,6 +59,37 @@ def test_select_low_precision():
         gemm.select(64, 64, 64, "e4m3", quant="bt")
     with pytest.raises(gemm.UsageError, match="not a quant spelling"):
         gemm.select(64, 64, 64, "e4m3", quant="zz")
+
+
+def test_low_precision_layouts_and_batches():
+    # WGMMA reads 8-bit and tf32 operands K-major only.
+    with pytest.raises(gemm.DispatchError, match="A and B must be K-major"):
+        gemm.select(4096, 4096, 4096, "e4m3", quant="tt", layouts="col,col,row")
+    with pytest.raises(gemm.DispatchError, match="A and B must be K-major"):
+        gemm.select(4096, 4096, 4096, "f32", layouts="row,row,row")
+    # A column-major C: a kernel of its own for a bf16 C (compiled: the
+    # library holds row-major C kernels, with which it runs transposed)...
+    ccol = gemm._core.select(4096, 4096, 4096, "e4m3", None, gemm.dispatch_model(), "sm_90a",
+                             132, None, "row,col,col", 1, None, "rc")
+    assert not ccol.transposed and ccol.config.layouts == "row,col,col"
+    assert ccol.config.name.startswith("sm90_e4m3_cbf16_qrc_akbkcc_")
+    assert gemm.select(4096, 4096, 4096, "e4m3", quant="rc", layouts="row,col,col").transposed
+    # ...the transposed problem for an fp8 C (written row-major only), with
+    # A's row scales as the column scales of its B.
+    fp8 = gemm.select(1024, 4096, 4096, "e4m3", "e4m3", quant="rc", layouts="row,col,col")
+    assert fp8.transposed and fp8.config.layouts == "row,col,row"
+    assert fp8.config.quant == "qrc"
+    mixed = gemm.select(1024, 4096, 4096, "e4m3", "e4m3", b_dtype="e5m2", quant="tt",
+                        layouts="row,col,col")
+    assert mixed.transposed and mixed.config.name.startswith("sm90_e5m2xe4m3_ce4m3_qtt_")
+    with pytest.raises(gemm.DispatchError, match="block-wise scales do not have"):
+        gemm.select(1024, 4096, 4096, "e4m3", "e4m3", quant="bb", layouts="row,col,col")
+    # Batches take per-tensor scales (one for every entry), whole tiles.
+    batched = gemm.select(1024, 1024, 1024, "e4m3", quant="tt", batch=8)
+    assert batched.config.batched and batched.config.splits == 1
+    assert "_qtt_batched_" in batched.config.name
+    with pytest.raises(gemm.DispatchError, match="a batch takes per-tensor scales"):
+        gemm.select(1024, 1024, 1024, "e4m3", quant="rc", batch=8)
 
 
 @pytest.mark.compiler

@@ -3,16 +3,19 @@
 // The dispatcher on the command line, without a GPU or the compiler:
 //
 //   gemm-dispatch (--model FILE | --library DIR) --m M --n N --k K
-//       [--dtype T] [--b-dtype T] [--out-dtype T] [--quant Q] [--sms N]
-//       [--json]
+//       [--dtype T] [--b-dtype T] [--out-dtype T] [--quant Q]
+//       [--layout A,B,C] [--batch B] [--sms N] [--json]
 //     prints the configuration the dispatcher picks and why (low-precision
 //     types and scales: docs/LowPrecision.md; Q is a quant spelling, e.g.
 //     tt, rc, bb, ttf);
 //   gemm-dispatch --model FILE --write-library DIR [--dtypes bf16,f16]
 //       [--low-precision yes|no]
 //     writes the kernel library's index (DIR/library.json, DIR/model.json)
-//     and the gemm.matmul ops of its kernels (DIR/library.mlir) for gemm-opt,
-//     with the low-precision kernels of lowPrecisionLibrarySet() unless no.
+//     and the gemm.matmul ops of its kernels for gemm-opt, one file per
+//     layout group and batched or not (DIR/library-<a?b?c?>[-batched].mlir,
+//     e.g. library-akbkcr.mlir: the build compiles them in parallel), the
+//     low-precision kernels of lowPrecisionLibrarySet() unless no
+//     (DIR/library-lowp.mlir), and all of them (DIR/library.mlir).
 //
 // Exit codes: 0 ok, 2 bad usage or unreadable data.
 //
@@ -36,7 +39,9 @@ namespace {
 const char *Usage =
     "usage: gemm-dispatch (--model FILE | --library DIR) --m M --n N --k K\n"
     "           [--dtype T] [--b-dtype T] [--out-dtype T] [--quant Q] "
-    "[--sms N] [--json]\n"
+    "[--layout A,B,C] [--batch B] [--sms N] [--json]\n"
+    "       (--layout: row|col of A, B, C, e.g. col,row,row; default "
+    "row,col,row)\n"
     "       gemm-dispatch --model FILE --write-library DIR "
     "[--dtypes bf16,f16] [--low-precision yes|no]\n";
 
@@ -72,19 +77,35 @@ int writeLibrary(const std::string &modelPath, const std::string &dir,
   for (std::string item; std::getline(list, item, ',');)
     types.push_back(parseType(item, "--dtypes"));
   DispatchModel model = DispatchModel::load(modelPath);
-  std::vector<KernelConfig> configs = librarySet(model, types);
+  std::vector<KernelConfig> configs =
+      librarySet(model, types, libraryLayouts(), /*batched=*/true);
   if (lowPrecision)
     for (const KernelConfig &config : lowPrecisionLibrarySet(model))
       configs.push_back(config);
   KernelLibrary::writeIndex(dir, modelPath, configs);
-  std::ofstream mlir(dir + "/library.mlir");
-  mlir << "// The kernel library: every configuration the dispatcher can pick "
-          "from\n// "
-       << modelPath << " (gemm-dispatch --write-library).\n\n";
-  for (const KernelConfig &config : configs)
-    mlir << config.mlir();
-  if (!mlir)
-    throw DispatchError(dir + "/library.mlir: cannot write");
+  // All kernels, and one file per layout group.
+  std::map<std::string, std::string> parts;
+  std::string all;
+  for (const KernelConfig &config : configs) {
+    all += config.mlir();
+    bool sixteenBit =
+        config.inType == DType::BF16 || config.inType == DType::F16;
+    parts[sixteenBit
+              ? layoutToken(config.layouts) + (config.batched ? "-batched" : "")
+              : "lowp"] += config.mlir();
+  }
+  auto write = [&](const std::string &path, const std::string &ops) {
+    std::ofstream mlir(path);
+    mlir << "// The kernel library: every configuration the dispatcher can "
+            "pick from\n// "
+         << modelPath << " (gemm-dispatch --write-library).\n\n"
+         << ops;
+    if (!mlir)
+      throw DispatchError(path + ": cannot write");
+  };
+  write(dir + "/library.mlir", all);
+  for (const auto &[part, ops] : parts)
+    write(dir + "/library-" + part + ".mlir", ops);
   std::cout << dir << ": " << configs.size() << " kernels\n";
   return 0;
 }
@@ -117,7 +138,9 @@ int run(const std::vector<std::string> &args) {
                                 "--sms",
                                 "--write-library",
                                 "--dtypes",
-                                "--low-precision"};
+                                "--low-precision",
+                                "--layout",
+                                "--batch"};
   for (const auto &[option, value] : values)
     if (std::find(std::begin(Known), std::end(Known), option) ==
         std::end(Known))
@@ -158,6 +181,15 @@ int run(const std::vector<std::string> &args) {
       throw UsageError("--quant: " + error);
     problem.quant = *quant;
   }
+  if (values.count("--batch"))
+    problem.batch = parseCount(values["--batch"], "--batch");
+  if (values.count("--layout")) {
+    std::string error;
+    auto layouts = parseLayoutTriple(values["--layout"], error);
+    if (!layouts)
+      throw UsageError("--layout " + error);
+    problem.layouts = *layouts;
+  }
   Target target;
   if (values.count("--sms"))
     target.smCount =
@@ -178,7 +210,8 @@ int run(const std::vector<std::string> &args) {
                           {"config", selection.config.name()},
                           {"source", toString(selection.source)},
                           {"estimated_us", selection.estimate.seconds * 1e6},
-                          {"reason", selection.reason}};
+                          {"reason", selection.reason},
+                          {"transposed", selection.transposed}};
     if (!library.empty())
       out["manifest"] = library;
     std::cout << out.dump(1) << "\n";

@@ -6,6 +6,7 @@
 #include "gemm/Runtime/Plan.h"
 #include "gemm/Runtime/Runner.h"
 
+#include <array>
 #include <chrono>
 #include <optional>
 #include <string>
@@ -24,7 +25,13 @@ struct Options {
   /// --out-dtype and --quant (a QuantConfig spelling) for --library.
   std::optional<bundle::DType> outType;
   std::string quant;
+  /// --layout A,B,C for --library: the storage orders the kernel is picked
+  /// for (a bundle has its own).
+  bundle::TensorLayouts layouts;
   std::vector<runtime::Problem> problems;
+  /// --batch-strides: elements between the batch entries of A, B, C
+  /// (nullopt: packed).
+  std::array<std::optional<uint64_t>, 3> batchStrides;
   bool check = false;
   bool bench = false;
   runtime::ReferenceMode reference = runtime::ReferenceMode::Auto;

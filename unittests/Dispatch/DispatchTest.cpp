@@ -11,6 +11,7 @@
 
 using namespace gemm::dispatch;
 using gemm::bundle::Arch;
+using gemm::bundle::Layout;
 using ::testing::HasSubstr;
 
 namespace {
@@ -198,6 +199,132 @@ TEST(SelectTest, LibraryFallsBackToThePhysics) {
     EXPECT_THAT(e.what(), HasSubstr("no kernel for m=8192 n=8192 k=8192 bf16 "
                                     "among the available ones"));
   }
+}
+
+TEST(KernelConfigTest, Layouts) {
+  // The default layouts have no token; others one after the types.
+  KernelConfig config = parsed("sm90_bf16_cf32_ambncc_128x256x64_coop_c2x1_"
+                               "rm_s8_st0_sk");
+  EXPECT_EQ(config.layouts.a, Layout::Col);
+  EXPECT_EQ(config.layouts.b, Layout::Row);
+  EXPECT_EQ(config.layouts.c, Layout::Col);
+  EXPECT_EQ(config.outType, DType::F32);
+  EXPECT_TRUE(config.streamK);
+  EXPECT_EQ(config.name(),
+            "sm90_bf16_cf32_ambncc_128x256x64_coop_c2x1_rm_s8_st0_sk");
+  EXPECT_EQ(config.key(), "128x256x64_coop_c2x1_rm_s8_st0_sk");
+  EXPECT_THAT(config.mlir(),
+              HasSubstr("a(bf16, col) b(bf16, row) c(f32, col) acc(f32)"));
+  KernelConfig plain =
+      parsed("sm90_bf16_akbkcr_128x256x64_coop_c2x1_rm_s8_st0");
+  EXPECT_EQ(plain.name(), "sm90_bf16_128x256x64_coop_c2x1_rm_s8_st0");
+  EXPECT_NE(parsed("sm90_bf16_akbncr_128x256x64_coop_c2x1_rm_s8_st0"), plain);
+  std::string error;
+  EXPECT_FALSE(KernelConfig::parse(
+      "sm90_bf16_axbkcr_128x256x64_coop_c2x1_rm_s8_st0", error));
+  EXPECT_EQ(layoutToken(config.layouts), "ambncc");
+  EXPECT_EQ(layoutTriple(config.layouts), "col,row,col");
+  auto triple = parseLayoutTriple("col,row,col", error);
+  ASSERT_TRUE(triple);
+  EXPECT_EQ(*triple, config.layouts);
+  EXPECT_FALSE(parseLayoutTriple("col,row", error));
+  EXPECT_THAT(error, HasSubstr("is not three layouts of A, B and C"));
+  EXPECT_FALSE(parseLayoutTriple("col,row,diag", error));
+  EXPECT_FALSE(parseLayoutTriple("col,row,row,row", error));
+}
+
+TEST(SelectTest, LayoutsKeepTheConfiguration) {
+  DispatchModel model = DispatchModel::parse(SmallModel, "small.json");
+  Problem p = problem(16, 8192, 8192);
+  Selection plain = select(p, model, {});
+  p.layouts.a = Layout::Col;
+  p.layouts.b = Layout::Row;
+  Selection s = select(p, model, {});
+  EXPECT_EQ(s.config.key(), plain.config.key());
+  EXPECT_EQ(s.config.layouts, p.layouts);
+  EXPECT_FALSE(s.transposed);
+  EXPECT_EQ(p.toString(), "m=16 n=8192 k=8192 bf16 a col b row c row");
+}
+
+TEST(SelectTest, ColumnMajorCWithoutItsKernelsIsTheTransposedProblem) {
+  DispatchModel model = DispatchModel::parse(SmallModel, "small.json");
+  std::vector<KernelConfig> library =
+      librarySet(model, {DType::BF16}, libraryLayouts());
+  // The 2 candidates in each of the 4 input layouts, C row-major only.
+  EXPECT_EQ(library.size(), 8u);
+  for (const KernelConfig &config : library)
+    EXPECT_EQ(config.layouts.c, Layout::Row);
+
+  // A col-major C of M = 8192, N = 64: C^T is 64 x 8192, with A' = B
+  // (K-major stays K-major) and B' = A (M-major: the N-major B of the
+  // transposed problem).
+  Problem p = problem(8192, 64, 8192);
+  p.layouts.a = Layout::Col;
+  p.layouts.c = Layout::Col;
+  Problem t = p.transposed();
+  EXPECT_EQ(t.m, 64u);
+  EXPECT_EQ(t.n, 8192u);
+  EXPECT_EQ(t.layouts.a, Layout::Row);
+  EXPECT_EQ(t.layouts.b, Layout::Row);
+  EXPECT_EQ(t.layouts.c, Layout::Row);
+  Selection s = select(p, model, {}, &library);
+  EXPECT_TRUE(s.transposed);
+  EXPECT_EQ(s.config.name(),
+            "sm90_bf16_akbncr_64x64x64_pingpong_c1x1_rm_s8_st0");
+  EXPECT_THAT(s.reason, HasSubstr("no available kernel writes a column-major "
+                                  "C; the transposed problem C^T = B A^T"));
+  // Without a library the column-major C kernel itself is picked.
+  Selection exact = select(p, model, {});
+  EXPECT_FALSE(exact.transposed);
+  EXPECT_EQ(exact.config.layouts, p.layouts);
+}
+
+TEST(SelectTest, BatchesAreOneProblemOfTheirRowsAndWholeTiles) {
+  DispatchModel model = DispatchModel::parse(SmallModel, "small.json");
+  KernelConfig named = parsed("sm90_bf16_ambncr_batched_128x256x64_coop_c1x1_"
+                              "rm_s8_st0");
+  EXPECT_TRUE(named.batched);
+  EXPECT_EQ(named.name(),
+            "sm90_bf16_ambncr_batched_128x256x64_coop_c1x1_rm_s8_st0");
+  EXPECT_THAT(named.mlir(), HasSubstr("acc(f32) batched\n"));
+  EXPECT_TRUE(
+      parsed("sm90_bf16_batched_64x64x64_pingpong_c1x1_rm_s8_st0").batched);
+
+  // 8 x (1024 x 8192 x 8192): a batched kernel, estimated with the batch's
+  // tiles and bytes.
+  Problem p = problem(1024, 8192, 8192);
+  p.batch = 8;
+  EXPECT_EQ(p.toString(), "m=1024 n=8192 k=8192 bf16 batch=8");
+  Selection s = select(p, model, {});
+  EXPECT_EQ(s.source, Source::Model);
+  EXPECT_EQ(s.config.name(),
+            "sm90_bf16_batched_128x256x64_coop_c1x1_rm_s8_st0");
+  Problem one = problem(1024, 8192, 8192);
+  EXPECT_EQ(model.estimate(s.config, p, {}).tiles,
+            8 * model.estimate(s.config, one, {}).tiles);
+  // Batches take whole tiles only.
+  EXPECT_FALSE(isApplicable(parsed("64x64x64_pingpong_c1x1_rm_s8_st0_k4"),
+                            [] {
+                              Problem q = problem(64, 1024, 16384);
+                              q.batch = 2;
+                              return q;
+                            }(),
+                            {}));
+
+  // The library holds the batched twins of what batches can get.
+  std::vector<KernelConfig> library =
+      librarySet(model, {DType::BF16}, libraryLayouts(), /*batched=*/true);
+  size_t batched = 0;
+  for (const KernelConfig &config : library)
+    if (config.batched) {
+      ++batched;
+      EXPECT_EQ(config.splits, 1u) << config.name();
+      EXPECT_FALSE(config.streamK) << config.name();
+    }
+  EXPECT_EQ(batched, 4u * 2);
+  EXPECT_EQ(library.size(), 8u + 4 * 2);
+  s = select(p, model, {}, &library);
+  EXPECT_TRUE(s.config.batched);
 }
 
 TEST(SelectTest, RefusesWhatItCannotDispatch) {

@@ -64,7 +64,10 @@ enum class ScaleGranularity { Tensor, Row, Col, Block };
 /// How fp8 WGMMA partial sums are accumulated: promoted into f32 every few
 /// k-blocks, or kept in the WGMMA accumulator.
 enum class Fp8Accumulation { Promoted, Fast };
-enum class ProblemDim { M, N, K, Batch };
+/// Batch: the number of problems of a batched kernel. BatchBroadcast: a
+/// batched kernel's mask of the operands whose batch stride is 0 (bit 0: A,
+/// bit 1: B): their descriptors hold one matrix, read at batch entry 0.
+enum class ProblemDim { M, N, K, Batch, BatchBroadcast };
 
 /// Spelling tables: the JSON strings of each enum, in enumerator order.
 template <typename E> struct EnumSpellings;
@@ -89,7 +92,8 @@ GEMM_BUNDLE_SPELLINGS(ParamKind, "param kind", "tma_descriptor", "problem_size",
 GEMM_BUNDLE_SPELLINGS(ScaleGranularity, "scale granularity", "tensor", "row",
                       "col", "block")
 GEMM_BUNDLE_SPELLINGS(Fp8Accumulation, "fp8 accumulation", "promoted", "fast")
-GEMM_BUNDLE_SPELLINGS(ProblemDim, "problem dim", "m", "n", "k", "batch")
+GEMM_BUNDLE_SPELLINGS(ProblemDim, "problem dim", "m", "n", "k", "batch",
+                      "batch_broadcast")
 #undef GEMM_BUNDLE_SPELLINGS
 
 template <typename E> constexpr std::string_view toString(E value) {

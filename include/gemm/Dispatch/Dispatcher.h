@@ -44,27 +44,43 @@ struct Selection {
   Estimate estimate;
   /// One line for humans: why this configuration.
   std::string reason;
+  /// The kernel computes the transposed problem (Problem::transposed()):
+  /// a column-major C that no available kernel writes is written as the
+  /// row-major C^T = B A^T. Run it on N x M x K with A and B exchanged.
+  bool transposed = false;
 };
 
 /// Picks the kernel for `problem`: the candidate of `model` (with the
-/// problem's types) of least estimated time. `available` null means every
-/// configuration can be had (the caller compiles what is missing), else only
-/// those listed can (a kernel library). Low-precision problems (fp8, int8,
-/// tf32) take the candidates at their BK (128 for 8-bit, 32 for tf32) that
-/// the compiler builds, estimated by the physics alone at their MMA rate
-/// (the model is fitted on bf16 kernels). Throws DispatchError for an arch
-/// other than sm_90a, a problem checkProblem() refuses, or when `available`
-/// holds no configuration of the problem's types.
+/// problem's types and layouts) of least estimated time. `available` null
+/// means every configuration can be had (the caller compiles what is
+/// missing), else only those listed can (a kernel library). Low-precision
+/// problems (fp8, int8, tf32) take the candidates at their BK (128 for
+/// 8-bit, 32 for tf32) that the compiler builds, estimated by the physics
+/// alone at their MMA rate (the model is fitted on bf16 kernels). A
+/// column-major C that none of the available (or buildable: an fp8 C is
+/// written row-major only) kernels writes is computed as the transposed
+/// problem (Selection::transposed). Throws DispatchError for an arch other
+/// than sm_90a, a problem checkProblem() refuses, or when `available` holds
+/// no configuration of the problem's types and layouts.
 Selection select(const Problem &problem, const DispatchModel &model,
                  const Target &target,
                  const std::vector<KernelConfig> *available = nullptr);
 
+/// The layouts a kernel library holds kernels of: the four input layouts
+/// (A K- or M-major, B K- or N-major) with a row-major C. A column-major C
+/// is dispatched as the transposed problem, whose C is row-major, so the
+/// library needs no kernels of its own for it.
+std::vector<TensorLayouts> libraryLayouts();
+
 /// Every configuration select() can return without an availability filter,
-/// for each input type in `inTypes` (C of the same type): the model's
-/// candidates. What a kernel library must hold so that dispatch never needs
-/// the compiler.
-std::vector<KernelConfig> librarySet(const DispatchModel &model,
-                                     const std::vector<DType> &inTypes);
+/// for each input type in `inTypes` (C of the same type) and each of
+/// `layouts`: the model's candidates, and with `batched` the batched twins of
+/// those a batch can get (whole tiles: no split-K or stream-K). What a
+/// kernel library must hold so that dispatch never needs the compiler.
+std::vector<KernelConfig>
+librarySet(const DispatchModel &model, const std::vector<DType> &inTypes,
+           const std::vector<TensorLayouts> &layouts = {TensorLayouts{}},
+           bool batched = false);
 
 /// The low-precision problems a kernel library serves without the
 /// compiler: fp8 e4m3 to bf16 with per-tensor, row/column and block-wise

@@ -36,6 +36,9 @@
 
 namespace gemm::dispatch {
 
+using bundle::Layout;
+using bundle::TensorLayouts;
+
 /// A model file or kernel library that cannot be read or is not of the
 /// expected format, or a problem the dispatcher cannot serve; the message
 /// names the file or problem and what to do.
@@ -63,10 +66,26 @@ struct Problem {
   std::optional<DType> inTypeB;
   /// Scales and fp8 accumulation (fp8 and int8 problems).
   QuantConfig quant;
-  /// "m=.. n=.. k=.. bf16" for messages.
+  /// Storage orders of A, B, C. They do not change the estimate (every
+  /// layout runs the same kernel structure); the kernel picked has them.
+  TensorLayouts layouts;
+  /// Problems of the batch (batched kernels for more than 1), estimated as
+  /// the one problem of batch x the tiles and bytes.
+  uint64_t batch = 1;
+  /// "m=.. n=.. k=.. bf16" (+ " x e5m2", " -> bf16", " (qrc)", " a col b row
+  /// c row" when not the default, " batch=B" when batched) for messages.
   std::string toString() const;
   /// fp8, 8-bit integer or tf32 inputs: kernels the model was not fitted on.
   bool lowPrecision() const;
+  /// Whether transposed() computes this product: block-wise scales (A 1 x
+  /// 128, B 128 x 128) have no transposed form.
+  bool transposable() const;
+  /// The same product transposed, C^T = B A^T: N x M x K with A and B
+  /// exchanged (each keeping its memory, so its layout flips: an N-major B
+  /// is an M-major A of the transposed problem; its type and scales go with
+  /// it: B's column scales are the row scales of the new A) and a row-major
+  /// C^T, which is this problem's column-major C. Only for a column-major C.
+  Problem transposed() const;
 };
 
 /// The fitted constants of the physics part (SI units).

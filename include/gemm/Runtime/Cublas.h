@@ -49,9 +49,10 @@ struct CublasOptions {
   bool fastAccum = false;
 };
 
-/// D = A * B^T in the runner's terms (A: M x K, B: N x K, D: M x N, all
-/// row-major), f32 accumulation (s32 for s8 inputs: IMMA), prepared once per
-/// problem with the algorithm cuBLASLt's heuristic picks first.
+/// D = A * B^T in the runner's terms (A: M x K, B: N x K, D: M x N, each in
+/// its plan's layout, strided batches as planned), f32 accumulation (s32
+/// for s8 inputs: IMMA), prepared once per problem with the algorithm
+/// cuBLASLt's heuristic picks first.
 class CublasGemm {
 public:
   /// Null, with `whyNot` set, when cuBLASLt has no algorithm for these

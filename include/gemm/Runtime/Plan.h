@@ -98,13 +98,25 @@ struct PlanOptions {
   /// padded) and must be at least the row length and a multiple of the
   /// kernel's alignment.
   std::array<std::optional<uint64_t>, 3> leadingDims;
+  /// Batched kernels: elements between the batch entries of A, B, C as the
+  /// caller holds them; nullopt: packed entries (outer x ld each). 0 for A
+  /// or B broadcasts one matrix to every entry. C's entries must not
+  /// overlap; every stride must be a 16-byte multiple (TMA). Not with
+  /// staged matrices (their scratch copies are packed).
+  std::array<std::optional<uint64_t>, 3> batchStrides;
 };
 
 /// One matrix in memory: `batch` blocks of `outer` rows of `inner` contiguous
-/// elements, rows `ld` elements apart, blocks `batchStride` elements apart.
+/// elements, rows `ld` elements apart, blocks `batchStride` elements apart
+/// (0: one block that every batch entry reads; less than outer x ld: entries
+/// interleaved row by row, e.g. a [M, batch, K] tensor's batch view).
 struct MatrixPlan {
   Tensor tensor = Tensor::A;
   DType dtype = DType::BF16;
+  /// The manifest's storage order of the tensor. The matrix's logical rows
+  /// and columns (A: M x K, B: N x K, C: M x N) are its memory's outer and
+  /// inner dimensions, or the reverse when transposed().
+  bundle::Layout layout = bundle::Layout::Row;
   uint64_t outer = 0, inner = 0;
   uint64_t ld = 0;
   uint64_t batch = 1;
@@ -113,10 +125,25 @@ struct MatrixPlan {
   bool padded = false;
 
   uint64_t ldBytes() const { return ld * bundle::elementBytes(dtype); }
+  /// The memory's rows are the matrix's logical columns: an M-major A
+  /// (col), an N-major B (row), a column-major C (col).
+  bool transposed() const {
+    return tensor == Tensor::B ? layout == bundle::Layout::Row
+                               : layout == bundle::Layout::Col;
+  }
+  /// Batch entries held in memory: 1 for a broadcast matrix.
+  uint64_t storedBatches() const { return batchStride == 0 ? 1 : batch; }
+  /// Elements from the first to one past the last row's end (padding
+  /// included).
+  uint64_t spanElements() const {
+    return (storedBatches() - 1) * batchStride + outer * ld;
+  }
   /// Bytes to allocate: every block, padding included.
   uint64_t bytes() const {
-    return batch * batchStride * bundle::elementBytes(dtype);
+    return spanElements() * bundle::elementBytes(dtype);
   }
+  /// Packed or gapped blocks (not interleaved, not broadcast).
+  bool blocked() const { return batchStride >= outer * ld; }
   uint64_t elements() const { return batch * outer * inner; }
 };
 
@@ -239,8 +266,10 @@ struct LaunchPlan {
   std::string configString() const;
 };
 
-/// Which layouts and dtypes this runner can run (A row, B col, C row; C bf16,
-/// f16, f32, fp8 or s32). Throws Error(Bundle) naming what is not supported.
+/// Which dtypes, layouts and launch shapes this runner can run (C bf16,
+/// f16, f32, fp8 or s32; clusters along x; every layout of 16-bit inputs,
+/// K-major A and B of the others). Throws Error(Bundle) naming what is not
+/// supported.
 void checkRunnerSupports(const bundle::KernelManifest &manifest);
 
 /// Plans one launch. Throws Error(Usage) when the problem does not fit the

@@ -41,16 +41,19 @@ void fillRandomScales(CUdeviceptr ptr, const ScalePlan &plan, uint64_t seed,
 
 /// out (packed f32, batch x outer x inner) = the matrix `plan` at `in`
 /// decoded to f32 and multiplied by its scale factors (`scale` at `scales`;
-/// none when null): the dequantised operand the reference multiplies.
-/// Inputs of any input dtype (fp8, 8-bit integers, bf16, f16, f32).
+/// none when null): the dequantised operand the reference multiplies, in
+/// the layout of `plan`. Inputs of any input dtype (fp8, 8-bit integers,
+/// bf16, f16, f32).
 void dequantize(CUdeviceptr in, const MatrixPlan &plan, const ScalePlan *scale,
                 CUdeviceptr scales, CUdeviceptr out, CUstream stream);
 
-/// out[b][m][n] = sum_k A[b][m][k] * B[b][n][k], accumulated in f64 and
-/// stored as packed f32 (batch x M x N). bf16, f16, f32 and fp8 inputs
-/// (dequantise others first).
+/// out[b][m][n] = sum_k A[b][m][k] * B[b][n][k] for A and B in their
+/// layouts (aPlan, bPlan), accumulated in f64 and stored as packed f32 in
+/// the layout of `outPlan` (batch x M x N, or batch x N x M when C is
+/// column-major). bf16, f16, f32 and fp8 inputs (dequantise others first).
 void referenceGemm(CUdeviceptr a, const MatrixPlan &aPlan, CUdeviceptr b,
-                   const MatrixPlan &bPlan, CUdeviceptr out, CUstream stream);
+                   const MatrixPlan &bPlan, CUdeviceptr out,
+                   const MatrixPlan &outPlan, CUstream stream);
 
 struct CompareStats {
   uint64_t elements = 0;

@@ -1,14 +1,16 @@
 """matmul, compile, load: the three ways in.
 
 C[M, N] = A[M, K] @ B[N, K]^T with A and B of one 16-bit type (bf16 or f16),
-K contiguous in both, f32 accumulation, C in the input type (or out_dtype);
-or of low precision (docs/LowPrecision.md): fp8 (e4m3, e5m2) and 8-bit
-integer (s8, u8) pairs with their scale factors, f32 through tf32.
-The kernel for a shape comes from the C++ dispatcher (the one gemm-runner
---library uses), from the kernel library shipped in the package when it has
-it, else compiled on first use (gemm._jit). Warm calls look the kernel up in
-a dictionary and launch: no compiling, no file I/O, no device
-synchronisation.
+f32 accumulation, C in the input type (or out_dtype); or of low precision
+(docs/LowPrecision.md): fp8 (e4m3, e5m2) and 8-bit integer (s8, u8) pairs
+with their scale factors, f32 through tf32. Each of A, B and C may be row- or
+column-major (a transposed view such as a.t() or W.T is used as it is: the
+kernel of that layout runs; low-precision A and B are K-major, others are
+copied so). The kernel for a shape and its layouts
+comes from the C++ dispatcher (the one gemm-runner --library uses), from the
+kernel library shipped in the package when it has it, else compiled on first
+use (gemm._jit). Warm calls look the kernel up in a dictionary and launch: no
+compiling, no file I/O, no device synchronisation.
 """
 import dataclasses
 import os
@@ -25,6 +27,7 @@ _OUTPUT_TYPES = ("bf16", "f16", "f32", "e4m3", "e5m2", "s32")
 _FP8 = ("e4m3", "e5m2")
 _INT8 = ("s8", "u8")
 _ALIGN = 16  # TMA: base addresses and row strides are 16-byte multiples
+_DEFAULT_LAYOUTS = "row,col,row"
 
 
 @dataclasses.dataclass(frozen=True)
@@ -40,10 +43,13 @@ class Config:
     splits: int = 1
     stream_k: bool = False
 
-    def kernel_config(self, dtype="bf16", out_dtype=None, b_dtype=None, quant=""):
+    def kernel_config(self, dtype="bf16", out_dtype=None, layouts=_DEFAULT_LAYOUTS,
+                      batched=False, b_dtype=None, quant=""):
         """The gemm._core.KernelConfig of this configuration for these types
-        (and, for fp8 and int8, the quant spelling of its scales: e.g. "tt",
-        "rc", "bb", "ttf"; docs/LowPrecision.md)."""
+        and layouts ("row,col,row": A, B, C as gemm.matmul spells them),
+        batched or not; for fp8 and int8, B's type when it differs from A's
+        and the quant spelling of its scales (e.g. "tt", "rc", "bb", "ttf";
+        docs/LowPrecision.md)."""
         if self.arch != "sm_90a":
             raise _core.UsageError(
                 f"arch {self.arch}: the package compiles sm_90a configurations; SM100 "
@@ -53,7 +59,8 @@ class Config:
                                    f"{self.tile} and {self.cluster}")
         return _core.KernelConfig.make(dtype, out_dtype, tuple(self.tile), tuple(self.cluster),
                                        self.schedule, self.raster, self.swizzle, self.stages,
-                                       self.splits, self.stream_k, b_dtype, quant)
+                                       self.splits, self.stream_k, layouts, batched, b_dtype,
+                                       quant)
 
     @staticmethod
     def from_kernel_config(config):
@@ -116,20 +123,40 @@ def device_info(device=0):
     return info
 
 
-def select(m, n, k, dtype="bf16", out_dtype=None, device=None, sm_count=None, b_dtype=None,
-           quant=""):
+def select(m, n, k, dtype="bf16", out_dtype=None, device=None, sm_count=None,
+           layouts=_DEFAULT_LAYOUTS, batch=1, b_dtype=None, quant=""):
     """The dispatcher's choice for a problem (gemm._core.Selection: config,
-    source, reason), as matmul makes it: for GPU `device`'s SM count, or for
-    `sm_count` (default 132, the H200) without a GPU. Low precision: B's
-    type when it differs from A's, and the quant spelling of the scales
-    ("tt" per tensor, "rc" per row of A and column of B, "bb" block-wise, a
-    trailing "f" for fast fp8 accumulation)."""
+    source, reason, transposed), as matmul makes it: for GPU `device`'s SM
+    count, or for `sm_count` (default 132, the H200) without a GPU; among the
+    kernel library's kernels when there is one. `layouts`: "A,B,C" storage
+    orders, row|col each (see gemm.matmul). `batch`: problems of a batch
+    (gemm.bmm, 3-D matmul). Low precision: B's type when it differs from
+    A's, and the quant spelling of the scales ("tt" per tensor, "rc" per row
+    of A and column of B, "bb" block-wise, a trailing "f" for fast fp8
+    accumulation)."""
     arch = "sm_90a"
     if device is not None:
         info = device_info(device)
         arch, sm_count = info["arch"] or "unknown", info["sm_count"]
-    return _core.select(m, n, k, dtype, out_dtype, dispatch_model(), arch, sm_count or 132,
-                        None, b_dtype, quant)
+    return _select(m, n, k, dtype, out_dtype, arch, sm_count or 132, layouts, batch, b_dtype,
+                   quant)
+
+
+def _select(m, n, k, dtype, out_dtype, arch, sm_count, layouts, batch=1, b_dtype=None,
+            quant=""):
+    """Among the library's kernels when it holds some for these types and
+    layouts (a column-major C the library does not write comes back as the
+    transposed problem), else among all (compiled on first use)."""
+    library = kernel_library()
+    model = dispatch_model()
+    if library is not None:
+        try:
+            return _core.select(m, n, k, dtype, out_dtype, model, arch, sm_count,
+                                library.configs, layouts, batch, b_dtype, quant)
+        except _core.DispatchError:
+            pass
+    return _core.select(m, n, k, dtype, out_dtype, model, arch, sm_count, None, layouts,
+                        batch, b_dtype, quant)
 
 
 # ---------------------------------------------------------------------------
@@ -145,6 +172,10 @@ class Kernel:
         self.manifest_path = self.bundle.manifest_path
         a, b, c = self.bundle.dtypes
         self.dtypes = (a, b, c)
+        # "row,col,row": the storage orders of A, B, C the kernel takes.
+        self.layouts = self.bundle.layouts
+        # A batched kernel runs batches of 2 or more problems.
+        self.batched = self.bundle.batched
         self._loaded = {}
         self._workspaces = {}
         self._lock = threading.Lock()
@@ -162,18 +193,22 @@ class Kernel:
                     kernel = self._loaded[device] = _core.Kernel(self.bundle, device)
         return kernel
 
-    def plan(self, m, n, k, sm_count=132):
-        """The launch plan without a GPU (what gemm-runner --dry-run prints)."""
-        return self.bundle.plan(m, n, k, sm_count)
+    def plan(self, m, n, k, sm_count=132, batch=1, batch_strides=(None, None, None)):
+        """The launch plan without a GPU (what gemm-runner --dry-run prints);
+        batch_strides: elements between the batch entries of A, B, C (None:
+        packed)."""
+        return self.bundle.plan(m, n, k, sm_count, batch=batch, batch_strides=batch_strides)
 
     def __call__(self, a, b, out=None, stream=None, *, scale_a=None, scale_b=None,
                  scale_out=None, amax=None):
+        """C = A @ B^T with this kernel; operands in other layouts than the
+        kernel's are copied into its layouts first."""
         scales = _Scales(scale_a, scale_b, scale_out, amax, "promoted")
         return _run(self, a, b, out, stream, self.dtypes[2], scales)
 
 
 _kernels = {}        # manifest path, or ("config", name, cache dir) -> Kernel
-_dispatched = {}     # (m, n, k, dtype, out dtype, device) -> Kernel
+_dispatched = {}     # (m, n, k, dtype, out dtype, layouts, device) -> (Kernel, transposed)
 
 
 def _kernel_for_config(config):
@@ -196,10 +231,14 @@ def _kernel_for_config(config):
     return kernel
 
 
-def compile(config, a_dtype="bf16", b_dtype=None, c_dtype=None, quant=""):
-    """The kernel of `config` (a gemm.Config) for these types (and scales:
-    `quant`, e.g. "tt", "rc", "bb"), from the kernel library when it has it,
-    else compiled (once, then from the disk cache). Needs no GPU."""
+def compile(config, a_dtype="bf16", b_dtype=None, c_dtype=None, layouts=_DEFAULT_LAYOUTS,
+            batched=False, quant=""):
+    """The kernel of `config` (a gemm.Config) for these types and layouts
+    ("A,B,C" storage orders, row|col each: "row,col,row" is A K-major, B N
+    rows of K, C row-major; fp8, int8 and f32 A and B are K-major), batched
+    or not, and scales (`quant`, e.g. "tt", "rc", "bb"), from the kernel
+    library when it has it, else compiled (once, then from the disk cache).
+    Needs no GPU."""
     if isinstance(config, str):
         config = Config.from_kernel_config(_core.KernelConfig(config, a_dtype))
     if not isinstance(config, Config):
@@ -211,10 +250,12 @@ def compile(config, a_dtype="bf16", b_dtype=None, c_dtype=None, quant=""):
     if c_dtype is not None and c_dtype not in _OUTPUT_TYPES:
         raise _core.UsageError(f"c_dtype={c_dtype}: expected one of {', '.join(_OUTPUT_TYPES)}")
     try:
-        _core.check_problem(1, 1, 1, a_dtype, c_dtype, b_dtype, quant)
+        _core.check_problem(1, 1, 1, a_dtype, c_dtype, b_dtype, quant, layouts,
+                            2 if batched else 1)
     except _core.DispatchError as e:
         raise _core.UsageError(str(e)) from None
-    return _kernel_for_config(config.kernel_config(a_dtype, c_dtype, b_dtype, quant))
+    return _kernel_for_config(config.kernel_config(a_dtype, c_dtype, layouts, batched, b_dtype,
+                                                   quant))
 
 
 def load(manifest_path):
@@ -227,29 +268,55 @@ def load(manifest_path):
     return kernel
 
 
-def _dispatch(m, n, k, dtype, out_dtype, device, b_dtype=None, quant=""):
-    key = (m, n, k, dtype, out_dtype, device, b_dtype, quant)
-    kernel = _dispatched.get(key)
-    if kernel is None:
+def _dispatch(m, n, k, dtype, out_dtype, layouts, device, batch=1, b_dtype=None, quant=""):
+    """(Kernel, transposed) for a problem: transposed means the kernel
+    computes C^T = B A^T (a column-major C as the row-major C^T)."""
+    key = (m, n, k, dtype, out_dtype, layouts, device, batch, b_dtype, quant)
+    found = _dispatched.get(key)
+    if found is None:
         info = device_info(device)
         if info["arch"] != "sm_90a":
             raise _core.ArchMismatchError(
                 f"GPU {device} ({info['name']}, compute capability "
                 f"{'.'.join(map(str, info['compute_capability']))}) does not run sm_90a kernels; "
                 "the package runs kernels on Hopper GPUs (compute capability 9.0)")
-        selection = _core.select(m, n, k, dtype, out_dtype if out_dtype != dtype else None,
-                                 dispatch_model(), "sm_90a", info["sm_count"], None,
-                                 b_dtype if b_dtype != dtype else None, quant)
-        kernel = _dispatched[key] = _kernel_for_config(selection.config)
-    return kernel
+        selection = _select(m, n, k, dtype, out_dtype if out_dtype != dtype else None,
+                            "sm_90a", info["sm_count"], layouts, batch,
+                            b_dtype if b_dtype != dtype else None, quant)
+        found = _dispatched[key] = (_kernel_for_config(selection.config), selection.transposed)
+    return found
+
+
+def bmm(a, b, out=None, *, out_dtype=None, config=None, stream=None):
+    """torch.bmm's product: C[i] = A[i] @ B[i] for A [batch, M, K] and B
+    [batch, K, N]; returns C [batch, M, N]. The same as matmul(a, b^T) with
+    B's last two dimensions exchanged (a view: B [batch, K, N] row-major is
+    the N-major B of the kernels, no copy). A batch of 1 (or a 2-D operand)
+    is broadcast to every entry."""
+    swap = getattr(b, "mT", None)
+    b_t = swap if swap is not None else b.swapaxes(-1, -2)
+    return matmul(a, b_t, out, out_dtype=out_dtype, config=config, stream=stream)
 
 
 def matmul(a, b, out=None, *, out_dtype=None, scale_a=None, scale_b=None, scale_out=None,
            amax=None, accumulate="promoted", config=None, stream=None):
     """C = A @ B^T for A [M, K] and B [N, K]; returns C [M, N].
 
+    Batched: A [batch, M, K] and/or B [batch, N, K] give C [batch, M, N]
+    with C[i] = A[i] @ B[i]^T; a 2-D operand, or one of batch 1, is used by
+    every entry (the kernel reads it with a batch stride of 0, no copy), and
+    strided batches (e.g. expand, a slice of a bigger tensor, the batch
+    view of an [M, batch, K] tensor) are used as they are when their
+    strides are 16-byte multiples. out must not have overlapping entries.
+
+    Each of A, B and out may be row-major or column-major (e.g. a.t() of a
+    [K, M] tensor, or W.T of a weight W [K, N] for x @ W), with rows 16-byte
+    aligned: it is used as it is, by the kernel of those layouts. Anything
+    else (other strides, misaligned), and low-precision A and B that are not
+    K-major (WGMMA reads fp8, int8 and tf32 operands K-major only), is
+    copied aligned first.
     out: write into this tensor (M x N, of the output type) instead of a new
-    one. out_dtype: "bf16", "f16", "f32", "e4m3", "e5m2" or "s32" (default:
+    (row-major) one. out_dtype: "bf16", "f16", "f32", "e4m3", "e5m2" or "s32" (default:
     the input type; bf16 for fp8 inputs, s32 for 8-bit integer inputs
     without scales and bf16 with them). config: a gemm.Config to use instead
     of the dispatcher's choice. stream: a CUDA stream handle (int) for
@@ -265,6 +332,8 @@ def matmul(a, b, out=None, *, out_dtype=None, scale_a=None, scale_b=None, scale_
     output needs scale_out (one f32, multiplied before rounding) and sets
     amax (one f32, if given) to max |C| before scale_out. accumulate: fp8
     partial sums "promoted" into f32 every 128 of K (the default) or "fast".
+    A batch takes per-tensor scales only (one scale_a and one scale_b for
+    every entry).
     """
     from gemm import _torch_ops
     plain = (scale_a is None and scale_b is None and scale_out is None and amax is None
@@ -277,13 +346,7 @@ def matmul(a, b, out=None, *, out_dtype=None, scale_a=None, scale_b=None, scale_
 
 
 def matmul_impl(a, b, out, out_dtype, config, stream, scales=None):
-    if config is not None:
-        va, vb = view(a, "a"), view(b, "b")
-        c_dtype = out_dtype or _default_output(va.dtype, scales)
-        quant = scales.spelling(va, vb, out_dtype) if scales else ""
-        kernel = compile(config, va.dtype, vb.dtype, c_dtype, quant)
-        return _run(kernel, a, b, out, stream, kernel.dtypes[2], scales)
-    return _run(None, a, b, out, stream, out_dtype, scales)
+    return _run(config, a, b, out, stream, out_dtype, scales)
 
 
 def _default_output(dtype, scales=None):
@@ -376,14 +439,17 @@ class _Scales:
                     "(float8_e4m3fn, float8_e5m2) and 8-bit integer inputs")
             return ""
         if self.letters is None:
-            self.resolve(va, vb, va.shape[0], vb.shape[0], va.shape[1])
+            self.resolve(va, vb, va.shape[-2], vb.shape[-2], va.shape[-1])
         la, lb = self.letters
         if la == "n" and lb == "n" and self.accumulate == "promoted":
             return ""
         return "q" + la + lb + ("f" if self.accumulate == "fast" else "")
 
-    def pointers(self, kernel, plan, mem, c_dtype, device):
-        """The scale and amax addresses in the kernel's parameter order."""
+    def pointers(self, kernel, plan, mem, c_dtype, device, transposed=False):
+        """The scale and amax addresses in the kernel's parameter order; for
+        a kernel of the transposed problem (C^T = B A^T) its A's scales are
+        scale_b (B's column scales are the row scales of its A) and its B's
+        scale_a."""
         if c_dtype in _FP8 and self.scale_out is None:
             raise _core.UsageError(
                 f"an {c_dtype} output needs scale_out (one f32 on the GPU: C is multiplied by "
@@ -406,14 +472,16 @@ class _Scales:
             if tensor == "c":
                 out.append(self._single(self.scale_out, "scale_out", device).ptr)
                 continue
-            v = self.views.get(tensor)
+            mine = {"a": "b", "b": "a"}[tensor] if transposed else tensor
+            v = self.views.get(mine)
             if v is None:
                 raise _core.UsageError(
                     f"{kernel.name} takes scale_{tensor} ({granularity}, {rows} x {cols} f32)")
             out.append(v.ptr)
         for which in ("a", "b"):
+            theirs = {"a": "b", "b": "a"}[which] if transposed else which
             if self.views.get(which) is not None and not any(
-                    t == which for t, _, _, _ in plan.scales):
+                    t == theirs for t, _, _, _ in plan.scales):
                 raise _core.UsageError(f"{kernel.name} takes no scale_{which}")
         return out
 
@@ -436,10 +504,11 @@ def _check_inputs(a, b):
             raise _core.UsageError(
                 f"{name} is on {v.device_text}: the kernels run on an NVIDIA GPU; move it there "
                 "first (e.g. tensor.cuda())")
-        if len(v.shape) != 2:
+        if len(v.shape) not in (2, 3):
             raise _core.UsageError(
-                f"{name} has shape {list(v.shape)}: expected a 2-D matrix "
-                f"({'A [M, K]' if name == 'a' else 'B [N, K]'}); batched GEMM is not supported yet")
+                f"{name} has shape {list(v.shape)}: expected a matrix "
+                f"({'A [M, K]' if name == 'a' else 'B [N, K]'}) or a batch of them "
+                f"({'A [batch, M, K]' if name == 'a' else 'B [batch, N, K]'})")
     if va.dtype not in _INPUT_TYPES or vb.dtype not in _INPUT_TYPES or (
             va.dtype != vb.dtype and not (va.dtype in _FP8 and vb.dtype in _FP8)
             and not (va.dtype in _INT8 and vb.dtype in _INT8)):
@@ -450,58 +519,121 @@ def _check_inputs(a, b):
     if va.device != vb.device:
         raise _core.UsageError(f"a is on {va.device_text} and b on {vb.device_text}: "
                                "put both on the same GPU")
-    if va.shape[1] != vb.shape[1]:
+    if va.shape[-1] != vb.shape[-1]:
         raise _core.UsageError(
             f"a is {list(va.shape)} and b is {list(vb.shape)}: C = A @ B^T needs A [M, K] and "
-            f"B [N, K] with the same K ({va.shape[1]} != {vb.shape[1]}); for x @ W with W [K, N] "
-            "pass W.T")
+            f"B [N, K] with the same K ({va.shape[-1]} != {vb.shape[-1]}); for x @ W with W [K, N] "
+            "pass W.T (for A @ B with B [batch, K, N] use gemm.bmm)")
+    ba = va.shape[0] if len(va.shape) == 3 else None
+    bb = vb.shape[0] if len(vb.shape) == 3 else None
+    if ba is not None and bb is not None and ba != bb and 1 not in (ba, bb):
+        raise _core.UsageError(
+            f"a is {list(va.shape)} and b is {list(vb.shape)}: their batch sizes {ba} and {bb} "
+            "differ (a batch of 1, or a 2-D operand, is broadcast to every entry)")
     return va, vb
 
 
-def _aligned(v):
-    """Row-major with 16-byte-aligned rows and base: usable by TMA as it is."""
+def _round_ld(count, element_bytes, row_align=_ALIGN):
+    """The smallest leading dimension >= count whose rows are `row_align`
+    (16: TMA's rule) byte multiples."""
+    return -(-count * element_bytes // row_align) * row_align // element_bytes
+
+
+def _storage(v):
+    """How TMA can read the 2-D view v [rows, cols] as it is: ("row", ld) when
+    its rows are contiguous (cols elements, ld apart), ("col", ld) when its
+    columns are, None when neither (other strides, a misaligned base or
+    leading dimension). A single row or column is read along its elements."""
     rows, cols = v.shape
-    if cols > 1 and v.strides[1] != 1:
-        return False
-    ld = v.strides[0] if rows > 1 else max(cols, 1)
-    return v.ptr % _ALIGN == 0 and (ld * v.element_bytes) % _ALIGN == 0 and ld >= cols
+    if v.ptr % _ALIGN:
+        return None
+    s0, s1 = v.strides
+    eb = v.element_bytes
+    if cols <= 1 or s1 == 1:
+        ld = s0 if rows > 1 else _round_ld(cols, eb)
+        if ld >= cols and (ld * eb) % _ALIGN == 0:
+            return "row", ld
+    if rows <= 1 or s0 == 1:
+        ld = s1 if cols > 1 else _round_ld(rows, eb)
+        if ld >= rows and (ld * eb) % _ALIGN == 0:
+            return "col", ld
+    return None
 
 
-def _leading_dim(v):
-    rows, cols = v.shape
-    if rows > 1:
-        return v.strides[0]
-    # A single row: any aligned stride at least the row length will do.
-    return -(-cols * v.element_bytes // _ALIGN) * _ALIGN // v.element_bytes
+class _Matrix:
+    """One operand as the kernel sees it: the 2-D view of its first batch
+    entry (`first`), the storage order and leading dimension TMA reads it
+    with (`storage`, None when it must be copied), and the elements between
+    batch entries (`stride`: None for a plain matrix, 0 for one matrix every
+    entry reads)."""
+    __slots__ = ("first", "storage", "stride")
+
+    def __init__(self, v, batch):
+        from gemm._tensors import TensorView
+        if len(v.shape) == 3:
+            self.first = TensorView(v.obj, v.framework, v.ptr, tuple(v.shape[1:]),
+                                    tuple(v.strides[1:]), v.dtype, v.is_cuda, v.device,
+                                    v.device_text)
+            self.stride = v.strides[0] if v.shape[0] > 1 else 0
+        else:
+            self.first, self.stride = v, 0
+        if not batch:
+            self.stride = None
+        self.storage = _storage(self.first)
+        # TMA reads batch entries a 16-byte multiple apart.
+        if self.storage and self.stride and (self.stride * v.element_bytes) % _ALIGN:
+            self.storage = None
 
 
-def _staged(mem, v, what, row_align=_ALIGN):
-    """A copy of `v` that TMA can read (contiguous rows, `row_align`-byte
-    aligned: 16, or 128 where the runtime says realigning pays)."""
+def _copy(mem, v, what, order, batch=None, row_align=_ALIGN):
+    """An aligned copy of the operand v (a TensorView, 2-D or 3-D) in
+    storage order `order` ("row" or "col"), packed entries of `batch` (None:
+    a plain matrix), rows `row_align` byte multiples, and its _Matrix."""
     if mem.kind is None or mem.kind != v.framework:
         raise _core.UsageError(
-            f"{what} is not row-major with 16-byte-aligned rows (strides {list(v.strides)}, "
-            f"address {v.ptr:#x}) and cannot be copied for you: make it contiguous with rows "
-            "of a multiple of 16 bytes")
-    rows, cols = v.shape
-    ld = -(-cols * v.element_bytes // row_align) * row_align // v.element_bytes
-    copy = mem.empty(rows, cols, v.dtype, ld)
-    mem.copy(copy, v.obj)
-    return view(copy, what)
+            f"{what} is not row- or column-major with 16-byte-aligned rows (strides "
+            f"{list(v.strides)}, address {v.ptr:#x}) and cannot be copied for you: make it "
+            "contiguous with rows of a multiple of 16 bytes")
+    rows, cols = v.shape[-2:]
+    entries = batch or 1
+    eb = v.element_bytes
+    if order == "row":
+        copy = mem.empty3(entries, rows, cols, v.dtype, _round_ld(cols, eb, row_align))
+    else:
+        copy = mem.transpose(mem.empty3(entries, cols, rows, v.dtype,
+                                        _round_ld(rows, eb, row_align)))
+    source = v.obj if len(v.shape) == 3 else mem.unsqueeze(v.obj)
+    mem.copy(copy, source)   # broadcasts a single entry to every entry
+    return _Matrix(view(copy if batch else mem.squeeze(copy), what), batch)
+
+
+# A [M, K] stored "row" is gemm.matmul's a(row) (K-major); B [N, K] stored
+# "row" (N rows of K) is b(col), the K-major B; C [M, N] as stored.
+_B_LAYOUT = {"row": "col", "col": "row"}
 
 
 def _run(kernel, a, b, out, stream, out_dtype, scales=None):
+    """C = A @ B^T with `kernel` (a Kernel, a Config, or None: the
+    dispatcher's choice), for matrices or batches of them."""
     va, vb = _check_inputs(a, b)
-    m, k = va.shape
-    n = vb.shape[0]
+    m, k = va.shape[-2:]
+    n = vb.shape[-2]
+    batched = len(va.shape) == 3 or len(vb.shape) == 3
+    batch = max(va.shape[0] if len(va.shape) == 3 else 1,
+                vb.shape[0] if len(vb.shape) == 3 else 1) if batched else None
+    out_shape = (batch, m, n) if batched else (m, n)
     device = va.device
+    if scales is None:
+        scales = _Scales(None, None, None, None, "promoted")
+    quant = scales.spelling(va, vb, out_dtype)
+    if isinstance(kernel, Config):
+        kernel = compile(kernel, va.dtype, vb.dtype, out_dtype or _default_output(va.dtype, scales),
+                         batched=bool(batch and batch > 1), quant=quant)
+        out_dtype = kernel.dtypes[2]
     if kernel is not None and kernel.dtypes[:2] != (va.dtype, vb.dtype):
         raise _core.UsageError(
             f"{kernel.name} takes {kernel.dtypes[0]} x {kernel.dtypes[1]} inputs; a and b "
             f"are {va.dtype} x {vb.dtype}")
-    if scales is None:
-        scales = _Scales(None, None, None, None, "promoted")
-    quant = scales.spelling(va, vb, out_dtype)
     c_dtype = out_dtype or _default_output(va.dtype, scales)
     if c_dtype not in _OUTPUT_TYPES:
         raise _core.UsageError(f"out_dtype={c_dtype}: expected one of {', '.join(_OUTPUT_TYPES)}")
@@ -511,8 +643,9 @@ def _run(kernel, a, b, out, stream, out_dtype, scales=None):
         if not vc.is_cuda or vc.device != device:
             raise _core.UsageError(f"out is on {vc.device_text}, a and b on {va.device_text}: "
                                    "put out on the same GPU")
-        if tuple(vc.shape) != (m, n):
-            raise _core.UsageError(f"out has shape {list(vc.shape)}; C = A @ B^T is [{m}, {n}]")
+        if tuple(vc.shape) != out_shape:
+            raise _core.UsageError(f"out has shape {list(vc.shape)}; C = A @ B^T is "
+                                   f"{list(out_shape)}")
         if out_dtype is not None and vc.dtype != out_dtype:
             raise _core.UsageError(f"out is {vc.dtype} but out_dtype is {out_dtype}")
         c_dtype = vc.dtype
@@ -521,47 +654,84 @@ def _run(kernel, a, b, out, stream, out_dtype, scales=None):
                                    f"{', '.join(_OUTPUT_TYPES)}")
     if kernel is not None and kernel.dtypes[2] != c_dtype:
         raise _core.UsageError(f"{kernel.name} writes {kernel.dtypes[2]}; the output is {c_dtype}")
+    # WGMMA reads 8-bit and tf32 operands K-major only: such A and B are
+    # used K-major (copied so when they are not).
+    k_major = va.dtype not in ("bf16", "f16")
     if kernel is None:
         # Refuse pairs, outputs and scales no kernel takes before any GPU work.
         try:
             _core.check_problem(max(m, 1), max(n, 1), max(k, 1), va.dtype, c_dtype, vb.dtype,
-                                quant)
+                                quant, "row,col,row" if k_major else _DEFAULT_LAYOUTS,
+                                batch if batched and batch else 1)
         except _core.DispatchError as e:
             raise _core.UsageError(str(e)) from None
     mem = memory(va.framework if vc is None else vc.framework, device)
-    if m == 0 or n == 0 or k == 0:
+    if m == 0 or n == 0 or k == 0 or batch == 0:
         # Nothing to launch; an empty K sums nothing.
-        result = mem.empty(m, n, c_dtype) if out is None else out
-        if k == 0 and m and n:
+        result = mem.empty3(*out_shape, c_dtype) if batched else mem.empty(m, n, c_dtype)
+        result = result if out is None else out
+        if k == 0 and m and n and batch != 0:
             mem.fill_zero(result)
         return result
+    # A batch of one is one problem: the plain kernel runs it.
+    multi = bool(batched and batch > 1)
+    if kernel is not None and kernel.batched != multi:
+        raise _core.UsageError(
+            f"{kernel.name} is {'a batched' if kernel.batched else 'a plain'} kernel; "
+            f"the problem is {'a batch of ' + str(batch) if multi else 'one matrix product'}: "
+            f"compile the configuration with batched={multi}")
+
+    ma = _Matrix(va, multi)
+    mb = _Matrix(vb, multi)
+    mc = _Matrix(vc, multi) if vc is not None else None
+    transposed = False
     if kernel is None:
-        kernel = _dispatch(m, n, k, va.dtype, c_dtype, device, vb.dtype, quant)
+        orders = [x.storage[0] if x and x.storage else "row" for x in (ma, mb, mc)]
+        if k_major:
+            orders[:2] = ["row", "row"]
+        layouts = f"{orders[0]},{_B_LAYOUT[orders[1]]},{orders[2]}"
+        kernel, transposed = _dispatch(m, n, k, va.dtype, c_dtype, layouts, device,
+                                       batch if multi else 1, vb.dtype, quant)
+        want = orders
+    else:
+        la, lb, lc = kernel.layouts.split(",")
+        want = [la, _B_LAYOUT[lb], lc]
     loaded = kernel.loaded(device)
 
-    # Operands TMA cannot read are copied; so are those whose rows straddle
-    # L2 lines where the kernel reuses them enough for the copy to pay
-    # (gemm::runtime::realignPays, as gemm-runner decides).
-    for name in ("a", "b"):
-        v = va if name == "a" else vb
-        if not _aligned(v):
-            v = _staged(mem, v, name)
-        elif _core.realign_pays(name, m, n, k, _leading_dim(v) * v.element_bytes):
-            v = _staged(mem, v, name, _core.STAGING_ROW_ALIGNMENT)
+    # Operands TMA cannot read in the kernel's layout are copied; so are those
+    # whose rows straddle L2 lines where the kernel reuses them enough for the
+    # copy to pay (gemm::runtime::realignPays, as gemm-runner decides).
+    rows = m * (batch if multi else 1)
+    for name, v, want_order in (("a", va, want[0]), ("b", vb, want[1])):
+        mx = ma if name == "a" else mb
+        if mx.storage is None or mx.storage[0] != want_order:
+            mx = _copy(mem, v, name, want_order, batch if multi else None)
+        if _core.realign_pays(name, rows, n, k, mx.storage[1] * v.element_bytes):
+            mx = _copy(mem, v, name, want_order, batch if multi else None,
+                       _core.STAGING_ROW_ALIGNMENT)
         if name == "a":
-            va = v
+            ma = mx
         else:
-            vb = v
+            mb = mx
     result = out
     if out is None:
-        result = mem.empty(m, n, c_dtype)
-        vc = view(result, "out")
+        entries = batch if batched else 1
+        result = mem.empty3(entries, m, n, c_dtype) if want[2] == "row" \
+            else mem.transpose(mem.empty3(entries, n, m, c_dtype))
+        if not batched:
+            result = mem.squeeze(result)
+        mc = _Matrix(view(result, "out"), multi)
     target = None
-    if not _aligned(vc):
-        # Computed into aligned rows, then copied into the caller's layout.
-        target = mem.empty(m, n, c_dtype, -(-n * vc.element_bytes // _ALIGN) * _ALIGN
-                           // vc.element_bytes)
-        vc = view(target, "out")
+    if mc.storage is None or mc.storage[0] != want[2] or (multi and mc.stride == 0):
+        # Computed into an aligned buffer of the kernel's layout, then copied
+        # into the caller's.
+        entries = batch if multi else 1
+        eb = mc.first.element_bytes
+        target = mem.empty3(entries, m, n, c_dtype, _round_ld(n, eb)) if want[2] == "row" \
+            else mem.transpose(mem.empty3(entries, n, m, c_dtype, _round_ld(m, eb)))
+        if not batched:
+            target = mem.squeeze(target)
+        mc = _Matrix(view(target, "out"), multi)
 
     if stream is None:
         stream = mem.stream()
@@ -570,11 +740,18 @@ def _run(kernel, a, b, out, stream, out_dtype, scales=None):
         if not isinstance(stream, int):
             raise _core.UsageError("stream must be a CUDA stream handle (int) or an object "
                                    "with .cuda_stream (torch) or .ptr (CuPy)")
-    lda, ldb, ldc = _leading_dim(va), _leading_dim(vb), _leading_dim(vc)
+    # The kernel's problem: this one, or the transposed C^T = B A^T (A and B
+    # exchanged, each keeping its memory, leading dimension and batch
+    # stride).
+    km, kn = (n, m) if transposed else (m, n)
+    first, second = (mb, ma) if transposed else (ma, mb)
+    lda, ldb, ldc = first.storage[1], second.storage[1], mc.storage[1]
+    kbatch = batch if multi else 1
+    strides = (first.stride, second.stride, mc.stride) if multi else (None, None, None)
     workspaces = []
     plan = None
     if loaded.has_workspaces:
-        plan = loaded.plan(m, n, k, lda, ldb, ldc)
+        plan = loaded.plan(km, kn, k, lda, ldb, ldc, kbatch, strides)
         for size, zeroed in plan.workspaces:
             # Per-call buffers come from the framework's caching allocator,
             # which hands them out again only after this launch on the stream.
@@ -582,10 +759,10 @@ def _run(kernel, a, b, out, stream, out_dtype, scales=None):
             workspaces.append((buffer, mem.address(buffer)))
     pointers = []
     if quant or c_dtype in _FP8 or loaded.has_scales:
-        plan = plan or loaded.plan(m, n, k, lda, ldb, ldc)
-        pointers = scales.pointers(kernel, plan, mem, c_dtype, device)
-    loaded.run(m, n, k, va.ptr, lda, vb.ptr, ldb, vc.ptr, ldc, [w[1] for w in workspaces], stream,
-               pointers)
+        plan = plan or loaded.plan(km, kn, k, lda, ldb, ldc, kbatch, strides)
+        pointers = scales.pointers(kernel, plan, mem, c_dtype, device, transposed)
+    loaded.run(km, kn, k, first.first.ptr, lda, second.first.ptr, ldb, mc.first.ptr, ldc,
+               [w[1] for w in workspaces], stream, kbatch, strides, pointers)
     if target is not None:
         mem.copy(result, target)
     return result

@@ -222,3 +222,42 @@ gemm.matmul @int8_convert a(si8, row) b(si8, col) c(bf16, row) acc(i32)
 // CHECK-NOT: gemm.accum.scale
 gemm.matmul @tf32 a(f32, row) b(f32, col) c(f32, row) acc(f32)
     config(#gemm.config<arch = sm_90a, tile = [128, 256, 32]>)
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// (h) Batches and a column-major C (issue 17's layouts and batches): a
+// batched fp8 kernel with per-tensor scales takes them after the batch
+// parameters (and after the split-K workspaces); its dequantised bf16 C
+// column-major is staged transposed. An int8 kernel's s32 C column-major
+// likewise (32-bit slots).
+//===----------------------------------------------------------------------===//
+
+// CHECK: \22layouts\22:{\22a\22:\22row\22,\22b\22:\22col\22,\22c\22:\22col\22}
+// CHECK-SAME: {\22kind\22:\22problem_size\22,\22dim\22:\22batch\22},{\22kind\22:\22problem_size\22,\22dim\22:\22batch_broadcast\22},{\22kind\22:\22scale\22,\22tensor\22:\22a\22,\22granularity\22:\22tensor\22},{\22kind\22:\22scale\22,\22tensor\22:\22b\22,\22granularity\22:\22tensor\22}]
+// CHECK-LABEL: gpu.func @fp8_batched_ccol(
+// CHECK-SAME: !gemm.tma_desc<f8E4M3FN, box = [128, 128, 1], swizzle = 128>
+// CHECK-SAME: %[[K:[a-z0-9]+]]: i32, %[[BATCH:[a-z0-9]+]]: i32, %[[BCAST:[a-z0-9]+]]: i32, %[[SA:[a-z0-9]+]]: !llvm.ptr<1>, %[[SB:[a-z0-9]+]]: !llvm.ptr<1>)
+// CHECK: gemm.scale.load %[[SA]]
+// CHECK: gemm.accum.promote
+// CHECK: %[[Y:.*]] = gemm.accum.scale
+// CHECK-NEXT: gemm.accum.store_smem %[[Y]] atom(0) col(0) transposed -> %{{.*}} : <64 x 128 x f32>, <4 x 64 x 64 x bf16, swizzle = 128>
+gemm.matmul @fp8_batched_ccol a(f8E4M3FN, row) b(f8E4M3FN, col) c(bf16, col) acc(f32) batched
+    quant(#gemm.quant<a = tensor, b = tensor>)
+    config(#gemm.config<arch = sm_90a, tile = [128, 128, 128]>)
+
+// -----
+
+// CHECK-LABEL: gpu.func @fp8_batched_split(
+// CHECK-SAME: %[[BATCH:[a-z0-9]+]]: i32, %[[BCAST:[a-z0-9]+]]: i32, %[[PART:[a-z0-9]+]]: !llvm.ptr<1>, %[[CNT:[a-z0-9]+]]: !llvm.ptr<1>, %[[SA:[a-z0-9]+]]: !llvm.ptr<1>, %[[SB:[a-z0-9]+]]: !llvm.ptr<1>)
+// CHECK: gemm.scale.load %[[SA]]
+gemm.matmul @fp8_batched_split a(f8E4M3FN, row) b(f8E4M3FN, col) c(bf16, row) acc(f32) batched
+    quant(#gemm.quant<a = tensor, b = tensor>)
+    config(#gemm.config<arch = sm_90a, tile = [128, 128, 128], scheduler = split_k, splits = 2>)
+
+// -----
+
+// CHECK-LABEL: gpu.func @int8_ccol(
+// CHECK: gemm.accum.store_smem %{{.*}} atom(0) col(0) transposed -> %{{.*}} : <64 x 256 x i32>, <4 x 64 x 32 x i32, swizzle = 128>
+gemm.matmul @int8_ccol a(si8, row) b(si8, col) c(i32, col) acc(i32)
+    config(#gemm.config<arch = sm_90a, tile = [128, 256, 128]>)

@@ -293,3 +293,45 @@ func.func @promote_int(%p: !gemm.accum<64 x 128 x i32>, %a: !gemm.accum<64 x 128
   %r = gemm.accum.promote %p, %a : !gemm.accum<64 x 128 x i32>
   return
 }
+
+// -----
+
+// Layouts and batches with low precision (merge of issues 17 and 18): one
+// scale tensor serves a whole batch, so a batch takes per-tensor scales.
+// expected-error @+1 {{'gemm.matmul' op batched kernels take per-tensor scales (one for the whole batch); a = row is not implemented: use a = tensor, or one kernel call per batch entry}}
+gemm.matmul @batched_rows a(f8E4M3FN, row) b(f8E4M3FN, col) c(bf16, row) acc(f32) batched
+    quant(#gemm.quant<a = row, b = tensor>)
+    config(#gemm.config<arch = sm_90a, tile = [128, 128, 128]>)
+
+// -----
+
+// expected-error @+1 {{'gemm.matmul' op batched kernels take per-tensor scales (one for the whole batch); b = col is not implemented}}
+gemm.matmul @batched_cols a(si8, row) b(si8, col) c(bf16, row) acc(i32) batched
+    quant(#gemm.quant<a = tensor, b = col>)
+    config(#gemm.config<arch = sm_90a, tile = [128, 256, 128]>)
+
+// -----
+
+// The epilogue transposes 16- and 32-bit sub-tiles only.
+// expected-error @+1 {{'gemm.matmul' op a(row) b(col) c(col): a column-major 'f8E4M3FN' C is not implemented (the epilogue stages fp8 sub-tiles row-major only): use c(row) and transpose the result, or a bf16/f16/f32 C}}
+gemm.matmul @fp8_c_col a(f8E4M3FN, row) b(f8E4M3FN, col) c(f8E4M3FN, col) acc(f32)
+    quant(#gemm.quant<a = tensor, b = tensor, c = tensor>)
+    config(#gemm.config<arch = sm_90a, tile = [128, 128, 128]>)
+
+// -----
+
+// An N-major tf32 B: WGMMA transposes only 16-bit operands.
+// expected-error @+1 {{'gemm.matmul' op WGMMA reads 'f32' x 'f32' operands from shared memory only K-major}}
+gemm.matmul @tf32_n_major a(f32, row) b(f32, row) c(f32, row) acc(f32)
+    config(#gemm.config<arch = sm_90a, tile = [128, 128, 32]>)
+
+// -----
+
+func.func @store_fp8_transposed(%acc: !gemm.accum<64 x 128 x f32>,
+                                %stage: !gemm.smem<2 x 64 x 128 x f8E4M3FN, swizzle = 128>,
+                                %slot: i32, %s: f32) {
+  // expected-error @+1 {{'gemm.accum.store_smem' op transposed staging takes 16- and 32-bit slots (boxes of 128 / sizeof(elem) lines), not 'f8E4M3FN'}}
+  gemm.accum.store_smem %acc atom(0) col(0) transposed -> %stage[%slot] scale(%s)
+      : !gemm.accum<64 x 128 x f32>, !gemm.smem<2 x 64 x 128 x f8E4M3FN, swizzle = 128>
+  return
+}
