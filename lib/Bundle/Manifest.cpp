@@ -206,10 +206,17 @@ void readParam(const json &value, const std::string &path, Param &param,
     reader.rejectUnknownFields({"kind", "tensor", "granularity"});
     reader.readEnum("tensor", param.scale.tensor);
     reader.readEnum("granularity", param.scale.granularity);
+    param.tensor = param.scale.tensor;
+    return;
+  }
+  if (param.kind == ParamKind::Pointer || param.kind == ParamKind::LeadingDim) {
+    reader.rejectUnknownFields({"kind", "tensor"});
+    reader.readEnum("tensor", param.tensor);
     return;
   }
   if (param.kind == ParamKind::Amax) {
     reader.rejectUnknownFields({"kind"});
+    param.tensor = Tensor::C;
     return;
   }
   if (param.kind == ParamKind::Workspace) {
@@ -240,6 +247,9 @@ template <typename Json> Json toJsonImpl(const KernelManifest &m) {
     p["kind"] = toString(param.kind);
     if (param.kind == ParamKind::ProblemSize) {
       p["dim"] = toString(param.dim);
+    } else if (param.kind == ParamKind::Pointer ||
+               param.kind == ParamKind::LeadingDim) {
+      p["tensor"] = toString(param.tensor);
     } else if (param.kind == ParamKind::Workspace) {
       if (param.workspace.bytesPerTile != 0)
         p["bytes_per_tile"] = param.workspace.bytesPerTile;
@@ -434,6 +444,12 @@ bool KernelManifest::hasAmax() const {
                      [](const Param &p) { return p.kind == ParamKind::Amax; });
 }
 
+bool KernelManifest::takesPointer(Tensor t) const {
+  return std::any_of(params.begin(), params.end(), [&](const Param &p) {
+    return p.kind == ParamKind::Pointer && p.tensor == t;
+  });
+}
+
 bool KernelManifest::hasBatch() const {
   return std::any_of(params.begin(), params.end(), [](const Param &p) {
     return p.kind == ParamKind::ProblemSize && p.dim == ProblemDim::Batch;
@@ -537,6 +553,7 @@ std::vector<std::string> KernelManifest::validate() const {
          " must be 0 for fast accumulation and positive when promoted");
 
   std::array<int, 3> descriptorAt = {-1, -1, -1};
+  std::array<int, 3> pointerAt = {-1, -1, -1}, leadingDimAt = {-1, -1, -1};
   std::array<int, 5> dimAt = {-1, -1, -1, -1, -1};
   const DType tensorType[3] = {types.a, types.b, types.c};
   for (size_t i = 0; i < params.size(); ++i) {
@@ -554,6 +571,19 @@ std::vector<std::string> KernelManifest::validate() const {
     }
     if (param.kind == ParamKind::Scale || param.kind == ParamKind::Amax) {
       validateScale(*this, i, errors);
+      continue;
+    }
+    if (param.kind == ParamKind::Pointer ||
+        param.kind == ParamKind::LeadingDim) {
+      bool pointer = param.kind == ParamKind::Pointer;
+      int &at = (pointer ? pointerAt
+                         : leadingDimAt)[static_cast<size_t>(param.tensor)];
+      if (at >= 0)
+        fail(path + ": a second " + std::string(toString(param.kind)) +
+             " for tensor " + std::string(toString(param.tensor)) +
+             " (first at params[" + std::to_string(at) + "])");
+      else
+        at = static_cast<int>(i);
       continue;
     }
     if (param.kind == ParamKind::Workspace) {
@@ -584,9 +614,23 @@ std::vector<std::string> KernelManifest::validate() const {
              " with the box of params[" + std::to_string(j) + "]");
     validateTmaDescriptor(param.tma, tensorType[t], path, errors);
   }
-  for (Tensor t : {Tensor::A, Tensor::B, Tensor::C})
-    if (descriptorAt[static_cast<size_t>(t)] < 0)
-      fail("params: no tma_descriptor for tensor " + std::string(toString(t)));
+  bool anyDescriptor = false;
+  for (Tensor t : {Tensor::A, Tensor::B, Tensor::C}) {
+    size_t i = static_cast<size_t>(t);
+    std::string name(toString(t));
+    anyDescriptor |= descriptorAt[i] >= 0;
+    if (descriptorAt[i] < 0 && pointerAt[i] < 0)
+      fail("params: no tma_descriptor or pointer for tensor " + name);
+    if (descriptorAt[i] >= 0 && pointerAt[i] >= 0)
+      fail("params: tensor " + name +
+           " has both a tma_descriptor and a pointer; a kernel reads a "
+           "matrix through one of them");
+    if ((pointerAt[i] >= 0) != (leadingDimAt[i] >= 0))
+      fail("params: tensor " + name + " has a " +
+           (pointerAt[i] >= 0 ? "pointer without a leading_dim"
+                              : "leading_dim without a pointer") +
+           " (a pointer parameter needs the row stride that goes with it)");
+  }
   for (ProblemDim d : {ProblemDim::M, ProblemDim::N, ProblemDim::K})
     if (dimAt[static_cast<size_t>(d)] < 0)
       fail("params: no problem_size for dim " + std::string(toString(d)));
@@ -599,12 +643,38 @@ std::vector<std::string> KernelManifest::validate() const {
       (dimAt[static_cast<size_t>(ProblemDim::BatchBroadcast)] < 0))
     fail("params: problem_size batch and batch_broadcast go together (a "
          "batched kernel takes both)");
+  // Pointers are the direct kernel's, built for bf16 and f16 only (no
+  // scales, no 8-bit or tf32 inputs: docs/LowPrecision.md).
+  bool anyPointer = std::any_of(pointerAt.begin(), pointerAt.end(),
+                                [](int at) { return at >= 0; });
+  bool anyScale = std::any_of(params.begin(), params.end(), [](const Param &p) {
+    return p.kind == ParamKind::Scale || p.kind == ParamKind::Amax;
+  });
+  if (anyPointer && (elementBytes(types.a) != 2 || types.a != types.b ||
+                     anyScale || types.accumulator != DType::F32))
+    fail("params: pointer parameters (the direct kernel) take bf16 or f16 "
+         "inputs without scales; a kernel of " +
+         std::string(toString(types.a)) + " x " +
+         std::string(toString(types.b)) + (anyScale ? " with scales" : "") +
+         " takes tma_descriptors");
+  // Batch entries are addressed through rank-3 descriptors; a pointer has
+  // no batch stride.
+  if (dimAt[static_cast<size_t>(ProblemDim::Batch)] >= 0)
+    for (Tensor t : {Tensor::A, Tensor::B, Tensor::C})
+      if (pointerAt[static_cast<size_t>(t)] >= 0)
+        fail("params: tensor " + std::string(toString(t)) +
+             " is a pointer in a batched kernel; batched kernels address "
+             "their entries through (rank-3) tma_descriptors");
 
   const Constraints &c = constraints;
   uint32_t align = c.leadingDimAlignmentBytes;
-  if (align < 16 || (align & (align - 1)) != 0)
+  if (align == 0 || (align & (align - 1)) != 0)
     fail("constraints.leading_dim_alignment_bytes: " + std::to_string(align) +
-         " must be a power of two >= 16 (TMA strides are 16-byte multiples)");
+         " must be a power of two");
+  else if (anyDescriptor && align < 16)
+    fail("constraints.leading_dim_alignment_bytes: " + std::to_string(align) +
+         " must be >= 16 for a kernel with TMA descriptors (TMA strides are "
+         "16-byte multiples)");
   for (auto [value, field] : {std::pair{c.minM, "min_m"},
                               {c.minN, "min_n"},
                               {c.minK, "min_k"},

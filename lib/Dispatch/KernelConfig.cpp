@@ -17,7 +17,15 @@ constexpr uint32_t BarrierReserveBytes = 1024;
 constexpr uint32_t StagingBytes = 2 * 2 * 64 * 128;
 
 std::string_view scheduleAbbrev(Schedule schedule) {
-  return schedule == Schedule::Cooperative ? "coop" : "pingpong";
+  switch (schedule) {
+  case Schedule::Cooperative:
+    return "coop";
+  case Schedule::Pingpong:
+    return "pingpong";
+  case Schedule::Direct:
+    return "direct";
+  }
+  return "coop";
 }
 
 std::string_view rasterAbbrev(Raster raster) {
@@ -116,6 +124,16 @@ bool KernelConfig::buildable(std::string *why) const {
       *why = name() + ": " + message;
     return false;
   };
+  // The direct kernel stores C with plain stores (no epilogue sub-tiles)
+  // from 64-row warpgroups; its one rule here is its types.
+  if (direct()) {
+    if (bundle::elementBytes(inType) != 2 || bType() != inType ||
+        !quant.isDefault() || bundle::isFp8(cType()) || cType() == DType::S32)
+      return fail("the direct kernel (schedule = direct) takes bf16 and f16 "
+                  "inputs without scales; low-precision (fp8, int8, tf32) "
+                  "kernels use the cooperative or pingpong schedule");
+    return true;
+  }
   if (bundle::isInt8(inType) && tileN > 24 && tileN % 16 != 0)
     return fail("8-bit integer WGMMA takes N of 8, 16, 24 or a multiple of 16");
   uint32_t epilogueCols = 128 / bundle::elementBytes(cType());
@@ -212,7 +230,15 @@ std::string layoutTriple(const TensorLayouts &layouts) {
 }
 
 std::string_view toString(Schedule schedule) {
-  return schedule == Schedule::Cooperative ? "cooperative" : "pingpong";
+  switch (schedule) {
+  case Schedule::Cooperative:
+    return "cooperative";
+  case Schedule::Pingpong:
+    return "pingpong";
+  case Schedule::Direct:
+    return "direct";
+  }
+  return "cooperative";
 }
 
 std::string_view toString(Raster raster) {
@@ -291,6 +317,8 @@ std::string KernelConfig::mlir() const {
 }
 
 uint32_t KernelConfig::derivedStages() const {
+  if (direct())
+    return 2;
   uint32_t stage = (tileM + tileN) * tileK * bundle::elementBytes(inType);
   return stage ? (SmemBytes - StagingBytes - BarrierReserveBytes) / stage : 0;
 }
@@ -301,7 +329,7 @@ std::optional<KernelConfig> KernelConfig::parse(std::string_view text,
   static const std::regex pattern(
       R"(^(?:sm90_([a-z0-9]+?)(?:x([a-z0-9]+))?_(?:c([a-z0-9]+)_)?)"
       R"((?:(q[a-z0-9]+)_)?(?:(a[km]b[kn]c[rc])_)?(batched_)?)?)"
-      R"((\d+)x(\d+)x(\d+)_(coop|pingpong))"
+      R"((\d+)x(\d+)x(\d+)_(coop|pingpong|direct))"
       R"(_c(\d+)x(\d+)_(rm|rn)_s(\d+)_st(\d+)(?:_k(\d+)|(_sk))?$)");
   std::cmatch match;
   if (!std::regex_match(text.begin(), text.end(), match, pattern)) {
@@ -346,8 +374,9 @@ std::optional<KernelConfig> KernelConfig::parse(std::string_view text,
   config.tileM = number(7);
   config.tileN = number(8);
   config.tileK = number(9);
-  config.schedule =
-      match[10] == "coop" ? Schedule::Cooperative : Schedule::Pingpong;
+  config.schedule = match[10] == "coop"       ? Schedule::Cooperative
+                    : match[10] == "pingpong" ? Schedule::Pingpong
+                                              : Schedule::Direct;
   config.clusterM = number(11);
   config.clusterN = number(12);
   config.raster = match[13] == "rm" ? Raster::AlongM : Raster::AlongN;

@@ -71,6 +71,8 @@ struct Operands {
   DeviceBuffer a, b, c;
   Staging staging;
   std::vector<CUtensorMap> maps;
+  /// The kernel's view of A, B, C: the scratch copies where staged.
+  std::array<CUdeviceptr, 3> matrices = {0, 0, 0};
   /// The kernel's workspaces (split-K partial tiles and counters), in
   /// plan.workspaces order, and their addresses for the launch.
   std::vector<DeviceBuffer> workspaces;
@@ -89,9 +91,10 @@ struct Operands {
         c(plan.matrix(Tensor::C).bytes(), "tensor c"), staging(plan, stream) {
     fillRandomNormal(a.get(), plan.matrix(Tensor::A), seed, stream);
     fillRandomNormal(b.get(), plan.matrix(Tensor::B), seed, stream);
-    maps = encodeTensorMaps(plan, staging.kernelAddress(Tensor::A, a.get()),
-                            staging.kernelAddress(Tensor::B, b.get()),
-                            staging.kernelAddress(Tensor::C, c.get()));
+    matrices = {staging.kernelAddress(Tensor::A, a.get()),
+                staging.kernelAddress(Tensor::B, b.get()),
+                staging.kernelAddress(Tensor::C, c.get())};
+    maps = encodeTensorMaps(plan, matrices[0], matrices[1], matrices[2]);
     for (const ScalePlan &scale : plan.scales) {
       scales.emplace_back(scale.bytes(), scale.describe());
       scaleAddresses.push_back(scales.back().get());
@@ -345,7 +348,7 @@ CheckResult GemmRunner::check(const LaunchPlan &plan,
                         which + ")");
     }
     launchKernel(loaded, plan, operands.maps, operands.workspaceAddresses,
-                 stream.get(), operands.scaleAddresses);
+                 operands.matrices, stream.get(), operands.scaleAddresses);
     waitForStream(stream.get(), options.timeout,
                   "kernel " + loaded.name() + " (" + which + ")");
     if (plan.isStaged(Tensor::C)) {
@@ -538,7 +541,7 @@ BenchResult GemmRunner::bench(const LaunchPlan &plan,
     if (kernelStart)
       kernelStart->record(stream.get());
     launchKernel(loaded, plan, operands.maps, operands.workspaceAddresses,
-                 stream.get(), operands.scaleAddresses);
+                 operands.matrices, stream.get(), operands.scaleAddresses);
     if (kernelStop)
       kernelStop->record(stream.get());
     operands.staging.copyOut(operands.c.get(), stream.get());

@@ -243,4 +243,63 @@ TEST(LowPrecisionTest, TheLibraryShipsBuildableKernels) {
   }
 }
 
+/// A version 2 model with the direct kernel among its candidates.
+const char *DirectModel = R"({
+  "format": "gemm-dispatch-model", "version": 2,
+  "gpu": {"name": "NVIDIA H200", "sm_count": 132},
+  "fitted_on": {},
+  "hardware": {"launch_us": 8, "load_latency_us": 1.5, "l2_tbps": 12,
+               "read_tbps": 4, "write_tbps": 4.5, "fixup_tbps": 5,
+               "stream_k_fixed_us": 12, "stream_k_traffic": 1.0,
+               "cluster_compute": 1.0, "stage_launch_us": 4,
+               "stage_tbps": 2, "direct_launch_us": 5,
+               "direct_kblock_us": 0.6, "direct_gloads_per_sm": 40},
+  "tile_efficiency": {"64x64_pingpong": 0.8, "128x128_coop": 0.85,
+                      "64x64_direct": 0.7},
+  "correction": {"bandwidth": 0.6, "prior_weight": 0.25},
+  "candidates": {
+    "64x64x64_pingpong_c1x1_rm_s8_st0": [],
+    "128x128x64_coop_c1x1_rm_s8_st0": [],
+    "64x64x64_direct_c1x1_rm_s8_st0": []
+  }
+})";
+
+TEST(LowPrecisionTest, TheDirectKernelIsNeverOfferedForLowPrecision) {
+  DispatchModel model = DispatchModel::parse(DirectModel, "direct.json");
+  std::string why;
+  // The direct kernel is built for bf16 and f16 only.
+  KernelConfig fp8 =
+      parsed("sm90_e4m3_cbf16_qtt_64x64x128_direct_c1x1_rm_s8_st0");
+  EXPECT_TRUE(fp8.direct());
+  EXPECT_FALSE(fp8.buildable(&why));
+  EXPECT_THAT(why, HasSubstr("the direct kernel (schedule = direct) takes "
+                             "bf16 and f16 inputs without scales"));
+  EXPECT_FALSE(
+      parsed("sm90_s8_cs32_64x64x128_direct_c1x1_rm_s8_st0").buildable());
+  EXPECT_FALSE(parsed("sm90_f32_64x64x32_direct_c1x1_rm_s8_st0").buildable());
+  EXPECT_TRUE(parsed("sm90_bf16_64x64x64_direct_c1x1_rm_s8_st0").buildable());
+  // Small odd problems whose TMA kernels would stage every matrix: a bf16
+  // one takes the direct kernel, low-precision ones never do.
+  Problem bf16 = lowp(44, 206, 46, DType::BF16);
+  bf16.staged = {true, true, true};
+  EXPECT_TRUE(select(bf16, model, {}).config.direct());
+  for (Problem p :
+       {lowp(44, 206, 46, DType::E4M3, DType::BF16, "tt"),
+        lowp(44, 206, 46, DType::S8), lowp(44, 206, 46, DType::F32)}) {
+    p.staged = {true, true, true};
+    KernelConfig typed = fp8;
+    typed.inType = p.inType;
+    typed.outType = p.outType;
+    typed.quant = p.quant;
+    typed.tileK = KernelConfig::tileKFor(p.inType);
+    EXPECT_FALSE(isApplicable(typed, p, {})) << p.toString();
+    Selection s = select(p, model, {});
+    EXPECT_FALSE(s.config.direct()) << s.config.name();
+    EXPECT_EQ(s.config.inType, p.inType);
+    // Not even when it is the only kernel available.
+    std::vector<KernelConfig> only = {typed};
+    EXPECT_THROW(select(p, model, {}, &only), DispatchError) << p.toString();
+  }
+}
+
 } // namespace

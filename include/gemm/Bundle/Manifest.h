@@ -31,7 +31,9 @@ namespace gemm::bundle {
 /// The value of the manifest's "format" field.
 inline constexpr std::string_view FormatName = "gemm-kernel-bundle";
 /// The manifest version this header reads and writes. Bump it for any change
-/// an older runtime would misread; adding an optional field is not one.
+/// an older runtime would misread; adding an optional field is not one, nor
+/// is a new parameter kind (an older runtime refuses the manifest, naming
+/// the kind it does not know, rather than misreading it).
 inline constexpr int FormatVersion = 1;
 
 /// Hardware limits the manifest is validated against.
@@ -55,7 +57,15 @@ enum class L2Promotion { None, B64, B128, B256 };
 /// NaN, which the MMA treats as zero (CU_TENSOR_MAP_FLOAT_OOB_FILL_*).
 enum class OobFill { Zero, NanRequestZeroFma };
 enum class GridPolicy { Persistent, Tiles };
-enum class ParamKind { TmaDescriptor, ProblemSize, Workspace, Scale, Amax };
+enum class ParamKind {
+  TmaDescriptor,
+  ProblemSize,
+  Workspace,
+  Scale,
+  Amax,
+  Pointer,
+  LeadingDim
+};
 /// What one f32 scale factor of a Scale parameter covers (docs/Runtime.md
 /// gives the storage order of each): the whole tensor, one row of A, one
 /// column of C (a row of the N x K operand B), or a block (A: 1 x 128 of
@@ -88,7 +98,7 @@ GEMM_BUNDLE_SPELLINGS(L2Promotion, "l2_promotion", "none", "64B", "128B",
 GEMM_BUNDLE_SPELLINGS(OobFill, "oob_fill", "zero", "nan_request_zero_fma")
 GEMM_BUNDLE_SPELLINGS(GridPolicy, "grid policy", "persistent", "tiles")
 GEMM_BUNDLE_SPELLINGS(ParamKind, "param kind", "tma_descriptor", "problem_size",
-                      "workspace", "scale", "amax")
+                      "workspace", "scale", "amax", "pointer", "leading_dim")
 GEMM_BUNDLE_SPELLINGS(ScaleGranularity, "scale granularity", "tensor", "row",
                       "col", "block")
 GEMM_BUNDLE_SPELLINGS(Fp8Accumulation, "fp8 accumulation", "promoted", "fast")
@@ -219,27 +229,44 @@ struct ScaleParam {
 /// ParamKind::Amax is the u64 device address of one f32 that the kernel
 /// raises to the largest absolute value of the output before its output
 /// scale (an fp8 output's amax); the caller sets it to 0 first.
+/// `tensor` for ParamKind::Pointer (the u64 device address of the matrix's
+/// first element: the kernel reads or writes it with plain loads and stores,
+/// at any element-aligned address) and ParamKind::LeadingDim (u64: the
+/// elements between consecutive rows of the matrix's storage, i.e. its outer
+/// stride in the manifest's layout; the inner stride is 1). A kernel that
+/// takes A (B) as a pointer addresses the elements of one tile of it (tile[0]
+/// (tile[1]) rows of M (N) by tile[2] of K) with 32-bit offsets from the
+/// tile's first one, so the runtime refuses leading dimensions for which the
+/// tile spans 2^31 elements or more in memory ((rows - 1) x ld + tile[2] - 1
+/// K-major, (tile[2] - 1) x ld + rows - 1 MN-major); C's offsets are 64-bit.
 struct Param {
   ParamKind kind = ParamKind::ProblemSize;
   TmaDescriptorParam tma;
   ProblemDim dim = ProblemDim::M;
   WorkspaceParam workspace;
   ScaleParam scale;
+  Tensor tensor = Tensor::A;
 
   static Param tmaDescriptor(TmaDescriptorParam tma) {
-    return {ParamKind::TmaDescriptor, tma, ProblemDim::M, {}, {}};
+    return {ParamKind::TmaDescriptor, tma, ProblemDim::M, {}, {}, tma.tensor};
   }
   static Param problemSize(ProblemDim dim) {
-    return {ParamKind::ProblemSize, {}, dim, {}, {}};
+    return {ParamKind::ProblemSize, {}, dim, {}, {}, Tensor::A};
   }
   static Param workspaceBuffer(WorkspaceParam workspace) {
-    return {ParamKind::Workspace, {}, ProblemDim::M, workspace, {}};
+    return {ParamKind::Workspace, {}, ProblemDim::M, workspace, {}, Tensor::A};
   }
   static Param scaleFactors(ScaleParam scale) {
-    return {ParamKind::Scale, {}, ProblemDim::M, {}, scale};
+    return {ParamKind::Scale, {}, ProblemDim::M, {}, scale, scale.tensor};
   }
   static Param amaxOutput() {
-    return {ParamKind::Amax, {}, ProblemDim::M, {}, {}};
+    return {ParamKind::Amax, {}, ProblemDim::M, {}, {}, Tensor::C};
+  }
+  static Param pointer(Tensor tensor) {
+    return {ParamKind::Pointer, {}, ProblemDim::M, {}, {}, tensor};
+  }
+  static Param leadingDim(Tensor tensor) {
+    return {ParamKind::LeadingDim, {}, ProblemDim::M, {}, {}, tensor};
   }
   bool operator==(const Param &other) const {
     if (kind != other.kind)
@@ -255,6 +282,9 @@ struct Param {
       return scale == other.scale;
     case ParamKind::Amax:
       return true;
+    case ParamKind::Pointer:
+    case ParamKind::LeadingDim:
+      return tensor == other.tensor;
     }
     return false;
   }
@@ -286,6 +316,10 @@ struct TensorLayouts {
 };
 
 /// What problems the kernel accepts. Optional in JSON; these are the defaults.
+/// leadingDimAlignmentBytes: every leading dimension (in bytes) and base
+/// address must be a multiple of it; at least 16 (the TMA rule) when the
+/// kernel has TMA descriptors, the element size for a kernel that reads and
+/// writes every matrix through pointers (then nothing is ever staged).
 struct Constraints {
   uint32_t leadingDimAlignmentBytes = 16;
   uint64_t minM = 1, minN = 1, minK = 1;
@@ -371,6 +405,9 @@ struct KernelManifest {
   const ScaleParam *scaleFor(Tensor tensor) const;
   /// Whether the kernel writes an amax.
   bool hasAmax() const;
+  /// Whether the kernel takes `tensor` as a pointer (with its leading
+  /// dimension) instead of a TMA descriptor.
+  bool takesPointer(Tensor tensor) const;
   /// Whether the kernel takes a batch size (then its descriptors are rank 3).
   bool hasBatch() const;
 };

@@ -27,6 +27,8 @@ inline constexpr unsigned kSharedClusterSpace =
 void populateGemmTypeConversions(LLVMTypeConverter &converter);
 /// The SM100 tensor-memory type: !gemm.tmem -> !llvm.ptr<6>.
 void populateTmemTypeConversions(LLVMTypeConverter &converter);
+/// Register fragments: !gemm.fragment<N x T> -> !llvm.array<N x i16>.
+void populateDirectTypeConversions(LLVMTypeConverter &converter);
 
 void populateStructureToNVVMPatterns(LLVMTypeConverter &converter,
                                      RewritePatternSet &patterns);
@@ -40,6 +42,9 @@ void populateMmaToNVVMPatterns(LLVMTypeConverter &converter,
                                RewritePatternSet &patterns);
 void populateEpilogueToNVVMPatterns(LLVMTypeConverter &converter,
                                     RewritePatternSet &patterns);
+/// SM90 direct operand access (gemm.direct.*, gemm.accum.store_direct).
+void populateDirectToNVVMPatterns(LLVMTypeConverter &converter,
+                                  RewritePatternSet &patterns);
 void populateSchedulerToNVVMPatterns(LLVMTypeConverter &converter,
                                      RewritePatternSet &patterns);
 /// Scale factors of low-precision GEMMs.
@@ -150,6 +155,13 @@ Value loadTmemLaneQuarter(OpBuilder &b, Location loc, Value tmem, TmemType type,
 /// invariant (ld.global.nc): scale factors do not change while a kernel
 /// runs.
 Value loadScale(OpBuilder &b, Location loc, Value ptr, Value index);
+
+/// The user's epilogue region (one accumulator value in, one value of
+/// `outType` out) cloned at the rewriter's position for `acc`, or, for an
+/// empty region, `acc` rounded to `outType` (none for f32 into f32 and i32
+/// into i32).
+Value applyEpilogue(ConversionPatternRewriter &rewriter, Location loc,
+                    Region &epilogue, Type outType, Value acc);
 
 /// The shared-memory address of `row` rows into slot `slot` of a buffer;
 /// for an MN-major buffer `row` is a whole number of blocks (swizzle spans)

@@ -28,4 +28,5 @@ void mlir::gemm::populateGemmTypeConversions(LLVMTypeConverter &converter) {
     return LLVM::LLVMStructType::getLiteral(ctx, atoms);
   });
   populateTmemTypeConversions(converter);
+  populateDirectTypeConversions(converter);
 }

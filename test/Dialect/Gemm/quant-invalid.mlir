@@ -335,3 +335,23 @@ func.func @store_fp8_transposed(%acc: !gemm.accum<64 x 128 x f32>,
       : !gemm.accum<64 x 128 x f32>, !gemm.smem<2 x 64 x 128 x f8E4M3FN, swizzle = 128>
   return
 }
+
+// -----
+
+// The direct kernel (schedule = direct) is built for 16-bit inputs only.
+// expected-error @+1 {{'gemm.matmul' op schedule = direct takes bf16 or f16 inputs without scales, got 'f8E4M3FN' x 'f8E4M3FN' with quant: use schedule = cooperative or pingpong for fp8, int8 and tf32 (f32) inputs}}
+gemm.matmul @fp8_direct a(f8E4M3FN, row) b(f8E4M3FN, col) c(bf16, row) acc(f32)
+    quant(#gemm.quant<a = tensor, b = tensor>)
+    config(#gemm.config<arch = sm_90a, tile = [128, 64, 128], schedule = direct>)
+
+// -----
+
+// expected-error @+1 {{'gemm.matmul' op schedule = direct takes bf16 or f16 inputs without scales, got 'si8' x 'si8': use schedule = cooperative or pingpong for fp8, int8 and tf32 (f32) inputs}}
+gemm.matmul @s8_direct a(si8, row) b(si8, col) c(i32, row) acc(i32)
+    config(#gemm.config<arch = sm_90a, tile = [128, 64, 128], schedule = direct>)
+
+// -----
+
+// expected-error @+1 {{'gemm.matmul' op schedule = direct takes bf16 or f16 inputs without scales, got 'f32' x 'f32': use schedule = cooperative or pingpong for fp8, int8 and tf32 (f32) inputs}}
+gemm.matmul @tf32_direct a(f32, row) b(f32, col) c(f32, row) acc(f32)
+    config(#gemm.config<arch = sm_90a, tile = [128, 64, 32], schedule = direct>)

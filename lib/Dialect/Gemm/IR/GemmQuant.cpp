@@ -107,6 +107,16 @@ LogicalResult mlir::gemm::verifyMatmulTypes(MatmulOp op) {
   std::optional<WgmmaOperands> mma = getWgmmaOperands(aType, bType, &why);
   if (!mma)
     return op.emitOpError(why);
+  // The direct kernel (element loads into K-major shared memory, plain
+  // stores) is built for 16-bit inputs only.
+  if (op.getConfig().getSchedule() == Schedule::direct &&
+      (getElementBytes(aType) != 2 || op.getQuantAttr()))
+    return op.emitOpError("schedule = direct takes bf16 or f16 inputs "
+                          "without scales, got ")
+           << aType << " x " << bType
+           << (op.getQuantAttr() ? " with quant" : "")
+           << ": use schedule = cooperative or pingpong for fp8, int8 and "
+              "tf32 (f32) inputs";
   if (mma->requiresKMajor() &&
       (op.getALayout() != Layout::row || op.getBLayout() != Layout::col))
     return op.emitOpError("WGMMA reads ")

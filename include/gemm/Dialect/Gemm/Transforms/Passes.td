@@ -16,8 +16,16 @@ def GemmMaterializeSM90 : Pass<"gemm-materialize-sm90", "ModuleOp"> {
     (block, cluster, shared memory, parameters) is attached to the module as
     `gemm.bundle` for `gemm-export-bundle`.
 
-    The options switch off two latency-hiding techniques, to measure what
-    they are worth; the defaults are the fast kernel.
+    A matmul with `schedule = direct` gets the direct kernel instead: one
+    CTA per tile whose warpgroups read A and B with plain element loads into
+    a two-stage shared-memory ring (`gemm.direct.load`,
+    `gemm.direct.store_smem`), multiply with WGMMA and write C from the
+    accumulator fragments (`gemm.accum.store_direct`); its parameters are
+    pointers and leading dimensions, so any alignment works and nothing is
+    staged (docs/SM90.md, "The direct kernel").
+
+    The options switch off two latency-hiding techniques of the TMA kernel,
+    to measure what they are worth; the defaults are the fast kernel.
   }];
   let options = [
     Option<"wgmmaLookahead", "wgmma-lookahead", "int64_t", "1",
@@ -54,6 +62,23 @@ def GemmMaterializeSM100 : Pass<"gemm-materialize-sm100", "ModuleOp"> {
   let dependentDialects = ["::mlir::gpu::GPUDialect", "::mlir::scf::SCFDialect",
                            "::mlir::arith::ArithDialect",
                            "::mlir::NVVM::NVVMDialect"];
+}
+
+def GemmCheckPlacement : Pass<"gemm-check-placement", "ModuleOp"> {
+  let summary = "refuse kernel IR the gemm pipelines would leave uncompiled";
+  let description = [{
+    The first pass of `gemm-to-nvvm` and `gemm-to-ptx`. Their later passes
+    compile the `gpu.module`s at the top level of the module they run on
+    (`convert-gpu-to-nvvm` runs nested on them, `gpu-module-to-binary`
+    serializes them) and look no deeper, so a kernel elsewhere would pass
+    through the pipeline uncompiled while it reports success. This pass
+    makes that an error: a `gpu.module` or a `gemm.matmul` (whose kernel's
+    `gpu.module` is built in its place) that is not directly in the top-level
+    module, and a gemm kernel op outside every function (code of no
+    function). A file of more than
+    one top-level operation is parsed into an implicit module around them,
+    so a `module` written in such a file is nested: the diagnostic says so.
+  }];
 }
 
 def GemmCheckPipelines : Pass<"gemm-check-pipelines", "ModuleOp"> {
