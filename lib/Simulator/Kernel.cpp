@@ -97,6 +97,8 @@ KernelImage::KernelImage(gpu::GPUFuncOp func, bundle::KernelManifest manifest)
     }
     for (Value result : op->getResults())
       info.results.push_back(values.find(result)->second);
+    if (isa<SplitKArriveOp, BarrierAnyOp, ClcQueryOp>(op))
+      llvm::append_range(orderDependentValues, info.results);
     ops[op] = std::move(info);
   });
 

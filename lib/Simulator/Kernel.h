@@ -62,6 +62,10 @@ public:
   llvm::SmallVector<int64_t> planOffsets;
   int64_t smemBytes = 0;
   std::vector<PipelineInfo> pipelines;
+  /// Results of the ops whose value depends on the order of other
+  /// threads' operations (atomics, barrier reductions, cluster launch
+  /// control answers): part of the exhaustive mode's state hash.
+  std::vector<uint32_t> orderDependentValues;
   /// The first op without a handler (the kernel cannot be simulated).
   std::optional<Violation> unsupported;
 

@@ -9,6 +9,7 @@
 
 #include "gemm/Bundle/TestData.h"
 
+#include "llvm/ADT/Hashing.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
@@ -930,56 +931,216 @@ void Machine::threadExited(Thread &thread) {
 }
 
 void Machine::run() {
-  bool random = options.schedule != ScheduleMode::Deterministic && choices;
-  while (!violation) {
+  ScheduleMode mode = choices ? options.schedule : ScheduleMode::Deterministic;
+  bool interleave =
+      mode == ScheduleMode::Exhaustive && options.exhaustiveInterleavings;
+  bool reduced = mode == ScheduleMode::Exhaustive && !interleave;
+  auto take = [&](uint32_t id) {
+    auto it = std::find(readyQueue.begin(), readyQueue.end(), id);
+    if (it != readyQueue.end())
+      readyQueue.erase(it);
+    queued[id] = false;
+  };
+  auto requeue = [&](uint32_t id) {
+    if (threads[id].state == ThreadState::Ready && !queued[id]) {
+      queued[id] = true;
+      readyQueue.push_back(id);
+    }
+  };
+  while (!violation && !pruned) {
     // Drop finished ops from the in-flight list.
     inFlight.erase(
         std::remove_if(inFlight.begin(), inFlight.end(),
                        [&](uint32_t id) { return asyncOps[id - 1]->done; }),
         inFlight.end());
-    std::vector<uint32_t> completableOps;
-    for (uint32_t id : inFlight)
-      if (completable(*asyncOps[id - 1]))
-        completableOps.push_back(id);
-    // Ready threads, in queue order.
+    // Completable asynchronous operations; in the reduced exhaustive mode the
+    // cluster launch control responses are choices of their own (which
+    // requester gets which waiting cluster).
+    std::vector<uint32_t> completableOps, conflictOps;
+    for (uint32_t id : inFlight) {
+      const AsyncOp &op = *asyncOps[id - 1];
+      if (!completable(op))
+        continue;
+      (reduced && op.kind == AsyncKind::Clc ? conflictOps : completableOps)
+          .push_back(id);
+    }
     std::vector<uint32_t> runnable;
     for (uint32_t id : readyQueue)
       if (threads[id].state == ThreadState::Ready)
         runnable.push_back(id);
-    if (runnable.empty() && completableOps.empty())
-      break;
-    if (!random) {
+
+    if (mode == ScheduleMode::Deterministic || reduced) {
       // Threads first, each until it blocks; an asynchronous operation
       // completes only when no thread can run (oldest first).
       if (!runnable.empty()) {
         uint32_t id = readyQueue.front();
-        readyQueue.pop_front();
-        queued[id] = false;
+        take(id);
         if (threads[id].state == ThreadState::Ready)
           runThread(threads[id], /*untilYield=*/false);
         continue;
       }
-      complete(completableOps.front());
+      if (!completableOps.empty()) {
+        complete(completableOps.front());
+        continue;
+      }
+      // Quiescent but for the operations whose order matters. Operations
+      // on different objects commute: explore the orders of the ops on one
+      // object (the lowest counter address; cluster launch control last)
+      // before any other's.
+      if (parked.empty() && conflictOps.empty())
+        break;
+      std::vector<uint32_t> group;
+      if (!parked.empty()) {
+        uint64_t key = ~uint64_t(0);
+        for (uint32_t id : parked)
+          key = std::min(key, threads[id].parkKey);
+        for (uint32_t id : parked)
+          if (threads[id].parkKey == key)
+            group.push_back(id);
+        conflictOps.clear();
+      }
+      size_t alternatives = group.size() + conflictOps.size();
+      size_t pick = 0;
+      if (alternatives > 1) {
+        if (!choices->visit(stateHash())) {
+          pruned = true;
+          break;
+        }
+        pick = choices->choose(alternatives);
+      }
+      if (pick < group.size()) {
+        uint32_t id = group[pick];
+        parked.erase(std::find(parked.begin(), parked.end(), id));
+        Thread &thread = threads[id];
+        thread.parked = false;
+        thread.permitted = true;
+        thread.state = ThreadState::Ready;
+        runThread(thread, /*untilYield=*/true);
+        requeue(id);
+      } else {
+        complete(conflictOps[pick - group.size()]);
+      }
       continue;
     }
-    size_t pick = choices->choose(runnable.size() + completableOps.size());
-    if (pick < runnable.size()) {
-      uint32_t id = runnable[pick];
-      auto it = std::find(readyQueue.begin(), readyQueue.end(), id);
-      readyQueue.erase(it);
-      queued[id] = false;
-      runThread(threads[id], /*untilYield=*/true);
-      if (threads[id].state == ThreadState::Ready && !queued[id]) {
-        queued[id] = true;
-        readyQueue.push_back(id);
+
+    if (runnable.empty() && completableOps.empty())
+      break;
+    if (mode == ScheduleMode::Random) {
+      size_t pick = choices->choose(runnable.size() + completableOps.size());
+      if (pick < runnable.size()) {
+        uint32_t id = runnable[pick];
+        take(id);
+        runThread(threads[id], /*untilYield=*/true);
+        requeue(id);
+      } else {
+        complete(completableOps[pick - runnable.size()]);
+      }
+      continue;
+    }
+
+    // Every interleaving: the threads that stand at the same op in the same
+    // role move together (their steps commute); every group and every
+    // completion is an alternative.
+    std::vector<std::vector<uint32_t>> units;
+    llvm::DenseMap<std::tuple<uint32_t, int, int64_t, Operation *>, size_t>
+        unitOf;
+    for (uint32_t id : runnable) {
+      const Thread &t = threads[id];
+      auto key = std::make_tuple(t.cta, int(t.role), t.roleIndex,
+                                 &*t.stack.back().next);
+      auto [it, inserted] = unitOf.try_emplace(key, units.size());
+      if (inserted)
+        units.emplace_back();
+      units[it->second].push_back(id);
+    }
+    size_t alternatives = units.size() + completableOps.size();
+    size_t pick = 0;
+    if (alternatives > 1) {
+      if (!choices->visit(stateHash())) {
+        pruned = true;
+        break;
+      }
+      pick = choices->choose(alternatives);
+    }
+    if (pick < units.size()) {
+      for (uint32_t id : units[pick]) {
+        take(id);
+        runThread(threads[id], /*untilYield=*/true);
+        requeue(id);
+        if (violation)
+          break;
       }
     } else {
-      complete(completableOps[pick - runnable.size()]);
+      complete(completableOps[pick - units.size()]);
     }
   }
-  if (violation)
+  if (violation || pruned)
     return;
   checkExit();
+}
+
+uint64_t Machine::stateHash() const {
+  llvm::hash_code hash = llvm::hash_value(eventSeq & 0);
+  for (const Thread &t : threads) {
+    hash = llvm::hash_combine(hash, int(t.state), t.parked, t.started, t.ticket,
+                              t.wgmmaIssued, t.wgmmaCommitted, t.wgmmaRetired,
+                              t.bulkCommitted, t.bulkOpenStores, t.tcgenIssued,
+                              t.registers);
+    for (const Frame &frame : t.stack) {
+      hash = llvm::hash_combine(
+          hash, frame.block,
+          frame.next == frame.block->end() ? nullptr : &*frame.next, frame.iv);
+      // Loop-carried values and the values of ops whose outcome depends
+      // on other threads are not implied by the position.
+      for (BlockArgument arg : frame.block->getArguments())
+        hash = llvm::hash_combine(hash, t.values[kernel.index(arg)].bits);
+    }
+    for (uint32_t index : kernel.orderDependentValues)
+      hash = llvm::hash_combine(hash, t.values[index].bits);
+  }
+  for (const Cta &cta : ctas) {
+    hash =
+        llvm::hash_combine(hash, cta.launched, cta.exited, cta.liveThreads,
+                           cta.tmemAllocated, cta.clcFailed, cta.freeRegisters);
+    std::vector<uint32_t> offsets;
+    for (const auto &entry : cta.barriers)
+      offsets.push_back(entry.first);
+    llvm::sort(offsets);
+    for (uint32_t offset : offsets) {
+      const MBarrier &b = cta.barriers.find(offset)->second;
+      hash = llvm::hash_combine(hash, offset, b.initialized, b.pending, b.tx,
+                                b.completed);
+    }
+    std::vector<int64_t> ids;
+    for (const auto &entry : cta.named)
+      ids.push_back(entry.first);
+    llvm::sort(ids);
+    for (int64_t id : ids) {
+      const NamedBarrier &b = cta.named.find(id)->second;
+      hash = llvm::hash_combine(hash, id, b.arrived.size(), b.instances);
+    }
+  }
+  for (const Cluster &cluster : clusters)
+    hash = llvm::hash_combine(hash, cluster.launched, cluster.cancelled,
+                              cluster.exited, cluster.barrier.instances,
+                              cluster.barrier.arrived.size());
+  std::vector<std::tuple<int, Operation *, int64_t, uint32_t, uint32_t>>
+      pending;
+  for (uint32_t id : inFlight) {
+    const AsyncOp &op = *asyncOps[id - 1];
+    if (!op.done)
+      pending.emplace_back(int(op.kind), op.op, op.iteration, op.cta,
+                           op.thread);
+  }
+  llvm::sort(pending);
+  for (const auto &entry : pending)
+    hash = llvm::hash_combine(hash, std::get<0>(entry), std::get<1>(entry),
+                              std::get<2>(entry), std::get<3>(entry),
+                              std::get<4>(entry));
+  for (int buffer : workspaceBuffers)
+    for (uint8_t byte : global[buffer].memory.bytes)
+      hash = llvm::hash_combine(hash, byte);
+  return static_cast<uint64_t>(hash);
 }
 
 void Machine::checkExit() {

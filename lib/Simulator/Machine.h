@@ -313,6 +313,11 @@ struct Thread {
   uint32_t proxyFenceComp = 0;
   int64_t registers = 0;
   uint64_t steps = 0;
+  /// Exhaustive mode: held before an op whose outcome depends on the order
+  /// of its kind (an atomic), until the scheduler picks it.
+  bool parked = false, permitted = false;
+  /// What the parked op conflicts on (the counter word's address).
+  uint64_t parkKey = 0;
 };
 
 //===----------------------------------------------------------------------===//
@@ -386,6 +391,9 @@ public:
   virtual ~ChoiceSource() = default;
   /// One of `count` alternatives (count >= 2).
   virtual size_t choose(size_t count) = 0;
+  /// Called at each choice point with a hash of the state: false stops the
+  /// run (its continuations were explored from an earlier visit).
+  virtual bool visit(uint64_t stateHash) { return true; }
 };
 
 //===----------------------------------------------------------------------===//
@@ -550,6 +558,26 @@ public:
   }
 
   ChoiceSource *choices;
+  /// The exhaustive (reduced) mode explores the order of the operations
+  /// whose outcome depends on it; those threads wait here.
+  bool parksConflicts() const {
+    return choices && options.schedule == ScheduleMode::Exhaustive &&
+           !options.exhaustiveInterleavings;
+  }
+  void park(Thread &thread, uint64_t key) {
+    thread.parked = true;
+    thread.parkKey = key;
+    thread.state = ThreadState::Blocked;
+    parked.push_back(thread.id);
+  }
+  std::vector<uint32_t> parked;
+  /// The run stopped at a state explored before (exhaustive mode).
+  bool pruned = false;
+  /// A hash of everything the future of the run depends on (thread
+  /// positions and loop values, barriers, in-flight operations, counters),
+  /// except the happens-before clocks.
+  uint64_t stateHash() const;
+
   std::vector<uint32_t> ready;
   /// Deterministic scheduling: the order ready threads are taken in.
   std::deque<uint32_t> readyQueue;

@@ -688,8 +688,6 @@ Step fenceProxy(Exec &e) {
   return Step::Next;
 }
 
-Step noEffect(Exec &) { return Step::Next; }
-
 template <typename Op>
 void add(MLIRContext *ctx, HandlerTable &table, Handler handler) {
   table[OperationName(Op::getOperationName(), ctx)] = handler;

@@ -117,9 +117,16 @@ Step streamKWorkers(Exec &e) {
 /// fence.acq_rel.gpu; atom.global.add.u32; fence.acq_rel.gpu: the counter
 /// word orders every arrival before the ones after it.
 Step splitKArrive(Exec &e) {
+  // Which arrival is the last depends on the order of the CTAs' arrivals:
+  // the exhaustive mode explores every order.
   uint64_t pointer = e.bits(0);
   int buffer = static_cast<int>(pointer >> 48);
   uint64_t offset = (pointer & ((uint64_t(1) << 48) - 1)) + 4 * u32(e, 1);
+  if (e.m.parksConflicts() && !e.t.permitted) {
+    e.m.park(e.t, (uint64_t(buffer) << 48) | offset);
+    return Step::Block;
+  }
+  e.t.permitted = false;
   uint32_t arrivals = u32(e, 2);
   if (buffer >= int(e.m.global.size()) ||
       offset + 4 > e.m.global[buffer].memory.bytes.size())

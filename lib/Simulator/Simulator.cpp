@@ -152,7 +152,7 @@ std::string scheduleName(const RunOptions &options, uint64_t seed) {
   case ScheduleMode::Random:
     return "random schedule, seed " + std::to_string(seed);
   case ScheduleMode::Exhaustive:
-    return "exhaustive exploration";
+    return "exhaustive exploration, execution " + std::to_string(seed + 1);
   }
   return "";
 }
@@ -270,6 +270,9 @@ RunResult Kernel::run(const RunOptions &options) const {
       result.violation->context = context + ", " + scheduleName(options, seed);
       return false;
     }
+    // Stopped at a state explored before: nothing to compare.
+    if (machine.pruned)
+      return true;
     if (options.data == DataMode::Full) {
       result.mismatches = 0;
       result.mismatchReport.clear();

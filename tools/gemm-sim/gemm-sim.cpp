@@ -78,10 +78,10 @@ cl::opt<uint64_t> scheduleSeed("schedule-seed",
 cl::opt<uint64_t>
     maxExecutions("max-executions",
                   cl::desc("exhaustive: at most this many executions"),
-                  cl::init(2000), cl::cat(category));
+                  cl::init(200), cl::cat(category));
 cl::opt<uint64_t> maxStates("max-states",
                             cl::desc("exhaustive: at most this many states"),
-                            cl::init(200000), cl::cat(category));
+                            cl::init(100000), cl::cat(category));
 cl::opt<bool> interleavings(
     "interleavings",
     cl::desc("exhaustive: explore every order of the threads' visible steps "

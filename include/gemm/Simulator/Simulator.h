@@ -83,8 +83,8 @@ struct RunOptions {
   /// Random schedules: how many runs.
   uint32_t runs = 1;
   /// Exhaustive: at most this many executions and distinct states.
-  uint64_t maxExecutions = 2000;
-  uint64_t maxStates = 200000;
+  uint64_t maxExecutions = 200;
+  uint64_t maxStates = 100000;
   /// Exhaustive: explore the order of every visible step of the threads (not
   /// only the choices the reduction keeps); only for tiny bounds.
   bool exhaustiveInterleavings = false;
