@@ -24,6 +24,8 @@ void mlir::gemm::buildGemmToNVVMPipeline(OpPassManager &pm,
   pm.addPass(createGemmMaterializeSM100());
   if (options.checks)
     pm.addPass(createGemmCheckPipelines());
+  if (options.checks && options.protocolCheck)
+    pm.addPass(createGemmCheckProtocol());
   pm.addPass(createCanonicalizerPass());
   ConvertGemmToNVVMOptions conversion;
   conversion.debugWaitsMs = options.debugWaits;
@@ -43,6 +45,7 @@ void mlir::gemm::buildGemmToPTXPipeline(OpPassManager &pm,
   nvvm.storeSlots = options.storeSlots;
   nvvm.debugWaits = options.debugWaits;
   nvvm.checks = options.checks;
+  nvvm.protocolCheck = options.protocolCheck;
   buildGemmToNVVMPipeline(pm, nvvm);
   GpuModuleToBinaryPassOptions binary;
   binary.compilationTarget = "isa";

@@ -11,6 +11,7 @@
 #define GEMM_LIB_SIMULATOR_ELEMENTS_H
 
 #include "mlir/IR/Types.h"
+#include "llvm/ADT/APFloat.h"
 
 #include <cstdint>
 #include <memory>
@@ -25,7 +26,6 @@ public:
   /// does not model.
   static const ElementCodec *get(Type type, std::string &error);
 
-  Type type() const { return elementType; }
   unsigned bytes() const { return size; }
   /// The value of `bits` (little-endian element bits).
   double decode(uint64_t bits) const {
@@ -52,10 +52,14 @@ public:
   }
 
 private:
-  explicit ElementCodec(Type type);
+  ElementCodec(const llvm::fltSemantics *semantics, unsigned size,
+               bool isInteger, bool isSigned);
   double decodeSlow(uint64_t bits) const;
 
-  Type elementType;
+  /// Codecs are cached across MLIR contexts, so they hold no Type: the
+  /// float semantics (static objects of LLVM) or the integer's width and
+  /// signedness.
+  const llvm::fltSemantics *semantics = nullptr;
   unsigned size = 0;
   bool isInteger = false, isSigned = false;
   /// Every value of a type of at most 16 bits.

@@ -5,35 +5,28 @@
 
 #include "llvm/Support/raw_ostream.h"
 
-#include <mutex>
-
 using namespace mlir;
 using namespace mlir::gemm;
 using namespace mlir::gemm::sim;
 
-const llvm::DenseMap<OperationName, Handler> &
-sim::getHandlers(MLIRContext *ctx) {
-  static std::mutex mutex;
-  static llvm::DenseMap<MLIRContext *, std::unique_ptr<HandlerTable>> tables;
-  std::lock_guard<std::mutex> lock(mutex);
-  std::unique_ptr<HandlerTable> &table = tables[ctx];
-  if (!table) {
-    table = std::make_unique<HandlerTable>();
-    registerCoreOps(ctx, *table);
-    registerPipelineOps(ctx, *table);
-    registerTmaOps(ctx, *table);
-    registerMmaOps(ctx, *table);
-    registerEpilogueOps(ctx, *table);
-    registerSchedulerOps(ctx, *table);
-    registerSm100Ops(ctx, *table);
-  }
-  return *table;
+HandlerTable sim::getHandlers(MLIRContext *ctx) {
+  // Built per kernel (a hundred entries): op names belong to their context,
+  // and a context may be destroyed and another made at the same address.
+  HandlerTable table;
+  registerCoreOps(ctx, table);
+  registerPipelineOps(ctx, table);
+  registerTmaOps(ctx, table);
+  registerMmaOps(ctx, table);
+  registerEpilogueOps(ctx, table);
+  registerSchedulerOps(ctx, table);
+  registerSm100Ops(ctx, table);
+  return table;
 }
 
 KernelImage::KernelImage(gpu::GPUFuncOp func, bundle::KernelManifest manifest)
     : func(func), manifest(std::move(manifest)) {
   MLIRContext *ctx = func.getContext();
-  const HandlerTable &handlers = getHandlers(ctx);
+  HandlerTable handlers = getHandlers(ctx);
   arch = this->manifest.arch == bundle::Arch::Sm100a ? Arch::sm_100a
                                                      : Arch::sm_90a;
   // Element types: from the A, B and C descriptor parameters.

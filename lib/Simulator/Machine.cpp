@@ -9,6 +9,7 @@
 
 #include "gemm/Bundle/TestData.h"
 
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/Hashing.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -90,8 +91,10 @@ void Machine::setUp() {
   const runtime::MatrixPlan &a = plan.kernelMatrix(bundle::Tensor::A);
   const runtime::MatrixPlan &b = plan.kernelMatrix(bundle::Tensor::B);
   const runtime::MatrixPlan &c = plan.kernelMatrix(bundle::Tensor::C);
-  bufferA = addBuffer(a.bytes(), "A");
-  bufferB = addBuffer(b.bytes(), "B");
+  global.reserve(3 + plan.workspaces.size());
+  // Without tile data nothing reads A and B.
+  bufferA = addBuffer(data() ? a.bytes() : 0, "A");
+  bufferB = addBuffer(data() ? b.bytes() : 0, "B");
   bufferC = addBuffer(c.bytes(), "C");
   if (data()) {
     auto fillInput = [&](int buffer, const runtime::MatrixPlan &matrix,
@@ -836,9 +839,10 @@ void Machine::wake(uint32_t id) {
 }
 
 void Machine::block(Thread &thread, std::vector<uint32_t> &waiters) {
+  // A thread may end up in a list twice (woken another way, then blocked
+  // again); waking it twice is harmless.
   thread.state = ThreadState::Blocked;
-  if (std::find(waiters.begin(), waiters.end(), thread.id) == waiters.end())
-    waiters.push_back(thread.id);
+  waiters.push_back(thread.id);
 }
 
 //===----------------------------------------------------------------------===//
@@ -948,37 +952,55 @@ void Machine::run() {
     }
   };
   while (!violation && !pruned) {
-    // Drop finished ops from the in-flight list.
-    inFlight.erase(
-        std::remove_if(inFlight.begin(), inFlight.end(),
-                       [&](uint32_t id) { return asyncOps[id - 1]->done; }),
-        inFlight.end());
-    // Completable asynchronous operations; in the reduced exhaustive mode the
-    // cluster launch control responses are choices of their own (which
-    // requester gets which waiting cluster).
-    std::vector<uint32_t> completableOps, conflictOps;
-    for (uint32_t id : inFlight) {
-      const AsyncOp &op = *asyncOps[id - 1];
-      if (!completable(op))
-        continue;
-      (reduced && op.kind == AsyncKind::Clc ? conflictOps : completableOps)
-          .push_back(id);
+    if (mode == ScheduleMode::Random && !readyQueue.empty() &&
+        (inFlight.empty() || choices->choose(2) == 0)) {
+      // A random ready thread, to its next synchronisation point (every
+      // thread in the queue is ready: it leaves the queue only to run).
+      size_t pick =
+          readyQueue.size() > 1 ? choices->choose(readyQueue.size()) : 0;
+      uint32_t id = readyQueue[pick];
+      readyQueue[pick] = readyQueue.back();
+      readyQueue.pop_back();
+      queued[id] = false;
+      runThread(threads[id], /*untilYield=*/true);
+      requeue(id);
+      continue;
     }
-    std::vector<uint32_t> runnable;
-    for (uint32_t id : readyQueue)
-      if (threads[id].state == ThreadState::Ready)
-        runnable.push_back(id);
-
     if (mode == ScheduleMode::Deterministic || reduced) {
-      // Threads first, each until it blocks; an asynchronous operation
-      // completes only when no thread can run (oldest first).
-      if (!runnable.empty()) {
+      // Threads first, each until it blocks, in the order they became
+      // ready; an asynchronous operation completes only when no thread can
+      // run (the oldest completable first).
+      if (!readyQueue.empty()) {
         uint32_t id = readyQueue.front();
         take(id);
         if (threads[id].state == ThreadState::Ready)
           runThread(threads[id], /*untilYield=*/false);
         continue;
       }
+    }
+    // Drop finished ops from the in-flight list.
+    inFlight.erase(
+        std::remove_if(inFlight.begin(), inFlight.end(),
+                       [&](uint32_t id) { return asyncOps[id - 1]->done; }),
+        inFlight.end());
+    // Completable asynchronous operations: the oldest of each ordered
+    // family. In the reduced exhaustive mode the cluster launch control
+    // responses are choices of their own (which requester gets which
+    // waiting cluster).
+    std::vector<uint32_t> completableOps, conflictOps;
+    {
+      std::vector<uint32_t> byAge(inFlight);
+      llvm::sort(byAge);
+      llvm::SmallDenseSet<uint64_t, 16> seen;
+      for (uint32_t id : byAge) {
+        const AsyncOp &op = *asyncOps[id - 1];
+        if (op.queue && !seen.insert(op.queue).second)
+          continue;
+        (reduced && op.kind == AsyncKind::Clc ? conflictOps : completableOps)
+            .push_back(id);
+      }
+    }
+    if (mode == ScheduleMode::Deterministic || reduced) {
       if (!completableOps.empty()) {
         complete(completableOps.front());
         continue;
@@ -1023,18 +1045,18 @@ void Machine::run() {
       continue;
     }
 
+    std::vector<uint32_t> runnable;
+    for (uint32_t id : readyQueue)
+      if (threads[id].state == ThreadState::Ready)
+        runnable.push_back(id);
     if (runnable.empty() && completableOps.empty())
       break;
     if (mode == ScheduleMode::Random) {
-      size_t pick = choices->choose(runnable.size() + completableOps.size());
-      if (pick < runnable.size()) {
-        uint32_t id = runnable[pick];
-        take(id);
-        runThread(threads[id], /*untilYield=*/true);
-        requeue(id);
-      } else {
-        complete(completableOps[pick - runnable.size()]);
-      }
+      if (completableOps.empty())
+        continue;
+      complete(completableOps[completableOps.size() > 1
+                                  ? choices->choose(completableOps.size())
+                                  : 0]);
       continue;
     }
 

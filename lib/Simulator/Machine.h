@@ -612,11 +612,10 @@ struct Exec {
   }
 };
 
-/// The handler of each op the simulator executes, by op name.
-const llvm::DenseMap<OperationName, Handler> &getHandlers(MLIRContext *ctx);
-
 // Registration of each op family (one file each).
 using HandlerTable = llvm::DenseMap<OperationName, Handler>;
+/// The handler of each op the simulator executes, by op name.
+HandlerTable getHandlers(MLIRContext *ctx);
 void registerCoreOps(MLIRContext *ctx, HandlerTable &table);
 void registerPipelineOps(MLIRContext *ctx, HandlerTable &table);
 void registerTmaOps(MLIRContext *ctx, HandlerTable &table);

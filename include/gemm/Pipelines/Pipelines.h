@@ -28,8 +28,14 @@ struct GemmKernelOptions : public PassPipelineOptions<Derived> {
       llvm::cl::init(0)};
   Options::Option<bool> checks{
       *this, "checks",
-      llvm::cl::desc("run gemm-check-pipelines (false: compile a kernel whose "
-                     "protocol is wrong, to see it trap under debug-waits)"),
+      llvm::cl::desc("run gemm-check-pipelines and gemm-check-protocol "
+                     "(false: compile a kernel whose protocol is wrong, to "
+                     "see it trap under debug-waits)"),
+      llvm::cl::init(true)};
+  Options::Option<bool> protocolCheck{
+      *this, "protocol-check",
+      llvm::cl::desc("run gemm-check-protocol, which executes each kernel in "
+                     "the simulator (about a second per kernel)"),
       llvm::cl::init(true)};
 };
 

@@ -69,6 +69,41 @@ def GemmCheckPipelines : Pass<"gemm-check-pipelines", "ModuleOp"> {
   }];
 }
 
+def GemmCheckProtocol : Pass<"gemm-check-protocol", "ModuleOp"> {
+  let summary = "prove the barrier protocol of each kernel by running it in the simulator";
+  let description = [{
+    Runs every kernel of the module (each gpu.func with a launch contract in
+    `gemm.bundles`) in the kernel simulator (lib/Simulator), without tile
+    data, on the small problems that exercise it (persistent and ring
+    wrap-around, edge tiles, K tails, empty split-K ranges, stream-K shares,
+    cluster launch control cancellations; `Kernel::coverageProblems`), under
+    the deterministic schedule and `random-runs` random ones. Every run
+    checks the happens-before order of every access to shared, tensor and
+    global memory and the phase every barrier wait and arrival names, so it
+    reports, at the op and with a counterexample trace (CTA, role, barrier,
+    stage, phase, iteration): a deadlock, a stage overwritten while a
+    reader may still read it, a read before its bytes arrived, a wait that
+    can confuse its phase with one two phases away, an arrival in another
+    phase than it names or beyond the count, a barrier left with a partial
+    phase, a multicast or peer mask outside the cluster, TMEM and cluster
+    launch control misuse. docs/Verification.md says what this proves and
+    under which bounds. An op the simulator has no semantics for is an
+    error naming it.
+  }];
+  let options = [
+    Option<"sms", "sms", "unsigned", "0",
+           "SMs of the simulated GPU (0: two clusters' worth)">,
+    Option<"randomRuns", "random-runs", "unsigned", "1",
+           "random schedules per problem, besides the deterministic one">,
+    Option<"exhaustiveExecutions", "exhaustive-executions", "unsigned", "0",
+           "also explore every order of the order-dependent operations "
+           "(split-K arrivals, cluster launch control) of the smallest "
+           "problem, up to this many executions (0: off)">,
+    Option<"report", "report", "bool", "false",
+           "print each kernel's problems, runs and time to stderr">,
+  ];
+}
+
 def GemmExportBundle : Pass<"gemm-export-bundle", "ModuleOp"> {
   let summary = "write each compiled kernel as a bundle: NAME.ptx, NAME.cubin, NAME.json";
   let description = [{

@@ -1,0 +1,122 @@
+//===- CheckProtocol.cpp - Prove each kernel's protocol in the simulator --===//
+//
+// gemm-check-protocol: every kernel of the module runs in the simulator
+// (lib/Simulator) on the small problems that exercise it; the first
+// violation of a kernel is reported at its op with the counterexample.
+//
+//===----------------------------------------------------------------------===//
+
+#include "gemm/Dialect/Gemm/IR/GemmOps.h"
+#include "gemm/Dialect/Gemm/Transforms/Passes.h"
+#include "gemm/Simulator/Simulator.h"
+
+#include "mlir/IR/Threading.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <chrono>
+
+namespace mlir::gemm {
+#define GEN_PASS_DEF_GEMMCHECKPROTOCOL
+#include "gemm/Dialect/Gemm/Transforms/Passes.h.inc"
+} // namespace mlir::gemm
+
+using namespace mlir;
+using namespace mlir::gemm;
+
+namespace {
+
+/// Whether the kernel has operations whose outcome depends on the order of
+/// the CTAs (the reduced exhaustive mode has something to explore).
+bool hasOrderDependentOps(gpu::GPUFuncOp func) {
+  bool found = false;
+  func.walk(
+      [&](Operation *op) { found |= isa<SplitKArriveOp, ClcTryCancelOp>(op); });
+  return found;
+}
+
+struct GemmCheckProtocolPass
+    : public mlir::gemm::impl::GemmCheckProtocolBase<GemmCheckProtocolPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    FailureOr<sim::KernelSet> set = sim::KernelSet::get(getOperation());
+    if (failed(set))
+      return signalPassFailure();
+    std::vector<sim::Kernel> &kernels = set->kernels();
+    std::vector<std::optional<sim::Violation>> violations(kernels.size());
+    std::vector<std::string> reports(kernels.size());
+    // Kernels are independent: check them in parallel (MLIR's thread pool;
+    // the simulator shares nothing mutable between runs).
+    parallelFor(&getContext(), 0, kernels.size(), [&](size_t index) {
+      violations[index] = check(kernels[index], reports[index]);
+    });
+    bool failed = false;
+    for (size_t i = 0; i < kernels.size(); ++i) {
+      if (report)
+        llvm::errs() << reports[i];
+      if (violations[i]) {
+        sim::emitViolation(*violations[i]);
+        failed = true;
+      }
+    }
+    if (failed)
+      signalPassFailure();
+  }
+
+  /// Runs one kernel on its coverage problems; the first violation.
+  std::optional<sim::Violation> check(const sim::Kernel &kernel,
+                                      std::string &text) const {
+    auto start = std::chrono::steady_clock::now();
+    uint32_t clusterSize = kernel.manifest().cluster[0];
+    uint32_t machineSms = sms ? sms : 2 * clusterSize;
+    std::vector<sim::Problem> problems = kernel.coverageProblems(machineSms);
+    uint64_t runs = 0;
+    std::optional<sim::Violation> violation;
+    auto run = [&](sim::RunOptions options) {
+      options.sms = machineSms;
+      options.data = sim::DataMode::Protocol;
+      sim::RunResult result = kernel.run(options);
+      runs += result.stats.executions;
+      if (result.violation)
+        violation = std::move(result.violation);
+      return !violation;
+    };
+    for (const sim::Problem &problem : problems) {
+      sim::RunOptions options;
+      options.problem = problem;
+      if (!run(options))
+        break;
+      if (randomRuns) {
+        options.schedule = sim::ScheduleMode::Random;
+        options.runs = randomRuns;
+        if (!run(options))
+          break;
+      }
+    }
+    if (!violation && exhaustiveExecutions &&
+        hasOrderDependentOps(kernel.func())) {
+      // The smallest problem: the fewest choices.
+      sim::RunOptions options;
+      options.problem = problems.back();
+      for (const sim::Problem &problem : problems)
+        if (problem.m * problem.n * problem.k <
+            options.problem.m * options.problem.n * options.problem.k)
+          options.problem = problem;
+      options.schedule = sim::ScheduleMode::Exhaustive;
+      options.maxExecutions = exhaustiveExecutions;
+      run(options);
+    }
+    double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+            .count();
+    llvm::raw_string_ostream os(text);
+    os << "gemm-check-protocol: " << kernel.manifest().kernel << ": "
+       << problems.size() << " problem(s), " << runs << " run(s), "
+       << llvm::format("%.2f", seconds) << " s"
+       << (violation ? ", violation" : "") << "\n";
+    return violation;
+  }
+};
+
+} // namespace
