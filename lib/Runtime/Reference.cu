@@ -9,6 +9,8 @@
 #include "gemm/Runtime/Error.h"
 #include "gemm/Runtime/Reference.h"
 
+#include "gemm/Bundle/TestData.h"
+
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 #include <cuda_fp8.h>
@@ -115,6 +117,21 @@ __global__ void fillNormalKernel(StorageOf<D> *data, uint64_t outer,
     data[i] = column < inner
                   ? Element<D>::encode(normalAt(seed, row * inner + column))
                   : poison;
+  }
+}
+
+template <DType D>
+__global__ void fillSmallKernel(StorageOf<D> *data, uint64_t inner,
+                                uint64_t ld, uint64_t total, uint64_t seed,
+                                bundle::Tensor tensor, StorageOf<D> poison) {
+  for (uint64_t i = blockIdx.x * uint64_t(blockDim.x) + threadIdx.x; i < total;
+       i += uint64_t(gridDim.x) * blockDim.x) {
+    uint64_t column = i % ld;
+    uint64_t row = i / ld; // batch * outer + row
+    data[i] = column < inner ? Element<D>::encode(float(
+                                   bundle::smallIntegerAt(seed, tensor, row,
+                                                          column)))
+                             : poison;
   }
 }
 
@@ -281,6 +298,18 @@ void fillRandomNormal(CUdeviceptr ptr, const MatrixPlan &matrix, uint64_t seed,
         matrix.ld, total, tensorSeed, StorageOf<D>(poisonBits(D)));
   });
   checkLaunch("fillNormal");
+}
+
+void fillSmallIntegers(CUdeviceptr ptr, const MatrixPlan &matrix, uint64_t seed,
+                       CUstream stream) {
+  uint64_t total = matrix.batch * matrix.batchStride;
+  dispatch(matrix.dtype, [&](auto d) {
+    constexpr DType D = decltype(d)::value;
+    fillSmallKernel<D><<<strideBlocks(total), StrideThreads, 0, stream>>>(
+        reinterpret_cast<StorageOf<D> *>(ptr), matrix.inner, matrix.ld, total,
+        seed, matrix.tensor, StorageOf<D>(poisonBits(D)));
+  });
+  checkLaunch("fillSmall");
 }
 
 void referenceGemm(CUdeviceptr a, const MatrixPlan &aPlan, CUdeviceptr b,

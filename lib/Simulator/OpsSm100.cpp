@@ -61,6 +61,10 @@ Step tmemAlloc(Exec &e) {
   auto op = cast<TmemAllocOp>(e.op);
   Cta &cta = e.m.ctas[e.t.cta];
   uint64_t columns = op.getColumns();
+  if (columns < 32 || columns > 512 || (columns & (columns - 1)))
+    return e.fail(Violation::Kind::Rule,
+                  "tcgen05.alloc of " + std::to_string(columns) +
+                      " columns (a power of two in [32, 512])");
   if (cta.tmemRelinquished)
     return e.fail(Violation::Kind::Rule,
                   "tcgen05.alloc after tcgen05.relinquish_alloc_permit");

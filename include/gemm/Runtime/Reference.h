@@ -33,6 +33,14 @@ void poison(CUdeviceptr ptr, DType dtype, uint64_t elements, CUstream stream);
 void fillRandomNormal(CUdeviceptr ptr, const MatrixPlan &matrix, uint64_t seed,
                       CUstream stream);
 
+/// The small non-zero integers of gemm/Bundle/TestData.h (the kernel
+/// simulator's inputs) for `seed`, rounded to the matrix's dtype (exactly:
+/// every such integer is exact in every input type); row padding is filled
+/// with poison. With these inputs every sum is exact, so C can be compared
+/// bit for bit with the simulator's.
+void fillSmallIntegers(CUdeviceptr ptr, const MatrixPlan &matrix, uint64_t seed,
+                       CUstream stream);
+
 /// out[b][m][n] = sum_k A[b][m][k] * B[b][n][k], accumulated in f64 and
 /// stored as packed f32 (batch x M x N).
 void referenceGemm(CUdeviceptr a, const MatrixPlan &aPlan, CUdeviceptr b,

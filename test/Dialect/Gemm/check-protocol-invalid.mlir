@@ -92,3 +92,36 @@ module attributes {gemm.test.plant_bug = "clc-early-read"} {
   gemm.matmul @clc_early_read a(bf16, row) b(bf16, col) c(bf16, row) acc(f32)
       config(#gemm.config<arch = sm_100a, tile = [128, 128, 64], schedule = warp_roles, scheduler = clc>)
 }
+
+// -----
+
+// Each stage is released twice by the same thread: the empty barrier's count
+// is made up by repeated arrivals, not one per consumer.
+module attributes {gemm.test.plant_bug = "double-release"} {
+  // expected-error @+2 {{protocol violation (arrival mismatch): arrives twice in phase 0 of the empty barrier of stage 0 of pipeline 0 (stages = 2, producers = 1, consumers = 2) of CTA 0: the barrier's count is made up by repeated arrivals instead of one per role}}
+  // expected-note @+1 {{counterexample trace:}}
+  gemm.matmul @double_release a(bf16, row) b(bf16, col) c(bf16, row) acc(f32)
+      config(#gemm.config<arch = sm_90a, tile = [128, 128, 64], stages = 2>)
+}
+
+// -----
+
+// The epilogue reads the accumulator without the wgmma.wait_group that
+// retires the tile's last WGMMAs.
+module attributes {gemm.test.plant_bug = "missing-wait"} {
+  // expected-error @+3 {{protocol violation (hardware rule): reads an accumulator that the WGMMA writing it may still be computing: no wgmma.wait_group retired its group}}
+  // expected-note @+2 {{the WGMMA ('gemm.mma.sm90')}}
+  // expected-note @+1 {{counterexample trace:}}
+  gemm.matmul @missing_wait a(bf16, row) b(bf16, col) c(bf16, row) acc(f32)
+      config(#gemm.config<arch = sm_90a, tile = [128, 128, 64], stages = 2>)
+}
+
+// -----
+
+// A multicast mask naming a CTA past the cluster.
+module attributes {gemm.test.plant_bug = "mask-outside"} {
+  // expected-error @+2 {{protocol violation (mask outside the cluster): multicast mask 0x83 names CTAs outside the cluster of 2}}
+  // expected-note @+1 {{counterexample trace:}}
+  gemm.matmul @mask_outside a(bf16, row) b(bf16, col) c(bf16, row) acc(f32)
+      config(#gemm.config<arch = sm_90a, tile = [128, 128, 64], cluster = [2, 1], stages = 3>)
+}

@@ -26,6 +26,11 @@
 //                     to release an accumulator stage before reusing it
 //  clc-early-read     SM100: the load warp decodes the cluster launch
 //                     control response without waiting for it to land
+//  double-release     the mainloop releases each stage twice
+//  missing-wait       the epilogue reads the accumulator without the
+//                     wgmma.wait_group that retires its last WGMMAs
+//  mask-outside       the multicast loads' mask names a CTA past the
+//                     cluster
 //
 //===----------------------------------------------------------------------===//
 
@@ -218,6 +223,46 @@ bool plant(StringRef bug, gpu::GPUFuncOp func) {
       return false;
     wait.erase();
     return true;
+  }
+  if (bug == "double-release") {
+    func.walk([&](ConsumerReleaseOp release) {
+      if (release.getPipeline() != ring || planted)
+        return;
+      OpBuilder b(release);
+      b.setInsertionPointAfter(release);
+      b.clone(*release.getOperation());
+      planted = true;
+    });
+    return planted;
+  }
+
+  if (bug == "missing-wait") {
+    // The wgmma.wait pending(0) after the mainloop (the next op uses the
+    // accumulator of the loop).
+    SmallVector<WgmmaWaitOp> waits;
+    func.walk([&](WgmmaWaitOp wait) {
+      if (wait.getPending() == 0 &&
+          isa_and_nonnull<scf::ForOp>(wait->getPrevNode()))
+        waits.push_back(wait);
+    });
+    for (WgmmaWaitOp wait : waits)
+      wait.erase();
+    return !waits.empty();
+  }
+
+  if (bug == "mask-outside") {
+    func.walk([&](TmaLoadOp load) {
+      if (!load.getMulticastMask())
+        return;
+      OpBuilder b(load);
+      Location loc = load.getLoc();
+      Value outside = arith::ConstantIntOp::create(b, loc, 0x80, 16);
+      Value mask =
+          arith::OrIOp::create(b, loc, load.getMulticastMask(), outside);
+      load.getMulticastMaskMutable().assign(mask);
+      planted = true;
+    });
+    return planted;
   }
   return false;
 }
