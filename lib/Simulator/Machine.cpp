@@ -484,8 +484,7 @@ void Machine::maybeCompletePhase(MBarrier &barrier, uint32_t offset,
   for (auto [thread, clock] : barrier.observers) {
     if (barrier.accum.get(thread) >= clock)
       continue;
-    fail(Violation::Kind::PhaseConfusion,
-         threads[thread].stack.empty() ? op : op,
+    fail(Violation::Kind::PhaseConfusion, op,
          phaseName(barrier.completed) + " of " + describeBarrier(barrier) +
              " completes without " + describeThread(thread) +
              "'s observation of " + phaseName(int64_t(barrier.completed) - 1) +
@@ -576,7 +575,7 @@ Step Machine::waitPhase(Thread &thread, Operation *op, MBarrier &barrier,
 //===----------------------------------------------------------------------===//
 
 bool Machine::rendezvous(Thread &thread, Rendezvous &point, Operation *op,
-                         int64_t expected) {
+                         int64_t expected, bool orders) {
   if (!thread.started) {
     thread.started = true;
     if (point.arrived.empty()) {
@@ -590,10 +589,11 @@ bool Machine::rendezvous(Thread &thread, Rendezvous &point, Operation *op,
     if (int64_t(point.arrived.size()) == point.expected) {
       ++point.instances;
       point.done = point.accum;
-      for (uint32_t other : point.arrived) {
-        threads[other].vc.join(point.done);
-        threads[other].vc.raise(other, threads[other].vc.get(other) + 1);
-      }
+      if (orders)
+        for (uint32_t other : point.arrived) {
+          threads[other].vc.join(point.done);
+          threads[other].vc.raise(other, threads[other].vc.get(other) + 1);
+        }
       point.arrived.clear();
       wake(point.waiters);
     }

@@ -499,10 +499,12 @@ public:
   Step waitPhase(Thread &thread, Operation *op, MBarrier &barrier,
                  uint32_t offset, int64_t intended, int64_t iteration);
 
-  /// Joins `thread` into a rendezvous; true once every expected thread came
-  /// (the thread's clock then includes all of theirs).
+  /// Joins `thread` into a rendezvous; true once every expected thread came.
+  /// With `orders` (a barrier) every participant's clock then includes all
+  /// of theirs; without (an execution-only .sync.aligned op) nothing is
+  /// ordered.
   bool rendezvous(Thread &thread, Rendezvous &point, Operation *op,
-                  int64_t expected);
+                  int64_t expected, bool orders = true);
 
   // --- Memory ---
   /// Checks and records an access of `bytes` bytes at `offset` of `memory`.

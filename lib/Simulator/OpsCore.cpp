@@ -525,7 +525,7 @@ Step gpuReturn(Exec &e) { return Step::Exit; }
 /// the CTA (PTX ISA "barrier"): every participant's prior accesses are
 /// ordered before every participant's later ones.
 Step namedBarrier(Exec &e, int64_t id, int64_t threads,
-                  std::optional<bool> predicate, uint32_t result) {
+                  std::optional<bool> predicate) {
   Cta &cta = e.m.ctas[e.t.cta];
   NamedBarrier &barrier = cta.named[id];
   Thread &t = e.t;
@@ -588,7 +588,6 @@ Step namedBarrier(Exec &e, int64_t id, int64_t threads,
   if (barrier.instances > t.ticket)
     return Step::Yield;
   e.m.block(t, barrier.waiters);
-  (void)result;
   return Step::Block;
 }
 
@@ -602,17 +601,17 @@ Step nvvmBarrier(Exec &e) {
   int64_t threads = op.getNumberOfThreads()
                         ? valueOf(e, op.getNumberOfThreads()).bits
                         : e.m.ctas[e.t.cta].threads;
-  return namedBarrier(e, id, threads, std::nullopt, 0);
+  return namedBarrier(e, id, threads, std::nullopt);
 }
 
 Step gpuBarrier(Exec &e) {
-  return namedBarrier(e, 0, e.m.ctas[e.t.cta].threads, std::nullopt, 0);
+  return namedBarrier(e, 0, e.m.ctas[e.t.cta].threads, std::nullopt);
 }
 
 Step barrierAny(Exec &e) {
   auto op = cast<BarrierAnyOp>(e.op);
   return namedBarrier(e, e.bits(1), static_cast<int64_t>(op.getThreads()),
-                      (e.bits(0) & 1) != 0, 0);
+                      (e.bits(0) & 1) != 0);
 }
 
 /// bar.warp.sync: the lanes of the mask meet; memory ordering among them.

@@ -46,11 +46,13 @@ bool allocated(const Cta &cta, uint64_t first, uint64_t count) {
 }
 
 /// A warp-collective op (.sync.aligned): every lane of the warp arrives;
-/// lane 0 performs the effect once all did.
+/// lane 0 performs the effect once all did. It orders no memory accesses
+/// between the lanes (bar.warp.sync does).
 bool warpCollective(Exec &e) {
   Cta &cta = e.m.ctas[e.t.cta];
   uint32_t lanes = std::min<uint32_t>(32, cta.threads - e.t.warp * 32);
-  return e.m.rendezvous(e.t, cta.warpCollective[e.t.warp], e.op, lanes);
+  return e.m.rendezvous(e.t, cta.warpCollective[e.t.warp], e.op, lanes,
+                        /*orders=*/false);
 }
 
 Step tmemAlloc(Exec &e) {
