@@ -34,9 +34,9 @@ module attributes {gemm.test.plant_bug = "initial-phase"} {
 // The release of a tile's last stage is missing on odd iterations: the
 // producer waits for it forever.
 module attributes {gemm.test.plant_bug = "missing-release"} {
-  // expected-error @+4 {{protocol violation (deadlock): deadlock: 514 thread(s) can never proceed, e.g. CTA 0 producer (thread 0)}}
-  // expected-note @+3 {{2 thread(s) wait here, e.g. CTA 0 producer (thread 0) ('gemm.pipeline.producer_acquire')}}
-  // expected-note @+2 {{512 thread(s) wait here, e.g. CTA 0 consumer 0 (thread 128) ('gemm.pipeline.consumer_wait')}}
+  // expected-error @+4 {{protocol violation (deadlock): deadlock: 257 thread(s) can never proceed, e.g. CTA 0 producer (thread 0)}}
+  // expected-note @+3 {{1 thread(s) wait here, e.g. CTA 0 producer (thread 0) ('gemm.pipeline.producer_acquire')}}
+  // expected-note @+2 {{256 thread(s) wait here, e.g. CTA 0 consumer 0 (thread 128) ('gemm.pipeline.consumer_wait')}}
   // expected-note @+1 {{counterexample trace:}}
   gemm.matmul @missing_release a(bf16, row) b(bf16, col) c(bf16, row) acc(f32)
       config(#gemm.config<arch = sm_90a, tile = [128, 128, 64], stages = 2>)
@@ -47,9 +47,9 @@ module attributes {gemm.test.plant_bug = "missing-release"} {
 // A one-stage ring with a WGMMA lookahead of one group: the consumer holds
 // the only stage (its WGMMA is in flight) while it waits for the next fill.
 module attributes {gemm.test.plant_bug = "single-stage"} {
-  // expected-error @+4 {{protocol violation (deadlock): deadlock: 514 thread(s) can never proceed}}
-  // expected-note @+3 {{2 thread(s) wait here, e.g. CTA 0 producer (thread 0) ('gemm.pipeline.producer_acquire')}}
-  // expected-note @+2 {{512 thread(s) wait here, e.g. CTA 0 consumer 0 (thread 128) ('gemm.pipeline.consumer_wait')}}
+  // expected-error @+4 {{protocol violation (deadlock): deadlock: 257 thread(s) can never proceed}}
+  // expected-note @+3 {{1 thread(s) wait here, e.g. CTA 0 producer (thread 0) ('gemm.pipeline.producer_acquire')}}
+  // expected-note @+2 {{256 thread(s) wait here, e.g. CTA 0 consumer 0 (thread 128) ('gemm.pipeline.consumer_wait')}}
   // expected-note @+1 {{counterexample trace:}}
   gemm.matmul @single_stage a(bf16, row) b(bf16, col) c(bf16, row) acc(f32)
       config(#gemm.config<arch = sm_90a, tile = [128, 128, 64], stages = 2>)
@@ -60,10 +60,10 @@ module attributes {gemm.test.plant_bug = "single-stage"} {
 // The consumers' releases leave out the last CTA of the cluster, whose
 // multicast loads fill their slots: its producer waits forever.
 module attributes {gemm.test.plant_bug = "multicast-peer"} {
-  // expected-error @+5 {{protocol violation (deadlock): deadlock: 1536 thread(s) can never proceed, e.g. CTA 0 producer (thread 0)}}
-  // expected-note @+4 {{4 thread(s) wait here, e.g. CTA 0 producer (thread 0) ('gemm.pipeline.producer_acquire')}}
-  // expected-note @+3 {{508 thread(s) wait here, e.g. CTA 0 thread 1 ('nvvm.cluster.wait')}}
-  // expected-note @+2 {{1024 thread(s) wait here, e.g. CTA 0 consumer 0 (thread 128) ('gemm.pipeline.consumer_wait')}}
+  // expected-error @+5 {{protocol violation (deadlock): deadlock: 768 thread(s) can never proceed, e.g. CTA 0 producer (thread 0)}}
+  // expected-note @+4 {{2 thread(s) wait here, e.g. CTA 0 producer (thread 0) ('gemm.pipeline.producer_acquire')}}
+  // expected-note @+3 {{254 thread(s) wait here, e.g. CTA 0 thread 1 ('nvvm.cluster.wait')}}
+  // expected-note @+2 {{512 thread(s) wait here, e.g. CTA 0 consumer 0 (thread 128) ('gemm.pipeline.consumer_wait')}}
   // expected-note @+1 {{counterexample trace:}}
   gemm.matmul @multicast_peer a(bf16, row) b(bf16, col) c(bf16, row) acc(f32)
       config(#gemm.config<arch = sm_90a, tile = [128, 128, 64], cluster = [2, 1], stages = 3>)

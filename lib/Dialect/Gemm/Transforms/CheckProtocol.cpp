@@ -68,8 +68,12 @@ struct GemmCheckProtocolPass
   std::optional<sim::Violation> check(const sim::Kernel &kernel,
                                       std::string &text) const {
     auto start = std::chrono::steady_clock::now();
+    // Two clusters where clusters interact (split-K and stream-K counters,
+    // cluster launch control); otherwise clusters share nothing, and one,
+    // looping over several tile units, shows all there is.
     uint32_t clusterSize = kernel.manifest().cluster[0];
-    uint32_t machineSms = sms ? sms : 2 * clusterSize;
+    uint32_t clusters = hasOrderDependentOps(kernel.func()) ? 2 : 1;
+    uint32_t machineSms = sms ? sms : clusters * clusterSize;
     std::vector<sim::Problem> problems = kernel.coverageProblems(machineSms);
     uint64_t runs = 0;
     std::optional<sim::Violation> violation;

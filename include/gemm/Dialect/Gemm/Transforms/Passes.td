@@ -92,7 +92,9 @@ def GemmCheckProtocol : Pass<"gemm-check-protocol", "ModuleOp"> {
   }];
   let options = [
     Option<"sms", "sms", "unsigned", "0",
-           "SMs of the simulated GPU (0: two clusters' worth)">,
+           "SMs of the simulated GPU (0: two clusters' worth for kernels "
+           "whose clusters interact (split-K, stream-K, cluster launch "
+           "control), else one cluster's)">,
     Option<"randomRuns", "random-runs", "unsigned", "1",
            "random schedules per problem, besides the deterministic one">,
     Option<"exhaustiveExecutions", "exhaustive-executions", "unsigned", "0",
