@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # Generates a set of SM90 kernel variants and compiles each to a kernel
 # bundle, on the machine with the compiler (gemm-opt, ptxas). The bundles
-# then travel to the GPU machine for bench/tune.sh or bench/suite.sh.
+# then travel to the GPU machine for bench/suite.sh.
 #
 #   bench/compile-bundles.sh SET OUT_DIR [configs options...]
-#   bench/compile-bundles.sh tune .bundles/tune     # the search's candidates
-#   bench/compile-bundles.sh best .bundles/suite    # what the suite runs, from
-#                                                   # bench/tuning/sm90-h200.json
+#   bench/compile-bundles.sh best .bundles/suite    # what the suite runs: the
+#                                                   # dispatcher's choices
+#   bench/compile-bundles.sh best .bundles/gen --groups train,test
+#   bench/compile-bundles.sh space .bundles/space   # every tile x cluster x order
 #
 # Writes OUT_DIR/variants.mlir, OUT_DIR/NAME.{ptx,cubin,json} and
 # OUT_DIR/compile-times.json (per kernel: gemm-opt to PTX, ptxas, registers,
@@ -14,7 +15,7 @@
 # parallel compiles (default: CPU count).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-set=${1:?set: tune, best, heuristic or space}
+set=${1:?set: best or space}
 out=${2:?output directory}
 shift 2
 python=$root/build-venv/bin/python

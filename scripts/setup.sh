@@ -6,9 +6,12 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${GEMM_BUILD_DIR:-$root/build}
 
+# clang-22 and libclang-rt-22-dev (libFuzzer, the sanitizers): the fuzzer's
+# build (scripts/fuzz.sh), which the test command runs.
 packages=(cmake ninja-build g++ python3 python3-venv
           libmlir-22-dev mlir-22-tools llvm-22-dev llvm-22-tools
-          nlohmann-json3-dev libgtest-dev libgmock-dev)
+          nlohmann-json3-dev libgtest-dev libgmock-dev
+          clang-22 libclang-rt-22-dev)
 missing=()
 for package in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "ok installed" ||

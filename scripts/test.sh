@@ -8,6 +8,9 @@ set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 bash "$root/scripts/setup.sh" || exit 1
 build=${GEMM_BUILD_DIR:-$root/build}
+# The fuzzer's own clang build (docs/Fuzzing.md); lit's test/Fuzz runs it.
+bash "$root/scripts/fuzz.sh" build || exit 1
+export GEMM_FUZZER=${GEMM_FUZZ_BUILD_DIR:-$root/build-fuzz}/bin/gemm-fuzz
 
 log=$(mktemp)
 /usr/lib/llvm-22/bin/lit -sv "$build/test" 2>&1 | tee "$log"

@@ -86,6 +86,17 @@ if subprocess.run([python, "-c", "import matplotlib"],
                   capture_output=True).returncode == 0:
     config.available_features.add("matplotlib")
 
+# The fuzzer (docs/Fuzzing.md): gemm-fuzz comes from a clang build of its
+# own (scripts/fuzz.sh), named by GEMM_FUZZER (scripts/test.sh sets it).
+fuzzer = os.environ.get("GEMM_FUZZER")
+if fuzzer and os.access(fuzzer, os.X_OK):
+    config.available_features.add("fuzzer")
+    config.substitutions.append(("%gemm-fuzz", fuzzer))
+    lit_config.note("fuzzer tests on: " + fuzzer)
+else:
+    lit_config.note("fuzzer tests off: set GEMM_FUZZER to a gemm-fuzz "
+                    "(bash scripts/fuzz.sh build)")
+
 # GPU tier: gemm-runner itself decides whether a usable GPU is there, so the
 # feature means exactly "gemm-runner can launch kernels here".
 runner = os.path.join(config.gemm_tools_dir, "gemm-runner")

@@ -425,7 +425,7 @@ std::vector<std::string> KernelManifest::validate() const {
          "; A and B must have the same dtype (only e4m3 and e5m2 mix)");
 
   std::array<int, 3> descriptorAt = {-1, -1, -1};
-  std::array<int, 4> dimAt = {-1, -1, -1, -1};
+  std::array<int, 5> dimAt = {-1, -1, -1, -1, -1};
   const DType tensorType[3] = {types.a, types.b, types.c};
   for (size_t i = 0; i < params.size(); ++i) {
     const Param &param = params[i];
@@ -474,6 +474,12 @@ std::vector<std::string> KernelManifest::validate() const {
   for (ProblemDim d : {ProblemDim::M, ProblemDim::N, ProblemDim::K})
     if (dimAt[static_cast<size_t>(d)] < 0)
       fail("params: no problem_size for dim " + std::string(toString(d)));
+  // A batched kernel reads the broadcast mask with the batch size: the
+  // runtime gives a broadcast operand's descriptor one batch entry.
+  if ((dimAt[static_cast<size_t>(ProblemDim::Batch)] < 0) !=
+      (dimAt[static_cast<size_t>(ProblemDim::BatchBroadcast)] < 0))
+    fail("params: problem_size batch and batch_broadcast go together (a "
+         "batched kernel takes both)");
 
   const Constraints &c = constraints;
   uint32_t align = c.leadingDimAlignmentBytes;

@@ -5,9 +5,9 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
-#include <cmath>
 #include <fstream>
 #include <iomanip>
+#include <optional>
 #include <sstream>
 
 namespace gemm::dispatch {
@@ -15,65 +15,14 @@ namespace {
 
 using nlohmann::json;
 
-// The hardware model, fitted on the H200 (bench/results/2026-11-21-h200-sm90
-// and 2026-11-22-h200): per-SM dense 16-bit tensor peak at 1980 MHz (989
-// TFLOP/s over 132 SMs), the device-to-device copy bandwidth, the loaded HBM
-// round trip for Little's law, and the fixed cost of one launch.
-constexpr double SmPeakFlops = 989e12 / 132;
-constexpr double HbmBytesPerSecond = 4.3e12;
-constexpr double LoadedLatencySeconds = 2.0e-6;
-constexpr double LaunchSeconds = 4e-6;
-/// Estimates this close to the fastest count as ties (memory-bound shapes
-/// make many), broken by the least MMA work.
-constexpr double NearTie = 0.02;
-
-struct TileEfficiency {
-  uint32_t tileM, tileN;
-  Schedule schedule;
-  /// Fraction of the SM's MMA peak the tile sustains in a long k-loop:
-  /// measured at 8192 cubed where marked, the others scaled by the tile's
-  /// arithmetic intensity.
-  double efficiency;
-};
-
-// In order of preference: the model's candidates and its last tie-break.
-constexpr TileEfficiency Tiles[] = {
-    {128, 256, Schedule::Cooperative, 0.81}, // measured
-    {256, 128, Schedule::Cooperative, 0.81}, // measured
-    {128, 192, Schedule::Cooperative, 0.79},
-    {128, 128, Schedule::Cooperative, 0.76}, // measured
-    {128, 64, Schedule::Cooperative, 0.62},
-    {256, 64, Schedule::Cooperative, 0.66},
-    {128, 128, Schedule::Pingpong, 0.79}, // measured
-    {128, 64, Schedule::Pingpong, 0.64},
-    {64, 256, Schedule::Pingpong, 0.75}, // measured
-    {64, 192, Schedule::Pingpong, 0.72},
-    {64, 128, Schedule::Pingpong, 0.66},
-    {64, 64, Schedule::Pingpong, 0.55},
-};
-
-const TileEfficiency *findTile(const KernelConfig &config) {
-  for (const TileEfficiency &tile : Tiles)
-    if (tile.tileM == config.tileM && tile.tileN == config.tileN &&
-        tile.schedule == config.schedule)
-      return &tile;
-  return nullptr;
-}
-
-uint64_t ceilDiv(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
-
+/// A candidate of the model for the problem's types, layouts and batch.
 KernelConfig withTypes(KernelConfig config, const Problem &problem) {
   config.inType = problem.inType;
   config.outType = problem.outType;
   if (config.outType == config.inType)
     config.outType.reset();
-  return config;
-}
-
-KernelConfig defaultOrder(KernelConfig config) {
-  config.raster = Raster::AlongM;
-  config.swizzle = 8;
-  config.stages = 0;
+  config.layouts = problem.layouts;
+  config.batched = problem.batch > 1;
   return config;
 }
 
@@ -83,24 +32,21 @@ std::string fixed(double value, int digits) {
   return out.str();
 }
 
-std::string describeEstimate(const KernelConfig &config, const Estimate &e) {
-  return std::to_string(e.tiles) + " tiles of " + std::to_string(config.tileM) +
-         "x" + std::to_string(config.tileN) + " (" + fixed(e.waves, 2) +
-         " waves), " + (e.memoryBound() ? "memory" : "compute") +
-         "-bound, estimated " + fixed(e.seconds * 1e6, 1) + " us";
-}
-
-Range parseRange(const json &bounds, const char *dim,
-                 const std::string &where) {
-  const json &pair = bounds.at(dim);
-  if (!pair.is_array() || pair.size() != 2 || !pair[0].is_number_unsigned())
-    throw DispatchError(where + ".bounds." + dim +
-                        ": expected [low, high] (high null when open)");
-  Range range;
-  range.low = pair[0].get<uint64_t>();
-  if (!pair[1].is_null())
-    range.high = pair[1].get<uint64_t>();
-  return range;
+std::string describe(const KernelConfig &config, const Estimate &e) {
+  std::string text =
+      std::to_string(e.tiles) + " tiles of " + std::to_string(config.tileM) +
+      "x" + std::to_string(config.tileN) +
+      (config.splits > 1 ? " in " + std::to_string(config.splits) +
+                               " k-ranges"
+                         : "") +
+      (config.streamK ? ", stream-K" : "") + " (" + fixed(e.waves, 2) +
+      " waves), " + (e.memoryBound() ? "memory" : "compute") +
+      "-bound, estimated " + fixed(e.seconds * 1e6, 1) + " us";
+  if (e.correction != 1)
+    text += " (physics " + fixed(e.physicsSeconds * 1e6, 1) + " us x " +
+            fixed(e.correction, 2) + " learned from training shapes of weight " +
+            fixed(e.evidence, 1) + ")";
+  return text;
 }
 
 bool contains(const std::vector<KernelConfig> &list, const KernelConfig &c) {
@@ -109,21 +55,8 @@ bool contains(const std::vector<KernelConfig> &list, const KernelConfig &c) {
 
 } // namespace
 
-std::string Problem::toString() const {
-  std::string text = "m=" + std::to_string(m) + " n=" + std::to_string(n) +
-                     " k=" + std::to_string(k) + " " +
-                     std::string(bundle::toString(inType));
-  if (outType && *outType != inType)
-    text += " -> " + std::string(bundle::toString(*outType));
-  return text;
-}
-
 std::string_view toString(Source source) {
   switch (source) {
-  case Source::Tuned:
-    return "tuned";
-  case Source::TunedDefaultOrder:
-    return "tuned, default order";
   case Source::Model:
     return "model";
   case Source::ModelAmongAvailable:
@@ -132,214 +65,117 @@ std::string_view toString(Source source) {
   return "";
 }
 
-TuningTable TuningTable::parse(std::string_view text,
-                               const std::string &source) {
-  json root = json::parse(text, nullptr, /*allow_exceptions=*/false);
-  if (root.is_discarded() || !root.is_object())
-    throw DispatchError(source + ": not a JSON object (a corrupt or truncated "
-                                 "tuning file?)");
-  if (root.value("format", "") != TuningFormatName)
-    throw DispatchError(source + ": \"format\" is not \"" +
-                        std::string(TuningFormatName) +
-                        "\": not a tuning file of python -m gemm_bench.tune");
-  if (root.value("version", 0) != TuningFormatVersion)
-    throw DispatchError(source + ": tuning file version " +
-                        root.value("version", json(0)).dump() +
-                        "; this dispatcher reads version " +
-                        std::to_string(TuningFormatVersion));
-  TuningTable table;
-  table.sourceName = source;
-  try {
-    if (root.contains("gpu") && root["gpu"].contains("device"))
-      table.gpu = root["gpu"]["device"].value("name", "");
-    for (const auto &[key, entry] : root.at("classes").items()) {
-      std::string where = source + ": classes." + key;
-      if (!entry.contains("best") || entry["best"].is_null())
-        continue;
-      TunedClass tuned;
-      tuned.key = key;
-      const json &bounds = entry.at("bounds");
-      tuned.m = parseRange(bounds, "m", where);
-      tuned.n = parseRange(bounds, "n", where);
-      tuned.k = parseRange(bounds, "k", where);
-      std::string error;
-      auto best = KernelConfig::parse(
-          entry["best"].at("config").get<std::string>(), error);
-      if (!best)
-        throw DispatchError(where + ".best.config: " + error);
-      tuned.best = *best;
-      tuned.bestRatio = entry["best"].value("median_ratio", 0.0);
-      table.tuned.push_back(std::move(tuned));
-    }
-  } catch (const json::exception &e) {
-    throw DispatchError(source + ": malformed tuning file: " + e.what());
-  }
-  return table;
-}
-
-TuningTable TuningTable::load(const std::filesystem::path &path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in)
-    throw DispatchError(path.string() + ": cannot read the tuning file");
-  std::stringstream text;
-  text << in.rdbuf();
-  return parse(text.str(), path.string());
-}
-
-const TunedClass *TuningTable::classOf(uint64_t m, uint64_t n,
-                                       uint64_t k) const {
-  for (const TunedClass &c : tuned)
-    if (c.m.contains(m) && c.n.contains(n) && c.k.contains(k))
-      return &c;
-  return nullptr;
-}
-
-Estimate estimate(const KernelConfig &config, const Problem &problem,
-                  const Target &target) {
-  const TileEfficiency *tile = findTile(config);
-  if (!tile)
-    throw DispatchError("the hardware model has no efficiency figure for " +
-                        config.name());
-  uint64_t m = problem.m, n = problem.n, k = problem.k;
-  Estimate e;
-  e.tiles = ceilDiv(m, config.tileM) * ceilDiv(n, config.tileN);
-  uint64_t ctas = std::min<uint64_t>(e.tiles, target.smCount);
-  e.waves = double(e.tiles) / target.smCount;
-  // Padding rows and columns of edge tiles cost like real ones.
-  double tileSeconds = 2.0 * config.tileM * config.tileN * config.tileK *
-                       ceilDiv(k, config.tileK) /
-                       (SmPeakFlops * tile->efficiency);
-  e.computeSeconds = ceilDiv(e.tiles, ctas) * tileSeconds;
-  // A CTA keeps at most its ring in flight (rows of A past M are zero-filled
-  // by TMA, not fetched), so by Little's law a few CTAs cannot reach the HBM
-  // bandwidth: why small M wants narrow tiles (more CTAs).
-  double in = bundle::elementBytes(problem.inType);
-  double out = bundle::elementBytes(problem.outType.value_or(problem.inType));
-  double fetchedPerStage =
-      double(std::min<uint64_t>(m, config.tileM) + config.tileN) *
-      config.tileK * in;
-  double perCta = config.ringStages() * fetchedPerStage / LoadedLatencySeconds;
-  double bandwidth = std::min(HbmBytesPerSecond, double(ctas) * perCta);
-  double uniqueBytes = double(m * k + n * k) * in + double(m * n) * out;
-  e.memorySeconds = uniqueBytes / bandwidth;
-  e.seconds = std::max(e.computeSeconds, e.memorySeconds) + LaunchSeconds;
-  return e;
-}
-
-std::vector<KernelConfig> modelCandidates(const Problem &problem) {
-  std::vector<KernelConfig> out;
-  for (const TileEfficiency &tile : Tiles) {
-    KernelConfig config;
-    config.tileM = tile.tileM;
-    config.tileN = tile.tileN;
-    config.schedule = tile.schedule;
-    out.push_back(withTypes(config, problem));
-  }
-  return out;
-}
-
-KernelConfig modelPick(const Problem &problem, const Target &target,
-                       const std::vector<KernelConfig> *candidates) {
-  std::vector<KernelConfig> own;
-  if (!candidates) {
-    own = modelCandidates(problem);
-    candidates = &own;
-  }
-  std::vector<std::pair<const KernelConfig *, Estimate>> estimates;
-  for (const KernelConfig &config : *candidates)
-    if (findTile(config))
-      estimates.emplace_back(&config, estimate(config, problem, target));
-  if (estimates.empty())
-    throw DispatchError("the hardware model knows none of the candidate "
-                        "tiles for " +
-                        problem.toString());
-  double fastest = estimates.front().second.seconds;
-  for (const auto &item : estimates)
-    fastest = std::min(fastest, item.second.seconds);
-  const std::pair<const KernelConfig *, Estimate> *best = nullptr;
-  for (const auto &item : estimates)
-    if (item.second.seconds <= fastest * (1 + NearTie) &&
-        (!best || item.second.computeSeconds < best->second.computeSeconds))
-      best = &item;
-  return *best->first;
-}
-
-Selection select(const Problem &problem, const TuningTable *table,
+Selection select(const Problem &problem, const DispatchModel &model,
                  const Target &target,
                  const std::vector<KernelConfig> *available) {
   if (target.arch != bundle::Arch::Sm90a)
     throw DispatchError(
         "no dispatch data for " + std::string(bundle::toString(target.arch)) +
-        " (kernels are tuned and modelled for sm_90a only): compile a "
+        " (kernels are measured and modelled for sm_90a only): compile a "
         "configuration explicitly (gemm.compile, or gemm-opt)");
   if (problem.inType != DType::BF16 && problem.inType != DType::F16)
     throw DispatchError(problem.toString() +
                         ": sm_90a kernels take bf16 or f16 inputs");
-  std::vector<Selection> tried;
-  const TunedClass *tuned =
-      table ? table->classOf(problem.m, problem.n, problem.k) : nullptr;
-  if (tuned) {
-    std::string where = "shape class " + tuned->key + " of " + table->source();
-    Selection exact{withTypes(tuned->best, problem), Source::Tuned, tuned->key,
-                    where + ": the searched best (" +
-                        fixed(tuned->bestRatio, 3) +
-                        "x cuBLAS, median over the class's shapes)"};
-    tried.push_back(exact);
-    Selection plain{defaultOrder(exact.config), Source::TunedDefaultOrder,
-                    tuned->key,
-                    where +
-                        ": the searched best's tile and cluster at the "
-                        "default order and depth (" +
-                        exact.config.name() + " is not available)"};
-    if (plain.config != exact.config)
-      tried.push_back(plain);
-  }
-  KernelConfig picked = modelPick(problem, target);
-  tried.push_back(
-      {picked, Source::Model, tuned ? tuned->key : "",
-       std::string(tuned ? "the tuned kernels are not available"
-                         : "no tuned class holds this shape") +
-           "; hardware model (" + std::to_string(target.smCount) + " SMs): " +
-           describeEstimate(picked, estimate(picked, problem, target))});
-  for (const Selection &selection : tried)
-    if (!available || contains(*available, selection.config))
-      return selection;
+  if (problem.m == 0 || problem.n == 0 || problem.k == 0)
+    throw DispatchError(problem.toString() +
+                        ": every size must be at least 1");
+  auto fastest = [&](const std::vector<KernelConfig> &configs)
+      -> std::optional<std::pair<KernelConfig, Estimate>> {
+    std::optional<std::pair<KernelConfig, Estimate>> best;
+    for (const KernelConfig &config : configs) {
+      Estimate e = model.estimate(config, problem, target);
+      if (!best || e.seconds < best->second.seconds)
+        best.emplace(config, e);
+    }
+    return best;
+  };
 
+  std::vector<KernelConfig> candidates;
+  for (const KernelConfig &config : model.candidates()) {
+    KernelConfig typed = withTypes(config, problem);
+    if ((!available || contains(*available, typed)) &&
+        isApplicable(typed, problem, target))
+      candidates.push_back(typed);
+  }
+  std::string fitted = "fitted model (" + model.source() + ", " +
+                       std::to_string(model.trainingShapes()) +
+                       " training shapes";
+  if (!model.gpuName().empty())
+    fitted += " on an " + model.gpuName();
+  fitted += ", " + std::to_string(target.smCount) + " SMs)";
+  if (auto best = fastest(candidates))
+    return {best->first, Source::Model, best->second,
+            "fastest of the " + std::to_string(candidates.size()) +
+                " candidates that apply, by the " + fitted + ": " +
+                describe(best->first, best->second)};
+
+  // Only configurations whose tile the physics knows can be estimated.
   std::vector<KernelConfig> sameTypes;
   for (const KernelConfig &config : *available)
     if (config.inType == problem.inType &&
         config.cType() == problem.outType.value_or(problem.inType) &&
-        config.splits == 1 && !config.streamK && findTile(config))
+        config.layouts == problem.layouts &&
+        config.batched == (problem.batch > 1) &&
+        isApplicable(config, problem, target) &&
+        model.params().tileEfficiency.count(HardwareParams::tileKey(config)))
       sameTypes.push_back(config);
-  if (sameTypes.empty())
+  if (sameTypes.empty() && problem.layouts.c == Layout::Col) {
+    // No kernel writes this column-major C: its transpose is a row-major C^T
+    // = B A^T, which the library's kernels of the flipped layouts compute.
+    Selection swapped = select(problem.transposed(), model, target, available);
+    swapped.transposed = !swapped.transposed;
+    swapped.reason = "no available kernel writes a column-major C; the "
+                     "transposed problem C^T = B A^T (" +
+                     problem.transposed().toString() + "), " + swapped.reason;
+    return swapped;
+  }
+  auto best = fastest(sameTypes);
+  if (!best)
     throw DispatchError("no kernel for " + problem.toString() +
                         " among the available ones: build a kernel library "
-                        "with that input type, or compile one (gemm.compile)");
-  KernelConfig fallback = modelPick(problem, target, &sameTypes);
-  return {fallback, Source::ModelAmongAvailable, tuned ? tuned->key : "",
-          "none of " + tried.front().config.name() +
-              (tried.size() > 1 ? " or its fallbacks" : "") +
-              " is available; hardware model among the available kernels: " +
-              describeEstimate(fallback, estimate(fallback, problem, target))};
+                        "with that input type and those layouts, or compile "
+                        "one (gemm.compile)");
+  return {best->first, Source::ModelAmongAvailable, best->second,
+          "none of the model's candidates is available; the " + fitted +
+              " among the available kernels: " +
+              describe(best->first, best->second)};
 }
 
-std::vector<KernelConfig> librarySet(const TuningTable &table,
-                                     const std::vector<DType> &inTypes) {
-  std::vector<KernelConfig> out;
-  auto add = [&](const KernelConfig &config) {
-    if (!contains(out, config))
-      out.push_back(config);
-  };
-  for (DType type : inTypes) {
-    Problem problem;
-    problem.inType = type;
-    for (const TunedClass &tuned : table.classes()) {
-      KernelConfig best = withTypes(tuned.best, problem);
-      add(best);
-      add(defaultOrder(best));
+std::vector<TensorLayouts> libraryLayouts() {
+  std::vector<TensorLayouts> out;
+  for (Layout a : {Layout::Row, Layout::Col})
+    for (Layout b : {Layout::Col, Layout::Row}) {
+      TensorLayouts layouts;
+      layouts.a = a;
+      layouts.b = b;
+      out.push_back(layouts);
     }
-    for (const KernelConfig &config : modelCandidates(problem))
-      add(config);
+  return out;
+}
+
+std::vector<KernelConfig> librarySet(const DispatchModel &model,
+                                     const std::vector<DType> &inTypes,
+                                     const std::vector<TensorLayouts> &layouts,
+                                     bool batched) {
+  std::vector<KernelConfig> out;
+  for (uint64_t batch : {uint64_t(1), uint64_t(2)}) {
+    if (batch > 1 && !batched)
+      break;
+    for (const TensorLayouts &layout : layouts)
+      for (DType type : inTypes) {
+        Problem problem;
+        problem.inType = type;
+        problem.layouts = layout;
+        problem.batch = batch;
+        for (const KernelConfig &config : model.candidates()) {
+          // A batch runs whole tiles only (isApplicable).
+          if (batch > 1 && (config.splits > 1 || config.streamK))
+            continue;
+          KernelConfig typed = withTypes(config, problem);
+          if (!contains(out, typed))
+            out.push_back(typed);
+        }
+      }
   }
   return out;
 }
@@ -363,8 +199,7 @@ KernelLibrary KernelLibrary::load(const std::filesystem::path &dir) {
                         std::to_string(LibraryFormatVersion));
   KernelLibrary library;
   library.root = dir;
-  library.tuning =
-      TuningTable::load(dir / index.value("tuning", "tuning.json"));
+  library.fitted = DispatchModel::load(dir / index.value("model", "model.json"));
   std::vector<std::string> missing;
   for (const json &name : index.value("kernels", json::array())) {
     std::string error;
@@ -388,18 +223,18 @@ KernelLibrary KernelLibrary::load(const std::filesystem::path &dir) {
 }
 
 void KernelLibrary::writeIndex(const std::filesystem::path &dir,
-                               const std::filesystem::path &tuningPath,
+                               const std::filesystem::path &modelPath,
                                const std::vector<KernelConfig> &configs) {
   std::filesystem::create_directories(dir);
-  std::filesystem::copy_file(tuningPath, dir / "tuning.json",
+  std::filesystem::copy_file(modelPath, dir / "model.json",
                              std::filesystem::copy_options::overwrite_existing);
   json names = json::array();
   for (const KernelConfig &config : configs)
     names.push_back(config.name());
   json index = {{"format", LibraryFormatName},
                 {"version", LibraryFormatVersion},
-                {"tuning", "tuning.json"},
-                {"tuning_source", tuningPath.filename().string()},
+                {"model", "model.json"},
+                {"model_source", modelPath.filename().string()},
                 {"kernels", names}};
   std::ofstream out(dir / "library.json");
   out << index.dump(1) << "\n";
@@ -414,7 +249,7 @@ KernelLibrary::manifestPath(const KernelConfig &config) const {
 
 Selection KernelLibrary::select(const Problem &problem,
                                 const Target &target) const {
-  return dispatch::select(problem, &tuning, target, &kernels);
+  return dispatch::select(problem, fitted, target, &kernels);
 }
 
 } // namespace gemm::dispatch

@@ -4,6 +4,7 @@
 
 #include <regex>
 #include <sstream>
+#include <vector>
 
 namespace gemm::dispatch {
 namespace {
@@ -23,7 +24,73 @@ std::string_view rasterAbbrev(Raster raster) {
   return raster == Raster::AlongM ? "rm" : "rn";
 }
 
+const TensorLayouts DefaultLayouts{};
+
 } // namespace
+
+std::string layoutToken(const TensorLayouts &layouts) {
+  std::string token = "a";
+  token += layouts.a == Layout::Row ? 'k' : 'm';
+  token += 'b';
+  token += layouts.b == Layout::Col ? 'k' : 'n';
+  token += 'c';
+  token += layouts.c == Layout::Row ? 'r' : 'c';
+  return token;
+}
+
+std::optional<TensorLayouts> parseLayoutToken(std::string_view token) {
+  if (token.size() != 6 || token[0] != 'a' || token[2] != 'b' ||
+      token[4] != 'c')
+    return std::nullopt;
+  auto pick = [](char c, char first, char second, Layout a,
+                 Layout b) -> std::optional<Layout> {
+    if (c == first)
+      return a;
+    if (c == second)
+      return b;
+    return std::nullopt;
+  };
+  auto a = pick(token[1], 'k', 'm', Layout::Row, Layout::Col);
+  auto b = pick(token[3], 'k', 'n', Layout::Col, Layout::Row);
+  auto c = pick(token[5], 'r', 'c', Layout::Row, Layout::Col);
+  if (!a || !b || !c)
+    return std::nullopt;
+  TensorLayouts layouts;
+  layouts.a = *a;
+  layouts.b = *b;
+  layouts.c = *c;
+  return layouts;
+}
+
+std::optional<TensorLayouts> parseLayoutTriple(std::string_view text,
+                                               std::string &error) {
+  std::vector<Layout> parsed;
+  std::string item;
+  std::stringstream list{std::string(text)};
+  while (std::getline(list, item, ',')) {
+    std::optional<Layout> layout = bundle::parseEnum<Layout>(item);
+    if (!layout)
+      break;
+    parsed.push_back(*layout);
+  }
+  if (parsed.size() != 3 || !list.eof()) {
+    error = "'" + std::string(text) +
+            "' is not three layouts of A, B and C (row or col each, e.g. "
+            "row,col,row: A K-major, B K-major, C row-major)";
+    return std::nullopt;
+  }
+  TensorLayouts layouts;
+  layouts.a = parsed[0];
+  layouts.b = parsed[1];
+  layouts.c = parsed[2];
+  return layouts;
+}
+
+std::string layoutTriple(const TensorLayouts &layouts) {
+  return std::string(bundle::toString(layouts.a)) + "," +
+         std::string(bundle::toString(layouts.b)) + "," +
+         std::string(bundle::toString(layouts.c));
+}
 
 std::string_view toString(Schedule schedule) {
   return schedule == Schedule::Cooperative ? "cooperative" : "pingpong";
@@ -49,14 +116,21 @@ std::string KernelConfig::name() const {
   std::string name = "sm90_" + std::string(bundle::toString(inType)) + "_";
   if (cType() != inType)
     name += "c" + std::string(bundle::toString(cType())) + "_";
+  if (!(layouts == DefaultLayouts))
+    name += layoutToken(layouts) + "_";
+  if (batched)
+    name += "batched_";
   return name + key();
 }
 
 std::string KernelConfig::mlir() const {
   std::ostringstream out;
   std::string_view in = bundle::toString(inType);
-  out << "gemm.matmul @" << name() << " a(" << in << ", row) b(" << in
-      << ", col) c(" << bundle::toString(cType()) << ", row) acc(f32)\n"
+  out << "gemm.matmul @" << name() << " a(" << in << ", "
+      << bundle::toString(layouts.a) << ") b(" << in << ", "
+      << bundle::toString(layouts.b) << ") c(" << bundle::toString(cType())
+      << ", " << bundle::toString(layouts.c) << ") acc(f32)"
+      << (batched ? " batched" : "") << "\n"
       << "    config(#gemm.config<arch = sm_90a, tile = [" << tileM << ", "
       << tileN << ", " << tileK << "], cluster = [" << clusterM << ", "
       << clusterN << "], stages = " << stages
@@ -79,7 +153,9 @@ std::optional<KernelConfig> KernelConfig::parse(std::string_view text,
                                                 std::string &error,
                                                 DType defaultType) {
   static const std::regex pattern(
-      R"(^(?:sm90_([a-z0-9]+)_(?:c([a-z0-9]+)_)?)?(\d+)x(\d+)x(\d+)_(coop|pingpong))"
+      R"(^(?:sm90_([a-z0-9]+)_(?:c([a-z0-9]+)_)?(?:(a[km]b[kn]c[rc])_)?)"
+      R"((batched_)?)?)"
+      R"((\d+)x(\d+)x(\d+)_(coop|pingpong))"
       R"(_c(\d+)x(\d+)_(rm|rn)_s(\d+)_st(\d+)(?:_k(\d+)|(_sk))?$)");
   std::cmatch match;
   if (!std::regex_match(text.begin(), text.end(), match, pattern)) {
@@ -106,19 +182,22 @@ std::optional<KernelConfig> KernelConfig::parse(std::string_view text,
   if (!typeIn(1, "input", inType) || !typeIn(2, "output", config.outType))
     return std::nullopt;
   config.inType = *inType;
-  config.tileM = number(3);
-  config.tileN = number(4);
-  config.tileK = number(5);
+  if (match[3].matched)
+    config.layouts = *parseLayoutToken(match[3].str());
+  config.batched = match[4].matched;
+  config.tileM = number(5);
+  config.tileN = number(6);
+  config.tileK = number(7);
   config.schedule =
-      match[6] == "coop" ? Schedule::Cooperative : Schedule::Pingpong;
-  config.clusterM = number(7);
-  config.clusterN = number(8);
-  config.raster = match[9] == "rm" ? Raster::AlongM : Raster::AlongN;
-  config.swizzle = number(10);
-  config.stages = number(11);
-  if (match[12].matched)
-    config.splits = number(12);
-  config.streamK = match[13].matched;
+      match[8] == "coop" ? Schedule::Cooperative : Schedule::Pingpong;
+  config.clusterM = number(9);
+  config.clusterN = number(10);
+  config.raster = match[11] == "rm" ? Raster::AlongM : Raster::AlongN;
+  config.swizzle = number(12);
+  config.stages = number(13);
+  if (match[14].matched)
+    config.splits = number(14);
+  config.streamK = match[15].matched;
   return config;
 }
 

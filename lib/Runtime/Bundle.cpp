@@ -238,16 +238,28 @@ LoadedKernel::~LoadedKernel() {
 
 std::optional<std::string>
 LoadedKernel::debugWaitReport(const KernelManifest &manifest) const {
-  if (!debugRecord || debugRecord[9] != 1)
+  if (!debugRecord)
     return std::nullopt;
-  uint32_t site = debugRecord[1];
+  return formatDebugWaitRecord(debugRecord, manifest);
+}
+
+std::optional<std::string>
+formatDebugWaitRecord(const volatile uint32_t *record,
+                      const KernelManifest &manifest) {
+  if (record[9] != 1)
+    return std::nullopt;
+  uint32_t site = record[1];
   std::string what = site < manifest.debugWaitSites.size()
                          ? manifest.debugWaitSites[site]
                          : "wait site " + std::to_string(site);
-  auto word = [&](int i) { return std::to_string(debugRecord[i]); };
-  return "CTA (" + word(2) + ", " + word(3) + ", " + word(4) + ") warp " +
-         word(5) + ", " + what + ", stage " + word(6) +
-         ", expected phase parity " + word(7) + ", iteration " + word(8);
+  auto word = [&](int i) { return std::to_string(record[i]); };
+  std::string where = "CTA (" + word(2) + ", " + word(3) + ", " + word(4) +
+                      ") warp " + word(5) + ", " + what;
+  if (what.find(": named barrier") != std::string::npos)
+    return where + ": barrier id " + word(6) + ", " + word(8) +
+           " thread(s) arrived, generation " + word(7);
+  return where + ", stage " + word(6) + ", expected phase parity " + word(7) +
+         ", iteration " + word(8);
 }
 
 } // namespace gemm::runtime

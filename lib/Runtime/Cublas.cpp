@@ -63,6 +63,8 @@ struct CublasGemm::State {
   cublasLtMatrixLayout_t aLayout = nullptr, bLayout = nullptr,
                          dLayout = nullptr;
   cublasLtMatmulAlgo_t algo = {};
+  /// cuBLASLt's first operand is our A (column-major D), else our B.
+  bool swapped = false;
 
   ~State() {
     if (!gpuUsable())
@@ -91,10 +93,19 @@ CublasGemm::create(const CublasLt &lt, const MatrixPlan &a, const MatrixPlan &b,
   s->workspaceBytes = lt.workspaceBytes();
   checkLt(cublasLtMatmulDescCreate(&s->op, CUBLAS_COMPUTE_32F, CUDA_R_32F),
           "creating the cuBLASLt matmul descriptor");
-  // Row-major D = A * B^T is column-major D^T = B * A^T, so cuBLASLt's first
-  // operand is our B (K x N column-major, transposed) and its second our A
-  // (K x M column-major): the "TN" form, which fp8 requires.
-  cublasOperation_t transA = CUBLAS_OP_T, transB = CUBLAS_OP_N;
+  // cuBLASLt computes column-major D' = op(X) * op(Y), and each of our
+  // matrices is, read column-major, `inner` rows by `outer` columns. A
+  // row-major D (M x N) is a column-major D' = D^T (N x M) = B * A^T: X is our
+  // B (N x K) and Y is A^T (K x M). A column-major D is D' = D = A * B^T: X
+  // is our A (M x K) and Y is B^T (K x N). X is transposed for cuBLASLt when
+  // its stored rows (inner) run along K, Y when they do not. The default
+  // layouts (A row, B col, D row) are the "TN" form, which fp8 requires.
+  bool columnMajorD = d.transposed();
+  const MatrixPlan &x = columnMajorD ? a : b;
+  const MatrixPlan &y = columnMajorD ? b : a;
+  auto innerIsK = [](const MatrixPlan &m) { return !m.transposed(); };
+  cublasOperation_t transA = innerIsK(x) ? CUBLAS_OP_T : CUBLAS_OP_N;
+  cublasOperation_t transB = innerIsK(y) ? CUBLAS_OP_N : CUBLAS_OP_T;
   checkLt(cublasLtMatmulDescSetAttribute(s->op, CUBLASLT_MATMUL_DESC_TRANSA,
                                          &transA, sizeof(transA)),
           "setting cuBLASLt transa");
@@ -119,9 +130,10 @@ CublasGemm::create(const CublasLt &lt, const MatrixPlan &a, const MatrixPlan &b,
                 sizeof(stride)),
             std::string("setting the batch stride of ") + what);
   };
-  layout(s->aLayout, b, "B");
-  layout(s->bLayout, a, "A");
+  layout(s->aLayout, x, columnMajorD ? "A" : "B");
+  layout(s->bLayout, y, columnMajorD ? "B" : "A");
   layout(s->dLayout, d, "D");
+  s->swapped = columnMajorD;
 
   cublasLtMatmulPreference_t preference = nullptr;
   checkLt(cublasLtMatmulPreferenceCreate(&preference),
@@ -142,7 +154,10 @@ CublasGemm::create(const CublasLt &lt, const MatrixPlan &a, const MatrixPlan &b,
                       std::string(bundle::toString(d.dtype));
   if (status == CUBLAS_STATUS_NOT_SUPPORTED ||
       (status == CUBLAS_STATUS_SUCCESS && found == 0)) {
-    whyNot = "cuBLASLt has no algorithm for " + types + " with lda " +
+    whyNot = "cuBLASLt has no algorithm for " + types + " (layouts a " +
+             std::string(bundle::toString(a.layout)) + ", b " +
+             std::string(bundle::toString(b.layout)) + ", d " +
+             std::string(bundle::toString(d.layout)) + ") with lda " +
              std::to_string(a.ld) + ", ldb " + std::to_string(b.ld) + ", ldd " +
              std::to_string(d.ld);
     return nullptr;
@@ -156,10 +171,13 @@ void CublasGemm::run(CUdeviceptr a, CUdeviceptr b, CUdeviceptr d,
                      CUstream stream) const {
   const float alpha = 1.0f, beta = 0.0f;
   auto ptr = [](CUdeviceptr p) { return reinterpret_cast<void *>(p); };
-  checkLt(cublasLtMatmul(state->handle, state->op, &alpha, ptr(b),
-                         state->aLayout, ptr(a), state->bLayout, &beta, ptr(d),
-                         state->dLayout, ptr(d), state->dLayout, &state->algo,
-                         ptr(state->workspace), state->workspaceBytes, stream),
+  CUdeviceptr first = state->swapped ? a : b;
+  CUdeviceptr second = state->swapped ? b : a;
+  checkLt(cublasLtMatmul(state->handle, state->op, &alpha, ptr(first),
+                         state->aLayout, ptr(second), state->bLayout, &beta,
+                         ptr(d), state->dLayout, ptr(d), state->dLayout,
+                         &state->algo, ptr(state->workspace),
+                         state->workspaceBytes, stream),
           "running cuBLASLt");
 }
 

@@ -84,14 +84,18 @@ struct PlannedMatrix {
   bool staged = false;
 };
 
-PlannedMatrix planMatrix(Tensor tensor, DType dtype, uint64_t outer,
-                         uint64_t inner, uint64_t batch, uint32_t alignBytes,
-                         UnalignedPolicy policy,
-                         std::optional<uint64_t> givenLd,
+PlannedMatrix planMatrix(Tensor tensor, DType dtype, Layout layout,
+                         uint64_t rows, uint64_t columns, uint64_t batch,
+                         uint32_t alignBytes, UnalignedPolicy policy,
+                         std::optional<uint64_t> givenLd, bool realign,
                          std::vector<std::string> &errors) {
   MatrixPlan packed;
   packed.tensor = tensor;
   packed.dtype = dtype;
+  packed.layout = layout;
+  bool transposed = packed.transposed();
+  uint64_t outer = transposed ? columns : rows;
+  uint64_t inner = transposed ? rows : columns;
   packed.outer = outer;
   packed.inner = inner;
   packed.batch = batch;
@@ -120,7 +124,9 @@ PlannedMatrix planMatrix(Tensor tensor, DType dtype, uint64_t outer,
           std::to_string(alignBytes) + " bytes");
     return {given, given, false};
   }
-  if (inner * bytes % alignBytes == 0)
+  if (inner * bytes % alignBytes == 0 &&
+      !(realign && policy == UnalignedPolicy::Stage &&
+        inner * bytes % StagingRowAlignmentBytes != 0))
     return {packed, packed, false};
 
   // Rows rounded up to `rowAlign` bytes (a multiple of the element size: both
@@ -160,6 +166,46 @@ PlannedMatrix planMatrix(Tensor tensor, DType dtype, uint64_t outer,
   return {packed, packed, false};
 }
 
+/// The batch stride of a matrix: the caller's (checked: 16-byte multiple,
+/// C's entries disjoint) or packed.
+void planBatchStride(MatrixPlan &m, std::optional<uint64_t> given,
+                     std::vector<std::string> &errors) {
+  m.batchStride = m.outer * m.ld;
+  if (!given || m.batch == 1)
+    return;
+  uint64_t stride = *given;
+  uint64_t bytes = elementBytes(m.dtype);
+  std::string what = tensorName(m.tensor) + ": batch stride " +
+                     std::to_string(stride) + " elements";
+  if (stride * bytes % 16 != 0) {
+    errors.push_back(what + " = " + std::to_string(stride * bytes) +
+                     " bytes is not a multiple of 16 bytes (TMA rule: "
+                     "global strides are 16-byte multiples)");
+    return;
+  }
+  if (m.tensor == Tensor::C) {
+    // Each entry spans (outer - 1) ld + inner elements; they are disjoint
+    // when one starts after the previous ends, or when every row holds the
+    // rows of all entries side by side (an interleaved [outer, batch,
+    // inner] view).
+    uint64_t extent = (m.outer - 1) * m.ld + m.inner;
+    bool blocked = stride >= extent;
+    bool interleaved =
+        stride >= m.inner && (m.batch - 1) * stride + m.inner <= m.ld;
+    if (!blocked && !interleaved) {
+      errors.push_back(
+          what + " makes the " + std::to_string(m.batch) +
+          " entries of C overlap (each spans " + std::to_string(extent) +
+          " elements: " + std::to_string(m.outer) + " rows of " +
+          std::to_string(m.inner) + ", " + std::to_string(m.ld) +
+          " apart); C needs a stride of at least " + std::to_string(extent) +
+          (stride == 0 ? " (0 would make every entry write the same C)" : ""));
+      return;
+    }
+  }
+  m.batchStride = stride;
+}
+
 TmaPlan planTma(size_t paramIndex, const TmaDescriptorParam &param,
                 const MatrixPlan &matrix, bool batched) {
   TmaPlan plan;
@@ -167,9 +213,14 @@ TmaPlan planTma(size_t paramIndex, const TmaDescriptorParam &param,
   plan.tensor = param.tensor;
   plan.dtype = matrix.dtype;
   plan.rank = batched ? 3 : 2;
-  plan.globalDim = {matrix.inner, matrix.outer, matrix.batch};
+  // A broadcast matrix (batch stride 0) is one entry, which the kernel reads
+  // at batch coordinate 0 (a stride of 0 is no TMA stride); its stride is
+  // then never used, and is given the packed one.
+  plan.globalDim = {matrix.inner, matrix.outer, matrix.storedBatches()};
+  uint64_t batchStride =
+      matrix.batchStride ? matrix.batchStride : matrix.outer * matrix.ld;
   plan.globalStrides = {matrix.ldBytes(),
-                        matrix.batchStride * elementBytes(matrix.dtype)};
+                        batchStride * elementBytes(matrix.dtype)};
   plan.box = {param.box[0], param.box[1], 1};
   plan.swizzle = param.swizzle;
   plan.interleave = param.interleave;
@@ -179,6 +230,40 @@ TmaPlan planTma(size_t paramIndex, const TmaDescriptorParam &param,
 }
 
 } // namespace
+
+std::string_view toString(RealignPolicy policy) {
+  switch (policy) {
+  case RealignPolicy::Auto:
+    return "auto";
+  case RealignPolicy::Always:
+    return "always";
+  case RealignPolicy::Never:
+    return "never";
+  }
+  return "auto";
+}
+
+std::optional<RealignPolicy> parseRealignPolicy(std::string_view text) {
+  for (RealignPolicy p :
+       {RealignPolicy::Auto, RealignPolicy::Always, RealignPolicy::Never})
+    if (toString(p) == text)
+      return p;
+  return std::nullopt;
+}
+
+bool realignPays(Tensor tensor, const Problem &problem, uint64_t ldBytes,
+                 RealignPolicy policy) {
+  if (tensor == Tensor::C || ldBytes % StagingRowAlignmentBytes == 0 ||
+      policy == RealignPolicy::Never)
+    return false;
+  if (policy == RealignPolicy::Always)
+    return true;
+  uint64_t reuse = tensor == Tensor::A ? problem.n : problem.m;
+  return reuse >= RealignMinReuse &&
+         double(problem.m) * double(problem.n) * double(problem.k) *
+                 double(problem.batch) >=
+             RealignMinMacs;
+}
 
 double Problem::flops() const {
   return 2.0 * double(m) * double(n) * double(k) * double(batch);
@@ -244,13 +329,6 @@ std::string LaunchPlan::configString() const {
 
 void checkRunnerSupports(const KernelManifest &manifest) {
   std::vector<std::string> errors;
-  const TensorLayouts &l = manifest.layouts;
-  if (l.a != Layout::Row || l.b != Layout::Col || l.c != Layout::Row)
-    errors.push_back("layouts: a " + std::string(toString(l.a)) + ", b " +
-                     std::string(toString(l.b)) + ", c " +
-                     std::string(toString(l.c)) +
-                     " is not supported by this runner yet (it runs a row, "
-                     "b col, c row: A and B K-major)");
   DType c = manifest.types.c;
   if (c != DType::BF16 && c != DType::F16 && c != DType::F32)
     errors.push_back("types.c: output dtype " + std::string(toString(c)) +
@@ -279,19 +357,47 @@ LaunchPlan planLaunch(const KernelManifest &manifest, const Problem &problem,
   const TensorTypes &types = manifest.types;
   uint32_t align = manifest.constraints.leadingDimAlignmentBytes;
   plan.unaligned = options.unaligned;
+  plan.realign = options.realign;
+  const TensorLayouts &layouts = manifest.layouts;
+  // Whether an operand's stored rows (K long when K-major, M or N long when
+  // MN-major) are worth realigning into 128-byte rows.
+  auto realign = [&](Tensor t, DType type, Layout layout, uint64_t rows,
+                     uint64_t columns) {
+    MatrixPlan stored;
+    stored.tensor = t;
+    stored.layout = layout;
+    uint64_t inner = stored.transposed() ? rows : columns;
+    return realignPays(t, problem, inner * elementBytes(type), options.realign);
+  };
   const PlannedMatrix planned[] = {
-      planMatrix(Tensor::A, types.a, problem.m, problem.k, problem.batch, align,
-                 options.unaligned, options.leadingDims[0], errors),
-      planMatrix(Tensor::B, types.b, problem.n, problem.k, problem.batch, align,
-                 options.unaligned, options.leadingDims[1], errors),
-      planMatrix(Tensor::C, types.c, problem.m, problem.n, problem.batch, align,
-                 options.unaligned, options.leadingDims[2], errors)};
+      planMatrix(Tensor::A, types.a, layouts.a, problem.m, problem.k,
+                 problem.batch, align, options.unaligned,
+                 options.leadingDims[0],
+                 realign(Tensor::A, types.a, layouts.a, problem.m, problem.k),
+                 errors),
+      planMatrix(Tensor::B, types.b, layouts.b, problem.n, problem.k,
+                 problem.batch, align, options.unaligned,
+                 options.leadingDims[1],
+                 realign(Tensor::B, types.b, layouts.b, problem.n, problem.k),
+                 errors),
+      planMatrix(Tensor::C, types.c, layouts.c, problem.m, problem.n,
+                 problem.batch, align, options.unaligned,
+                 options.leadingDims[2], false, errors)};
   throwIfAny(ErrorKind::Usage, errors);
   for (size_t i = 0; i < 3; ++i) {
     plan.matrices[i] = planned[i].user;
     plan.kernelMatrices[i] = planned[i].kernel;
     plan.staged[i] = planned[i].staged;
+    if (options.batchStrides[i] && planned[i].staged)
+      errors.push_back(tensorName(plan.matrices[i].tensor) +
+                       ": a batch stride with a staged matrix (its aligned "
+                       "scratch copy has packed entries): give an aligned "
+                       "leading dimension");
+    planBatchStride(plan.matrices[i], options.batchStrides[i], errors);
+    if (!planned[i].staged)
+      plan.kernelMatrices[i] = plan.matrices[i];
   }
+  throwIfAny(ErrorKind::Usage, errors);
 
   plan.tile = manifest.tile;
   plan.block = manifest.block;
@@ -329,7 +435,11 @@ LaunchPlan planLaunch(const KernelManifest &manifest, const Problem &problem,
       plan.tma.push_back(tma);
     } else {
       arg.dim = param.dim;
-      uint64_t values[] = {problem.m, problem.n, problem.k, problem.batch};
+      // Bit 0: A, bit 1: B is one matrix read by every batch entry.
+      uint64_t broadcast = (plan.matrix(Tensor::A).batchStride == 0 ? 1 : 0) |
+                           (plan.matrix(Tensor::B).batchStride == 0 ? 2 : 0);
+      uint64_t values[] = {problem.m, problem.n, problem.k, problem.batch,
+                           broadcast};
       arg.value = static_cast<uint32_t>(values[static_cast<size_t>(param.dim)]);
     }
     plan.args.push_back(arg);
@@ -460,8 +570,19 @@ std::string describePlan(const LaunchPlan &plan) {
     out << tensorName(m.tensor) << ": " << toString(m.dtype) << " ";
     if (m.batch != 1)
       out << m.batch << " x ";
-    out << m.outer << " x " << m.inner << ", ld " << m.ld << " (" << m.ldBytes()
-        << " bytes";
+    out << m.outer << " x " << m.inner;
+    if (m.transposed()) {
+      // The memory's rows, of the matrix's logical columns.
+      static const char *const rowsOf[] = {"K rows of M", "K rows of N",
+                                           "N rows of M"};
+      out << " (" << toString(m.layout) << ": "
+          << rowsOf[static_cast<size_t>(m.tensor)] << ")";
+    }
+    if (m.batch != 1)
+      out << ", batch stride " << m.batchStride
+          << (m.batchStride == 0 ? " (broadcast: one matrix for every entry)"
+                                 : "");
+    out << ", ld " << m.ld << " (" << m.ldBytes() << " bytes";
     if (m.padded)
       out << ", padded from " << m.inner;
     out << ")";

@@ -106,17 +106,29 @@ __device__ float normalAt(uint64_t seed, uint64_t index) {
   return sqrtf(-2.0f * logf(u1)) * cospif(2.0f * u2);
 }
 
+/// Element i of the logical (batch entry, row, column < ld) walk of a
+/// matrix: its address in memory, entries batchStride apart.
+__device__ uint64_t addressOf(uint64_t i, uint64_t outer, uint64_t ld,
+                              uint64_t batchStride, uint64_t &row,
+                              uint64_t &column) {
+  column = i % ld;
+  row = i / ld; // batch * outer + row
+  return row / outer * batchStride + row % outer * ld + column;
+}
+
 template <DType D>
-__global__ void fillNormalKernel(StorageOf<D> *data, uint64_t outer,
-                                 uint64_t inner, uint64_t ld, uint64_t total,
-                                 uint64_t seed, StorageOf<D> poison) {
+__global__ void
+fillNormalKernel(StorageOf<D> *data, uint64_t outer, uint64_t inner,
+                 uint64_t ld, uint64_t batchStride, uint64_t total,
+                 bool fillPadding, uint64_t seed, StorageOf<D> poison) {
   for (uint64_t i = blockIdx.x * uint64_t(blockDim.x) + threadIdx.x; i < total;
        i += uint64_t(gridDim.x) * blockDim.x) {
-    uint64_t column = i % ld;
-    uint64_t row = i / ld; // batch * outer + row
-    data[i] = column < inner
-                  ? Element<D>::encode(normalAt(seed, row * inner + column))
-                  : poison;
+    uint64_t row, column;
+    uint64_t at = addressOf(i, outer, ld, batchStride, row, column);
+    if (column < inner)
+      data[at] = Element<D>::encode(normalAt(seed, row * inner + column));
+    else if (fillPadding)
+      data[at] = poison;
   }
 }
 
@@ -137,35 +149,58 @@ __global__ void fillSmallKernel(StorageOf<D> *data, uint64_t inner,
 
 constexpr int RefTile = 16;
 
+/// One operand of the reference: element (row, k) of batch entry b at
+/// b * batchStride + row * ld + k, or row + k * ld when transposed (an
+/// M-major A, an N-major B).
+template <DType D> struct RefOperand {
+  const StorageOf<D> *data;
+  uint64_t ld, batchStride;
+  uint32_t rows;
+  bool transposed;
+
+  /// Loads the 16 x 16 block at (row0, k0) into `tile` (tile[r][k]), with
+  /// consecutive threads (tx) on consecutive addresses in either layout.
+  __device__ void loadTile(float (*tile)[RefTile + 1], uint64_t batch,
+                           uint32_t row0, uint32_t k0, uint32_t k) const {
+    uint32_t tx = threadIdx.x, ty = threadIdx.y;
+    const StorageOf<D> *base = data + batch * batchStride;
+    uint32_t r = row0 + (transposed ? tx : ty);
+    uint32_t kk = k0 + (transposed ? ty : tx);
+    float value = 0.0f;
+    if (r < rows && kk < k)
+      value = Element<D>::decode(transposed ? base[uint64_t(kk) * ld + r]
+                                            : base[uint64_t(r) * ld + kk]);
+    if (transposed)
+      tile[tx][ty] = value;
+    else
+      tile[ty][tx] = value;
+  }
+};
+
 template <DType DA, DType DB>
-__global__ void referenceGemmKernel(const StorageOf<DA> *a, uint64_t lda,
-                                    uint64_t strideA, const StorageOf<DB> *b,
-                                    uint64_t ldb, uint64_t strideB, float *out,
-                                    uint32_t m, uint32_t n, uint32_t k) {
-  // Padding by one float keeps the transposed read of bTile conflict-free.
+__global__ void referenceGemmKernel(RefOperand<DA> a, RefOperand<DB> b,
+                                    float *out, uint64_t outRowStride,
+                                    uint64_t outColStride, uint32_t k) {
+  // Padding by one float keeps the transposed reads of the tiles
+  // conflict-free.
   __shared__ float aTile[RefTile][RefTile + 1];
   __shared__ float bTile[RefTile][RefTile + 1];
   uint32_t tx = threadIdx.x, ty = threadIdx.y;
   uint64_t batch = blockIdx.z;
   uint32_t row = blockIdx.y * RefTile + ty;
   uint32_t column = blockIdx.x * RefTile + tx;
-  uint32_t bRow = blockIdx.x * RefTile + ty;
-  a += batch * strideA;
-  b += batch * strideB;
   double acc = 0;
   for (uint32_t k0 = 0; k0 < k; k0 += RefTile) {
-    uint32_t kk = k0 + tx;
-    aTile[ty][tx] =
-        row < m && kk < k ? Element<DA>::decode(a[row * lda + kk]) : 0.0f;
-    bTile[ty][tx] =
-        bRow < n && kk < k ? Element<DB>::decode(b[bRow * ldb + kk]) : 0.0f;
+    a.loadTile(aTile, batch, blockIdx.y * RefTile, k0, k);
+    b.loadTile(bTile, batch, blockIdx.x * RefTile, k0, k);
     __syncthreads();
     for (int i = 0; i < RefTile; ++i)
       acc += double(aTile[ty][i]) * double(bTile[tx][i]);
     __syncthreads();
   }
-  if (row < m && column < n)
-    out[(batch * m + row) * n + column] = float(acc);
+  if (row < a.rows && column < b.rows)
+    out[batch * uint64_t(a.rows) * b.rows + row * outRowStride +
+        column * outColStride] = float(acc);
 }
 
 struct CompareAccumulators {
@@ -191,17 +226,21 @@ template <typename T> __device__ T warpReduce(T value, bool takeMax) {
 
 template <DType D>
 __global__ void compareKernel(const StorageOf<D> *out, uint64_t rows,
-                              uint64_t inner, uint64_t ld, const float *ref,
-                              StorageOf<D> poison, CompareAccumulators *acc) {
+                              uint64_t outer, uint64_t inner, uint64_t ld,
+                              uint64_t batchStride, bool checkPadding,
+                              const float *ref, StorageOf<D> poison,
+                              CompareAccumulators *acc) {
   double errorSquared = 0, referenceSquared = 0, maxAbsError = 0;
   unsigned long long unwritten = 0, nonFinite = 0, outOfBounds = 0,
                      referenceNonFinite = 0, firstBad = ~0ull;
   uint64_t total = rows * ld;
   for (uint64_t i = blockIdx.x * uint64_t(blockDim.x) + threadIdx.x; i < total;
        i += uint64_t(gridDim.x) * blockDim.x) {
-    uint64_t column = i % ld;
-    uint64_t row = i / ld;
-    StorageOf<D> bits = out[i];
+    uint64_t row, column;
+    uint64_t at = addressOf(i, outer, ld, batchStride, row, column);
+    if (column >= inner && !checkPadding)
+      continue;
+    StorageOf<D> bits = out[at];
     if (column >= inner) {
       outOfBounds += bits != poison;
       continue;
@@ -287,7 +326,9 @@ void poison(CUdeviceptr ptr, DType dtype, uint64_t elements, CUstream stream) {
 
 void fillRandomNormal(CUdeviceptr ptr, const MatrixPlan &matrix, uint64_t seed,
                       CUstream stream) {
-  uint64_t total = matrix.batch * matrix.batchStride;
+  // Every stored entry (one of a broadcast matrix); row padding is
+  // poisoned, except where entries interleave (it is other entries' rows).
+  uint64_t total = matrix.storedBatches() * matrix.outer * matrix.ld;
   // Distinct streams per tensor from one user seed.
   uint64_t tensorSeed =
       seed * 0x9e3779b97f4a7c15ull + static_cast<uint64_t>(matrix.tensor) + 1;
@@ -295,7 +336,8 @@ void fillRandomNormal(CUdeviceptr ptr, const MatrixPlan &matrix, uint64_t seed,
     constexpr DType D = decltype(d)::value;
     fillNormalKernel<D><<<strideBlocks(total), StrideThreads, 0, stream>>>(
         reinterpret_cast<StorageOf<D> *>(ptr), matrix.outer, matrix.inner,
-        matrix.ld, total, tensorSeed, StorageOf<D>(poisonBits(D)));
+        matrix.ld, matrix.batchStride, total, matrix.blocked(), tensorSeed,
+        StorageOf<D>(poisonBits(D)));
   });
   checkLaunch("fillNormal");
 }
@@ -313,8 +355,11 @@ void fillSmallIntegers(CUdeviceptr ptr, const MatrixPlan &matrix, uint64_t seed,
 }
 
 void referenceGemm(CUdeviceptr a, const MatrixPlan &aPlan, CUdeviceptr b,
-                   const MatrixPlan &bPlan, CUdeviceptr out, CUstream stream) {
-  uint64_t m = aPlan.outer, n = bPlan.outer, k = aPlan.inner;
+                   const MatrixPlan &bPlan, CUdeviceptr out,
+                   const MatrixPlan &outPlan, CUstream stream) {
+  uint64_t m = aPlan.transposed() ? aPlan.inner : aPlan.outer;
+  uint64_t k = aPlan.transposed() ? aPlan.outer : aPlan.inner;
+  uint64_t n = bPlan.transposed() ? bPlan.inner : bPlan.outer;
   dim3 grid(static_cast<unsigned>((n + RefTile - 1) / RefTile),
             static_cast<unsigned>((m + RefTile - 1) / RefTile),
             static_cast<unsigned>(aPlan.batch));
@@ -323,14 +368,20 @@ void referenceGemm(CUdeviceptr a, const MatrixPlan &aPlan, CUdeviceptr b,
                 "the naive reference handles m up to " +
                     std::to_string(65535 * RefTile) +
                     " and batch up to 65535; use --reference cublas");
+  // The packed output in C's layout: row-major M x N, or N x M.
+  uint64_t rowStride = outPlan.transposed() ? 1 : n;
+  uint64_t colStride = outPlan.transposed() ? m : 1;
   dispatch(aPlan.dtype, [&](auto da) {
     dispatch(bPlan.dtype, [&](auto db) {
       constexpr DType DA = decltype(da)::value, DB = decltype(db)::value;
+      RefOperand<DA> refA{reinterpret_cast<const StorageOf<DA> *>(a), aPlan.ld,
+                          aPlan.batchStride, static_cast<uint32_t>(m),
+                          aPlan.transposed()};
+      RefOperand<DB> refB{reinterpret_cast<const StorageOf<DB> *>(b), bPlan.ld,
+                          bPlan.batchStride, static_cast<uint32_t>(n),
+                          bPlan.transposed()};
       referenceGemmKernel<DA, DB><<<grid, dim3(RefTile, RefTile), 0, stream>>>(
-          reinterpret_cast<const StorageOf<DA> *>(a), aPlan.ld,
-          aPlan.batchStride, reinterpret_cast<const StorageOf<DB> *>(b),
-          bPlan.ld, bPlan.batchStride, reinterpret_cast<float *>(out),
-          static_cast<uint32_t>(m), static_cast<uint32_t>(n),
+          refA, refB, reinterpret_cast<float *>(out), rowStride, colStride,
           static_cast<uint32_t>(k));
     });
   });
@@ -367,8 +418,9 @@ CompareStats compareToReference(CUdeviceptr out, const MatrixPlan &outPlan,
     constexpr DType D = decltype(d)::value;
     if constexpr (D == DType::BF16 || D == DType::F16 || D == DType::F32)
       compareKernel<D><<<strideBlocks(total), StrideThreads, 0, stream>>>(
-          reinterpret_cast<const StorageOf<D> *>(out), rows, outPlan.inner,
-          outPlan.ld, reinterpret_cast<const float *>(reference),
+          reinterpret_cast<const StorageOf<D> *>(out), rows, outPlan.outer,
+          outPlan.inner, outPlan.ld, outPlan.batchStride, outPlan.blocked(),
+          reinterpret_cast<const float *>(reference),
           StorageOf<D>(poisonBits(D)),
           reinterpret_cast<CompareAccumulators *>(accumulators.get()));
   });

@@ -21,7 +21,8 @@ constexpr double SecondOpinionMacs = double(1 << 30);
 /// get a generous limit of their own.
 constexpr std::chrono::milliseconds ReferenceTimeout{300000};
 
-/// The packed f32 matrix references write (batch x M x N).
+/// The packed f32 matrix references write: C's shape and layout (batch x M
+/// x N, or batch x N x M for a column-major C).
 MatrixPlan referencePlan(const LaunchPlan &plan) {
   MatrixPlan ref = plan.matrix(Tensor::C);
   ref.dtype = DType::F32;
@@ -125,7 +126,9 @@ const CublasLt &GemmRunner::cublas() {
 LaunchPlan GemmRunner::plan(const Problem &problem) const {
   PlanOptions planOptions;
   planOptions.unaligned = options.unaligned;
+  planOptions.realign = options.realign;
   planOptions.persistentCtaCapacity = capacity;
+  planOptions.batchStrides = options.batchStrides;
   return planLaunch(bundle.manifest, problem, planOptions);
 }
 
@@ -141,7 +144,7 @@ CheckResult GemmRunner::check(const LaunchPlan &plan,
     // element the kernel does not write stays poisoned in scratch and is
     // copied out as such, and one the copy out misses stays poisoned in the
     // caller's C.
-    poison(operands.c.get(), c.dtype, c.batch * c.batchStride, stream.get());
+    poison(operands.c.get(), c.dtype, c.spanElements(), stream.get());
     operands.staging.poisonOutput(stream.get());
     // One wait per step, so that a fault names the step.
     if (stagesInputs(plan)) {
@@ -217,7 +220,7 @@ CheckResult GemmRunner::check(const LaunchPlan &plan,
   if (wantNaive) {
     naiveRef = DeviceBuffer(refPlan.bytes(), "the naive reference");
     referenceGemm(operands.a.get(), a, operands.b.get(), b, naiveRef.get(),
-                  stream.get());
+                  refPlan, stream.get());
     waitForStream(stream.get(), ReferenceTimeout, "the naive reference");
     result.comparisons.push_back(
         {"naive", compareToReference(operands.c.get(), c, naiveRef.get(),

@@ -88,7 +88,7 @@ Staging::Staging(const LaunchPlan &plan, CUstream stream)
     size_t i = static_cast<size_t>(t);
     scratch[i] = DeviceBuffer(m.bytes(), "the aligned scratch copy of tensor " +
                                              std::string(bundle::toString(t)));
-    poison(scratch[i].get(), m.dtype, m.batch * m.batchStride, stream);
+    poison(scratch[i].get(), m.dtype, m.spanElements(), stream);
   }
 }
 
@@ -100,26 +100,30 @@ CUdeviceptr Staging::kernelAddress(Tensor t, CUdeviceptr user) const {
 void Staging::poisonOutput(CUstream stream) const {
   const DeviceBuffer &c = scratch[static_cast<size_t>(Tensor::C)];
   if (c.get())
-    poison(c.get(), outputScratch.dtype,
-           outputScratch.batch * outputScratch.batchStride, stream);
+    poison(c.get(), outputScratch.dtype, outputScratch.spanElements(), stream);
 }
 
 void Staging::copyIn(CUdeviceptr a, CUdeviceptr b, CUstream stream) const {
+  std::vector<staging::RowCopy> in;
+  std::string what;
   for (const StagingCopyPlan &copy : copies) {
     if (!copy.intoScratch)
       continue;
     CUdeviceptr user = copy.tensor == Tensor::A ? a : b;
-    copyRows(
-        rowCopyAt(copy, user, scratch[static_cast<size_t>(copy.tensor)].get()),
-        stream, "the staging copy of " + copy.describe());
+    in.push_back(
+        rowCopyAt(copy, user, scratch[static_cast<size_t>(copy.tensor)].get()));
+    what += (what.empty() ? "the staging copies of " : " and ") +
+            copy.describe();
   }
+  if (!in.empty())
+    copyRows(in, stream, what);
 }
 
 void Staging::copyOut(CUdeviceptr c, CUstream stream) const {
   for (const StagingCopyPlan &copy : copies)
     if (!copy.intoScratch)
       copyRows(
-          rowCopyAt(copy, scratch[static_cast<size_t>(copy.tensor)].get(), c),
+          {rowCopyAt(copy, scratch[static_cast<size_t>(copy.tensor)].get(), c)},
           stream, "the staging copy of " + copy.describe());
 }
 

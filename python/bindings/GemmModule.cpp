@@ -22,6 +22,7 @@
 #include <nanobind/nanobind.h>
 #include <nanobind/ndarray.h>
 #include <nanobind/stl/array.h>
+#include <nanobind/stl/map.h>
 #include <nanobind/stl/optional.h>
 #include <nanobind/stl/pair.h>
 #include <nanobind/stl/string.h>
@@ -76,9 +77,19 @@ bundle::DType parseType(const std::string &text, const char *what) {
   return *type;
 }
 
+/// "row,col,row" (A, B, C) to layouts; a UsageError naming the text.
+bundle::TensorLayouts parseLayouts(const std::string &text) {
+  std::string error;
+  auto layouts = dispatch::parseLayoutTriple(text, error);
+  if (!layouts)
+    usageError("layouts " + error);
+  return *layouts;
+}
+
 dispatch::Problem makeProblem(uint64_t m, uint64_t n, uint64_t k,
                               const std::string &inType,
-                              const std::optional<std::string> &outType) {
+                              const std::optional<std::string> &outType,
+                              const std::string &layouts = "row,col,row") {
   if (m == 0 || n == 0 || k == 0)
     usageError("M, N and K must be at least 1, got " + std::to_string(m) + "x" +
                std::to_string(n) + "x" + std::to_string(k));
@@ -89,6 +100,7 @@ dispatch::Problem makeProblem(uint64_t m, uint64_t n, uint64_t k,
   problem.inType = parseType(inType, "input dtype");
   if (outType)
     problem.outType = parseType(*outType, "output dtype");
+  problem.layouts = parseLayouts(layouts);
   return problem;
 }
 
@@ -143,6 +155,12 @@ private:
   CUcontext previous = nullptr;
 };
 
+/// Elements between the batch entries of A, B, C (None: packed; 0 for A
+/// or B: one matrix for every entry).
+using BatchStrides =
+    std::tuple<std::optional<uint64_t>, std::optional<uint64_t>,
+               std::optional<uint64_t>>;
+
 /// A bundle read from disk, checked as gemm-runner checks it. No GPU.
 struct Bundle {
   runtime::KernelBundle bundle;
@@ -157,16 +175,21 @@ struct Bundle {
   runtime::LaunchPlan plan(uint64_t m, uint64_t n, uint64_t k,
                            std::optional<uint64_t> lda,
                            std::optional<uint64_t> ldb,
-                           std::optional<uint64_t> ldc,
-                           uint32_t capacity) const {
+                           std::optional<uint64_t> ldc, uint32_t capacity,
+                           uint64_t batch = 1,
+                           const BatchStrides &batchStrides = {}) const {
     runtime::Problem problem;
     problem.m = m;
     problem.n = n;
     problem.k = k;
+    problem.batch = batch;
     runtime::PlanOptions options;
     options.unaligned = runtime::UnalignedPolicy::Reject;
     options.persistentCtaCapacity = capacity;
     options.leadingDims = {lda, ldb, ldc};
+    options.batchStrides = {std::get<0>(batchStrides),
+                            std::get<1>(batchStrides),
+                            std::get<2>(batchStrides)};
     return runtime::planLaunch(bundle.manifest, problem, options);
   }
 };
@@ -187,16 +210,20 @@ public:
   runtime::LaunchPlan plan(uint64_t m, uint64_t n, uint64_t k,
                            std::optional<uint64_t> lda,
                            std::optional<uint64_t> ldb,
-                           std::optional<uint64_t> ldc) const {
-    return bundle.plan(m, n, k, lda, ldb, ldc, capacity);
+                           std::optional<uint64_t> ldc, uint64_t batch = 1,
+                           const BatchStrides &batchStrides = {}) const {
+    return bundle.plan(m, n, k, lda, ldb, ldc, capacity, batch, batchStrides);
   }
 
-  /// Plans and launches C = A * B^T on `stream` with the caller's memory:
-  /// A is M rows of K (lda apart), B N rows of K, C M rows of N.
+  /// Plans and launches C = A * B^T on `stream` with the caller's memory,
+  /// each matrix in the bundle's layout with rows lda (ldb, ldc) apart, and
+  /// for a batched kernel `batch` entries batch_strides apart.
   void run(uint64_t m, uint64_t n, uint64_t k, uintptr_t a, uint64_t lda,
            uintptr_t b, uint64_t ldb, uintptr_t c, uint64_t ldc,
-           const std::vector<uintptr_t> &workspaces, uintptr_t stream) const {
-    runtime::LaunchPlan launchPlan = plan(m, n, k, lda, ldb, ldc);
+           const std::vector<uintptr_t> &workspaces, uintptr_t stream,
+           uint64_t batch, const BatchStrides &batchStrides) const {
+    runtime::LaunchPlan launchPlan =
+        plan(m, n, k, lda, ldb, ldc, batch, batchStrides);
     if (workspaces.size() != launchPlan.workspaces.size())
       usageError(bundle.manifest().name + " takes " +
                  std::to_string(launchPlan.workspaces.size()) +
@@ -219,8 +246,11 @@ public:
 nb::dict estimateDict(const dispatch::Estimate &e) {
   nb::dict d;
   d["seconds"] = e.seconds;
+  d["physics_s"] = e.physicsSeconds;
   d["compute_s"] = e.computeSeconds;
   d["memory_s"] = e.memorySeconds;
+  d["correction"] = e.correction;
+  d["evidence"] = e.evidence;
   d["tiles"] = e.tiles;
   d["waves"] = e.waves;
   d["memory_bound"] = e.memoryBound();
@@ -300,8 +330,11 @@ NB_MODULE(_core, m) {
              std::tuple<uint32_t, uint32_t, uint32_t> tile,
              std::pair<uint32_t, uint32_t> cluster, const std::string &schedule,
              const std::string &raster, uint32_t swizzle, uint32_t stages,
-             uint32_t splits, bool streamK) {
+             uint32_t splits, bool streamK, const std::string &layouts,
+             bool batched) {
             KernelConfig c;
+            c.layouts = parseLayouts(layouts);
+            c.batched = batched;
             c.inType = parseType(inType, "input dtype");
             if (outType && *outType != inType)
               c.outType = parseType(*outType, "output dtype");
@@ -327,7 +360,8 @@ NB_MODULE(_core, m) {
           nb::arg("dtype"), nb::arg("out_dtype"), nb::arg("tile"),
           nb::arg("cluster"), nb::arg("schedule"), nb::arg("raster"),
           nb::arg("swizzle"), nb::arg("stages"), nb::arg("splits"),
-          nb::arg("stream_k"),
+          nb::arg("stream_k"), nb::arg("layouts") = "row,col,row",
+          nb::arg("batched") = false,
           "From fields; the compiler checks them when it compiles.")
       .def_prop_ro("name", &KernelConfig::name)
       .def_prop_ro("key", &KernelConfig::key)
@@ -356,6 +390,11 @@ NB_MODULE(_core, m) {
       .def_ro("stages", &KernelConfig::stages)
       .def_ro("splits", &KernelConfig::splits)
       .def_ro("stream_k", &KernelConfig::streamK)
+      .def_prop_ro("layouts",
+                   [](const KernelConfig &c) {
+                     return dispatch::layoutTriple(c.layouts);
+                   })
+      .def_ro("batched", &KernelConfig::batched)
       .def("derived_stages", &KernelConfig::derivedStages)
       .def("__eq__",
            [](const KernelConfig &a, const KernelConfig &b) { return a == b; })
@@ -367,19 +406,32 @@ NB_MODULE(_core, m) {
         return "KernelConfig('" + c.name() + "')";
       });
 
-  nb::class_<dispatch::TuningTable>(m, "TuningTable")
+  nb::class_<dispatch::DispatchModel>(m, "DispatchModel")
       .def_static("load",
                   [](const std::string &path) {
-                    return dispatch::TuningTable::load(path);
+                    return dispatch::DispatchModel::load(path);
                   })
-      .def_prop_ro("source", &dispatch::TuningTable::source)
-      .def_prop_ro("gpu_name", &dispatch::TuningTable::gpuName)
-      .def_prop_ro("classes", [](const dispatch::TuningTable &t) {
-        std::vector<std::tuple<std::string, KernelConfig, double>> out;
-        for (const dispatch::TunedClass &c : t.classes())
-          out.emplace_back(c.key, c.best, c.bestRatio);
-        return out;
-      });
+      .def_static("parse",
+                  [](const std::string &text, const std::string &source) {
+                    return dispatch::DispatchModel::parse(text, source);
+                  })
+      .def_prop_ro("source", &dispatch::DispatchModel::source)
+      .def_prop_ro("gpu_name", &dispatch::DispatchModel::gpuName)
+      .def_prop_ro("candidates", &dispatch::DispatchModel::candidates)
+      .def_prop_ro("training_shapes", &dispatch::DispatchModel::trainingShapes)
+      .def(
+          "estimate",
+          [](const dispatch::DispatchModel &model, const KernelConfig &config,
+             uint64_t mm, uint64_t n, uint64_t k, uint32_t smCount) {
+            return estimateDict(model.estimate(
+                config,
+                makeProblem(mm, n, k, typeName(config.inType),
+                            typeName(config.cType())),
+                {bundle::Arch::Sm90a, smCount}));
+          },
+          nb::arg("config"), nb::arg("m"), nb::arg("n"), nb::arg("k"),
+          nb::arg("sm_count") = 132,
+          "The model's estimate (physics x learned correction).");
 
   nb::class_<dispatch::Selection>(m, "Selection")
       .def_ro("config", &dispatch::Selection::config)
@@ -387,8 +439,12 @@ NB_MODULE(_core, m) {
                    [](const dispatch::Selection &s) {
                      return std::string(dispatch::toString(s.source));
                    })
-      .def_ro("tuned_class", &dispatch::Selection::tunedClass)
+      .def_prop_ro("estimate",
+                   [](const dispatch::Selection &s) {
+                     return estimateDict(s.estimate);
+                   })
       .def_ro("reason", &dispatch::Selection::reason)
+      .def_ro("transposed", &dispatch::Selection::transposed)
       .def("__repr__", [](const dispatch::Selection &s) {
         return "Selection(" + s.config.name() + ", " +
                std::string(dispatch::toString(s.source)) + ")";
@@ -398,50 +454,102 @@ NB_MODULE(_core, m) {
       "select",
       [](uint64_t mm, uint64_t n, uint64_t k, const std::string &inType,
          const std::optional<std::string> &outType,
-         const dispatch::TuningTable *table, const std::string &arch,
+         const dispatch::DispatchModel &model, const std::string &arch,
          uint32_t smCount,
-         const std::optional<std::vector<KernelConfig>> &available) {
-        return dispatch::select(makeProblem(mm, n, k, inType, outType), table,
-                                makeTarget(arch, smCount),
+         const std::optional<std::vector<KernelConfig>> &available,
+         const std::string &layouts, uint64_t batch) {
+        dispatch::Problem problem =
+            makeProblem(mm, n, k, inType, outType, layouts);
+        if (batch == 0)
+          usageError("batch must be at least 1, got 0");
+        problem.batch = batch;
+        return dispatch::select(problem, model, makeTarget(arch, smCount),
                                 available ? &*available : nullptr);
       },
       nb::arg("m"), nb::arg("n"), nb::arg("k"), nb::arg("dtype") = "bf16",
-      nb::arg("out_dtype") = nb::none(), nb::arg("table") = nb::none(),
+      nb::arg("out_dtype") = nb::none(), nb::arg("model"),
       nb::arg("arch") = "sm_90a", nb::arg("sm_count") = 132,
-      nb::arg("available") = nb::none(),
+      nb::arg("available") = nb::none(), nb::arg("layouts") = "row,col,row",
+      nb::arg("batch") = 1,
       "The dispatcher's choice for a problem (see "
       "include/gemm/Dispatch/Dispatcher.h).");
+  m.attr("STAGING_ROW_ALIGNMENT") = runtime::StagingRowAlignmentBytes;
   m.def(
-      "model_pick",
-      [](uint64_t mm, uint64_t n, uint64_t k, const std::string &inType,
-         uint32_t smCount) {
-        return dispatch::modelPick(makeProblem(mm, n, k, inType, std::nullopt),
-                                   {bundle::Arch::Sm90a, smCount});
+      "realign_pays",
+      [](const std::string &tensor, uint64_t mm, uint64_t n, uint64_t k,
+         uint64_t ldBytes) {
+        auto parsed = bundle::parseEnum<bundle::Tensor>(tensor);
+        if (!parsed)
+          usageError("tensor '" + tensor + "': expected a, b or c");
+        runtime::Problem problem;
+        problem.m = mm;
+        problem.n = n;
+        problem.k = k;
+        return runtime::realignPays(*parsed, problem, ldBytes);
       },
-      nb::arg("m"), nb::arg("n"), nb::arg("k"), nb::arg("dtype") = "bf16",
-      nb::arg("sm_count") = 132);
+      nb::arg("tensor"), nb::arg("m"), nb::arg("n"), nb::arg("k"),
+      nb::arg("ld_bytes"),
+      "Whether operand `tensor` with rows ld_bytes apart is worth copying "
+      "into 128-byte rows (gemm::runtime::realignPays).");
   m.def(
-      "estimate",
+      "is_applicable",
       [](const KernelConfig &config, uint64_t mm, uint64_t n, uint64_t k,
          uint32_t smCount) {
-        return estimateDict(
-            dispatch::estimate(config,
-                               makeProblem(mm, n, k, typeName(config.inType),
-                                           typeName(config.cType())),
-                               {bundle::Arch::Sm90a, smCount}));
+        return dispatch::isApplicable(
+            config,
+            makeProblem(mm, n, k, typeName(config.inType),
+                        typeName(config.cType())),
+            {bundle::Arch::Sm90a, smCount});
       },
       nb::arg("config"), nb::arg("m"), nb::arg("n"), nb::arg("k"),
-      nb::arg("sm_count") = 132);
+      nb::arg("sm_count") = 132,
+      "Whether the model speaks for the configuration on the problem "
+      "(include/gemm/Dispatch/Model.h): what the fit measures.");
+  m.def(
+      "physics_estimates",
+      [](const std::map<std::string, double> &hardware,
+         const std::map<std::string, double> &tiles,
+         const std::vector<KernelConfig> &configs,
+         const std::vector<std::tuple<uint64_t, uint64_t, uint64_t>> &shapes,
+         uint32_t smCount) {
+        if (configs.size() != shapes.size())
+          usageError("configs and shapes differ in length");
+        dispatch::HardwareParams params =
+            dispatch::hardwareParams(hardware, tiles, "physics_estimates");
+        std::vector<double> seconds;
+        seconds.reserve(configs.size());
+        for (size_t i = 0; i < configs.size(); ++i) {
+          auto [mm, n, k] = shapes[i];
+          const KernelConfig &c = configs[i];
+          seconds.push_back(
+              dispatch::physicsEstimate(
+                  params, c,
+                  makeProblem(mm, n, k, typeName(c.inType), typeName(c.cType())),
+                  {bundle::Arch::Sm90a, smCount})
+                  .physicsSeconds);
+        }
+        return seconds;
+      },
+      nb::arg("hardware"), nb::arg("tile_efficiency"), nb::arg("configs"),
+      nb::arg("shapes"), nb::arg("sm_count") = 132,
+      "The physics part of the model for given parameters (the fit's "
+      "objective; units as in the model file), one time per (config, shape).");
   m.def(
       "library_set",
-      [](const dispatch::TuningTable &table,
-         const std::vector<std::string> &types) {
+      [](const dispatch::DispatchModel &model,
+         const std::vector<std::string> &types, bool allLayouts) {
         std::vector<bundle::DType> parsed;
         for (const std::string &t : types)
           parsed.push_back(parseType(t, "dtype"));
-        return dispatch::librarySet(table, parsed);
+        return allLayouts ? dispatch::librarySet(model, parsed,
+                                                 dispatch::libraryLayouts(),
+                                                 /*batched=*/true)
+                          : dispatch::librarySet(model, parsed);
       },
-      nb::arg("table"), nb::arg("dtypes"));
+      nb::arg("model"), nb::arg("dtypes"), nb::arg("all_layouts") = false,
+      "The configurations a kernel library holds (all_layouts: in each of "
+      "the library's layouts and their batched twins, as the build's "
+      "library; else the default layouts only).");
 
   nb::class_<dispatch::KernelLibrary>(m, "KernelLibrary")
       .def_static("load",
@@ -451,7 +559,7 @@ NB_MODULE(_core, m) {
       .def_prop_ro(
           "dir",
           [](const dispatch::KernelLibrary &l) { return l.dir().string(); })
-      .def_prop_ro("table", &dispatch::KernelLibrary::table,
+      .def_prop_ro("model", &dispatch::KernelLibrary::model,
                    nb::rv_policy::reference_internal)
       .def_prop_ro("configs", &dispatch::KernelLibrary::configs)
       .def("manifest_path",
@@ -496,6 +604,12 @@ NB_MODULE(_core, m) {
             return std::make_tuple(typeName(t.a), typeName(t.b), typeName(t.c));
           },
           "(A, B, C) element types")
+      .def_prop_ro(
+          "layouts",
+          [](const Bundle &b) {
+            return dispatch::layoutTriple(b.manifest().layouts);
+          },
+          "A, B, C storage orders, e.g. 'row,col,row' (see gemm.matmul)")
       .def_prop_ro("tile", [](const Bundle &b) { return b.manifest().tile; })
       .def_prop_ro("cluster",
                    [](const Bundle &b) { return b.manifest().cluster; })
@@ -503,16 +617,22 @@ NB_MODULE(_core, m) {
                    [](const Bundle &b) {
                      return b.manifest().constraints.leadingDimAlignmentBytes;
                    })
+      .def_prop_ro("batched",
+                   [](const Bundle &b) { return b.manifest().hasBatch(); })
       .def(
           "plan",
           [](const Bundle &b, uint64_t mm, uint64_t n, uint64_t k,
              uint32_t smCount, std::optional<uint64_t> lda,
-             std::optional<uint64_t> ldb, std::optional<uint64_t> ldc) {
-            return b.plan(mm, n, k, lda, ldb, ldc, smCount);
+             std::optional<uint64_t> ldb, std::optional<uint64_t> ldc,
+             uint64_t batch, const BatchStrides &batchStrides) {
+            return b.plan(mm, n, k, lda, ldb, ldc, smCount, batch,
+                          batchStrides);
           },
           nb::arg("m"), nb::arg("n"), nb::arg("k"), nb::arg("sm_count") = 132,
           nb::arg("lda") = nb::none(), nb::arg("ldb") = nb::none(),
-          nb::arg("ldc") = nb::none(),
+          nb::arg("ldc") = nb::none(), nb::arg("batch") = 1,
+          nb::arg("batch_strides") =
+              std::make_tuple(nb::none(), nb::none(), nb::none()),
           "The launch plan without a GPU (persistent grids sized for "
           "sm_count CTAs).");
 
@@ -526,11 +646,15 @@ NB_MODULE(_core, m) {
       .def_prop_ro("source", [](const Kernel &k) { return k.loaded->source(); })
       .def("plan", &Kernel::plan, nb::arg("m"), nb::arg("n"), nb::arg("k"),
            nb::arg("lda") = nb::none(), nb::arg("ldb") = nb::none(),
-           nb::arg("ldc") = nb::none())
+           nb::arg("ldc") = nb::none(), nb::arg("batch") = 1,
+           nb::arg("batch_strides") =
+               std::make_tuple(nb::none(), nb::none(), nb::none()))
       .def("run", &Kernel::run, nb::arg("m"), nb::arg("n"), nb::arg("k"),
            nb::arg("a"), nb::arg("lda"), nb::arg("b"), nb::arg("ldb"),
            nb::arg("c"), nb::arg("ldc"), nb::arg("workspaces"),
-           nb::arg("stream"));
+           nb::arg("stream"), nb::arg("batch") = 1,
+           nb::arg("batch_strides") =
+               std::make_tuple(nb::none(), nb::none(), nb::none()));
 
   m.def(
       "dlpack_info",

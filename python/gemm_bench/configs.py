@@ -1,8 +1,8 @@
 """The SM90 kernel configurations the compiler accepts, and the sets of them
-that tuning and the benchmark suite compile.
+that the benchmark suite compiles (the fit's candidates are gemm_bench.fit's).
 
-    python -m gemm_bench.configs --out FILE.mlir [--set tune|space|best|heuristic]
-        [--cache bench/tuning/sm90-h200.json] [--shapes-dir DIR]
+    python -m gemm_bench.configs --out FILE.mlir [--set best|space]
+        [--model bench/tuning/sm90-h200-model.json] [--groups G,...] [--shapes-dir DIR]
 
 A configuration is one `#gemm.config` of an sm_90a `gemm.matmul` with A row,
 B col and C row in the same 16-bit type (bf16 or f16) and f32 accumulation.
@@ -185,131 +185,6 @@ def from_dict(d):
     return Config(**d)
 
 
-# ---------------------------------------------------------------------------
-# The tuning search space, pruned per shape class.
-#
-# Stage 1 varies tile, schedule and cluster at the default order (along_m,
-# swizzle 8) and the derived ring depth. Pruning, by the class's M bucket:
-# - M <= 64: one 64-row tile covers M, so only pingpong 64-row tiles (a
-#   128-row tile would compute at least half padding rows, and cooperative
-#   needs 128 rows). A cluster along M would give its second CTA no rows;
-#   a cluster along N (sharing the A tile) is kept.
-# - M <= 128 and M <= 256: 64- and 128-row tiles, and 256x128 for M <= 256;
-#   a cluster along M (two M tiles share the B tile, the dominant traffic)
-#   where there are at least two M tiles; no 1x2 (A is small).
-# - larger M: the large, compute-efficient tiles (128x256, 256x128, 128x192
-#   and 128x128 cooperative, 128x128 and 64x256 pingpong) in each cluster.
-# Stage 2 probes the ring depth: the stage-1 winner at half its derived
-# depth (if the deepest ring is not the best, this shows it).
-# Stage 3 varies the tile order (raster x swizzle) of the winner, only for
-# M > 256, where both dimensions have several tiles; with one or two rows
-# of tiles the order does not change which tiles share a wave.
-# ---------------------------------------------------------------------------
-
-_SMALL_M_TILES = ((64, 64, "pingpong"), (64, 128, "pingpong"), (64, 256, "pingpong"))
-_LARGE_TILES = ((128, 256, "cooperative"), (256, 128, "cooperative"),
-                (128, 192, "cooperative"), (128, 128, "cooperative"),
-                (128, 128, "pingpong"), (64, 256, "pingpong"))
-
-
-def stage1_candidates(class_key, dtype="bf16"):
-    """Tile x schedule x cluster candidates of a shape class (see above)."""
-    from gemm_bench.shapes import class_bounds
-    m_high = class_bounds(class_key)["m"][1]
-    out = []
-
-    def add(tiles, clusters):
-        for bm, bn, schedule in tiles:
-            for cm, cn in clusters:
-                config = Config(bm, bn, schedule, cm, cn, dtype=dtype)
-                # A cluster along M needs at least two tiles along M.
-                if cm > 1 and m_high is not None and m_high <= bm:
-                    continue
-                if config not in out:
-                    out.append(config)
-
-    if m_high is not None and m_high <= 64:
-        add(_SMALL_M_TILES, ((1, 1), (1, 2)))
-    elif m_high is not None and m_high <= 256:
-        tiles = _SMALL_M_TILES + ((128, 64, "cooperative"), (128, 128, "cooperative"),
-                                  (128, 256, "cooperative"), (128, 128, "pingpong"))
-        if m_high > 128:
-            tiles += ((256, 128, "cooperative"),)
-        add(tiles, ((1, 1), (2, 1)))
-    else:
-        add(_LARGE_TILES, CLUSTERS)
-    # Split-K where tiles are few (small M: one serial WGMMA chain per CTA
-    # over all of K) or waves ragged (mid M): the 64-row tiles in 2 and 4
-    # k-ranges for M <= 256, the two best mid-M tiles in 2 for M <= 1024.
-    if m_high is not None and m_high <= 256:
-        for bm, bn, schedule in _SMALL_M_TILES[:2]:
-            for splits in (2, 4):
-                out.append(Config(bm, bn, schedule, splits=splits, dtype=dtype))
-    elif m_high is not None and m_high <= 1024:
-        for bm, bn, schedule in ((128, 256, "cooperative"), (128, 128, "pingpong")):
-            out.append(Config(bm, bn, schedule, splits=2, dtype=dtype))
-    # Stream-K twins of the whole-tile candidates: the same tile without the
-    # idle SMs of a ragged last wave, for the cost of its partial tiles.
-    out += [stream_k_twin(c) for c in out if c.splits == 1]
-    return out
-
-
-def stream_k_twin(config):
-    return config.replace(stream_k=True)
-
-
-def depth_probe(config):
-    """The ring-depth alternative of stage 2: half the derived depth."""
-    return config.replace(stages=max(2, config.derived_stages() // 2))
-
-
-def searches_order(class_key):
-    from gemm_bench.shapes import class_bounds
-    m_high = class_bounds(class_key)["m"][1]
-    return m_high is None or m_high > 256
-
-
-def order_variants(config):
-    """Stage 3: every raster x swizzle of `config` but its own."""
-    return [config.replace(raster=r, swizzle=s) for r in RASTERS for s in SWIZZLES
-            if (r, s) != (config.raster, config.swizzle)]
-
-
-def tuning_set(shapes_dir=None):
-    """Every configuration the staged search may run, bf16; the f16 twins of
-    the stage-1 candidates of classes that hold squares; and the heuristic's
-    pick for every sweep shape. So the suite can run right after tuning, from
-    the same bundles: an f16 square gets its class winner's twin at the
-    default order and depth if the exact twin is not there."""
-    from gemm_bench import heuristic
-    from gemm_bench.shapes import (tuning_shapes, read_shapes, group_path, shape_class,
-                                   sweep)
-    out = []
-
-    def add(config):
-        if config not in out:
-            out.append(config)
-
-    square_classes = {shape_class(*s) for s in read_shapes(group_path("squares", shapes_dir))}
-    for key, shapes in tuning_shapes(shapes_dir).items():
-        first = stage1_candidates(key) + [heuristic.pick(*s) for s in shapes]
-        for config in first:
-            add(config)
-            probe = depth_probe(config)
-            add(probe)
-            if searches_order(key):
-                for depth in (config, probe):
-                    for variant in order_variants(depth):
-                        add(variant)
-        if key in square_classes:
-            for config in first:
-                add(config.replace(dtype="f16"))
-    # The suite's last resort for any sweep shape is the heuristic's pick.
-    for _, dtype, shape in sweep(shapes_dir):
-        add(heuristic.pick(*shape, dtype=dtype))
-    return out
-
-
 def space(dtypes=("bf16",)):
     """The whole space: TILES x CLUSTERS x raster x swizzle, derived depth."""
     return [Config(bm, bn, schedule, cm, cn, raster, swizzle, dtype=dtype)
@@ -337,31 +212,25 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description="Write gemm.matmul variants of the "
                                      "SM90 configuration space to a .mlir file.")
     parser.add_argument("--out", required=True, help="the .mlir file to write")
-    parser.add_argument("--set", default="tune",
-                        choices=("tune", "space", "best", "heuristic"),
-                        help="tune: the candidates of the staged search (default); "
-                        "space: every tile x cluster x order; best: the configs the "
-                        "suite runs (the dispatcher's choices: tuning cache, else its model); "
-                        "heuristic: the heuristic's picks for the sweep")
-    parser.add_argument("--cache", help="tuning cache for --set best "
-                        "(default bench/tuning/sm90-h200.json if it exists)")
+    parser.add_argument("--set", default="best", choices=("best", "space"),
+                        help="best: what the suite runs, the dispatcher's choice for every "
+                        "shape of the groups (default); space: every tile x cluster x order")
+    parser.add_argument("--model", help="the dispatcher's model for --set best "
+                        "(default bench/tuning/sm90-h200-model.json)")
     parser.add_argument("--shapes-dir", help="default: bench/shapes")
+    parser.add_argument("--groups", help="comma-separated shape groups for --set best "
+                        "(default: the sweep; see gemm_bench.suite)")
     args = parser.parse_args(argv)
 
-    if args.set == "tune":
-        configs = tuning_set(args.shapes_dir)
-    elif args.set == "space":
+    if args.set == "space":
         configs = space(("bf16", "f16"))
     else:
         from gemm_bench import suite
-        cache = suite.load_cache(args.cache, required=args.set == "best" and args.cache)
-        if args.set == "heuristic":
-            cache = None
-        elif cache is None:
-            print("configs: no tuning cache; every shape gets the model's pick",
-                  file=sys.stderr)
+        from gemm_bench.shapes import SHAPE_GROUPS
+        groups = suite.parse_groups(args.groups) if args.groups else SHAPE_GROUPS
         configs = []
-        for selection in suite.select_all(cache, args.shapes_dir):
+        for selection in suite.select_all(suite.load_model(args.model), args.shapes_dir,
+                                          groups=groups):
             if selection["config"] not in configs:
                 configs.append(selection["config"])
     write_mlir(configs, args.out, header=f"--set {args.set}")
@@ -370,6 +239,6 @@ def main(argv=None):
 
 if __name__ == "__main__":
     # Run the imported module's main, so that Config is one class for this
-    # module and for the modules it imports (heuristic, suite).
+    # module and for the modules it imports (suite).
     from gemm_bench.configs import main as package_main
     sys.exit(package_main())

@@ -1,19 +1,14 @@
-"""Problem shapes of the benchmark sweep and the shape classes of tuning.
+"""Problem shapes of the benchmark sweep and the buckets its reports use.
 
-This module is the one place that says which (M, N, K) belong together:
-the tuning cache stores one configuration per shape class, the suite looks
-shapes up by class, and the heuristic is judged class by class.
-
-A shape class is a bucket of M, a bucket of N and a bucket of K. The M
-buckets follow what changes the kernel choice: M <= 64 fits one 64-row
-tile (only pingpong 64-row tiles avoid wasted rows), M <= 128 and M <= 256
-are one or two rows of 128-row tiles and are bandwidth-bound for large N
-and K, and above that the problem becomes compute-bound. M <= 2048 and
-M <= 4096 are apart because their best tiles differ: 2048 cubed is under
-one wave of 128x256 tiles, 4096 cubed almost four, and one configuration
-for both (128x128 pingpong, carried by 2048 cubed) lost 2-4% at 4096 cubed
-(bench/results/2026-11-22-h200-uniform/). The N and K buckets separate the
-LLM projections (N or K = 28672) from the square-ish shapes.
+The sweep's groups are shape files under bench/shapes/: squares, llm and
+odd (hand-picked), and the seeded sets of gemm_bench.generate, train (what
+the dispatcher's model is fitted on) and test (only ever measured). A
+shape's bucket (shape_class) is a bucket of M, of N and of K, along what
+changes the kernel choice: M <= 64 fits one 64-row tile, M <= 128 and
+M <= 256 are one or two rows of 128-row tiles and bandwidth-bound for large
+N and K, larger M is compute-bound (2048 and 4096 apart: under one and
+about four waves of 128x256 tiles); N and K separate the LLM projections
+(28672) from the square-ish shapes. Reports group results by them.
 """
 import os
 
@@ -25,11 +20,12 @@ K_BUCKETS = (4096, 16384, None)
 # The sweep: shape files under bench/shapes/, one per group, each run with
 # the input types listed here (fp16 only for the squares, as asked).
 SHAPE_GROUPS = ("squares", "llm", "odd")
-SWEEP_DTYPES = {"squares": ("bf16", "f16"), "llm": ("bf16",), "odd": ("bf16",)}
-
-# Shapes not tuned because one run costs more than they teach: 16384 cubed
-# takes ~8x the GPU time of 8192 cubed and falls in 8192 cubed's class.
-UNTUNED_SHAPES = {(16384, 16384, 16384)}
+# The seeded sets of gemm_bench.generate (issue 16): "train" is what the
+# dispatcher's model is fitted on, "test" is only ever measured. Not part of
+# the default sweep; the suite takes them by --groups.
+GENERATED_GROUPS = ("train", "test")
+SWEEP_DTYPES = {"squares": ("bf16", "f16"), "llm": ("bf16",), "odd": ("bf16",),
+                "train": ("bf16",), "test": ("bf16", "f16")}
 
 
 def _bucket(value, bounds):
@@ -58,31 +54,6 @@ def shape_class(m, n, k):
     return ".".join(parts)
 
 
-def class_bounds(key):
-    """{'m': (low, high), 'n': ..., 'k': ...} of a class key; high None = open."""
-    bounds = {}
-    for part in key.split("."):
-        letter, span = part[0], part[1:]
-        if span.endswith("+"):
-            bounds[letter] = (int(span[:-1]), None)
-        else:
-            low, high = span.split("-")
-            bounds[letter] = (int(low), int(high))
-    return bounds
-
-
-def all_classes():
-    """Every class key, in bucket order."""
-    def names(letter, bounds):
-        low, out = 1, []
-        for high in bounds:
-            out.append(_bucket_name(letter, low, high))
-            low = (high or 0) + 1
-        return out
-    return [f"{m}.{n}.{k}" for m in names("m", M_BUCKETS)
-            for n in names("n", N_BUCKETS) for k in names("k", K_BUCKETS)]
-
-
 def repo_root():
     return os.path.dirname(os.path.dirname(os.path.dirname(
         os.path.abspath(__file__))))
@@ -102,15 +73,27 @@ def read_shapes(path):
     return shapes
 
 
+def read_shape_notes(path):
+    """{(M, N, K): note} of a shapes file's trailing comments, e.g. 'llm:
+    llama3-8b up' in gemm_bench.generate's files ('' where a line has none)."""
+    notes = {}
+    with open(path) as f:
+        for line in f:
+            fields, _, comment = line.partition("#")
+            if fields.split():
+                notes[tuple(int(v) for v in fields.split()[:3])] = comment.strip()
+    return notes
+
+
 def group_path(group, shapes_dir=None):
     return os.path.join(shapes_dir or os.path.join(repo_root(), "bench", "shapes"),
                         group + ".txt")
 
 
-def sweep(shapes_dir=None):
-    """[(group, dtype, (M, N, K))] of the whole benchmark sweep."""
+def sweep(shapes_dir=None, groups=SHAPE_GROUPS):
+    """[(group, dtype, (M, N, K))] of the benchmark sweep's `groups`."""
     out = []
-    for group in SHAPE_GROUPS:
+    for group in groups:
         shapes = read_shapes(group_path(group, shapes_dir))
         for dtype in SWEEP_DTYPES[group]:
             out.extend((group, dtype, shape) for shape in shapes)
@@ -124,39 +107,14 @@ def needs_padding(shape, element_bytes=2):
     return (k * element_bytes) % 16 != 0 or (n * element_bytes) % 16 != 0
 
 
-def tuning_shapes(shapes_dir=None):
-    """{class key: [shapes]}: the representative shapes the search runs.
-
-    They are the sweep's squares and LLM shapes (the odd sizes need padded
-    rows and test edge handling, not configurations), less UNTUNED_SHAPES,
-    each once, grouped by class.
-    """
-    classes = {}
-    for group in ("squares", "llm"):
-        for shape in read_shapes(group_path(group, shapes_dir)):
-            if shape in UNTUNED_SHAPES:
-                continue
-            members = classes.setdefault(shape_class(*shape), [])
-            if shape not in members:
-                members.append(shape)
-    order = {key: i for i, key in enumerate(all_classes())}
-    return {key: sorted(classes[key]) for key in sorted(classes, key=order.get)}
-
-
 def main(argv=None):
     import argparse
-    parser = argparse.ArgumentParser(description="Print the shape class of each "
-                                     "problem, or the classes of the tuning search.")
-    parser.add_argument("shape", nargs="*", help="MxNxK")
-    parser.add_argument("--shapes-dir", help="default: bench/shapes")
+    parser = argparse.ArgumentParser(description="Print the bucket of each problem.")
+    parser.add_argument("shape", nargs="+", help="MxNxK")
     args = parser.parse_args(argv)
-    if args.shape:
-        for text in args.shape:
-            m, n, k = (int(v) for v in text.lower().split("x"))
-            print(f"{m}x{n}x{k}: {shape_class(m, n, k)}")
-        return
-    for key, shapes in tuning_shapes(args.shapes_dir).items():
-        print(f"{key}: " + ", ".join("x".join(map(str, s)) for s in shapes))
+    for text in args.shape:
+        m, n, k = (int(v) for v in text.lower().split("x"))
+        print(f"{m}x{n}x{k}: {shape_class(m, n, k)}")
 
 
 if __name__ == "__main__":

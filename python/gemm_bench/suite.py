@@ -1,15 +1,17 @@
-"""The benchmark suite: the sweep of gemm_bench.shapes, each shape with the
-configuration the dispatcher picks (lib/Dispatch: the tuning cache's
-searched best, else its model), timed beside cuBLAS; then one merged
-results.json, a markdown table and PNG plots.
+"""The benchmark suite: the shapes of gemm_bench.shapes' groups, each with
+the configuration the dispatcher picks (lib/Dispatch: the candidate of
+least estimated time under its fitted model), timed beside cuBLAS; then one
+merged results.json, a markdown table and PNG plots.
 
+    # where the gemm package is: which bundle each shape gets
+    python -m gemm_bench.suite select [--model MODEL.json] [--groups G,...] \\
+        [--bundles DIR] [--json SELECTION.json]
     # GPU machine (bench/suite.sh does all of it):
     python -m gemm_bench.suite run --runner gemm-runner --bundles DIR --results DIR \\
-        [--cache CACHE.json] [--l2 warm|cold|both] [--odd-flag "--unaligned stage"]
+        [--selection SELECTION.json | --model MODEL.json] [--groups G,...] \\
+        [--l2 warm|cold|both] [--odd-flag "--unaligned stage"]
     python -m gemm_bench.suite report DIR [--bandwidth BYTES_PER_S | --membw membw.json]
         [--compile-times DIR/compile-times.json]
-    # anywhere: which bundle each shape gets
-    python -m gemm_bench.suite select [--cache CACHE.json] [--bundles DIR]
 
 Roofline: for LLM shapes with M <= 128 (bandwidth-bound: every weight byte
 is used at most 128 times) the report adds the HBM bandwidth each kernel
@@ -25,45 +27,27 @@ import os
 import statistics
 import sys
 
-import gemm
-
 from gemm_bench import configs, shapes as shapes_mod
 
-DEFAULT_CACHE = os.path.join(shapes_mod.repo_root(), "bench", "tuning", "sm90-h200.json")
+DEFAULT_MODEL = os.path.join(shapes_mod.repo_root(), "bench", "tuning", "sm90-h200-model.json")
 DATASHEET_HBM_BYTES_PER_S = 4.8e12
 MEASURED_COPY_HBM_BYTES_PER_S = 4.3e12
 ROOFLINE_MAX_M = 128
 RESULTS_FORMAT = "gemm-bench-suite"
 
 
-def load_cache(path=None, required=False):
-    """The tuning cache at `path` (default DEFAULT_CACHE), or None if absent."""
-    path = path or DEFAULT_CACHE
-    if not os.path.exists(path):
-        if required:
-            raise SystemExit(f"{path}: no tuning cache")
-        return None
-    with open(path) as f:
-        cache = json.load(f)
-    if cache.get("format") != "gemm-tuning-cache":
-        raise SystemExit(f"{path}: not a gemm-tuning-cache file")
-    cache["path"] = path
-    return cache
-
-
-_tables = {}
-
-
-def _table(cache):
-    """The dispatcher's view of a tuning cache (read once per file)."""
-    if cache is None:
-        return None
-    if cache["path"] not in _tables:
-        _tables[cache["path"]] = gemm._core.TuningTable.load(cache["path"])
-    return _tables[cache["path"]]
+def load_model(path=None):
+    """The dispatcher's model at `path` (default DEFAULT_MODEL)."""
+    import gemm
+    path = path or DEFAULT_MODEL
+    try:
+        return gemm._core.DispatchModel.load(path)
+    except gemm.DispatchError as e:
+        raise SystemExit(str(e))
 
 
 def _configs(names):
+    import gemm
     out = []
     for name in sorted(names):
         try:
@@ -73,30 +57,17 @@ def _configs(names):
     return out
 
 
-def select(shape, dtype, cache, available=None):
+def select(shape, dtype, model, available=None):
     """{config, source, class} for one problem: the dispatcher's choice
-    (lib/Dispatch, the one gemm.matmul and gemm-runner --library make).
-
-    source is 'tuned' (the class's searched best), 'tuned, default order'
-    (its tile, schedule and cluster at the default order and depth, when the
-    exact bundle was not compiled, e.g. an f16 twin in a tune-then-suite
-    session) or 'model' (the class was not searched, or nothing of it was
-    compiled). `available`: the bundle names compiled, None for all.
-    """
-    try:
-        selection = gemm._core.select(*shape, dtype=dtype, table=_table(cache),
-                                      available=None if available is None
-                                      else _configs(available))
-    except gemm.DispatchError:
-        selection = None
-    # The dispatcher's last resort, the model's best among whatever happens
-    # to be compiled ('model, among the available kernels'), would time a
-    # kernel neither the search nor the model chose: refused, name what to
-    # compile.
-    if selection is None or selection.source not in ("tuned", "tuned, default order", "model"):
-        first = gemm._core.select(*shape, dtype=dtype, table=_table(cache))
+    (lib/Dispatch, the one gemm.matmul and gemm-runner --library make) under
+    `model`. `available`: the bundle names compiled, None for all; a choice
+    that is not compiled is refused with what to compile, not replaced by
+    whatever is there."""
+    import gemm
+    selection = gemm._core.select(*shape, dtype=dtype, model=model)
+    if available is not None and selection.config.name not in available:
         raise SystemExit(f"{shape_text(shape)} {dtype}: the dispatcher's choice "
-                         f"{first.config.name} ({first.source}) was not compiled "
+                         f"{selection.config.name} was not compiled "
                          "(python -m gemm_bench.configs --set best, then gemm_bench.compile)")
     return {"config": configs.parse_name(selection.config.name), "source": selection.source,
             "class": shapes_mod.shape_class(*shape)}
@@ -106,10 +77,10 @@ def shape_text(shape):
     return "x".join(str(v) for v in shape)
 
 
-def select_all(cache, shapes_dir=None, available=None):
+def select_all(model, shapes_dir=None, available=None, groups=shapes_mod.SHAPE_GROUPS):
     out = []
-    for group, dtype, shape in shapes_mod.sweep(shapes_dir):
-        choice = select(shape, dtype, cache, available)
+    for group, dtype, shape in shapes_mod.sweep(shapes_dir, groups):
+        choice = select(shape, dtype, model, available)
         choice.update(group=group, dtype=dtype, shape=shape)
         out.append(choice)
     return out
@@ -124,15 +95,35 @@ def bundle_names(bundles_dir):
 # run (GPU machine)
 # ---------------------------------------------------------------------------
 
-def run_suite(runner, bundles_dir, results_dir, cache, l2_modes, odd_flag, warmup,
-              iters, shapes_dir=None, log=sys.stdout):
-    from gemm_bench.tune import run_bundle
-    runs_dir = os.path.join(results_dir, "runs")
-    os.makedirs(runs_dir, exist_ok=True)
-    selections = select_all(cache, shapes_dir, bundle_names(bundles_dir))
-    with open(os.path.join(results_dir, "selection.json"), "w") as f:
+def write_selection(selections, path):
+    with open(path, "w") as f:
         json.dump([dict(s, config=s["config"].name, shape=list(s["shape"]))
                    for s in selections], f, indent=1)
+
+
+def read_selection(path):
+    """The selections write_selection wrote: the dispatcher's choices made on
+    another machine (the GPU machine need not have the gemm package)."""
+    with open(path) as f:
+        return [dict(s, config=configs.parse_name(s["config"]), shape=tuple(s["shape"]))
+                for s in json.load(f)]
+
+
+def run_suite(runner, bundles_dir, results_dir, model, l2_modes, odd_flag, warmup,
+              iters, shapes_dir=None, groups=shapes_mod.SHAPE_GROUPS, log=sys.stdout,
+              selection_path=None):
+    from gemm_bench.runner import run_bundle
+    runs_dir = os.path.join(results_dir, "runs")
+    os.makedirs(runs_dir, exist_ok=True)
+    if selection_path:
+        selections = [s for s in read_selection(selection_path) if s["group"] in groups]
+        missing = {s["config"].name for s in selections} - bundle_names(bundles_dir)
+        if missing:
+            raise SystemExit(f"{selection_path}: bundles not in {bundles_dir}: "
+                             + ", ".join(sorted(missing)))
+    else:
+        selections = select_all(model, shapes_dir, bundle_names(bundles_dir), groups)
+    write_selection(selections, os.path.join(results_dir, "selection.json"))
     # One gemm-runner process per group and bundle: the set-up is paid once
     # and the group's flags apply to all its shapes.
     processes = {}
@@ -141,7 +132,10 @@ def run_suite(runner, bundles_dir, results_dir, cache, l2_modes, odd_flag, warmu
     failures = []
     for l2 in l2_modes:
         for count, ((group, name), shape_list) in enumerate(processes.items(), 1):
-            extra = odd_flag.split() if group == "odd" and odd_flag else []
+            # The odd-shape flag goes to every process with a shape whose
+            # rows TMA cannot address as they are (the generated sets mix them in).
+            odd = group == "odd" or any(shapes_mod.needs_padding(s) for s in shape_list)
+            extra = odd_flag.split() if odd and odd_flag else []
             json_path = os.path.join(runs_dir, f"{group}-{name}-{l2}.json")
             code = run_bundle(runner, os.path.join(bundles_dir, name + ".json"), shape_list,
                               json_path, warmup, iters, l2 == "cold", extra, timeout_s=600)
@@ -174,7 +168,7 @@ def collect_rows(results_dir, selection=None):
     for path in paths:
         with open(path) as f:
             data = json.load(f)
-        if data.get("format") != "gemm-runner-results":
+        if not isinstance(data, dict) or data.get("format") != "gemm-runner-results":
             continue
         device = device or data.get("device")
         if data.get("error"):
@@ -208,7 +202,8 @@ def collect_rows(results_dir, selection=None):
             row["bytes"] = (shape[0] * shape[2] + shape[1] * shape[2] +
                             shape[0] * shape[1]) * _element_bytes(dtype)
             rows.append(row)
-    order = {g: i for i, g in enumerate(shapes_mod.SHAPE_GROUPS)}
+    order = {g: i for i, g in enumerate(shapes_mod.SHAPE_GROUPS +
+                                        shapes_mod.GENERATED_GROUPS)}
     rows.sort(key=lambda r: (order.get(r["group"], 99), r["dtype"] != "bf16", r["l2"] != "warm",
                              r["shape"][1], r["shape"][2], r["shape"][0]))
     return rows, device, errors
@@ -283,7 +278,7 @@ def markdown(rows, device, meta):
     for r in rows:
         sources[r["source"] or "unknown"] = sources.get(r["source"] or "unknown", 0) + 1
     lines.append("Configurations: " + ", ".join(f"{n} {s}" for s, n in sorted(sources.items()))
-                 + (f" (cache: {meta['cache']})" if meta.get("cache") else "") + ".")
+                 + (f" (model: {meta['model']})" if meta.get("model") else "") + ".")
     compile_times = meta.get("compile_times") or {}
     if compile_times:
         lines.append("Compile: ms of gemm-opt from the gemm.matmul to PTX for the row's kernel "
@@ -331,6 +326,7 @@ def markdown(rows, device, meta):
         count = len(section_rows)
         lines += ["", f"Geometric mean ratio: {geomean:.3f}x over {count} "
                   f"shape{'s' if count > 1 else ''}.", ""]
+    lines += generalization(rows, meta.get("notes") or {}, meta["bandwidth"]["bytes_per_s"])
     lines.append("## Summary")
     lines.append("")
     lines.append("| group | type | L2 | shapes | geomean ratio | min | max | checks failed |")
@@ -356,13 +352,119 @@ def markdown(rows, device, meta):
     return "\n".join(lines) + "\n"
 
 
-def plots(rows, out_dir):
+def generated_notes(rows, shapes_dir=None):
+    """{group: {(M, N, K): note}} of the generated groups among `rows`, from
+    their shape files (kind and LLM projection of each shape)."""
+    notes = {}
+    for group in {r["group"] for r in rows} & set(shapes_mod.GENERATED_GROUPS):
+        path = shapes_mod.group_path(group, shapes_dir)
+        if os.path.exists(path):
+            notes[group] = shapes_mod.read_shape_notes(path)
+    return notes
+
+
+def _kind(note):
+    """'llm', 'square' or 'random' of a generated shape's note."""
+    return note.split(":", 1)[0].strip() or "unknown"
+
+
+def _percentile(values, q):
+    values = sorted(values)
+    if not values:
+        return None
+    position = (len(values) - 1) * q / 100.0
+    low = int(position)
+    high = min(low + 1, len(values) - 1)
+    return values[low] + (values[high] - values[low]) * (position - low)
+
+
+def _stats_line(label, ratios):
+    """| label | shapes | geomean | 5th percentile | min | below 0.90x |"""
+    if not ratios:
+        return None
+    return (f"| {label} | {len(ratios)} | {_geomean(ratios):.3f}x | "
+            f"{_percentile(ratios, 5):.3f}x | {min(ratios):.3f}x | "
+            f"{sum(1 for v in ratios if v < 0.9)} |")
+
+
+def generalization(rows, notes, bandwidth):
+    """The report of the generated sets (issue 16): per group and type the
+    ratio's geomean, 5th percentile, minimum and shapes below 0.90x, by M
+    bucket, by kind (LLM projection, square, random; rows that TMA cannot
+    address apart), by LLM family; and for M <= 64 the share of the HBM
+    roofline."""
+    lines = []
+    sections = []
+    for r in rows:
+        key = (r["group"], r["dtype"], r["l2"])
+        if r["group"] in shapes_mod.GENERATED_GROUPS and key not in sections:
+            sections.append(key)
+    if not sections:
+        return lines
+    lines += ["## Generated sets", "",
+              "Shapes drawn by gemm_bench.generate (train: what the dispatcher's model is "
+              "fitted on; test: never used to fit). Ratio = cuBLAS median / ours; "
+              "'unaligned' rows are not 16-byte multiples and go through staging copies.", ""]
+    header = ["| | shapes | geomean | 5th pct | min | below 0.90x |",
+              "|---|---:|---:|---:|---:|---:|"]
+    for group, dtype, l2 in sections:
+        section = [r for r in rows if (r["group"], r["dtype"], r["l2"]) == (group, dtype, l2)]
+        group_notes = notes.get(group, {})
+        lines += [f"### {group}, {dtype}, L2 {l2}", ""] + header
+        lines.append(_stats_line("all", [r["ratio"] for r in section]))
+        for aligned, label in ((True, "aligned rows"), (False, "unaligned rows (staged)")):
+            line = _stats_line(label, [r["ratio"] for r in section
+                                       if shapes_mod.needs_padding(r["shape"]) != aligned])
+            if line:
+                lines.append(line)
+        low = 1
+        for high in shapes_mod.M_BUCKETS:
+            bucket = [r["ratio"] for r in section
+                      if r["shape"][0] >= low and (high is None or r["shape"][0] <= high)]
+            line = _stats_line(f"M {low}-{high}" if high else f"M {low}+", bucket)
+            if line:
+                lines.append(line)
+            low = (high or 0) + 1
+        kinds = {}
+        for r in section:
+            kinds.setdefault(_kind(group_notes.get(tuple(r["shape"]), "")), []).append(r)
+        for kind, kind_rows in sorted(kinds.items()):
+            lines.append(_stats_line(f"kind {kind}", [r["ratio"] for r in kind_rows]))
+        families = {}
+        for r in kinds.get("llm", []):
+            note = group_notes.get(tuple(r["shape"]), "")
+            families.setdefault(note.split(":", 1)[1].strip().split()[0], []).append(r["ratio"])
+        for family, ratios in sorted(families.items()):
+            lines.append(_stats_line(f"LLM {family}", ratios))
+        small = [r for r in section if r["shape"][0] <= 64 and not shapes_mod.needs_padding(
+            r["shape"])]
+        if small:
+            def share(r, who):
+                return r["bytes"] / (r[who + "_ms"] * 1e-3) / bandwidth
+            ours = [share(r, "ours") for r in small]
+            theirs = [share(r, "cublas") for r in small]
+            lines += ["", f"M <= 64 (aligned, {len(small)} shapes): ours at "
+                      f"{100 * statistics.median(ours):.0f}% of the HBM roofline (median; "
+                      f"{sum(1 for v in ours if v >= 0.9)} shapes at 90% or more), cuBLAS at "
+                      f"{100 * statistics.median(theirs):.0f}%; "
+                      f"{sum(1 for r in small if r['ratio'] < 1.0)} shapes below 1.00x cuBLAS."]
+        worst = sorted(section, key=lambda r: r["ratio"])[:10]
+        lines += ["", "Lowest ratios: " + ", ".join(
+            f"{shape_text(r['shape'])} {r['ratio']:.2f}x"
+            + (" (staged)" if shapes_mod.needs_padding(r["shape"]) else "") for r in worst), ""]
+    return lines
+
+
+def plots(rows, out_dir, notes=None):
     """tflops.png, ratio.png and, if there are bandwidth-bound rows,
-    roofline.png; returns the paths written."""
+    roofline.png, and for the generated sets generalization.png (each
+    shape's ratio against M, by kind); returns the paths written."""
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
+    generated = [r for r in rows if r["group"] in shapes_mod.GENERATED_GROUPS]
+    rows = [r for r in rows if r["group"] not in shapes_mod.GENERATED_GROUPS]
     sections = []
     for r in rows:
         if (r["group"], r["dtype"], r["l2"]) not in sections:
@@ -402,8 +504,13 @@ def plots(rows, out_dir):
         ax.axhline(1.0, color="black", linewidth=0.8)
         ax.set_ylabel("cuBLAS time / ours")
 
-    written = [figure(tflops, os.path.join(out_dir, "tflops.png"), panels),
-               figure(ratio, os.path.join(out_dir, "ratio.png"), panels)]
+    written = []
+    if panels:
+        written = [figure(tflops, os.path.join(out_dir, "tflops.png"), panels),
+                   figure(ratio, os.path.join(out_dir, "ratio.png"), panels)]
+    if generated:
+        written.append(generalization_plot(generated, notes or {}, plt,
+                                           os.path.join(out_dir, "generalization.png")))
     bound = [r for r in rows if is_bandwidth_bound(r)]
     if bound:
         def roofline(ax, panel_rows):
@@ -420,6 +527,43 @@ def plots(rows, out_dir):
                         for d, l in sorted({(r["dtype"], r["l2"]) for r in bound})]
         written.append(figure(roofline, os.path.join(out_dir, "roofline.png"), bound_panels))
     return written
+
+
+def generalization_plot(rows, notes, plt, path):
+    """One panel per generated group and type: each shape's ratio against M
+    (log scale), marked by kind, unaligned (staged) shapes hollow."""
+    sections = []
+    for r in rows:
+        if (r["group"], r["dtype"]) not in sections:
+            sections.append((r["group"], r["dtype"]))
+    fig, axes = plt.subplots(len(sections), 1, figsize=(9, 3.4 * len(sections)), squeeze=False)
+    markers = {"llm": "o", "square": "s", "random": "^"}
+    for ax, (group, dtype) in zip(axes[:, 0], sections):
+        section = [r for r in rows if (r["group"], r["dtype"]) == (group, dtype)]
+        for kind, marker in markers.items():
+            for staged in (False, True):
+                pts = [r for r in section
+                       if _kind(notes.get(group, {}).get(tuple(r["shape"]), "")) == kind
+                       and shapes_mod.needs_padding(r["shape"]) == staged]
+                if pts:
+                    ax.scatter([r["shape"][0] for r in pts], [r["ratio"] for r in pts],
+                               marker=marker, s=18,
+                               facecolors="none" if staged else None,
+                               edgecolors="C1" if staged else None,
+                               color=None if staged else "C0",
+                               label=f"{kind}{', staged' if staged else ''}")
+        ax.set_xscale("log")
+        ax.axhline(1.0, color="black", linewidth=0.8)
+        ax.axhline(0.9, color="grey", linewidth=0.6, linestyle="--")
+        ax.set_xlabel("M")
+        ax.set_ylabel("cuBLAS time / ours")
+        ax.set_title(f"{group}, {dtype}: geomean {_geomean(r['ratio'] for r in section):.3f}x",
+                     fontsize=10)
+        ax.legend(fontsize=7, ncol=3)
+    fig.tight_layout()
+    fig.savefig(path, dpi=90)
+    plt.close(fig)
+    return path
 
 
 def bandwidth_figure(value=None, membw_path=None):
@@ -439,13 +583,20 @@ def bandwidth_figure(value=None, membw_path=None):
 
 
 def write_report(results_dir, bandwidth, odd_flag=None, compile_times_path=None,
-                 cache_path=None, gpu_info_path=None, plot=True):
+                 model_path=None, gpu_info_path=None, plot=True, shapes_dir=None):
     selection = None
     selection_path = os.path.join(results_dir, "selection.json")
     if os.path.exists(selection_path):
         with open(selection_path) as f:
             selection = json.load(f)
     rows, device, errors = collect_rows(results_dir, selection)
+    merged_path = os.path.join(results_dir, "results.json")
+    if not rows and os.path.exists(merged_path):
+        # The runner JSONs were not kept: report again from the merged rows.
+        with open(merged_path) as f:
+            merged = json.load(f)
+        if merged.get("format") == RESULTS_FORMAT:
+            rows, device, errors = merged["rows"], merged.get("device"), merged.get("errors", [])
     if not rows:
         raise SystemExit(f"{results_dir}: no benchmark results")
     add_roofline(rows, bandwidth["bytes_per_s"])
@@ -457,8 +608,9 @@ def write_report(results_dir, bandwidth, odd_flag=None, compile_times_path=None,
     if gpu_info_path and os.path.exists(gpu_info_path):
         with open(gpu_info_path) as f:
             gpu_info = f.read().strip()
-    meta = {"bandwidth": bandwidth, "odd_flag": odd_flag, "cache": cache_path,
-            "compile_times": compile_times, "errors": errors, "nvidia_smi": gpu_info}
+    meta = {"bandwidth": bandwidth, "odd_flag": odd_flag, "model": model_path,
+            "compile_times": compile_times, "errors": errors, "nvidia_smi": gpu_info,
+            "notes": generated_notes(rows, shapes_dir)}
     for row in rows:
         entry = compile_times.get(row["bundle"], {})
         row["compile_to_ptx_ms"] = entry.get("to_ptx_ms")
@@ -469,7 +621,7 @@ def write_report(results_dir, bandwidth, odd_flag=None, compile_times_path=None,
               "created": datetime.datetime.now(datetime.timezone.utc).isoformat(
                   timespec="seconds"),
               "device": device, "nvidia_smi": gpu_info, "hbm_bandwidth": bandwidth,
-              "odd_shapes_flag": odd_flag, "tuning_cache": cache_path,
+              "odd_shapes_flag": odd_flag, "dispatch_model": model_path,
               "errors": errors, "rows": rows}
     with open(os.path.join(results_dir, "results.json"), "w") as f:
         json.dump(merged, f, indent=1)
@@ -477,11 +629,21 @@ def write_report(results_dir, bandwidth, odd_flag=None, compile_times_path=None,
     written = []
     if plot:
         try:
-            written = plots(rows, results_dir)
+            written = plots(rows, results_dir, meta["notes"])
         except ImportError as e:
             print(f"suite: no plots ({e}); results.md and results.json are written",
                   file=sys.stderr)
     return text, written
+
+
+def parse_groups(text):
+    groups = tuple(g for g in text.split(",") if g)
+    known = shapes_mod.SHAPE_GROUPS + shapes_mod.GENERATED_GROUPS
+    unknown = [g for g in groups if g not in known]
+    if unknown or not groups:
+        raise argparse.ArgumentTypeError(f"unknown shape group(s) {', '.join(unknown) or '(none)'}"
+                                         f"; known: {', '.join(known)}")
+    return groups
 
 
 def main(argv=None):
@@ -495,6 +657,8 @@ def main(argv=None):
     run.add_argument("--odd-flag", default="--unaligned stage",
                      help="gemm-runner flags for the odd group (default: --unaligned stage, "
                           "the packed rows cuBLAS also reads)")
+    run.add_argument("--selection", help="the dispatcher's choices, written by `select "
+                     "--json` (where the gemm package is), instead of asking it here")
     run.add_argument("--warmup", type=int, default=10)
     run.add_argument("--iters", type=int, default=30)
     rep = sub.add_parser("report", help="results.json, results.md and plots of a run")
@@ -507,30 +671,42 @@ def main(argv=None):
     rep.add_argument("--no-plots", action="store_true")
     sel = sub.add_parser("select", help="print the bundle each sweep shape gets")
     sel.add_argument("--bundles", help="only bundles compiled here")
+    sel.add_argument("--json", help="also write the choices here, for `run --selection`")
     for p in (run, rep, sel):
-        p.add_argument("--cache", help=f"tuning cache (default {DEFAULT_CACHE} if present)")
+        p.add_argument("--model", help=f"the dispatcher's model (default {DEFAULT_MODEL})")
         p.add_argument("--shapes-dir", help="default: bench/shapes")
+    for p in (run, sel):
+        p.add_argument("--groups", type=parse_groups, default=shapes_mod.SHAPE_GROUPS,
+                       help="comma-separated shape groups (default: the sweep, "
+                       f"{','.join(shapes_mod.SHAPE_GROUPS)}; the generated sets: "
+                       f"{','.join(shapes_mod.GENERATED_GROUPS)})")
     args = parser.parse_args(argv)
 
-    cache = load_cache(args.cache, required=bool(args.cache))
     if args.command == "select":
         available = bundle_names(args.bundles) if args.bundles else None
-        for s in select_all(cache, args.shapes_dir, available):
+        selections = select_all(load_model(args.model), args.shapes_dir, available, args.groups)
+        if args.json:
+            write_selection(selections, args.json)
+        for s in selections:
             print(f"{s['group']:8} {s['dtype']:5} {shape_text(s['shape']):>18}  "
                   f"{s['config'].name}  ({s['source']}; {s['class']})")
         return 0
     if args.command == "run":
         l2_modes = ("warm", "cold") if args.l2 == "both" else (args.l2,)
-        failures = run_suite(args.runner, args.bundles, args.results, cache, l2_modes,
-                             args.odd_flag, args.warmup, args.iters, args.shapes_dir)
+        # With --selection the choices were made elsewhere: no model (and no
+        # gemm package) needed here.
+        model = None if args.selection else load_model(args.model)
+        failures = run_suite(args.runner, args.bundles, args.results, model, l2_modes,
+                             args.odd_flag, args.warmup, args.iters, args.shapes_dir,
+                             args.groups, selection_path=args.selection)
         for f in failures:
             print(f"suite: {f['group']} {f['bundle']} (L2 {f['l2']}) exited {f['exit']}",
                   file=sys.stderr)
         return 1 if failures else 0
     text, written = write_report(args.results, bandwidth_figure(args.bandwidth, args.membw),
-                                 args.odd_flag, args.compile_times,
-                                 cache["path"] if cache else None, args.gpu_info,
-                                 plot=not args.no_plots)
+                                 args.odd_flag, args.compile_times, args.model or DEFAULT_MODEL,
+                                 args.gpu_info, plot=not args.no_plots,
+                                 shapes_dir=args.shapes_dir)
     sys.stdout.write(text)
     for path in written:
         print(f"wrote {path}")

@@ -60,15 +60,167 @@ def test_unaligned_rows_are_staged(m, n, k):
     assert_close(gemm.matmul(a, b), a, b)
 
 
+def test_rows_straddling_l2_lines_are_realigned_where_reused():
+    # K = 4104: 8208-byte rows, legal for TMA but not 128-byte multiples; A is
+    # reused N = 4096 times (realigned), B M = 512 times (used as it is).
+    a, b = inputs(512, 4096, 4104)
+    assert gemm._core.realign_pays("a", 512, 4096, 4104, 4104 * 2)
+    assert not gemm._core.realign_pays("b", 512, 4096, 4104, 4104 * 2)
+    assert_close(gemm.matmul(a, b), a, b)
+
+
 def test_views_and_transposes_are_staged_or_used_as_they_are():
     a, b = inputs(512, 768, 1024)
     wide = torch.randn(512, 2048, device="cuda", dtype=torch.bfloat16)
     view = wide[:, 64:64 + 1024]           # aligned row stride 2048: used as it is
     assert_close(gemm.matmul(view, b), view, b)
     w = torch.randn(1024, 768, device="cuda", dtype=torch.bfloat16)  # x @ W: W [K, N]
-    assert_close(gemm.matmul(a, w.T), a, w.T)                      # B not K-major: staged
+    assert_close(gemm.matmul(a, w.T), a, w.T)                      # N-major B: used as it is
     odd = wide[:, 1:1 + 1024]              # base not 16-byte aligned: staged
     assert_close(gemm.matmul(odd, b), odd, b)
+
+
+def operand(rows, cols, column_major, dtype=torch.bfloat16, seed=0):
+    """A [rows, cols] tensor, row-major or column-major (the .t() of a
+    contiguous [cols, rows])."""
+    g = torch.Generator(device="cuda").manual_seed(seed)
+    if column_major:
+        return torch.randn(cols, rows, device="cuda", dtype=dtype, generator=g).t()
+    return torch.randn(rows, cols, device="cuda", dtype=dtype, generator=g)
+
+
+LAYOUT_SHAPES = [(256, 512, 1024), (1000, 1000, 1000), (16, 8192, 4096), (8192, 64, 1024),
+                 (776, 336, 1104), (4096, 4096, 4096)]
+
+
+@pytest.mark.parametrize("a_col", [False, True], ids=["a_row", "a_col"])
+@pytest.mark.parametrize("b_col", [False, True], ids=["b_nk", "b_kn"])
+@pytest.mark.parametrize("c_col", [False, True], ids=["c_row", "c_col"])
+@pytest.mark.parametrize("dtype", ["bf16", "f16"])
+def test_every_layout_without_copies(a_col, b_col, c_col, dtype, monkeypatch):
+    # a.t(), b.t() and a column-major out are read and written as they are
+    # (the kernel of their layouts; a column-major C the library has no
+    # kernel for as the transposed problem): nothing is copied.
+    def no_copy(*args):
+        raise AssertionError("an aligned operand was copied")
+    monkeypatch.setattr(gemm._api, "_copy", no_copy)
+    for m, n, k in LAYOUT_SHAPES:
+        a = operand(m, k, a_col, TYPES[dtype], seed=1)
+        b = operand(n, k, b_col, TYPES[dtype], seed=2)
+        out = operand(m, n, c_col, TYPES[dtype], seed=3).zero_() if c_col else None
+        c = gemm.matmul(a, b, out=out)
+        assert_close(c, a, b)
+        if c_col:
+            assert c is out and c.stride(0) == 1
+
+
+@pytest.mark.parametrize("out_dtype", ["f32", "bf16"])
+def test_x_at_w_and_transposes_match_torch(out_dtype):
+    x = torch.randn(512, 1024, device="cuda", dtype=torch.bfloat16)
+    w = torch.randn(1024, 768, device="cuda", dtype=torch.bfloat16)   # W [K, N]
+    c = gemm.matmul(x, w.T, out_dtype=out_dtype)                       # x @ W
+    ref = x.double() @ w.double()
+    assert ((c.double() - ref).norm() / ref.norm()).item() < TOLERANCE[TYPES[out_dtype]]
+    ct = gemm.matmul(w.T, x, out_dtype=out_dtype)                      # (x @ W)^T = W^T x^T
+    assert ((ct.double() - ref.T).norm() / ref.norm()).item() < TOLERANCE[TYPES[out_dtype]]
+
+
+def test_explicit_kernel_of_other_layouts_copies_what_does_not_fit():
+    config = gemm.Config(tile=(128, 128, 64), schedule="pingpong")
+    library = gemm.kernel_library()
+    kernel = gemm.load(library.manifest_path(
+        config.kernel_config("bf16", None, "col,row,row")))
+    assert kernel.layouts == "col,row,row"
+    a, b = inputs(300, 400, 512)              # row-major: copied into the kernel's layouts
+    assert_close(kernel(a, b), a, b)
+    assert_close(kernel(a.t().contiguous().t(), b.t().contiguous().t()), a, b)
+
+
+def assert_close_batched(c, a, b):
+    ref = a.double() @ b.double().transpose(-1, -2)
+    err = ((c.double() - ref).norm() / ref.norm().clamp_min(1e-30)).item()
+    assert err <= TOLERANCE[c.dtype], f"relative error {err:.2e}"
+
+
+BMM_SHAPES = [(8, 256, 384, 512), (4, 1000, 1000, 256), (16, 64, 128, 64), (3, 777, 336, 1104),
+              (32, 1024, 1024, 1024), (1, 512, 512, 512)]
+
+
+@pytest.mark.parametrize("batch,m,n,k", BMM_SHAPES)
+@pytest.mark.parametrize("dtype", ["bf16", "f16"])
+def test_bmm_matches_torch(batch, m, n, k, dtype):
+    g = torch.Generator(device="cuda").manual_seed(batch + m)
+    a = torch.randn(batch, m, k, device="cuda", dtype=TYPES[dtype], generator=g)
+    b = torch.randn(batch, k, n, device="cuda", dtype=TYPES[dtype], generator=g)
+    c = gemm.bmm(a, b)                                   # B [batch, K, N]: N-major, no copy
+    assert c.shape == (batch, m, n)
+    ref = torch.bmm(a.double(), b.double())
+    assert ((c.double() - ref).norm() / ref.norm()).item() <= TOLERANCE[TYPES[dtype]]
+
+
+def test_batched_forms_run_without_copies(monkeypatch):
+    def no_copy(*args):
+        raise AssertionError("an aligned operand was copied")
+    monkeypatch.setattr(gemm._api, "_copy", no_copy)
+    batch, m, n, k = 6, 304, 256, 512
+    g = torch.Generator(device="cuda").manual_seed(7)
+    def randn(*shape):
+        return torch.randn(*shape, device="cuda", dtype=torch.bfloat16, generator=g)
+    a3, w = randn(batch, m, k), randn(n, k)
+    assert_close_batched(gemm.matmul(a3, w), a3, w.expand(batch, n, k))        # 2-D B: broadcast
+    wb = w.expand(batch, n, k)                                                 # stride 0
+    assert_close_batched(gemm.matmul(a3, wb), a3, wb)
+    a2, b3 = randn(m, k), randn(batch, n, k)
+    assert_close_batched(gemm.matmul(a2, b3), a2.expand(batch, m, k), b3)      # 2-D A
+    assert_close_batched(gemm.matmul(a2[None], b3), a2.expand(batch, m, k), b3)  # batch of 1
+    wide = randn(batch, m + 8, k + 64)
+    view = wide[:, 8:, 64:]                                                     # gaps, offsets
+    assert_close_batched(gemm.matmul(view, b3), view, b3)
+    x = randn(m, batch, k)                                                      # [M, batch, K]
+    xi = x.transpose(0, 1)                                                      # interleaved
+    assert_close_batched(gemm.matmul(xi, b3), xi, b3)
+    at = randn(batch, k, m).transpose(-1, -2)                                   # M-major entries
+    bt = randn(batch, k, n).transpose(-1, -2)                                   # N-major entries
+    out = torch.empty(batch, n, m, device="cuda", dtype=torch.bfloat16).transpose(-1, -2)
+    c = gemm.matmul(at, bt, out=out)                                            # column-major C
+    assert c is out
+    assert_close_batched(c, at, bt)
+    c32 = gemm.matmul(a3, b3, out_dtype="f32")
+    assert c32.dtype == torch.float32 and c32.shape == (batch, m, n)
+    assert_close_batched(c32, a3, b3)
+
+
+def test_batched_bad_input_is_named():
+    a, b = torch.randn(4, 64, 64, device="cuda", dtype=torch.bfloat16), \
+        torch.randn(4, 64, 64, device="cuda", dtype=torch.bfloat16)
+    flat = torch.empty(64 * 64 + 64, device="cuda", dtype=torch.bfloat16)
+    overlapping = flat.as_strided((4, 64, 64), (16, 64, 1))
+    with pytest.raises(gemm.UsageError, match="entries of C overlap"):
+        gemm.matmul(a, b, out=overlapping)
+    with pytest.raises(gemm.UsageError, match="batch sizes 4 and 3 differ"):
+        gemm.matmul(a, b[:3])
+
+
+def test_batched_compile_and_backward():
+    import torch._dynamo
+    torch._dynamo.reset()
+    a = torch.randn(4, 128, 256, device="cuda", dtype=torch.bfloat16)
+    b = torch.randn(4, 256, 192, device="cuda", dtype=torch.bfloat16)
+    f = torch.compile(lambda a, b: gemm.bmm(a, b), fullgraph=True)
+    ref = torch.bmm(a.double(), b.double())
+    assert ((f(a, b).double() - ref).norm() / ref.norm()).item() < 1e-2
+    torch.library.opcheck(torch.ops.gemm.matmul.default, (a, b.mT, None, None))
+    # A weight shared by every entry gets the sum of the entries' gradients.
+    x = torch.randn(4, 128, 256, device="cuda", dtype=torch.bfloat16, requires_grad=True)
+    w = torch.randn(192, 256, device="cuda", dtype=torch.bfloat16, requires_grad=True)
+    grad = torch.randn(4, 128, 192, device="cuda", dtype=torch.bfloat16)
+    gemm.matmul(x, w).backward(grad)
+    gx, gw = x.grad.clone(), w.grad.clone()
+    x.grad = w.grad = None
+    (x @ w.T).backward(grad)
+    for ours, theirs in ((gx, x.grad), (gw, w.grad)):
+        err = ((ours.double() - theirs.double()).norm() / theirs.double().norm()).item()
+        assert err < 1e-2, err
 
 
 def test_out_and_out_dtype():
@@ -157,6 +309,14 @@ def test_torch_compile_captures_without_graph_breaks():
     got = compiled(x, w1, w2).double()
     assert ((got - expected).norm() / expected.norm()).item() < 2e-2
     torch.library.opcheck(torch.ops.gemm.matmul.default, (x, w1, None, None))
+    # Transposed operands (x @ W with W [K, N], grads' layouts) compile too.
+    torch._dynamo.reset()
+    w = torch.randn(512, 768, device="cuda", dtype=torch.bfloat16)
+    f = torch.compile(lambda x, w: gemm.matmul(x, w.T), fullgraph=True)
+    got = f(x, w).double()
+    expected = x.double() @ w.double()
+    assert ((got - expected).norm() / expected.norm()).item() < 1e-2
+    torch.library.opcheck(torch.ops.gemm.matmul.default, (x, w.T, None, None))
 
 
 def test_backward_matches_torch():

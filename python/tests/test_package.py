@@ -45,16 +45,110 @@ def test_config_names_and_mlir():
 
 
 def test_select_explains_its_choice():
-    tuned = gemm.select(4096, 4096, 4096)
-    assert tuned.source == "tuned" and "searched best" in tuned.reason
-    model = gemm.select(100, 100, 100, "f16")
-    assert model.source == "model" and model.config.name.startswith("sm90_f16_")
-    assert "hardware model (132 SMs)" in model.reason
+    big = gemm.select(4096, 4096, 4096)
+    assert big.source == "model" and "candidates that apply, by the fitted model" in big.reason
+    assert "training shapes on an NVIDIA H200, 132 SMs" in big.reason
+    assert big.estimate["seconds"] > 0 and big.estimate["tiles"] > 0
+    small = gemm.select(100, 100, 100, "f16")
+    assert small.source == "model" and small.config.name.startswith("sm90_f16_")
     assert gemm.select(100, 100, 100, sm_count=66).reason.count("66 SMs") == 1
+    # The choice is the model's fastest estimate among the candidates.
+    model = gemm.dispatch_model()
+    estimates = [model.estimate(c, 4096, 4096, 4096)["seconds"] for c in model.candidates
+                 if gemm._core.is_applicable(c, 4096, 4096, 4096)]
+    assert big.estimate["seconds"] == pytest.approx(min(estimates))
     with pytest.raises(gemm.DispatchError, match="take bf16 or f16 inputs"):
         gemm.select(64, 64, 64, "e4m3")
     with pytest.raises(gemm.UsageError, match="at least 1"):
         gemm.select(0, 64, 64)
+
+
+def test_realigning_follows_the_runtime():
+    # Rows that are 16-byte but not 128-byte multiples are copied where reused
+    # at least 1024 times in problems of 2^32 multiply-adds (gemm::runtime::realignPays); C never is.
+    assert gemm._core.STAGING_ROW_ALIGNMENT == 128
+    assert gemm._core.realign_pays("a", 7784, 7784, 7784, 15568)
+    assert not gemm._core.realign_pays("a", 7784, 7784, 7808, 15616)
+    assert not gemm._core.realign_pays("b", 1000, 7784, 7784, 15568)
+    assert not gemm._core.realign_pays("c", 7784, 7784, 7784, 15568)
+    with pytest.raises(gemm.UsageError, match="expected a, b or c"):
+        gemm._core.realign_pays("d", 1, 1, 1, 16)
+
+
+def test_layouts_name_the_kernel_and_keep_the_configuration():
+    config = gemm.Config(tile=(128, 256, 64), cluster=(2, 1))
+    kc = config.kernel_config("bf16", None, "col,row,col")
+    assert kc.name == "sm90_bf16_ambncc_128x256x64_coop_c2x1_rm_s8_st0"
+    assert kc.layouts == "col,row,col" and kc.key == config.kernel_config().key
+    assert "a(bf16, col) b(bf16, row) c(bf16, col)" in kc.mlir
+    assert gemm.KernelConfig(kc.name).layouts == "col,row,col"
+    assert gemm.Config.from_kernel_config(kc) == config
+    with pytest.raises(gemm.UsageError, match="is not three layouts of A, B and C"):
+        config.kernel_config("bf16", None, "col,row")
+    plain = gemm.select(4096, 4096, 4096)
+    x_w = gemm.select(4096, 4096, 4096, layouts="row,row,row")
+    assert x_w.config.key == plain.config.key and x_w.config.layouts == "row,row,row"
+    assert not x_w.transposed and x_w.config in gemm.kernel_library().configs
+
+
+def test_column_major_c_runs_as_the_transposed_problem():
+    # The library holds the four input layouts with a row-major C; a
+    # column-major C is the row-major C^T = B A^T of N x M x K, A and B
+    # exchanged (an M-major A is the transposed problem's N-major B).
+    s = gemm.select(256, 8192, 4096, layouts="col,col,col")
+    assert s.transposed and s.config.layouts == "row,row,row"
+    assert s.config in gemm.kernel_library().configs
+    assert "the transposed problem C^T = B A^T (m=8192 n=256 k=4096" in s.reason
+    assert s.config.key == gemm.select(8192, 256, 4096).config.key
+
+
+def test_batches_select_batched_kernels_of_whole_tiles():
+    s = gemm.select(1024, 1024, 1024, batch=32)
+    assert s.config.batched and s.config.splits == 1 and not s.config.stream_k
+    assert "batched_" in s.config.name and s.config in gemm.kernel_library().configs
+    assert not gemm.select(1024, 1024, 1024).config.batched
+    t = gemm.select(512, 512, 128, batch=128, layouts="col,row,col")
+    assert t.transposed and t.config.batched and t.config.layouts == "col,row,row"
+    with pytest.raises(gemm.UsageError, match="batch must be at least 1"):
+        gemm.select(64, 64, 64, batch=0)
+    kc = gemm.Config(tile=(128, 256, 64)).kernel_config("bf16", None, "row,col,row", True)
+    assert kc.name == "sm90_bf16_batched_128x256x64_coop_c1x1_rm_s8_st0" and kc.batched
+    assert "acc(f32) batched" in kc.mlir
+
+
+def test_batched_bundle_plans_strides_without_gpu():
+    library = gemm.kernel_library()
+    config = gemm.select(1024, 1024, 1024, batch=8).config
+    kernel = gemm.load(library.manifest_path(config))
+    assert kernel.batched
+    plan = kernel.plan(1024, 1024, 1024, batch=8)
+    assert "batch stride 1048576" in plan.describe()
+    broadcast = kernel.bundle.plan(1024, 1024, 1024, batch=8, batch_strides=(0, None, None))
+    assert "batch stride 0 (broadcast" in broadcast.describe()
+    with pytest.raises(gemm.UsageError, match="entries of C overlap"):
+        kernel.bundle.plan(1024, 1024, 1024, batch=8, batch_strides=(None, None, 1024))
+    with pytest.raises(gemm.UsageError, match="is not a multiple of 16 bytes"):
+        kernel.bundle.plan(1024, 1024, 1024, batch=8, batch_strides=(1028, None, None))
+
+
+def _view(shape, strides, ptr=0x10000, dtype="bf16"):
+    from gemm._tensors import TensorView
+    return TensorView(None, "torch", ptr, shape, strides, dtype, True, 0, "cuda:0")
+
+
+def test_storage_orders_tma_can_read():
+    storage = _api._storage
+    assert storage(_view((64, 128), (128, 1))) == ("row", 128)         # row-major
+    assert storage(_view((64, 128), (1, 64))) == ("col", 64)           # a.t() of [128, 64]
+    assert storage(_view((64, 100), (1, 72))) == ("col", 72)           # padded columns
+    assert storage(_view((64, 128), (256, 1))) == ("row", 256)         # a view of wider rows
+    assert storage(_view((64, 100), (100, 1))) is None                 # 200-byte rows
+    assert storage(_view((64, 128), (1, 100))) is None                 # 200-byte columns
+    assert storage(_view((64, 128), (128, 1), ptr=0x10002)) is None    # misaligned base
+    assert storage(_view((64, 128), (256, 2))) is None                 # strided columns
+    assert storage(_view((1, 100), (100, 1))) == ("row", 104)          # one row: any aligned ld
+    assert storage(_view((100, 1), (1, 100))) == ("col", 104)          # one column: along it
+    assert storage(_view((64, 8), (1, 64), dtype="f32")) == ("col", 64)
 
 
 SHAPES = [(4096, 4096, 4096, "bf16"), (1, 8192, 8192, "f16"), (3000, 5000, 7000, "bf16"),
@@ -72,6 +166,15 @@ def test_runner_and_package_pick_the_same_kernel(runner, m, n, k, dtype):
     assert picked == gemm.select(m, n, k, dtype).config.name
     # The package's dispatch picks a kernel of its library: no compiling.
     assert gemm.select(m, n, k, dtype).config in library.configs
+    # And in other layouts.
+    for layouts in ("col,row,row", "row,row,col"):
+        out = subprocess.run([runner, "--library", library.dir, "--dtype", dtype, "--m", str(m),
+                              "--n", str(n), "--k", str(k), "--layout", layouts, "--dry-run"],
+                             capture_output=True, text=True, check=True).stdout
+        picked = re.search(r"^library: (\S+) for", out, re.M).group(1)
+        selection = gemm.select(m, n, k, dtype, layouts=layouts)
+        assert picked == selection.config.name
+        assert ("running the transposed problem" in out) == selection.transposed
 
 
 def test_load_bundle_and_plan_without_gpu():
@@ -79,6 +182,7 @@ def test_load_bundle_and_plan_without_gpu():
     name = gemm.select(4096, 4096, 4096).config
     kernel = gemm.load(library.manifest_path(name))
     assert kernel.name == name.name and kernel.dtypes == ("bf16", "bf16", "bf16")
+    assert kernel.layouts == "row,col,row"
     plan = kernel.plan(4096, 4096, 4096)
     assert plan.lds == (4096, 4096, 4096) and plan.grid[0] <= 132
     assert gemm.load(library.manifest_path(name)) is kernel
@@ -220,7 +324,9 @@ class FakeCuda:
     (FakeCuda((4, 8)), FakeCuda((4, 8), "<f4"), "a is f16 and b is f32: A and B must be both"),
     (FakeCuda((4, 8), "<f4"), FakeCuda((4, 8), "<f4"), "a is f32 and b is f32"),
     (FakeCuda((4, 8)), FakeCuda((5, 9)), r"same K \(8 != 9\); for x @ W with W \[K, N\] pass W.T"),
-    (FakeCuda((2, 4, 8)), FakeCuda((4, 8)), "expected a 2-D matrix"),
+    (FakeCuda((2, 2, 4, 8)), FakeCuda((4, 8)), r"expected a matrix \(A \[M, K\]\) or a batch "
+     r"of them \(A \[batch, M, K\]\)"),
+    (FakeCuda((2, 4, 8)), FakeCuda((3, 4, 8)), "their batch sizes 2 and 3 differ"),
     (FakeCuda((4, 8)), FakeCuda((4, 8), device=1), "put both on the same GPU"),
 ])
 def test_bad_tensors_are_named(a, b, message):

@@ -25,6 +25,22 @@
 // RUN: %nvdisasm -c %t/k2_pp_64x128.cubin | awk '/HGMMA/ { inGroup = ($0 !~ /gsb0/); next } inGroup' | FileCheck %s --check-prefix=GROUP --allow-empty
 // RUN: %nvdisasm -c %t/k3_coop_128x256_c2x1.cubin | FileCheck %s --check-prefix=SASS
 // RUN: %nvdisasm -c %t/k3_coop_128x256_c2x1.cubin | awk '/HGMMA/ { inGroup = ($0 !~ /gsb0/); next } inGroup' | FileCheck %s --check-prefix=GROUP --allow-empty
+// MN-major operands (a(col), b(row)) keep the same mainloop: the
+// transposes are flags of the HGMMA (.tnspA, .tnspB), the descriptors'
+// k-step offsets are other constants, nothing else changes.
+// RUN: %nvdisasm -c %t/mn_coop_128x256.cubin | FileCheck %s --check-prefix=SASS
+// RUN: %nvdisasm -c %t/mn_coop_128x256.cubin | FileCheck %s --check-prefix=TNSPAB
+// RUN: %nvdisasm -c %t/mn_coop_128x256.cubin | awk '/HGMMA/ { inGroup = ($0 !~ /gsb0/); next } inGroup' | FileCheck %s --check-prefix=GROUP --allow-empty
+// RUN: %nvdisasm -c %t/m_pp_64x256_c1x2.cubin | FileCheck %s --check-prefix=SASS
+// RUN: %nvdisasm -c %t/m_pp_64x256_c1x2.cubin | FileCheck %s --check-prefix=TNSPA
+// RUN: %nvdisasm -c %t/m_pp_64x256_c1x2.cubin | awk '/HGMMA/ { inGroup = ($0 !~ /gsb0/); next } inGroup' | FileCheck %s --check-prefix=GROUP --allow-empty
+// A batched kernel (rank-3 TMA, units over the batch entries) too.
+// RUN: %nvdisasm -c %t/batched_coop_128x256.cubin | FileCheck %s --check-prefix=SASS
+// RUN: %nvdisasm -c %t/batched_coop_128x256.cubin | awk '/HGMMA/ { inGroup = ($0 !~ /gsb0/); next } inGroup' | FileCheck %s --check-prefix=GROUP --allow-empty
+// TNSPAB-COUNT-8: HGMMA.64x256x16.F32.BF16 R{{[0-9]+}}, gdesc[UR{{[0-9]+}}].tnspA.tnspB,
+// TNSPAB-NOT: HGMMA
+// TNSPA: HGMMA.64x256x16.F32.BF16 R{{[0-9]+}}, gdesc[UR{{[0-9]+}}].tnspA,
+// TNSPA-NOT: tnspB
 //
 // The kernel has WGMMA groups (so the filter has something to look at):
 // SASS: HGMMA.64x{{[0-9]+}}x16.F32
@@ -45,3 +61,9 @@ gemm.matmul @k2_pp_64x128 a(bf16, row) b(bf16, col) c(bf16, row) acc(f32)
     config(#gemm.config<arch = sm_90a, tile = [64, 128, 64], schedule = pingpong, scheduler = split_k, splits = 2>)
 gemm.matmul @k3_coop_128x256_c2x1 a(bf16, row) b(bf16, col) c(bf16, row) acc(f32)
     config(#gemm.config<arch = sm_90a, tile = [128, 256, 64], cluster = [2, 1], scheduler = split_k, splits = 3>)
+gemm.matmul @mn_coop_128x256 a(bf16, col) b(bf16, row) c(bf16, row) acc(f32)
+    config(#gemm.config<arch = sm_90a, tile = [128, 256, 64]>)
+gemm.matmul @m_pp_64x256_c1x2 a(bf16, col) b(bf16, col) c(bf16, row) acc(f32)
+    config(#gemm.config<arch = sm_90a, tile = [64, 256, 64], cluster = [1, 2], schedule = pingpong>)
+gemm.matmul @batched_coop_128x256 a(bf16, row) b(bf16, col) c(bf16, row) acc(f32) batched
+    config(#gemm.config<arch = sm_90a, tile = [128, 256, 64]>)

@@ -2,12 +2,16 @@
 //
 // The dispatcher on the command line, without a GPU or the compiler:
 //
-//   gemm-dispatch (--tuning FILE | --library DIR) --m M --n N --k K
-//       [--dtype bf16|f16] [--out-dtype bf16|f16|f32] [--sms N] [--json]
+//   gemm-dispatch (--model FILE | --library DIR) --m M --n N --k K
+//       [--dtype bf16|f16] [--out-dtype bf16|f16|f32] [--layout A,B,C]
+//       [--batch B] [--sms N] [--json]
 //     prints the configuration the dispatcher picks and why;
-//   gemm-dispatch --tuning FILE --write-library DIR [--dtypes bf16,f16]
-//     writes the kernel library's index (DIR/library.json, DIR/tuning.json)
-//     and the gemm.matmul ops of its kernels (DIR/library.mlir) for gemm-opt.
+//   gemm-dispatch --model FILE --write-library DIR [--dtypes bf16,f16]
+//     writes the kernel library's index (DIR/library.json, DIR/model.json)
+//     and the gemm.matmul ops of its kernels for gemm-opt, one file per
+//     layout group and batched or not (DIR/library-<a?b?c?>[-batched].mlir,
+//     e.g. library-akbkcr.mlir: the build compiles them in parallel) and all
+//     of them (DIR/library.mlir).
 //
 // Exit codes: 0 ok, 2 bad usage or unreadable data.
 //
@@ -29,10 +33,12 @@ using namespace gemm::dispatch;
 namespace {
 
 const char *Usage =
-    "usage: gemm-dispatch (--tuning FILE | --library DIR) --m M --n N --k K\n"
-    "           [--dtype bf16|f16] [--out-dtype bf16|f16|f32] [--sms N] "
-    "[--json]\n"
-    "       gemm-dispatch --tuning FILE --write-library DIR "
+    "usage: gemm-dispatch (--model FILE | --library DIR) --m M --n N --k K\n"
+    "           [--dtype bf16|f16] [--out-dtype bf16|f16|f32] "
+    "[--layout A,B,C] [--batch B] [--sms N] [--json]\n"
+    "       (--layout: row|col of A, B, C, e.g. col,row,row; default "
+    "row,col,row)\n"
+    "       gemm-dispatch --model FILE --write-library DIR "
     "[--dtypes bf16,f16]\n";
 
 struct UsageError : std::runtime_error {
@@ -60,23 +66,36 @@ uint64_t parseCount(const std::string &text, const char *option) {
   return value;
 }
 
-int writeLibrary(const std::string &tuningPath, const std::string &dir,
+int writeLibrary(const std::string &modelPath, const std::string &dir,
                  const std::string &dtypes) {
   std::vector<DType> types;
   std::stringstream list(dtypes);
   for (std::string item; std::getline(list, item, ',');)
     types.push_back(parseType(item, "--dtypes"));
-  TuningTable table = TuningTable::load(tuningPath);
-  std::vector<KernelConfig> configs = librarySet(table, types);
-  KernelLibrary::writeIndex(dir, tuningPath, configs);
-  std::ofstream mlir(dir + "/library.mlir");
-  mlir << "// The kernel library: every configuration the dispatcher can pick "
-          "from\n// "
-       << tuningPath << " (gemm-dispatch --write-library).\n\n";
-  for (const KernelConfig &config : configs)
-    mlir << config.mlir();
-  if (!mlir)
-    throw DispatchError(dir + "/library.mlir: cannot write");
+  DispatchModel model = DispatchModel::load(modelPath);
+  std::vector<KernelConfig> configs =
+      librarySet(model, types, libraryLayouts(), /*batched=*/true);
+  KernelLibrary::writeIndex(dir, modelPath, configs);
+  // All kernels, and one file per layout group.
+  std::map<std::string, std::string> parts;
+  std::string all;
+  for (const KernelConfig &config : configs) {
+    all += config.mlir();
+    parts[layoutToken(config.layouts) + (config.batched ? "-batched" : "")] +=
+        config.mlir();
+  }
+  auto write = [&](const std::string &path, const std::string &ops) {
+    std::ofstream mlir(path);
+    mlir << "// The kernel library: every configuration the dispatcher can "
+            "pick from\n// "
+         << modelPath << " (gemm-dispatch --write-library).\n\n"
+         << ops;
+    if (!mlir)
+      throw DispatchError(path + ": cannot write");
+  };
+  write(dir + "/library.mlir", all);
+  for (const auto &[part, ops] : parts)
+    write(dir + "/library-" + part + ".mlir", ops);
   std::cout << dir << ": " << configs.size() << " kernels\n";
   return 0;
 }
@@ -97,26 +116,26 @@ int run(const std::vector<std::string> &args) {
       throw UsageError("unexpected argument '" + arg + "'");
     }
   }
-  static const char *Known[] = {"--tuning",    "--library", "--m",
+  static const char *Known[] = {"--model",     "--library", "--m",
                                 "--n",         "--k",       "--dtype",
                                 "--out-dtype", "--sms",     "--write-library",
-                                "--dtypes"};
+                                "--dtypes",    "--layout",  "--batch"};
   for (const auto &[option, value] : values)
     if (std::find(std::begin(Known), std::end(Known), option) ==
         std::end(Known))
       throw UsageError("unknown option " + option);
   if (values.count("--write-library")) {
-    if (!values.count("--tuning"))
-      throw UsageError("--write-library needs --tuning FILE");
-    return writeLibrary(values["--tuning"], values["--write-library"],
+    if (!values.count("--model"))
+      throw UsageError("--write-library needs --model FILE");
+    return writeLibrary(values["--model"], values["--write-library"],
                         values.count("--dtypes") ? values["--dtypes"]
                                                  : "bf16,f16");
   }
   for (const char *dim : {"--m", "--n", "--k"})
     if (!values.count(dim))
       throw UsageError(std::string("missing ") + dim);
-  if (values.count("--tuning") == values.count("--library"))
-    throw UsageError("give one of --tuning FILE or --library DIR");
+  if (values.count("--model") == values.count("--library"))
+    throw UsageError("give one of --model FILE or --library DIR");
 
   Problem problem;
   problem.m = parseCount(values["--m"], "--m");
@@ -126,6 +145,15 @@ int run(const std::vector<std::string> &args) {
     problem.inType = parseType(values["--dtype"], "--dtype");
   if (values.count("--out-dtype"))
     problem.outType = parseType(values["--out-dtype"], "--out-dtype");
+  if (values.count("--batch"))
+    problem.batch = parseCount(values["--batch"], "--batch");
+  if (values.count("--layout")) {
+    std::string error;
+    auto layouts = parseLayoutTriple(values["--layout"], error);
+    if (!layouts)
+      throw UsageError("--layout " + error);
+    problem.layouts = *layouts;
+  }
   Target target;
   if (values.count("--sms"))
     target.smCount =
@@ -138,15 +166,16 @@ int run(const std::vector<std::string> &args) {
     selection = lib.select(problem, target);
     library = lib.manifestPath(selection.config).string();
   } else {
-    TuningTable table = TuningTable::load(values["--tuning"]);
-    selection = select(problem, &table, target);
+    DispatchModel model = DispatchModel::load(values["--model"]);
+    selection = select(problem, model, target);
   }
   if (json) {
     nlohmann::json out = {{"problem", problem.toString()},
                           {"config", selection.config.name()},
                           {"source", toString(selection.source)},
-                          {"class", selection.tunedClass},
-                          {"reason", selection.reason}};
+                          {"estimated_us", selection.estimate.seconds * 1e6},
+                          {"reason", selection.reason},
+                          {"transposed", selection.transposed}};
     if (!library.empty())
       out["manifest"] = library;
     std::cout << out.dump(1) << "\n";

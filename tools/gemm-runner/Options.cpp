@@ -2,6 +2,7 @@
 
 #include "Options.h"
 
+#include "gemm/Dispatch/KernelConfig.h"
 #include "gemm/Runtime/Error.h"
 
 #include <cerrno>
@@ -95,11 +96,12 @@ Options parseCommandLine(const std::vector<std::string> &args) {
       "--check",   "--bench", "--cold-l2", "--pad-leading-dims",
       "--dry-run", "--help",  "-h",        "--probe"};
   static const char *const valued[] = {
-      "--m",         "--n",       "--k",          "--batch",    "--shapes",
-      "--reference", "--seed",    "--tolerance",  "--warmup",   "--iters",
-      "--vs",        "--json",    "--timeout-ms", "--sm-count", "--device",
-      "--unaligned", "--library", "--dtype",      "--inputs",   "--dump-c",
-      "--expect-c"};
+      "--m",          "--n",         "--k",      "--batch",
+      "--shapes",     "--reference", "--seed",   "--tolerance",
+      "--warmup",     "--iters",     "--vs",     "--json",
+      "--timeout-ms", "--sm-count",  "--device", "--unaligned",
+      "--library",    "--dtype",     "--layout", "--batch-strides",
+      "--realign",    "--inputs",    "--dump-c", "--expect-c"};
   auto isOneOf = [](const std::string &name, const auto &list) {
     for (const char *entry : list)
       if (name == entry)
@@ -177,6 +179,16 @@ Options parseCommandLine(const std::vector<std::string> &args) {
                  values["--dtype"] + "'");
     options.inType = *type;
   }
+  if (has("--layout")) {
+    if (!has("--library"))
+      usageError("--layout applies to --library (a bundle's layouts are in "
+                 "its manifest)");
+    std::string error;
+    auto layouts = dispatch::parseLayoutTriple(values["--layout"], error);
+    if (!layouts)
+      usageError("--layout: " + error);
+    options.layouts = *layouts;
+  }
 
   bool sized = has("--m") || has("--n") || has("--k") || has("--batch");
   if (sized && has("--shapes"))
@@ -199,6 +211,23 @@ Options parseCommandLine(const std::vector<std::string> &args) {
     options.problems.push_back(p);
   }
 
+  if (has("--batch-strides")) {
+    if (!has("--batch") && !has("--shapes"))
+      usageError("--batch-strides applies to batched problems (--batch B)");
+    std::stringstream list(values["--batch-strides"]);
+    std::vector<std::string> items;
+    for (std::string item; std::getline(list, item, ',');)
+      items.push_back(item);
+    if (items.size() != 3)
+      usageError("--batch-strides: expected three strides of A, B and C in "
+                 "elements ('p' for packed), e.g. 0,p,p to broadcast A, got '" +
+                 values["--batch-strides"] + "'");
+    for (size_t i = 0; i < 3; ++i)
+      if (items[i] != "p")
+        options.batchStrides[i] = parseUInt(
+            items[i], std::string("--batch-strides: ") + "abc"[i] + "'s stride",
+            0);
+  }
   options.check = has("--check");
   options.bench = has("--bench");
   options.coldL2 = has("--cold-l2");
@@ -210,6 +239,14 @@ Options parseCommandLine(const std::vector<std::string> &args) {
       usageError("--unaligned: expected stage, pad or reject, got '" + policy +
                  "'");
     options.unaligned = *parsed;
+  }
+  if (has("--realign")) {
+    std::optional<runtime::RealignPolicy> parsed =
+        runtime::parseRealignPolicy(values["--realign"]);
+    if (!parsed)
+      usageError("--realign: expected auto, always or never, got '" +
+                 values["--realign"] + "'");
+    options.realign = *parsed;
   }
   if (has("--pad-leading-dims")) {
     if (has("--unaligned") &&
@@ -306,9 +343,18 @@ kernel:
                         gemm-kernels build target, build/kernels) with the
                         dispatcher; prints which and why
   --dtype T             input type of A and B for --library (default bf16)
+  --layout A,B,C        storage orders for --library, row|col each (default
+                        row,col,row: A K-major, B N rows of K, C row-major;
+                        e.g. col,row,row: M-major A, N-major B); a
+                        column-major C the library has no kernel for runs as
+                        the transposed problem (N x M, A and B exchanged)
 problem:
   --m M --n N --k K     problem size; C[MxN] = A[MxK] * B[NxK]^T
   --batch B             batch count (batched kernels only)
+  --batch-strides SA,SB,SC
+                        elements between the batch entries of A, B, C ('p':
+                        packed, the default); 0 for A or B broadcasts one
+                        matrix to every entry; C's entries must not overlap
   --shapes FILE         one problem per line: "M N K [BATCH]"; '#' comments
   --unaligned MODE      matrices whose packed rows are not 16-byte multiples
                         (TMA's stride rule): stage (default) copies them
@@ -316,6 +362,12 @@ problem:
                         (timed as part of ours), pad allocates them with
                         padded rows, reject stops with an error
   --pad-leading-dims    the same as --unaligned pad
+  --realign MODE        A and B whose rows are 16-byte but not 128-byte
+                        multiples (each TMA box row then straddles two L2
+                        lines): auto (default) stages them into 128-byte
+                        rows when reused at least 1024 times (A: N, B: M)
+                        in a problem of at least 2^32 multiply-adds,
+                        always, never
 what to do (default: --check):
   --check               run once and compare against the reference
   --reference MODE      auto (default), cublas, naive or both

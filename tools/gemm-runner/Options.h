@@ -6,6 +6,7 @@
 #include "gemm/Runtime/Plan.h"
 #include "gemm/Runtime/Runner.h"
 
+#include <array>
 #include <chrono>
 #include <optional>
 #include <string>
@@ -21,7 +22,13 @@ struct Options {
   /// with the dispatcher, for inputs of type `inType`.
   std::optional<std::string> libraryDir;
   bundle::DType inType = bundle::DType::BF16;
+  /// --layout A,B,C for --library: the storage orders the kernel is picked
+  /// for (a bundle has its own).
+  bundle::TensorLayouts layouts;
   std::vector<runtime::Problem> problems;
+  /// --batch-strides: elements between the batch entries of A, B, C
+  /// (nullopt: packed).
+  std::array<std::optional<uint64_t>, 3> batchStrides;
   bool check = false;
   bool bench = false;
   runtime::ReferenceMode reference = runtime::ReferenceMode::Auto;
@@ -41,6 +48,8 @@ struct Options {
   std::chrono::milliseconds timeout{10000};
   /// --unaligned (--pad-leading-dims is --unaligned pad).
   runtime::UnalignedPolicy unaligned = runtime::UnalignedPolicy::Stage;
+  /// --realign.
+  runtime::RealignPolicy realign = runtime::RealignPolicy::Auto;
   bool dryRun = false;
   /// --dry-run has no GPU to ask: the SM count to size persistent grids.
   uint32_t dryRunSmCount = 132;

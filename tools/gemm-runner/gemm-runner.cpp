@@ -139,6 +139,7 @@ ordered_json planJson(const LaunchPlan &plan) {
           {"leading_dims", lds},
           {"padded", plan.padded()},
           {"unaligned", toString(plan.unaligned)},
+          {"realign", toString(plan.realign)},
           {"staged", plan.stagedTensors()},
           {"kernel_leading_dims", kernelLds},
           {"staging_scratch_bytes", plan.stagingBytes()},
@@ -149,29 +150,30 @@ ordered_json planJson(const LaunchPlan &plan) {
           {"workspaces", workspaces}};
 }
 
-/// (batch, row, column) of a flat index into a batch x M x N matrix.
-ordered_json positionJson(uint64_t index, const Problem &p) {
+/// (batch, row, column) of C of a flat index into its packed layout (batch
+/// x M x N, or batch x N x M for a column-major C).
+ordered_json positionJson(uint64_t index, const MatrixPlan &c) {
   if (index == UINT64_MAX)
     return nullptr;
-  return {{"batch", index / (p.m * p.n)},
-          {"row", index / p.n % p.m},
-          {"column", index % p.n}};
+  uint64_t outer = index / c.inner % c.outer, inner = index % c.inner;
+  return {{"batch", index / (c.outer * c.inner)},
+          {"row", c.transposed() ? inner : outer},
+          {"column", c.transposed() ? outer : inner}};
 }
 
-ordered_json checkJson(const CheckResult &check, const Problem &problem) {
+ordered_json checkJson(const CheckResult &check, const MatrixPlan &c) {
   ordered_json references = ordered_json::array();
   for (const ReferenceComparison &cmp : check.comparisons) {
     const CompareStats &s = cmp.stats;
-    references.push_back(
-        {{"reference", cmp.reference},
-         {"rel_error", s.relativeError()},
-         {"max_abs_error", s.maxAbsError},
-         {"elements", s.elements},
-         {"unwritten", s.unwritten},
-         {"non_finite", s.nonFinite},
-         {"out_of_bounds_writes", s.outOfBoundsWrites},
-         {"reference_non_finite", s.referenceNonFinite},
-         {"first_bad", positionJson(s.firstBadIndex, problem)}});
+    references.push_back({{"reference", cmp.reference},
+                          {"rel_error", s.relativeError()},
+                          {"max_abs_error", s.maxAbsError},
+                          {"elements", s.elements},
+                          {"unwritten", s.unwritten},
+                          {"non_finite", s.nonFinite},
+                          {"out_of_bounds_writes", s.outOfBoundsWrites},
+                          {"reference_non_finite", s.referenceNonFinite},
+                          {"first_bad", positionJson(s.firstBadIndex, c)}});
   }
   ordered_json j = {{"passed", check.passed},
                     {"tolerance", check.tolerance},
@@ -240,7 +242,7 @@ ordered_json benchJson(const BenchResult &bench, const Options &options,
 }
 
 /// "check PASS (cublas: rel 1.2e-03, max abs 3.1e-02)".
-std::string checkSummary(const CheckResult &check, const Problem &problem) {
+std::string checkSummary(const CheckResult &check, const MatrixPlan &c) {
   std::string text = check.passed ? "check PASS" : "check FAIL";
   for (size_t i = 0; i < check.comparisons.size(); ++i) {
     const ReferenceComparison &cmp = check.comparisons[i];
@@ -257,10 +259,10 @@ std::string checkSummary(const CheckResult &check, const Problem &problem) {
               " writes into row padding (allowed: TMA stores whole 16-byte "
               "chunks)";
     if (s.firstBadIndex != UINT64_MAX) {
-      ordered_json at = positionJson(s.firstBadIndex, problem);
+      ordered_json at = positionJson(s.firstBadIndex, c);
       text += ", first at row " + at["row"].dump() + " column " +
               at["column"].dump();
-      if (problem.batch > 1)
+      if (c.batch > 1)
         text += " batch " + at["batch"].dump();
     }
   }
@@ -357,7 +359,9 @@ int dryRun(const Options &options, const KernelBundle &bundle) {
               std::string(toString(options.unaligned)).c_str());
   PlanOptions planOptions;
   planOptions.unaligned = options.unaligned;
+  planOptions.realign = options.realign;
   planOptions.persistentCtaCapacity = options.dryRunSmCount;
+  planOptions.batchStrides = options.batchStrides;
   for (const Problem &problem : options.problems) {
     LaunchPlan plan = planLaunch(m, problem, planOptions);
     std::printf("\n%s", describePlan(plan).c_str());
@@ -384,8 +388,10 @@ int probe(const Options &options) {
 }
 
 /// The library's bundle for the one problem of `options`, as the dispatcher
-/// picks it for this GPU's SM count (--sm-count under --dry-run).
-std::string pickFromLibrary(const Options &options, ordered_json &report) {
+/// picks it for this GPU's SM count (--sm-count under --dry-run). A
+/// transposed selection (a column-major C run as C^T = B A^T) turns the
+/// problem into N x M x K.
+std::string pickFromLibrary(Options &options, ordered_json &report) {
   uint32_t smCount =
       options.dryRun ? options.dryRunSmCount
                      : uint32_t(Device::open(options.device).info().smCount);
@@ -396,6 +402,8 @@ std::string pickFromLibrary(const Options &options, ordered_json &report) {
   problem.n = options.problems.front().n;
   problem.k = options.problems.front().k;
   problem.inType = options.inType;
+  problem.layouts = options.layouts;
+  problem.batch = options.problems.front().batch;
   try {
     library = dispatch::KernelLibrary::load(*options.libraryDir);
     selection = library.select(problem, {bundle::Arch::Sm90a, smCount});
@@ -409,9 +417,17 @@ std::string pickFromLibrary(const Options &options, ordered_json &report) {
   report["dispatch"] = {{"library", *options.libraryDir},
                         {"config", selection.config.name()},
                         {"source", source},
-                        {"class", selection.tunedClass},
+                        {"estimated_us", selection.estimate.seconds * 1e6},
                         {"reason", selection.reason},
+                        {"transposed", selection.transposed},
                         {"sm_count", smCount}};
+  if (selection.transposed) {
+    Problem &p = options.problems.front();
+    std::swap(p.m, p.n);
+    std::printf("library: running the transposed problem %s (its row-major C "
+                "is the column-major C asked for)\n",
+                p.toString().c_str());
+  }
   return library.manifestPath(selection.config).string();
 }
 
@@ -462,7 +478,7 @@ std::string compareWithDump(const bundle::MatrixDump &output,
          first;
 }
 
-int run(const Options &options, Context &context, ordered_json &report) {
+int run(Options options, Context &context, ordered_json &report) {
   if (options.probe)
     return probe(options);
   KernelBundle bundle =
@@ -480,6 +496,8 @@ int run(const Options &options, Context &context, ordered_json &report) {
   RunnerOptions runnerOptions;
   runnerOptions.timeout = options.timeout;
   runnerOptions.unaligned = options.unaligned;
+  runnerOptions.realign = options.realign;
+  runnerOptions.batchStrides = options.batchStrides;
   GemmRunner runner(bundle, device, runnerOptions);
   const LoadedKernel &kernel = runner.kernel();
   report["bundle"] = {{"manifest", bundle.manifestPath.string()},
@@ -546,8 +564,8 @@ int run(const Options &options, Context &context, ordered_json &report) {
           }
         }
         allPassed &= row.check->passed;
-        result["check"] = checkJson(*row.check, row.problem);
-        line += " " + checkSummary(*row.check, row.problem);
+        result["check"] = checkJson(*row.check, plan.matrix(Tensor::C));
+        line += " " + checkSummary(*row.check, plan.matrix(Tensor::C));
       }
       if (options.bench) {
         BenchOptions benchOptions;

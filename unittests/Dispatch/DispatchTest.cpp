@@ -5,11 +5,13 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 
 using namespace gemm::dispatch;
 using gemm::bundle::Arch;
+using gemm::bundle::Layout;
 using ::testing::HasSubstr;
 
 namespace {
@@ -30,23 +32,24 @@ Problem problem(uint64_t m, uint64_t n, uint64_t k, DType type = DType::BF16) {
   return p;
 }
 
-/// Two classes: M <= 64 with a tuned split-K kernel, and M >= 4097 with a
-/// tuned kernel at a non-default order.
-const char *SmallTable = R"({
-  "format": "gemm-tuning-cache", "version": 1,
-  "gpu": {"device": {"name": "NVIDIA H200"}},
-  "classes": {
-    "m1-64.n4097-16384.k4097-16384": {
-      "bounds": {"m": [1, 64], "n": [4097, 16384], "k": [4097, 16384]},
-      "best": {"config": "64x128x64_pingpong_c1x1_rm_s8_st0_k2",
-               "median_ratio": 1.1}},
-    "m4097+.n4097-16384.k4097-16384": {
-      "bounds": {"m": [4097, null], "n": [4097, 16384], "k": [4097, 16384]},
-      "best": {"config": "128x192x64_coop_c2x1_rn_s4_st0",
-               "median_ratio": 1.05}},
-    "m65-128.n1-4096.k1-4096": {
-      "bounds": {"m": [65, 128], "n": [1, 4096], "k": [1, 4096]},
-      "best": null}
+/// A model of two candidates: a 64x64 pingpong tile (fast on small
+/// problems) and a 128x256 cooperative tile (fast on large ones), with one
+/// training point each that says the physics is 2x too optimistic for
+/// 64x64 at 64x4096x4096.
+const char *SmallModel = R"({
+  "format": "gemm-dispatch-model", "version": 1,
+  "gpu": {"name": "NVIDIA H200", "sm_count": 132},
+  "fitted_on": {},
+  "hardware": {"launch_us": 8, "load_latency_us": 1.5, "l2_tbps": 12,
+               "read_tbps": 4, "write_tbps": 4.5, "fixup_tbps": 5,
+               "stream_k_fixed_us": 12, "stream_k_traffic": 1.0,
+               "cluster_compute": 1.0},
+  "tile_efficiency": {"64x64_pingpong": 0.8, "128x256_coop": 0.85,
+                      "128x128_coop": 0.78},
+  "correction": {"bandwidth": 0.6, "prior_weight": 0.25},
+  "candidates": {
+    "64x64x64_pingpong_c1x1_rm_s8_st0": [[64, 4096, 4096, 0.6931]],
+    "128x256x64_coop_c1x1_rm_s8_st0": [[4096, 4096, 4096, 0.0]]
   }
 })";
 
@@ -85,93 +88,112 @@ TEST(KernelConfigTest, MlirIsTheCompilersInput) {
   EXPECT_EQ(parsed("128x256x64_coop_c1x1_rm_s8_st0").derivedStages(), 4u);
 }
 
-// The model's picks, as the Python heuristic it replaces made them
-// (gemm_bench.heuristic.pick before the dispatcher existed).
-TEST(ModelTest, PicksAsTheFittedHeuristic) {
-  struct Case {
-    uint64_t m, n, k;
-    DType type;
-    const char *pick;
-  } cases[] = {
-      {1, 1, 1, DType::BF16, "sm90_bf16_64x64x64_pingpong_c1x1_rm_s8_st0"},
-      {16, 8192, 8192, DType::F16, "sm90_f16_64x64x64_pingpong_c1x1_rm_s8_st0"},
-      {128, 28672, 8192, DType::BF16,
-       "sm90_bf16_128x256x64_coop_c1x1_rm_s8_st0"},
-      {200, 8192, 8192, DType::BF16,
-       "sm90_bf16_128x128x64_pingpong_c1x1_rm_s8_st0"},
-      {1000, 1000, 1000, DType::BF16,
-       "sm90_bf16_64x128x64_pingpong_c1x1_rm_s8_st0"},
-      {3072, 3072, 3072, DType::BF16,
-       "sm90_bf16_128x192x64_coop_c1x1_rm_s8_st0"},
-      {257, 8192, 8192, DType::BF16,
-       "sm90_bf16_128x192x64_coop_c1x1_rm_s8_st0"},
-      {4095, 4097, 4100, DType::BF16,
-       "sm90_bf16_256x128x64_coop_c1x1_rm_s8_st0"},
-      {8192, 8192, 8192, DType::BF16,
-       "sm90_bf16_128x256x64_coop_c1x1_rm_s8_st0"},
-  };
-  for (const Case &c : cases)
-    EXPECT_EQ(modelPick(problem(c.m, c.n, c.k, c.type), Target{}).name(),
-              c.pick)
-        << c.m << "x" << c.n << "x" << c.k;
-}
-
 TEST(ModelTest, WavesFollowTheSmCount) {
+  DispatchModel model = DispatchModel::parse(SmallModel, "small.json");
   KernelConfig config = parsed("128x256x64_coop_c1x1_rm_s8_st0");
-  Estimate h200 = estimate(config, problem(4096, 4096, 4096), Target{});
+  Estimate h200 = model.estimate(config, problem(4096, 4096, 4096), Target{});
   EXPECT_EQ(h200.tiles, 512u);
   EXPECT_NEAR(h200.waves, 512.0 / 132, 1e-9);
   EXPECT_FALSE(h200.memoryBound());
   Estimate half =
-      estimate(config, problem(4096, 4096, 4096), Target{Arch::Sm90a, 66});
+      model.estimate(config, problem(4096, 4096, 4096), Target{Arch::Sm90a, 66});
   EXPECT_GT(half.computeSeconds, 1.9 * h200.computeSeconds);
 }
 
-TEST(SelectTest, TunedClassThenModel) {
-  TuningTable table = TuningTable::parse(SmallTable, "small.json");
-  EXPECT_EQ(table.classes().size(), 2u);
-  EXPECT_EQ(table.gpuName(), "NVIDIA H200");
-
-  Selection tuned = select(problem(16, 8192, 8192, DType::F16), &table, {});
-  EXPECT_EQ(tuned.source, Source::Tuned);
-  EXPECT_EQ(tuned.config.name(),
-            "sm90_f16_64x128x64_pingpong_c1x1_rm_s8_st0_k2");
-  EXPECT_EQ(tuned.tunedClass, "m1-64.n4097-16384.k4097-16384");
-  EXPECT_THAT(tuned.reason, HasSubstr("searched best (1.100x cuBLAS"));
-
-  // A class without a best is no class: the model decides.
-  Selection model = select(problem(100, 100, 100), &table, {});
-  EXPECT_EQ(model.source, Source::Model);
-  EXPECT_THAT(model.reason, HasSubstr("no tuned class holds this shape"));
-  EXPECT_EQ(model.config, modelPick(problem(100, 100, 100), {}));
+TEST(ModelTest, SplitKRunsMoreUnitsInFewerKBlocks) {
+  DispatchModel model = DispatchModel::parse(SmallModel, "small.json");
+  Problem p = problem(64, 1024, 16384);
+  Estimate whole = physicsEstimate(
+      model.params(), parsed("64x64x64_pingpong_c1x1_rm_s8_st0"), p, {});
+  Estimate split = physicsEstimate(
+      model.params(), parsed("64x64x64_pingpong_c1x1_rm_s8_st0_k4"), p, {});
+  // 16 tiles: whole, 16 CTAs each walk 256 k-blocks; in 4 ranges, 64 CTAs
+  // walk 64 each and pay for their partial tiles.
+  EXPECT_NEAR(whole.waves, 16.0 / 132, 1e-9);
+  EXPECT_NEAR(split.waves, 64.0 / 132, 1e-9);
+  EXPECT_LT(split.physicsSeconds, 0.5 * whole.physicsSeconds);
 }
 
-TEST(SelectTest, LibraryFallsBackInOrder) {
-  TuningTable table = TuningTable::parse(SmallTable, "small.json");
+TEST(ModelTest, ApplicableWhereCandidatesAreMeasured) {
+  auto applies = [](const char *name, uint64_t m, uint64_t n, uint64_t k) {
+    return isApplicable(parsed(name), problem(m, n, k), Target{});
+  };
+  EXPECT_TRUE(applies("64x64x64_pingpong_c1x1_rm_s8_st0", 1, 1, 1));
+  EXPECT_FALSE(applies("128x256x64_coop_c1x1_rm_s8_st0", 64, 8192, 8192));
+  EXPECT_TRUE(applies("128x256x64_coop_c1x1_rm_s8_st0", 65, 8192, 8192));
+  // Split-K: 16 tiles, 256 k-blocks; not with 4 k-blocks, not past 66 tiles.
+  EXPECT_TRUE(applies("64x64x64_pingpong_c1x1_rm_s8_st0_k4", 64, 1024, 16384));
+  EXPECT_FALSE(applies("64x64x64_pingpong_c1x1_rm_s8_st0_k4", 64, 1024, 256));
+  EXPECT_FALSE(applies("64x64x64_pingpong_c1x1_rm_s8_st0_k2", 64, 8192, 8192));
+  // Stream-K past one wave only; clusters only two tiles across.
+  EXPECT_FALSE(applies("128x256x64_coop_c1x1_rm_s8_st0_sk", 1024, 4096, 4096));
+  EXPECT_TRUE(applies("128x256x64_coop_c1x1_rm_s8_st0_sk", 4096, 4096, 4096));
+  EXPECT_FALSE(applies("128x256x64_coop_c2x1_rm_s8_st0", 128, 4096, 4096));
+  EXPECT_TRUE(applies("128x256x64_coop_c2x1_rm_s8_st0", 129, 4096, 4096));
+}
+
+TEST(ModelTest, CorrectionIsLearnedNearTrainingShapesOnly) {
+  DispatchModel model = DispatchModel::parse(SmallModel, "small.json");
+  KernelConfig small = parsed("64x64x64_pingpong_c1x1_rm_s8_st0");
+  // At the training point: weight 1, shrunk by the prior 0.25: 2^(1/1.25).
+  Estimate at = model.estimate(small, problem(64, 4096, 4096), {});
+  EXPECT_NEAR(at.evidence, 1.0, 1e-9);
+  EXPECT_NEAR(at.correction, std::exp(0.6931 / 1.25), 1e-6);
+  EXPECT_NEAR(at.seconds, at.physicsSeconds * at.correction, 1e-15);
+  // Far away (M 64x larger): no evidence, no correction.
+  Estimate far = model.estimate(small, problem(4096, 4096, 4096), {});
+  EXPECT_LT(far.evidence, 1e-6);
+  EXPECT_NEAR(far.correction, 1.0, 1e-6);
+  // Not a candidate: physics alone.
+  Estimate other = model.estimate(parsed("128x128x64_coop_c1x1_rm_s8_st0"),
+                                  problem(64, 4096, 4096), {});
+  EXPECT_EQ(other.correction, 1.0);
+  EXPECT_EQ(other.evidence, 0.0);
+}
+
+TEST(SelectTest, TheFastestCandidateAndWhy) {
+  DispatchModel model = DispatchModel::parse(SmallModel, "small.json");
+  EXPECT_EQ(model.gpuName(), "NVIDIA H200");
+  EXPECT_EQ(model.trainingShapes(), 2u);
+  Selection big = select(problem(8192, 8192, 8192, DType::F16), model, {});
+  EXPECT_EQ(big.source, Source::Model);
+  EXPECT_EQ(big.config.name(), "sm90_f16_128x256x64_coop_c1x1_rm_s8_st0");
+  EXPECT_THAT(big.reason, HasSubstr("fastest of the 2 candidates that apply, "
+                                    "by the fitted model (small.json, 2 "
+                                    "training shapes on an NVIDIA H200, 132 "
+                                    "SMs)"));
+  EXPECT_THAT(big.reason, HasSubstr("2048 tiles of 128x256"));
+  Selection tiny = select(problem(1, 64, 64), model, {});
+  EXPECT_EQ(tiny.config.name(), "sm90_bf16_64x64x64_pingpong_c1x1_rm_s8_st0");
+  // The choice is the estimate's minimum.
+  for (const KernelConfig &c : model.candidates()) {
+    KernelConfig typed = c;
+    typed.inType = DType::F16;
+    EXPECT_LE(big.estimate.seconds,
+              model.estimate(typed, problem(8192, 8192, 8192, DType::F16), {})
+                  .seconds);
+  }
+}
+
+TEST(SelectTest, LibraryFallsBackToThePhysics) {
+  DispatchModel model = DispatchModel::parse(SmallModel, "small.json");
   Problem big = problem(8192, 8192, 8192);
-  KernelConfig plain = parsed("sm90_bf16_128x192x64_coop_c2x1_rm_s8_st0");
-  KernelConfig model = modelPick(big, {});
   KernelConfig other = parsed("sm90_bf16_128x128x64_coop_c1x1_rm_s8_st0");
-
-  std::vector<KernelConfig> library = {plain, model, other};
-  Selection s = select(big, &table, {}, &library);
-  EXPECT_EQ(s.source, Source::TunedDefaultOrder);
-  EXPECT_EQ(s.config, plain);
-  EXPECT_THAT(s.reason, HasSubstr("rn_s4_st0 is not available"));
-
-  library = {model, other};
-  s = select(big, &table, {}, &library);
+  std::vector<KernelConfig> library = {
+      other, parsed("sm90_bf16_64x64x64_pingpong_c1x1_rm_s8_st0")};
+  // Of the model's candidates only 64x64 is there: it is picked.
+  Selection s = select(big, model, {}, &library);
   EXPECT_EQ(s.source, Source::Model);
-  EXPECT_THAT(s.reason, HasSubstr("the tuned kernels are not available"));
-
+  EXPECT_EQ(s.config.name(), "sm90_bf16_64x64x64_pingpong_c1x1_rm_s8_st0");
   library = {other, parsed("sm90_f16_128x256x64_coop_c1x1_rm_s8_st0")};
-  s = select(big, &table, {}, &library);
+  s = select(big, model, {}, &library);
   EXPECT_EQ(s.source, Source::ModelAmongAvailable);
   EXPECT_EQ(s.config, other);
-
+  EXPECT_THAT(s.reason, HasSubstr("none of the model's candidates is "
+                                  "available"));
   library = {parsed("sm90_f16_128x256x64_coop_c1x1_rm_s8_st0")};
   try {
-    select(big, &table, {}, &library);
+    select(big, model, {}, &library);
     ADD_FAILURE() << "no error";
   } catch (const DispatchError &e) {
     EXPECT_THAT(e.what(), HasSubstr("no kernel for m=8192 n=8192 k=8192 bf16 "
@@ -179,35 +201,182 @@ TEST(SelectTest, LibraryFallsBackInOrder) {
   }
 }
 
-TEST(SelectTest, RefusesWhatItCannotDispatch) {
-  Target sm100{Arch::Sm100a, 148};
-  EXPECT_THROW(select(problem(64, 64, 64), nullptr, sm100), DispatchError);
-  try {
-    select(problem(64, 64, 64, DType::E4M3), nullptr, {});
-    ADD_FAILURE() << "no error";
-  } catch (const DispatchError &e) {
-    EXPECT_THAT(e.what(), HasSubstr("take bf16 or f16 inputs"));
-  }
+TEST(KernelConfigTest, Layouts) {
+  // The default layouts have no token; others one after the types.
+  KernelConfig config = parsed("sm90_bf16_cf32_ambncc_128x256x64_coop_c2x1_"
+                               "rm_s8_st0_sk");
+  EXPECT_EQ(config.layouts.a, Layout::Col);
+  EXPECT_EQ(config.layouts.b, Layout::Row);
+  EXPECT_EQ(config.layouts.c, Layout::Col);
+  EXPECT_EQ(config.outType, DType::F32);
+  EXPECT_TRUE(config.streamK);
+  EXPECT_EQ(config.name(),
+            "sm90_bf16_cf32_ambncc_128x256x64_coop_c2x1_rm_s8_st0_sk");
+  EXPECT_EQ(config.key(), "128x256x64_coop_c2x1_rm_s8_st0_sk");
+  EXPECT_THAT(config.mlir(),
+              HasSubstr("a(bf16, col) b(bf16, row) c(f32, col) acc(f32)"));
+  KernelConfig plain =
+      parsed("sm90_bf16_akbkcr_128x256x64_coop_c2x1_rm_s8_st0");
+  EXPECT_EQ(plain.name(), "sm90_bf16_128x256x64_coop_c2x1_rm_s8_st0");
+  EXPECT_NE(parsed("sm90_bf16_akbncr_128x256x64_coop_c2x1_rm_s8_st0"), plain);
+  std::string error;
+  EXPECT_FALSE(KernelConfig::parse(
+      "sm90_bf16_axbkcr_128x256x64_coop_c2x1_rm_s8_st0", error));
+  EXPECT_EQ(layoutToken(config.layouts), "ambncc");
+  EXPECT_EQ(layoutTriple(config.layouts), "col,row,col");
+  auto triple = parseLayoutTriple("col,row,col", error);
+  ASSERT_TRUE(triple);
+  EXPECT_EQ(*triple, config.layouts);
+  EXPECT_FALSE(parseLayoutTriple("col,row", error));
+  EXPECT_THAT(error, HasSubstr("is not three layouts of A, B and C"));
+  EXPECT_FALSE(parseLayoutTriple("col,row,diag", error));
+  EXPECT_FALSE(parseLayoutTriple("col,row,row,row", error));
 }
 
-TEST(TuningTableTest, BadFilesNameTheProblem) {
-  auto message = [](const std::string &text) -> std::string {
+TEST(SelectTest, LayoutsKeepTheConfiguration) {
+  DispatchModel model = DispatchModel::parse(SmallModel, "small.json");
+  Problem p = problem(16, 8192, 8192);
+  Selection plain = select(p, model, {});
+  p.layouts.a = Layout::Col;
+  p.layouts.b = Layout::Row;
+  Selection s = select(p, model, {});
+  EXPECT_EQ(s.config.key(), plain.config.key());
+  EXPECT_EQ(s.config.layouts, p.layouts);
+  EXPECT_FALSE(s.transposed);
+  EXPECT_EQ(p.toString(), "m=16 n=8192 k=8192 bf16 a col b row c row");
+}
+
+TEST(SelectTest, ColumnMajorCWithoutItsKernelsIsTheTransposedProblem) {
+  DispatchModel model = DispatchModel::parse(SmallModel, "small.json");
+  std::vector<KernelConfig> library =
+      librarySet(model, {DType::BF16}, libraryLayouts());
+  // The 2 candidates in each of the 4 input layouts, C row-major only.
+  EXPECT_EQ(library.size(), 8u);
+  for (const KernelConfig &config : library)
+    EXPECT_EQ(config.layouts.c, Layout::Row);
+
+  // A col-major C of M = 8192, N = 64: C^T is 64 x 8192, with A' = B
+  // (K-major stays K-major) and B' = A (M-major: the N-major B of the
+  // transposed problem).
+  Problem p = problem(8192, 64, 8192);
+  p.layouts.a = Layout::Col;
+  p.layouts.c = Layout::Col;
+  Problem t = p.transposed();
+  EXPECT_EQ(t.m, 64u);
+  EXPECT_EQ(t.n, 8192u);
+  EXPECT_EQ(t.layouts.a, Layout::Row);
+  EXPECT_EQ(t.layouts.b, Layout::Row);
+  EXPECT_EQ(t.layouts.c, Layout::Row);
+  Selection s = select(p, model, {}, &library);
+  EXPECT_TRUE(s.transposed);
+  EXPECT_EQ(s.config.name(),
+            "sm90_bf16_akbncr_64x64x64_pingpong_c1x1_rm_s8_st0");
+  EXPECT_THAT(s.reason, HasSubstr("no available kernel writes a column-major "
+                                  "C; the transposed problem C^T = B A^T"));
+  // Without a library the column-major C kernel itself is picked.
+  Selection exact = select(p, model, {});
+  EXPECT_FALSE(exact.transposed);
+  EXPECT_EQ(exact.config.layouts, p.layouts);
+}
+
+TEST(SelectTest, BatchesAreOneProblemOfTheirRowsAndWholeTiles) {
+  DispatchModel model = DispatchModel::parse(SmallModel, "small.json");
+  KernelConfig named = parsed("sm90_bf16_ambncr_batched_128x256x64_coop_c1x1_"
+                              "rm_s8_st0");
+  EXPECT_TRUE(named.batched);
+  EXPECT_EQ(named.name(),
+            "sm90_bf16_ambncr_batched_128x256x64_coop_c1x1_rm_s8_st0");
+  EXPECT_THAT(named.mlir(), HasSubstr("acc(f32) batched\n"));
+  EXPECT_TRUE(
+      parsed("sm90_bf16_batched_64x64x64_pingpong_c1x1_rm_s8_st0").batched);
+
+  // 8 x (1024 x 8192 x 8192): a batched kernel, estimated with the batch's
+  // tiles and bytes.
+  Problem p = problem(1024, 8192, 8192);
+  p.batch = 8;
+  EXPECT_EQ(p.toString(), "m=1024 n=8192 k=8192 bf16 batch=8");
+  Selection s = select(p, model, {});
+  EXPECT_EQ(s.source, Source::Model);
+  EXPECT_EQ(s.config.name(),
+            "sm90_bf16_batched_128x256x64_coop_c1x1_rm_s8_st0");
+  Problem one = problem(1024, 8192, 8192);
+  EXPECT_EQ(model.estimate(s.config, p, {}).tiles,
+            8 * model.estimate(s.config, one, {}).tiles);
+  // Batches take whole tiles only.
+  EXPECT_FALSE(isApplicable(parsed("64x64x64_pingpong_c1x1_rm_s8_st0_k4"),
+                            [] {
+                              Problem q = problem(64, 1024, 16384);
+                              q.batch = 2;
+                              return q;
+                            }(),
+                            {}));
+
+  // The library holds the batched twins of what batches can get.
+  std::vector<KernelConfig> library =
+      librarySet(model, {DType::BF16}, libraryLayouts(), /*batched=*/true);
+  size_t batched = 0;
+  for (const KernelConfig &config : library)
+    if (config.batched) {
+      ++batched;
+      EXPECT_EQ(config.splits, 1u) << config.name();
+      EXPECT_FALSE(config.streamK) << config.name();
+    }
+  EXPECT_EQ(batched, 4u * 2);
+  EXPECT_EQ(library.size(), 8u + 4 * 2);
+  s = select(p, model, {}, &library);
+  EXPECT_TRUE(s.config.batched);
+}
+
+TEST(SelectTest, RefusesWhatItCannotDispatch) {
+  DispatchModel model = DispatchModel::parse(SmallModel, "small.json");
+  Target sm100{Arch::Sm100a, 148};
+  EXPECT_THROW(select(problem(64, 64, 64), model, sm100), DispatchError);
+  auto message = [&](const Problem &p) -> std::string {
     try {
-      TuningTable::parse(text, "t.json");
+      select(p, model, {});
     } catch (const DispatchError &e) {
       return e.what();
     }
     return "no error";
   };
-  EXPECT_THAT(message("{"), HasSubstr("t.json: not a JSON object"));
+  EXPECT_THAT(message(problem(64, 64, 64, DType::E4M3)),
+              HasSubstr("take bf16 or f16 inputs"));
+  EXPECT_THAT(message(problem(0, 64, 64)),
+              HasSubstr("every size must be at least 1"));
+}
+
+TEST(DispatchModelTest, BadFilesNameTheProblem) {
+  auto message = [](const std::string &text) -> std::string {
+    try {
+      DispatchModel::parse(text, "m.json");
+    } catch (const DispatchError &e) {
+      return e.what();
+    }
+    return "no error";
+  };
+  EXPECT_THAT(message("{"), HasSubstr("m.json: not a JSON object"));
   EXPECT_THAT(message(R"({"format": "x"})"), HasSubstr("\"format\" is not"));
-  EXPECT_THAT(message(R"({"format": "gemm-tuning-cache", "version": 9})"),
+  EXPECT_THAT(message(R"({"format": "gemm-dispatch-model", "version": 9})"),
               HasSubstr("version 9; this dispatcher reads version 1"));
-  EXPECT_THAT(message(R"({"format": "gemm-tuning-cache", "version": 1,
-      "classes": {"c": {"bounds": {"m": [1, 2], "n": [1, 2], "k": [1, 2]},
-                        "best": {"config": "huge"}}}})"),
-              HasSubstr("classes.c.best.config: not a kernel configuration"));
-  EXPECT_THROW(TuningTable::load("/nonexistent/t.json"), DispatchError);
+  std::string good = SmallModel;
+  auto edited = [&](const std::string &from, const std::string &to) {
+    std::string text = good;
+    text.replace(text.find(from), from.size(), to);
+    return message(text);
+  };
+  EXPECT_THAT(edited("\"launch_us\": 8, ", ""),
+              HasSubstr("m.json: hardware.launch_us is missing"));
+  EXPECT_THAT(edited("\"l2_tbps\": 12", "\"l2_tbps\": -1"),
+              HasSubstr("hardware.l2_tbps: -1.000000 is not positive"));
+  EXPECT_THAT(edited("\"128x256_coop\": 0.85", "\"128x256_coop\": 1.5"),
+              HasSubstr("tile_efficiency.128x256_coop: 1.500000 is not in"));
+  EXPECT_THAT(edited("64x64x64_pingpong_c1x1_rm_s8_st0\"", "huge\""),
+              HasSubstr("candidates.huge: "));
+  EXPECT_THAT(edited("\"128x256_coop\": 0.85,", ""),
+              HasSubstr("no tile_efficiency for 128x256_coop"));
+  EXPECT_THAT(edited("[64, 4096, 4096, 0.6931]", "[64, 4096]"),
+              HasSubstr("expected [m, n, k, log ratio] points"));
+  EXPECT_THROW(DispatchModel::load("/nonexistent/m.json"), DispatchError);
 }
 
 TEST(KernelLibraryTest, IndexRoundTripAndMissingBundles) {
@@ -215,12 +384,10 @@ TEST(KernelLibraryTest, IndexRoundTripAndMissingBundles) {
   fs::path dir = fs::temp_directory_path() / "gemm-dispatch-test-library";
   fs::remove_all(dir);
   fs::create_directories(dir);
-  { std::ofstream(dir / "source.json") << SmallTable; }
-  TuningTable table = TuningTable::load(dir / "source.json");
-  std::vector<KernelConfig> set = librarySet(table, {DType::BF16});
-  // Two tuned bests, the default-order twin of the second (the split-K best
-  // is its own) and the model's twelve tiles.
-  EXPECT_EQ(set.size(), 2u + 1u + 12u);
+  { std::ofstream(dir / "source.json") << SmallModel; }
+  DispatchModel model = DispatchModel::load(dir / "source.json");
+  std::vector<KernelConfig> set = librarySet(model, {DType::BF16, DType::F16});
+  EXPECT_EQ(set.size(), 4u);
   KernelLibrary::writeIndex(dir / "lib", dir / "source.json", set);
   try {
     KernelLibrary::load(dir / "lib");
@@ -233,11 +400,11 @@ TEST(KernelLibraryTest, IndexRoundTripAndMissingBundles) {
     std::ofstream(dir / "lib" / (config.name() + ".json")) << "{}";
   KernelLibrary library = KernelLibrary::load(dir / "lib");
   EXPECT_EQ(library.configs().size(), set.size());
-  Selection s = library.select(problem(16, 8192, 8192), {});
-  EXPECT_EQ(s.source, Source::Tuned);
+  Selection s = library.select(problem(8192, 8192, 8192), {});
+  EXPECT_EQ(s.source, Source::Model);
   EXPECT_EQ(library.manifestPath(s.config),
-            dir / "lib" /
-                "sm90_bf16_64x128x64_pingpong_c1x1_rm_s8_st0_k2.json");
+            dir / "lib" / "sm90_bf16_128x256x64_coop_c1x1_rm_s8_st0.json");
+  EXPECT_EQ(library.model().candidates().size(), 2u);
   fs::remove_all(dir);
 }
 

@@ -148,7 +148,7 @@ TEST(Manifest, RejectsWrongTypes) {
                   "dynamic_smem_bytes: expected an unsigned integer, got -1",
                   "tile[1]: expected an unsigned integer, got 256.5",
                   "params[3].dim: unknown problem dim 'q' (expected one of m, "
-                  "n, k, batch)"));
+                  "n, k, batch, batch_broadcast)"));
 }
 
 TEST(Manifest, ValidateHardwareLimits) {
@@ -173,6 +173,17 @@ TEST(Manifest, ValidateHardwareLimits) {
   EXPECT_TRUE(m.validate().empty());
   m.cluster = {32, 1, 1};
   EXPECT_THAT(m.validate(), ElementsAre(HasSubstr("hardware maximum is 16")));
+}
+
+TEST(Manifest, BatchAndBroadcastGoTogether) {
+  KernelManifest m = exampleManifest();
+  m.params.push_back(Param::problemSize(ProblemDim::Batch));
+  EXPECT_THAT(m.validate(),
+              ElementsAre("params: problem_size batch and batch_broadcast go "
+                          "together (a batched kernel takes both)"));
+  m.params.push_back(Param::problemSize(ProblemDim::BatchBroadcast));
+  EXPECT_TRUE(m.validate().empty());
+  EXPECT_TRUE(m.hasBatch());
 }
 
 TEST(Manifest, DebugWaitSitesAreStrings) {

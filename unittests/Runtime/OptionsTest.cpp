@@ -151,3 +151,35 @@ TEST(Options, Shapes) {
 }
 
 } // namespace
+
+namespace {
+
+TEST(Options, BatchStrides) {
+  Options o = parseCommandLine({"b.json", "--m", "1", "--n", "2", "--k", "3",
+                                "--batch", "4", "--batch-strides", "0,p,96"});
+  EXPECT_EQ(o.batchStrides[0], 0u);
+  EXPECT_FALSE(o.batchStrides[1]);
+  EXPECT_EQ(o.batchStrides[2], 96u);
+  EXPECT_THAT(usageError({"b.json", "--m", "1", "--n", "2", "--k", "3",
+                          "--batch", "4", "--batch-strides", "0,p"}),
+              ::testing::HasSubstr("--batch-strides: expected three strides"));
+  EXPECT_THAT(usageError({"b.json", "--m", "1", "--n", "2", "--k", "3",
+                          "--batch-strides", "0,p,p"}),
+              ::testing::HasSubstr("applies to batched problems"));
+}
+
+TEST(Options, LibraryLayout) {
+  Options o = parseCommandLine({"--library", "lib", "--layout", "col,row,col",
+                                "--m", "1", "--n", "2", "--k", "3"});
+  EXPECT_EQ(o.layouts.a, gemm::bundle::Layout::Col);
+  EXPECT_EQ(o.layouts.b, gemm::bundle::Layout::Row);
+  EXPECT_EQ(o.layouts.c, gemm::bundle::Layout::Col);
+  EXPECT_THAT(usageError({"b.json", "--layout", "row,col,row", "--m", "1",
+                          "--n", "1", "--k", "1"}),
+              ::testing::HasSubstr("--layout applies to --library"));
+  EXPECT_THAT(usageError({"--library", "lib", "--layout", "row", "--m", "1",
+                          "--n", "1", "--k", "1"}),
+              ::testing::HasSubstr("--layout: 'row' is not three layouts"));
+}
+
+} // namespace

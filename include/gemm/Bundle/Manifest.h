@@ -54,7 +54,10 @@ enum class L2Promotion { None, B64, B128, B256 };
 enum class OobFill { Zero, NanRequestZeroFma };
 enum class GridPolicy { Persistent, Tiles };
 enum class ParamKind { TmaDescriptor, ProblemSize, Workspace };
-enum class ProblemDim { M, N, K, Batch };
+/// Batch: the number of problems of a batched kernel. BatchBroadcast: a
+/// batched kernel's mask of the operands whose batch stride is 0 (bit 0: A,
+/// bit 1: B): their descriptors hold one matrix, read at batch entry 0.
+enum class ProblemDim { M, N, K, Batch, BatchBroadcast };
 
 /// Spelling tables: the JSON strings of each enum, in enumerator order.
 template <typename E> struct EnumSpellings;
@@ -75,7 +78,8 @@ GEMM_BUNDLE_SPELLINGS(OobFill, "oob_fill", "zero", "nan_request_zero_fma")
 GEMM_BUNDLE_SPELLINGS(GridPolicy, "grid policy", "persistent", "tiles")
 GEMM_BUNDLE_SPELLINGS(ParamKind, "param kind", "tma_descriptor", "problem_size",
                       "workspace")
-GEMM_BUNDLE_SPELLINGS(ProblemDim, "problem dim", "m", "n", "k", "batch")
+GEMM_BUNDLE_SPELLINGS(ProblemDim, "problem dim", "m", "n", "k", "batch",
+                      "batch_broadcast")
 #undef GEMM_BUNDLE_SPELLINGS
 
 template <typename E> constexpr std::string_view toString(E value) {

@@ -2,12 +2,10 @@
 //
 // The one implementation of "which kernel runs this GEMM": gemm-runner
 // --library, gemm-dispatch, the Python package and the benchmark tooling all
-// call select(). Its data is a tuning file (format gemm-tuning-cache, written
-// by the configuration search of python/gemm_bench): shape classes, each with
-// its (M, N, K) bounds and the configuration the search measured best. Shapes
-// of classes the search did not cover get the pick of a model of the
-// hardware (waves over the SMs, MMA efficiency per tile, HBM bandwidth the
-// active CTAs can sustain, launch cost).
+// call select(). Its data is a fitted model of the kernels' times
+// (gemm/Dispatch/Model.h; written by python -m gemm_bench.fit from a GPU's
+// measurements over a training set of shapes): select() estimates every
+// candidate kernel on the problem and takes the fastest.
 //
 // Plain C++17 + nlohmann_json: no CUDA, no MLIR.
 //
@@ -17,112 +15,19 @@
 #define GEMM_DISPATCH_DISPATCHER_H
 
 #include "gemm/Dispatch/KernelConfig.h"
+#include "gemm/Dispatch/Model.h"
 
 #include <filesystem>
-#include <optional>
-#include <stdexcept>
 #include <string>
 #include <vector>
 
 namespace gemm::dispatch {
 
-/// A tuning file or kernel library that cannot be read or is not of the
-/// expected format; the message names the file and the problem.
-class DispatchError : public std::runtime_error {
-public:
-  using std::runtime_error::runtime_error;
-};
-
-/// The value of a tuning file's "format" and the version this code reads.
-inline constexpr std::string_view TuningFormatName = "gemm-tuning-cache";
-inline constexpr int TuningFormatVersion = 1;
-
-struct Range {
-  uint64_t low = 1;
-  /// nullopt: open above.
-  std::optional<uint64_t> high;
-  bool contains(uint64_t v) const { return v >= low && (!high || v <= *high); }
-};
-
-struct TunedClass {
-  /// e.g. "m65-128.n4097-16384.k4097-16384".
-  std::string key;
-  Range m, n, k;
-  /// The searched best (its key: the types come from the problem), and its
-  /// median ratio to cuBLAS over the class's shapes.
-  KernelConfig best;
-  double bestRatio = 0;
-};
-
-class TuningTable {
-public:
-  /// Reads and validates a tuning file. Throws DispatchError naming the path
-  /// and the problem. Classes without a measured best are left out.
-  static TuningTable load(const std::filesystem::path &path);
-  /// The same from JSON text; `source` names it in errors.
-  static TuningTable parse(std::string_view text, const std::string &source);
-
-  /// The class whose bounds hold (m, n, k), or null.
-  const TunedClass *classOf(uint64_t m, uint64_t n, uint64_t k) const;
-  const std::vector<TunedClass> &classes() const { return tuned; }
-  /// Where it came from (a path, or the `source` given to parse).
-  const std::string &source() const { return sourceName; }
-  /// The GPU the search ran on, e.g. "NVIDIA H200" ("" if not recorded).
-  const std::string &gpuName() const { return gpu; }
-
-private:
-  std::vector<TunedClass> tuned;
-  std::string sourceName, gpu;
-};
-
-/// The GPU the kernel is for. Defaults: the H200 the tuning was done on.
-struct Target {
-  bundle::Arch arch = bundle::Arch::Sm90a;
-  uint32_t smCount = 132;
-};
-
-struct Problem {
-  uint64_t m = 1, n = 1, k = 1;
-  DType inType = DType::BF16;
-  /// C's type; nullopt: the input type.
-  std::optional<DType> outType;
-  /// "m=.. n=.. k=.. bf16" for messages.
-  std::string toString() const;
-};
-
-/// The model's estimate of one configuration on one problem.
-struct Estimate {
-  double seconds = 0, computeSeconds = 0, memorySeconds = 0;
-  uint64_t tiles = 0;
-  double waves = 0;
-  bool memoryBound() const { return memorySeconds > computeSeconds; }
-};
-
-/// The hardware model's estimate for `config` on `problem`. Split-K and
-/// stream-K configurations are estimated as their whole-tile twins. Throws
-/// DispatchError for a tile the model has no efficiency figure for.
-Estimate estimate(const KernelConfig &config, const Problem &problem,
-                  const Target &target);
-
-/// The configurations the model chooses among (every SM90 tile, cluster 1x1,
-/// along_m, swizzle 8, derived depth), for `problem`'s types.
-std::vector<KernelConfig> modelCandidates(const Problem &problem);
-
-/// The model's pick among `candidates` (default: modelCandidates): the
-/// fastest estimate; among those within 2% of it, the least MMA work
-/// (padding included), then the first in candidate order.
-KernelConfig modelPick(const Problem &problem, const Target &target,
-                       const std::vector<KernelConfig> *candidates = nullptr);
-
 enum class Source {
-  /// The problem's class in the tuning file: its searched best.
-  Tuned,
-  /// The tuned configuration at the default order and depth (the exact one
-  /// is not available).
-  TunedDefaultOrder,
-  /// Not a tuned class (or its kernels are not available): the model's pick.
+  /// The model's fastest candidate.
   Model,
-  /// None of the above is available: the model's best among what is.
+  /// None of the model's candidates is available (a library without them):
+  /// the physics' fastest among what is.
   ModelAmongAvailable,
 };
 std::string_view toString(Source source);
@@ -130,56 +35,72 @@ std::string_view toString(Source source);
 struct Selection {
   KernelConfig config;
   Source source = Source::Model;
-  /// The class key when the problem falls in a tuned class.
-  std::string tunedClass;
+  /// The model's estimate for the chosen configuration.
+  Estimate estimate;
   /// One line for humans: why this configuration.
   std::string reason;
+  /// The kernel computes the transposed problem (Problem::transposed()):
+  /// a column-major C that no available kernel writes is written as the
+  /// row-major C^T = B A^T. Run it on N x M x K with A and B exchanged.
+  bool transposed = false;
 };
 
-/// Picks the kernel for `problem`. `table` may be null (model only);
-/// `available` null means every configuration can be had (the caller
-/// compiles what is missing), else only those listed can (a kernel library).
-/// Throws DispatchError when the arch has no dispatch data (only sm_90a has)
-/// or when `available` holds no configuration of the problem's types.
-Selection select(const Problem &problem, const TuningTable *table,
+/// Picks the kernel for `problem`: the candidate of `model` (with the
+/// problem's types and layouts) of least estimated time. `available` null
+/// means every configuration can be had (the caller compiles what is
+/// missing), else only those listed can (a kernel library). A column-major C
+/// that none of the available kernels writes is computed as the transposed
+/// problem (Selection::transposed). Throws DispatchError when the arch or
+/// the types have no dispatch data (only sm_90a bf16/f16 has) or when
+/// `available` holds no configuration of the problem's types and layouts.
+Selection select(const Problem &problem, const DispatchModel &model,
                  const Target &target,
                  const std::vector<KernelConfig> *available = nullptr);
 
+/// The layouts a kernel library holds kernels of: the four input layouts
+/// (A K- or M-major, B K- or N-major) with a row-major C. A column-major C
+/// is dispatched as the transposed problem, whose C is row-major, so the
+/// library needs no kernels of its own for it.
+std::vector<TensorLayouts> libraryLayouts();
+
 /// Every configuration select() can return without an availability filter,
-/// for each input type in `inTypes` (C of the same type): each tuned class's
-/// best and its default-order twin, and the model's candidates. What a
+/// for each input type in `inTypes` (C of the same type) and each of
+/// `layouts`: the model's candidates, and with `batched` the batched twins of
+/// those a batch can get (whole tiles: no split-K or stream-K). What a
 /// kernel library must hold so that dispatch never needs the compiler.
-std::vector<KernelConfig> librarySet(const TuningTable &table,
-                                     const std::vector<DType> &inTypes);
+std::vector<KernelConfig>
+librarySet(const DispatchModel &model, const std::vector<DType> &inTypes,
+           const std::vector<TensorLayouts> &layouts = {TensorLayouts{}},
+           bool batched = false);
 
 /// The value of a kernel library index's "format" and its version.
 inline constexpr std::string_view LibraryFormatName = "gemm-kernel-library";
-inline constexpr int LibraryFormatVersion = 1;
+inline constexpr int LibraryFormatVersion = 2;
 
 /// A directory of kernel bundles built ahead of time (the gemm-kernels CMake
-/// target) with its index, library.json: the tuning file the set was chosen
-/// from (a copy, tuning.json) and the bundles' names.
+/// target) with its index, library.json: the model file the set was chosen
+/// from (a copy, model.json) and the bundles' names.
 class KernelLibrary {
 public:
-  /// Reads DIR/library.json and the tuning file it names; checks that every
+  /// Reads DIR/library.json and the model file it names; checks that every
   /// listed bundle's manifest is there. Throws DispatchError.
   static KernelLibrary load(const std::filesystem::path &dir);
-  /// Writes DIR/library.json for `configs` and copies `tuningPath` to
-  /// DIR/tuning.json (the bundles themselves are gemm-opt's to write).
+  /// Writes DIR/library.json for `configs` and copies `modelPath` to
+  /// DIR/model.json (the bundles themselves are gemm-opt's to write).
   static void writeIndex(const std::filesystem::path &dir,
-                         const std::filesystem::path &tuningPath,
+                         const std::filesystem::path &modelPath,
                          const std::vector<KernelConfig> &configs);
 
   const std::filesystem::path &dir() const { return root; }
-  const TuningTable &table() const { return tuning; }
+  const DispatchModel &model() const { return fitted; }
   const std::vector<KernelConfig> &configs() const { return kernels; }
   std::filesystem::path manifestPath(const KernelConfig &config) const;
-  /// select() among this library's kernels with its tuning file.
+  /// select() among this library's kernels with its model.
   Selection select(const Problem &problem, const Target &target) const;
 
 private:
   std::filesystem::path root;
-  TuningTable tuning;
+  DispatchModel fitted;
   std::vector<KernelConfig> kernels;
 };
 

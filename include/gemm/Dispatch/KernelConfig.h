@@ -6,9 +6,13 @@
 // schedule (coop = cooperative, pingpong), cluster (CTAs along M x along N),
 // raster (rm = along_m, rn = along_n), swizzle (tiles per panel), stages (st0
 // = derived from the shared-memory budget), and with split-K a suffix _k<S>,
-// with stream-K _sk. The name is the bundle's name, the tuning file's key
-// (without the types) and the on-disk cache's file stem, so every front end
-// spells a kernel the same way.
+// with stream-K _sk. Layouts other than the default (A row, B col, C row)
+// add a token after the types: a{k|m}b{k|n}c{r|c} (A K- or M-major, B K- or
+// N-major, C row- or column-major), e.g. `sm90_bf16_ambncr_128x256x64_...`;
+// a batched kernel (gemm.matmul ... batched) has `batched_` after that.
+// The name is the bundle's name, the tuning file's key (without the types
+// and layouts) and the on-disk cache's file stem, so every front end spells
+// a kernel the same way.
 //
 // Plain C++17, no CUDA or MLIR: the compiler side, the runtime, the Python
 // package and the tools all link it.
@@ -28,8 +32,22 @@
 namespace gemm::dispatch {
 
 using bundle::DType;
+using bundle::Layout;
+using bundle::TensorLayouts;
 
 enum class Schedule { Cooperative, Pingpong };
+
+/// "akbkcr" for A row (K-major), B col (K-major), C row; "ambncc" for A col,
+/// B row, C col; and so on.
+std::string layoutToken(const TensorLayouts &layouts);
+/// The layouts of a token, or nullopt.
+std::optional<TensorLayouts> parseLayoutToken(std::string_view token);
+/// "row,col,row" (A, B, C: the gemm.matmul / manifest spellings) to layouts;
+/// nullopt with `error` set when it is not three of row|col.
+std::optional<TensorLayouts> parseLayoutTriple(std::string_view text,
+                                               std::string &error);
+/// "row,col,row".
+std::string layoutTriple(const TensorLayouts &layouts);
 enum class Raster { AlongM, AlongN };
 
 struct KernelConfig {
@@ -46,6 +64,12 @@ struct KernelConfig {
   /// Split-K k-ranges per tile (1: none).
   uint32_t splits = 1;
   bool streamK = false;
+  /// Storage orders of A, B and C (a problem property, like the types: the
+  /// tuning file's keys do not carry them).
+  TensorLayouts layouts;
+  /// A batched kernel: a run-time batch of problems with strided (or
+  /// broadcast) entries, rank-3 descriptors. Also a problem property.
+  bool batched = false;
 
   DType cType() const { return outType.value_or(inType); }
 
@@ -53,7 +77,9 @@ struct KernelConfig {
   /// one key for a bf16 and an f16 twin (the tuning file's spelling).
   std::string key() const;
   /// "sm90_bf16_" + key(), with "_cf32" after the input type when C's type
-  /// differs from it (e.g. "sm90_bf16_cf32_128x...").
+  /// differs from it (e.g. "sm90_bf16_cf32_128x..."), then the layout token
+  /// unless the layouts are the default, then "batched_" for a batched
+  /// kernel.
   std::string name() const;
   /// The `gemm.matmul @NAME ...` op text that gemm-opt compiles.
   std::string mlir() const;

@@ -70,6 +70,16 @@ private:
   volatile uint32_t *debugRecord = nullptr;
 };
 
+/// The report of a debug-waits record (10 u32 words: claimed, site, CTA
+/// x/y/z, warp, stage, parity, iteration, complete), nullopt while it is not
+/// complete. The site's description comes from the manifest. A bounded
+/// named barrier (its site says "named barrier") records its barrier id,
+/// generation and the threads arrived where a pipeline wait records its
+/// stage, expected phase parity and iteration.
+std::optional<std::string>
+formatDebugWaitRecord(const volatile uint32_t *record,
+                      const bundle::KernelManifest &manifest);
+
 } // namespace gemm::runtime
 
 #endif // GEMM_RUNTIME_BUNDLE_H

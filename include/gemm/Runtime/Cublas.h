@@ -32,9 +32,9 @@ private:
   DeviceBuffer workspaceBuffer;
 };
 
-/// D = A * B^T in the runner's terms (A: M x K, B: N x K, D: M x N, all
-/// row-major), f32 accumulation, prepared once per problem with the algorithm
-/// cuBLASLt's heuristic picks first.
+/// D = A * B^T in the runner's terms (A: M x K, B: N x K, D: M x N, each in
+/// its plan's layout, strided batches as planned), f32 accumulation, prepared
+/// once per problem with the algorithm cuBLASLt's heuristic picks first.
 class CublasGemm {
 public:
   /// Null, with `whyNot` set, when cuBLASLt has no algorithm for these

@@ -56,8 +56,39 @@ std::optional<UnalignedPolicy> parseUnalignedPolicy(std::string_view text);
 /// alignment): a 128-byte TMA box row then covers whole 32-byte sectors.
 inline constexpr uint32_t StagingRowAlignmentBytes = 128;
 
+/// A and B rows that are 16-byte multiples (legal for TMA) but not 128-byte
+/// multiples make each 128-byte box row straddle two L2 lines: on the H200
+/// 7784-cubed bf16 ran at 0.60x of its 7808-cubed rate with 4x the L2 read
+/// requests and 2x the DRAM bytes (bench/results/2026-11-24-h200-
+/// generalization/). Such an operand is worth copying into 128-byte rows
+/// when the kernel reuses each of its bytes often (A is read for every
+/// column tile, so its reuse is N; B's is M) and the problem is large enough
+/// that the copy's launch is small beside it: copying both operands made
+/// 1024x1024x4104 1.12x and 7784 cubed 1.57x faster, and 64x4096x4104
+/// (2.1x slower) and 512x1024x4104 (1.19x slower) slower.
+enum class RealignPolicy {
+  /// Copy when the operand's reuse is at least RealignMinReuse and the
+  /// problem has at least RealignMinMacs multiply-adds.
+  Auto,
+  Always,
+  Never,
+};
+inline constexpr uint64_t RealignMinReuse = 1024;
+inline constexpr double RealignMinMacs = 4294967296.0; // 2^32
+std::string_view toString(RealignPolicy policy);
+std::optional<RealignPolicy> parseRealignPolicy(std::string_view text);
+/// Whether operand `tensor` (A or B) of `problem`, rows `ldBytes` apart, is
+/// copied into 128-byte rows under `policy` (C never is: its stores do not
+/// suffer). The runtime's planner and the Python package both ask this.
+bool realignPays(Tensor tensor, const Problem &problem, uint64_t ldBytes,
+                 RealignPolicy policy = RealignPolicy::Auto);
+
 struct PlanOptions {
   UnalignedPolicy unaligned = UnalignedPolicy::Stage;
+  /// With UnalignedPolicy::Stage and packed rows: A and B whose rows are
+  /// 16-byte but not 128-byte multiples are staged into 128-byte rows where
+  /// realignPays says so.
+  RealignPolicy realign = RealignPolicy::Auto;
   /// Persistent grids: how many CTAs can be co-resident (from the SM count
   /// and occupancy). Ignored for the tiles policy.
   uint32_t persistentCtaCapacity = 0;
@@ -67,13 +98,25 @@ struct PlanOptions {
   /// padded) and must be at least the row length and a multiple of the
   /// kernel's alignment.
   std::array<std::optional<uint64_t>, 3> leadingDims;
+  /// Batched kernels: elements between the batch entries of A, B, C as the
+  /// caller holds them; nullopt: packed entries (outer x ld each). 0 for A
+  /// or B broadcasts one matrix to every entry. C's entries must not
+  /// overlap; every stride must be a 16-byte multiple (TMA). Not with
+  /// staged matrices (their scratch copies are packed).
+  std::array<std::optional<uint64_t>, 3> batchStrides;
 };
 
 /// One matrix in memory: `batch` blocks of `outer` rows of `inner` contiguous
-/// elements, rows `ld` elements apart, blocks `batchStride` elements apart.
+/// elements, rows `ld` elements apart, blocks `batchStride` elements apart
+/// (0: one block that every batch entry reads; less than outer x ld: entries
+/// interleaved row by row, e.g. a [M, batch, K] tensor's batch view).
 struct MatrixPlan {
   Tensor tensor = Tensor::A;
   DType dtype = DType::BF16;
+  /// The manifest's storage order of the tensor. The matrix's logical rows
+  /// and columns (A: M x K, B: N x K, C: M x N) are its memory's outer and
+  /// inner dimensions, or the reverse when transposed().
+  bundle::Layout layout = bundle::Layout::Row;
   uint64_t outer = 0, inner = 0;
   uint64_t ld = 0;
   uint64_t batch = 1;
@@ -82,10 +125,25 @@ struct MatrixPlan {
   bool padded = false;
 
   uint64_t ldBytes() const { return ld * bundle::elementBytes(dtype); }
+  /// The memory's rows are the matrix's logical columns: an M-major A
+  /// (col), an N-major B (row), a column-major C (col).
+  bool transposed() const {
+    return tensor == Tensor::B ? layout == bundle::Layout::Row
+                               : layout == bundle::Layout::Col;
+  }
+  /// Batch entries held in memory: 1 for a broadcast matrix.
+  uint64_t storedBatches() const { return batchStride == 0 ? 1 : batch; }
+  /// Elements from the first to one past the last row's end (padding
+  /// included).
+  uint64_t spanElements() const {
+    return (storedBatches() - 1) * batchStride + outer * ld;
+  }
   /// Bytes to allocate: every block, padding included.
   uint64_t bytes() const {
-    return batch * batchStride * bundle::elementBytes(dtype);
+    return spanElements() * bundle::elementBytes(dtype);
   }
+  /// Packed or gapped blocks (not interleaved, not broadcast).
+  bool blocked() const { return batchStride >= outer * ld; }
   uint64_t elements() const { return batch * outer * inner; }
 };
 
@@ -130,6 +188,7 @@ struct KernelArg {
 struct LaunchPlan {
   Problem problem;
   UnalignedPolicy unaligned = UnalignedPolicy::Stage;
+  RealignPolicy realign = RealignPolicy::Auto;
   /// The caller's matrices, indexed by Tensor (A, B, C): what is allocated,
   /// filled, given to cuBLAS and the references, and checked. Packed
   /// (ld = inner) unless unaligned is Pad.
@@ -179,8 +238,9 @@ struct LaunchPlan {
   std::string configString() const;
 };
 
-/// Which layouts and dtypes this runner can run (A row, B col, C row; C bf16,
-/// f16 or f32). Throws Error(Bundle) naming what is not supported.
+/// Which dtypes and launch shapes this runner can run (C bf16, f16 or f32;
+/// clusters along x). Every layout is. Throws Error(Bundle) naming what is
+/// not supported.
 void checkRunnerSupports(const bundle::KernelManifest &manifest);
 
 /// Plans one launch. Throws Error(Usage) when the problem does not fit the

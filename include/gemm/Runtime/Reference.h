@@ -41,10 +41,13 @@ void fillRandomNormal(CUdeviceptr ptr, const MatrixPlan &matrix, uint64_t seed,
 void fillSmallIntegers(CUdeviceptr ptr, const MatrixPlan &matrix, uint64_t seed,
                        CUstream stream);
 
-/// out[b][m][n] = sum_k A[b][m][k] * B[b][n][k], accumulated in f64 and
-/// stored as packed f32 (batch x M x N).
+/// out[b][m][n] = sum_k A[b][m][k] * B[b][n][k] for A and B in their
+/// layouts (aPlan, bPlan), accumulated in f64 and stored as packed f32 in
+/// the layout of `outPlan` (batch x M x N, or batch x N x M when C is
+/// column-major).
 void referenceGemm(CUdeviceptr a, const MatrixPlan &aPlan, CUdeviceptr b,
-                   const MatrixPlan &bPlan, CUdeviceptr out, CUstream stream);
+                   const MatrixPlan &bPlan, CUdeviceptr out,
+                   const MatrixPlan &outPlan, CUstream stream);
 
 struct CompareStats {
   uint64_t elements = 0;

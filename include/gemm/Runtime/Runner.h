@@ -111,6 +111,10 @@ struct RunnerOptions {
   std::chrono::milliseconds timeout{10000};
   /// Matrices whose packed rows are not 16-byte multiples.
   UnalignedPolicy unaligned = UnalignedPolicy::Stage;
+  /// A and B whose rows are not 128-byte multiples (PlanOptions::realign).
+  RealignPolicy realign = RealignPolicy::Auto;
+  /// Elements between batch entries of A, B, C (nullopt: packed).
+  std::array<std::optional<uint64_t>, 3> batchStrides;
 };
 
 class GemmRunner {

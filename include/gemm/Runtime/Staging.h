@@ -63,9 +63,10 @@ struct RowCopyLaunch {
 };
 RowCopyLaunch rowCopyLaunch(const staging::RowCopy &copy);
 
-/// Launches the row copy kernel on `stream`; `what` names the copy in a
-/// launch error. Nothing is launched for an empty copy.
-void copyRows(const staging::RowCopy &copy, CUstream stream,
+/// Launches the row copy kernel on `stream` for one or two copies (one
+/// launch for both); `what` names them in a launch error. Empty copies are
+/// skipped; nothing is launched when all are.
+void copyRows(const std::vector<staging::RowCopy> &copies, CUstream stream,
               const std::string &what);
 
 /// The scratch copies of one problem's staged matrices and the copies around

@@ -45,6 +45,99 @@ Value getSwizzledChunkAddress(ConversionPatternRewriter &rewriter, Location loc,
                              rewriter.getI8Type(), slot, ValueRange{offset});
 }
 
+/// A column-major C's sub-tile (64 rows of an atom by `width` = 128 /
+/// sizeof(elem) columns) written transposed into a staging slot, as the
+/// `64 / width` boxes of a TMA store whose inner dimension is M: box b holds
+/// rows [b width, (b + 1) width) of the atom, its line n (128 bytes, chunk c
+/// at c ^ (n mod 8)) the box's rows of sub-tile column n. `pair(group,
+/// half)` gives a thread's values r, r + 1 of an 8-column group and row
+/// half, i.e. its row 16 w + l / 4 + 8 half and columns 8 group + 2 (l mod
+/// 4) + {0, 1} (lane l of warp w).
+template <typename PairFn>
+void storeTransposed(ConversionPatternRewriter &rewriter, Location loc,
+                     Value slot, Value warp, Value lane, int64_t elementBytes,
+                     int64_t width, PairFn &&pair) {
+  MLIRContext *ctx = rewriter.getContext();
+  auto c32 = [&](int64_t v) { return createI32(rewriter, loc, v); };
+  if (elementBytes == 2) {
+    // One 64 x 64 box: line n = column n, 16-byte chunk k = rows [8k, 8k +
+    // 8). stmatrix.trans stores each 8x8 block of the fragment transposed:
+    // lane l gives the address of line j = l mod 8 of block i = l / 8, which
+    // receives column j of the block, i.e. its 8 rows (one 16-byte chunk).
+    // Blocks (group, half) of the warp's 16 rows: column 8 group + j, chunk
+    // 2 w + half. Eight lines of one block take all eight chunk positions
+    // (chunk ^ j), so each block's store is conflict free.
+    Value block = LLVM::UDivOp::create(rewriter, loc, lane, c32(8));
+    Value j = LLVM::URemOp::create(rewriter, loc, lane, c32(8));
+    Value half = LLVM::URemOp::create(rewriter, loc, block, c32(2));
+    Value groupOfLane = LLVM::UDivOp::create(rewriter, loc, block, c32(2));
+    Value chunk = LLVM::AddOp::create(
+        rewriter, loc, LLVM::MulOp::create(rewriter, loc, warp, c32(2)), half);
+    for (int64_t group = 0; group < width / 8; group += 2) {
+      SmallVector<Value> sources;
+      for (int64_t g = group; g < group + 2; ++g)
+        for (int64_t h = 0; h < 2; ++h)
+          sources.push_back(LLVM::BitcastOp::create(
+              rewriter, loc, rewriter.getI32Type(), pair(g, h)));
+      Value line = LLVM::AddOp::create(
+          rewriter, loc,
+          LLVM::MulOp::create(
+              rewriter, loc,
+              LLVM::AddOp::create(rewriter, loc, groupOfLane, c32(group)),
+              c32(8)),
+          j);
+      NVVM::StMatrixOp::create(
+          rewriter, loc,
+          getSwizzledChunkAddress(rewriter, loc, slot, line, chunk), sources,
+          NVVM::MMALayoutAttr::get(ctx, NVVM::MMALayout::col),
+          NVVM::LdStMatrixShapeAttr::get(ctx, 8, 8),
+          NVVM::LdStMatrixEltTypeAttr::get(ctx, NVVM::LdStMatrixEltType::B16));
+    }
+    return;
+  }
+  // 32-bit outputs: two 32 x 32 boxes (4096 bytes each); a thread's values
+  // go one by one (its adjacent values are adjacent columns, i.e. lines).
+  // Row r = 16 w + l / 4 + 8 half is in box r / 32 at byte 4 (r mod 32) of
+  // its line. The 32 lanes of one store write rows of 8 consecutive words
+  // into four lines (columns 2 (l mod 4) + i): two chunks per line at
+  // chunk ^ line, eight distinct chunks, all 32 banks.
+  Value quad = LLVM::UDivOp::create(rewriter, loc, lane, c32(4));
+  Value laneCol = LLVM::MulOp::create(
+      rewriter, loc, LLVM::URemOp::create(rewriter, loc, lane, c32(4)), c32(2));
+  for (int64_t half = 0; half < 2; ++half) {
+    Value row = LLVM::AddOp::create(
+        rewriter, loc,
+        LLVM::AddOp::create(rewriter, loc,
+                            LLVM::MulOp::create(rewriter, loc, warp, c32(16)),
+                            quad),
+        c32(8 * half));
+    Value box = LLVM::UDivOp::create(rewriter, loc, row, c32(width));
+    Value inBox = LLVM::URemOp::create(rewriter, loc, row, c32(width));
+    Value byteInLine =
+        LLVM::MulOp::create(rewriter, loc, inBox, c32(elementBytes));
+    Value chunk = LLVM::LShrOp::create(rewriter, loc, byteInLine, c32(4));
+    Value inChunk = LLVM::AndOp::create(rewriter, loc, byteInLine, c32(15));
+    Value boxBase = LLVM::GEPOp::create(
+        rewriter, loc, slot.getType(), rewriter.getI8Type(), slot,
+        ValueRange{LLVM::MulOp::create(rewriter, loc, box, c32(width * 128))});
+    for (int64_t group = 0; group < width / 8; ++group) {
+      Value packed = pair(group, half);
+      for (int64_t i = 0; i < 2; ++i) {
+        Value line =
+            LLVM::AddOp::create(rewriter, loc, laneCol, c32(8 * group + i));
+        Value target = LLVM::GEPOp::create(
+            rewriter, loc, slot.getType(), rewriter.getI8Type(),
+            getSwizzledChunkAddress(rewriter, loc, boxBase, line, chunk),
+            ValueRange{inChunk});
+        Value value =
+            LLVM::ExtractElementOp::create(rewriter, loc, packed, c32(i));
+        LLVM::StoreOp::create(rewriter, loc, value, target,
+                              /*alignment=*/elementBytes);
+      }
+    }
+  }
+}
+
 /// Writes one 64-row, 128-byte-wide column block of an accumulator atom.
 ///
 /// WGMMA leaves accumulator value `r` of thread (warp w, lane l) at row
@@ -101,7 +194,10 @@ struct AccumStoreSmemLowering
       return getSwizzledChunkAddress(rewriter, loc, slot, row, chunk);
     };
 
-    if (elementBytes == 2) {
+    if (op.getTransposed()) {
+      storeTransposed(rewriter, loc, slot, warp, lane, elementBytes, width,
+                      pair);
+    } else if (elementBytes == 2) {
       // 16-bit outputs: one stmatrix.x4 per two 8-column groups stores the
       // four 8x8 blocks (rows +0/+8 of each group) of the warp's 16 rows.
       // Lane l gives the address of row l mod 8 of block l / 8; a block row

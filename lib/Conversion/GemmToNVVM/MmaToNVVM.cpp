@@ -7,26 +7,62 @@ using namespace mlir::gemm;
 
 namespace {
 
-/// Bytes between consecutive 8-row core-matrix groups of a 128-byte swizzled
-/// K-major tile (the descriptor's stride byte offset).
+/// Bytes between consecutive groups of 8 swizzled 128-byte lines: 8 rows of
+/// a K-major tile, 8 K lines of an MN-major one (the descriptor's stride
+/// byte offset in both cases).
 constexpr int64_t kSwizzleAtomBytes = 1024;
-/// K elements one wgmma consumes for 16-bit types (32 bytes of a row).
+/// Bytes of K one wgmma consumes (16 elements of a 16-bit type).
 constexpr int64_t kWgmmaKBytes = 32;
 
-/// A WGMMA shared-memory matrix descriptor for a 128-byte swizzled K-major
-/// tile starting at `address` (PTX ISA "Matrix Descriptor Format"):
-/// bits 0-13 start address >> 4, 16-29 leading byte offset >> 4 (unused for
-/// swizzled K-major; 1 by convention), 32-45 stride byte offset >> 4,
-/// 62-63 swizzle mode (1 = 128-byte). The start address is added rather
-/// than masked in: shared addresses are below 2^18, so the sum is exact and
-/// LLVM can fold the constant offsets of the k-steps into it.
-Value createDescriptor(OpBuilder &b, Location loc, Value address) {
+/// How one operand ring is read by WGMMA (PTX ISA "Shared Memory Matrix
+/// Layout", "Matrix Descriptor Format"): the descriptor's byte offsets and
+/// where each k-step and each 64-row atom starts.
+struct OperandLayout {
+  /// Leading and stride byte offsets of the descriptor.
+  int64_t leadingBytes, strideBytes;
+  /// Start-address advance per k-step and per 64 rows (M or N).
+  int64_t kStepBytes, atomBytes;
+  NVVM::MMALayout layout;
+
+  /// 128-byte swizzle. K-major (canonical ((8,m),(T,2k)):((8T,SBO),(1,T))):
+  /// rows of 128 bytes, SBO = 8 rows, LBO unused (1 by convention), a
+  /// k-step is the next 32 bytes of the rows. MN-major (canonical
+  /// ((T,8,m),(8,k)):((1,T,LBO),(8T,SBO))): blocks of 64 M or N elements,
+  /// each BK lines of 128 bytes (one per K), so LBO = BK * 128 (block to
+  /// block) and SBO = 8 lines; a k-step is the next 16 lines, two whole
+  /// swizzle atoms, so the start stays 1024-byte aligned (base offset 0).
+  /// `kMajorLayout` is PTX's name for the K-major form of this operand
+  /// (row for A, col for B); the MN-major form is the other (the
+  /// transpose immediate).
+  static OperandLayout of(SmemBufferType type, NVVM::MMALayout kMajorLayout) {
+    int64_t rowBytes = type.getCols() * getElementBytes(type.getElementType());
+    if (!type.isMNMajor())
+      return {16, kSwizzleAtomBytes, kWgmmaKBytes, 64 * rowBytes, kMajorLayout};
+    int64_t linesPerStep =
+        kWgmmaKBytes / getElementBytes(type.getElementType());
+    auto transposed = kMajorLayout == NVVM::MMALayout::row
+                          ? NVVM::MMALayout::col
+                          : NVVM::MMALayout::row;
+    return {type.getBlockBytes(), kSwizzleAtomBytes,
+            linesPerStep * type.getSwizzle(),
+            64 / type.getSpanRows() * type.getBlockBytes(), transposed};
+  }
+};
+
+/// A WGMMA shared-memory matrix descriptor for a 128-byte swizzled tile
+/// starting at `address` (PTX ISA "Matrix Descriptor Format"): bits 0-13
+/// start address >> 4, 16-29 leading byte offset >> 4, 32-45 stride byte
+/// offset >> 4, 62-63 swizzle mode (1 = 128-byte). The start address is
+/// added rather than masked in: shared addresses are below 2^18, so the sum
+/// is exact and LLVM can fold the constant offsets of the k-steps into it.
+Value createDescriptor(OpBuilder &b, Location loc, Value address,
+                       const OperandLayout &layout) {
   Value addr32 = LLVM::PtrToIntOp::create(b, loc, b.getI32Type(), address);
   Value start = LLVM::ZExtOp::create(
       b, loc, b.getI64Type(),
       LLVM::LShrOp::create(b, loc, addr32, createI32(b, loc, 4)));
-  int64_t fixedBits = (int64_t{1} << 16) | ((kSwizzleAtomBytes >> 4) << 32) |
-                      (int64_t{1} << 62);
+  int64_t fixedBits = ((layout.leadingBytes >> 4) << 16) |
+                      ((layout.strideBytes >> 4) << 32) | (int64_t{1} << 62);
   Value fixed = LLVM::ConstantOp::create(b, loc, b.getI64Type(),
                                          b.getI64IntegerAttr(fixedBits));
   return LLVM::AddOp::create(b, loc, start, fixed);
@@ -51,9 +87,11 @@ struct MmaSm90Lowering : public ConvertOpToLLVMPattern<MmaSm90Op> {
     AccumulatorType accType = op.getAccumulator().getType();
     SmemBufferType aType = op.getA().getType();
     SmemBufferType bType = op.getB().getType();
-    int64_t rowBytes =
-        aType.getCols() * getElementBytes(aType.getElementType());
-    int64_t kSteps = rowBytes / kWgmmaKBytes;
+    OperandLayout aLayout = OperandLayout::of(aType, NVVM::MMALayout::row);
+    OperandLayout bLayout = OperandLayout::of(bType, NVVM::MMALayout::col);
+    // k-steps of 16 elements (32 bytes) of K.
+    int64_t kSteps = aType.getCols() * getElementBytes(aType.getElementType()) /
+                     kWgmmaKBytes;
     auto atomType = cast<LLVM::LLVMStructType>(
         cast<LLVM::LLVMStructType>(getTypeConverter()->convertType(accType))
             .getBody()[0]);
@@ -76,31 +114,33 @@ struct MmaSm90Lowering : public ConvertOpToLLVMPattern<MmaSm90Op> {
     bool fresh = op.getAccumulator().getDefiningOp<AccumZeroOp>() != nullptr;
     auto overwrite =
         NVVM::WGMMAScaleOutAttr::get(ctx, NVVM::WGMMAScaleOut::zero);
-    // Both operands are K-major: "row" for A, "col" for B in PTX terms.
-    auto aLayout = NVVM::MMALayoutAttr::get(ctx, NVVM::MMALayout::row);
-    auto bLayout = NVVM::MMALayoutAttr::get(ctx, NVVM::MMALayout::col);
+    // K-major: "row" for A, "col" for B in PTX terms; MN-major the other
+    // (the transpose immediate is 1).
+    auto aMmaLayout = NVVM::MMALayoutAttr::get(ctx, aLayout.layout);
+    auto bMmaLayout = NVVM::MMALayoutAttr::get(ctx, bLayout.layout);
+    auto descriptorAt = [&](Value slot, int64_t offset,
+                            const OperandLayout &layout) {
+      return createDescriptor(
+          rewriter, loc,
+          LLVM::GEPOp::create(
+              rewriter, loc, slot.getType(), rewriter.getI8Type(), slot,
+              ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(offset)}),
+          layout);
+    };
 
     Value acc = fresh ? LLVM::UndefOp::create(
                             rewriter, loc, adaptor.getAccumulator().getType())
                       : adaptor.getAccumulator();
     for (int64_t k = 0; k < kSteps; ++k) {
-      Value bDesc = createDescriptor(
-          rewriter, loc,
-          LLVM::GEPOp::create(
-              rewriter, loc, bSlot.getType(), rewriter.getI8Type(), bSlot,
-              ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(k * kWgmmaKBytes)}));
+      Value bDesc = descriptorAt(bSlot, k * bLayout.kStepBytes, bLayout);
       for (int64_t atom = 0; atom < accType.getAtoms(); ++atom) {
-        int64_t aOffset = atom * 64 * rowBytes + k * kWgmmaKBytes;
-        Value aDesc = createDescriptor(
-            rewriter, loc,
-            LLVM::GEPOp::create(
-                rewriter, loc, aSlot.getType(), rewriter.getI8Type(), aSlot,
-                ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(aOffset)}));
+        Value aDesc = descriptorAt(
+            aSlot, atom * aLayout.atomBytes + k * aLayout.kStepBytes, aLayout);
         Value atomAcc = LLVM::ExtractValueOp::create(rewriter, loc, acc, atom);
         Value updated = NVVM::WgmmaMmaAsyncOp::create(
             rewriter, loc, atomType, atomAcc, aDesc, bDesc, shape, inputType,
             inputType, accumType, fresh && k == 0 ? overwrite : accumulate,
-            scaleOne, scaleOne, aLayout, bLayout, /*satfinite=*/nullptr);
+            scaleOne, scaleOne, aMmaLayout, bMmaLayout, /*satfinite=*/nullptr);
         acc = LLVM::InsertValueOp::create(rewriter, loc, acc, updated, atom);
       }
     }

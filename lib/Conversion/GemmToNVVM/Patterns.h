@@ -42,6 +42,11 @@ void populateEpilogueToNVVMPatterns(LLVMTypeConverter &converter,
                                     RewritePatternSet &patterns);
 void populateSchedulerToNVVMPatterns(LLVMTypeConverter &converter,
                                      RewritePatternSet &patterns);
+/// gemm.barrier_any; with `debugWaitsMs` > 0 also the bounded form of the
+/// named barriers given a wait site (createBoundedNamedBarrier).
+void populateBarrierToNVVMPatterns(LLVMTypeConverter &converter,
+                                   RewritePatternSet &patterns,
+                                   int64_t debugWaitsMs = 0);
 // SM100 families.
 void populateTmemToNVVMPatterns(LLVMTypeConverter &converter,
                                 RewritePatternSet &patterns);
@@ -109,6 +114,21 @@ inline constexpr llvm::StringLiteral kDebugWaitRecordSymbol =
 void createBarrierWait(OpBuilder &b, Location loc, Value barrier, Value parity,
                        const DebugWait *debug = nullptr);
 
+/// The module global (static shared memory, 32 x u32) of the bounded named
+/// barriers of debug-waits: words 0-15 count the threads arrived at named
+/// barrier 0-15 in its current generation, words 16-31 number the
+/// generations. Zeroed at kernel entry.
+inline constexpr llvm::StringLiteral kDebugNamedBarriersSymbol =
+    "gemm_debug_named_barriers";
+
+/// The debug-waits form of `bar.sync id, threads` (docs/Runtime.md): a
+/// counter and generation barrier on kDebugNamedBarriersSymbol whose waiters
+/// give up after `limitMs` milliseconds, record wait site `site` (stage:
+/// the barrier id, parity: the generation, iteration: the threads arrived)
+/// and trap. Same memory ordering as bar.sync among the participants.
+void createBoundedNamedBarrier(OpBuilder &b, Location loc, Value id,
+                               Value threads, int64_t limitMs, int64_t site);
+
 /// The address of `barrier` (a shared::cta pointer) in the even CTA of this
 /// CTA's pair, in the shared::cluster window: where the cta_group::2 TMA loads
 /// and producer arrivals of a CTA pair complete, so that the pair's MMA
@@ -123,9 +143,12 @@ Value getPairLeaderAddress(OpBuilder &b, Location loc, Value barrier);
 Value loadTmemLaneQuarter(OpBuilder &b, Location loc, Value tmem, TmemType type,
                           Value stage, int64_t col, int64_t count);
 
-/// The shared-memory address of `row` rows into slot `slot` of a buffer.
+/// The shared-memory address of `row` rows into slot `slot` of a buffer;
+/// for an MN-major buffer `row` is a whole number of blocks (swizzle spans)
+/// and `kLine` the K line inside the block.
 Value getSlotAddress(OpBuilder &b, Location loc, Value base,
-                     SmemBufferType type, Value slot, Value row = {});
+                     SmemBufferType type, Value slot, Value row = {},
+                     Value kLine = {});
 
 } // namespace mlir::gemm
 

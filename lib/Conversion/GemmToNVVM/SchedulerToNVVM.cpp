@@ -232,41 +232,12 @@ struct StreamKWorkersLowering
   }
 };
 
-struct BarrierAnyLowering : public ConvertOpToLLVMPattern<BarrierAnyOp> {
-  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
-
-  LogicalResult
-  matchAndRewrite(BarrierAnyOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    // NVVM's barrier op takes a reduction only on barrier 0; the LLVM
-    // intrinsic (bar.red.or.pred with a thread count) takes any barrier.
-    Location loc = op.getLoc();
-    Value any = LLVM::CallIntrinsicOp::create(
-                    rewriter, loc, rewriter.getI1Type(),
-                    rewriter.getStringAttr(
-                        "llvm.nvvm.barrier.cta.red.or.aligned.count"),
-                    ValueRange{adaptor.getBarrierId(),
-                               createI32(rewriter, loc,
-                                         static_cast<int64_t>(op.getThreads())),
-                               adaptor.getPredicate()})
-                    .getResult(0);
-    // The OR is the same in every thread, but ptxas does not know it: a
-    // branch on it counts as divergent, and code after it (the next tile's
-    // mainloop) then keeps its stage counter and WGMMA descriptors in
-    // vector registers, with an R2UR before every WGMMA. A warp vote of the
-    // value is warp-uniform by definition, which keeps them uniform.
-    rewriter.replaceOpWithNewOp<NVVM::VoteSyncOp>(op, rewriter.getI1Type(),
-                                                  createI32(rewriter, loc, -1),
-                                                  any, NVVM::VoteSyncKind::any);
-    return success();
-  }
-};
-
 } // namespace
 
 void mlir::gemm::populateSchedulerToNVVMPatterns(LLVMTypeConverter &converter,
                                                  RewritePatternSet &patterns) {
-  patterns.add<StaticTileLowering, SplitKRangeLowering, SplitKArriveLowering,
-               StreamKPlanLowering, StreamKShareLowering,
-               StreamKWorkersLowering, BarrierAnyLowering>(converter);
+  patterns
+      .add<StaticTileLowering, SplitKRangeLowering, SplitKArriveLowering,
+           StreamKPlanLowering, StreamKShareLowering, StreamKWorkersLowering>(
+          converter);
 }

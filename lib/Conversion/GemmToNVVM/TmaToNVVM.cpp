@@ -7,6 +7,15 @@ using namespace mlir::gemm;
 
 namespace {
 
+/// The box coordinates: [inner, outer], and the batch entry of a rank-3
+/// descriptor.
+SmallVector<Value> coordinates(Value inner, Value outer, Value batch) {
+  SmallVector<Value> coords = {inner, outer};
+  if (batch)
+    coords.push_back(batch);
+  return coords;
+}
+
 NVVM::CTAGroupKindAttr getCtaGroup(TmaLoadOp op) {
   std::optional<uint64_t> group = op.getCtaGroup();
   if (!group)
@@ -25,7 +34,7 @@ struct TmaLoadLowering : public ConvertOpToLLVMPattern<TmaLoadOp> {
     Location loc = op.getLoc();
     Value slot = getSlotAddress(rewriter, loc, adaptor.getBuffer(),
                                 op.getBuffer().getType(), adaptor.getSlot(),
-                                adaptor.getRow());
+                                adaptor.getRow(), adaptor.getKOffset());
     // The instruction addresses the destination in the cluster window; a
     // CTA's own shared memory is part of it.
     Value destination = LLVM::AddrSpaceCastOp::create(
@@ -50,7 +59,8 @@ struct TmaLoadLowering : public ConvertOpToLLVMPattern<TmaLoadOp> {
     Value issue = adaptor.getIssue();
     NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
         rewriter, loc, destination, adaptor.getDescriptor(),
-        ValueRange{adaptor.getInner(), adaptor.getOuter()}, barrier,
+        coordinates(adaptor.getInner(), adaptor.getOuter(), adaptor.getBatch()),
+        barrier,
         /*im2colOffsets=*/ValueRange{}, adaptor.getMulticastMask(),
         /*l2CacheHint=*/Value(), NVVM::TMALoadMode::TILE, /*isCTAOnly=*/false,
         getCtaGroup(op), issue);
@@ -80,10 +90,11 @@ struct TmaStoreLowering : public ConvertOpToLLVMPattern<TmaStoreOp> {
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     Value slot = getSlotAddress(rewriter, loc, adaptor.getBuffer(),
-                                op.getBuffer().getType(), adaptor.getSlot());
+                                op.getBuffer().getType(), adaptor.getSlot(),
+                                adaptor.getRow());
     NVVM::CpAsyncBulkTensorSharedCTAToGlobalOp::create(
         rewriter, loc, adaptor.getDescriptor(), slot,
-        ValueRange{adaptor.getInner(), adaptor.getOuter()},
+        coordinates(adaptor.getInner(), adaptor.getOuter(), adaptor.getBatch()),
         /*l2CacheHint=*/Value(), NVVM::TMAStoreMode::TILE,
         /*predicate=*/Value());
     rewriter.eraseOp(op);
@@ -126,7 +137,7 @@ struct TmaPrefetchLowering : public ConvertOpToLLVMPattern<TmaPrefetchOp> {
                   ConversionPatternRewriter &rewriter) const override {
     rewriter.replaceOpWithNewOp<NVVM::CpAsyncBulkTensorPrefetchOp>(
         op, adaptor.getDescriptor(),
-        ValueRange{adaptor.getInner(), adaptor.getOuter()},
+        coordinates(adaptor.getInner(), adaptor.getOuter(), adaptor.getBatch()),
         /*im2colOffsets=*/ValueRange{},
         NVVM::TMALoadModeAttr::get(rewriter.getContext(),
                                    NVVM::TMALoadMode::TILE),

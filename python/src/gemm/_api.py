@@ -1,12 +1,13 @@
 """matmul, compile, load: the three ways in.
 
 C[M, N] = A[M, K] @ B[N, K]^T with A and B of one 16-bit type (bf16 or f16),
-K contiguous in both, f32 accumulation, C in the input type (or out_dtype).
-The kernel for a shape comes from the C++ dispatcher (the one gemm-runner
---library uses), from the kernel library shipped in the package when it has
-it, else compiled on first use (gemm._jit). Warm calls look the kernel up in
-a dictionary and launch: no compiling, no file I/O, no device
-synchronisation.
+f32 accumulation, C in the input type (or out_dtype). Each of A, B and C may
+be row- or column-major (a transposed view such as a.t() or W.T is used as it
+is: the kernel of that layout runs). The kernel for a shape and its layouts
+comes from the C++ dispatcher (the one gemm-runner --library uses), from the
+kernel library shipped in the package when it has it, else compiled on first
+use (gemm._jit). Warm calls look the kernel up in a dictionary and launch: no
+compiling, no file I/O, no device synchronisation.
 """
 import dataclasses
 import os
@@ -21,6 +22,7 @@ _PACKAGE_DIR = os.path.dirname(os.path.abspath(_core.__file__))
 _INPUT_TYPES = ("bf16", "f16")
 _OUTPUT_TYPES = ("bf16", "f16", "f32")
 _ALIGN = 16  # TMA: base addresses and row strides are 16-byte multiples
+_DEFAULT_LAYOUTS = "row,col,row"
 
 
 @dataclasses.dataclass(frozen=True)
@@ -36,8 +38,11 @@ class Config:
     splits: int = 1
     stream_k: bool = False
 
-    def kernel_config(self, dtype="bf16", out_dtype=None):
-        """The gemm._core.KernelConfig of this configuration for these types."""
+    def kernel_config(self, dtype="bf16", out_dtype=None, layouts=_DEFAULT_LAYOUTS,
+                      batched=False):
+        """The gemm._core.KernelConfig of this configuration for these types
+        and layouts ("row,col,row": A, B, C as gemm.matmul spells them),
+        batched or not."""
         if self.arch != "sm_90a":
             raise _core.UsageError(
                 f"arch {self.arch}: the package compiles sm_90a configurations; SM100 "
@@ -47,7 +52,7 @@ class Config:
                                    f"{self.tile} and {self.cluster}")
         return _core.KernelConfig.make(dtype, out_dtype, tuple(self.tile), tuple(self.cluster),
                                        self.schedule, self.raster, self.swizzle, self.stages,
-                                       self.splits, self.stream_k)
+                                       self.splits, self.stream_k, layouts, batched)
 
     @staticmethod
     def from_kernel_config(config):
@@ -57,14 +62,14 @@ class Config:
 
 
 # ---------------------------------------------------------------------------
-# Dispatch data: the kernel library and the tuning file shipped with the
-# package ($GEMM_KERNEL_LIBRARY and $GEMM_TUNING_FILE override them).
+# Dispatch data: the kernel library and the dispatcher's fitted model shipped
+# with the package ($GEMM_KERNEL_LIBRARY and $GEMM_MODEL_FILE override them).
 # ---------------------------------------------------------------------------
 
 _state_lock = threading.Lock()
 _library = None
 _library_loaded = False
-_table = None
+_model = None
 
 
 def kernel_library():
@@ -83,17 +88,19 @@ def kernel_library():
         return _library
 
 
-def tuning_table():
-    global _table
+def dispatch_model():
+    """The dispatcher's fitted model (gemm._core.DispatchModel): the kernel
+    library's, else the one shipped with the package."""
+    global _model
     library = kernel_library()
-    if library is not None and not os.environ.get("GEMM_TUNING_FILE"):
-        return library.table
+    if library is not None and not os.environ.get("GEMM_MODEL_FILE"):
+        return library.model
     with _state_lock:
-        if _table is None:
-            path = os.environ.get("GEMM_TUNING_FILE") or os.path.join(_PACKAGE_DIR, "data",
-                                                                      "tuning.json")
-            _table = _core.TuningTable.load(path)
-        return _table
+        if _model is None:
+            path = os.environ.get("GEMM_MODEL_FILE") or os.path.join(_PACKAGE_DIR, "data",
+                                                                     "model.json")
+            _model = _core.DispatchModel.load(path)
+        return _model
 
 
 _devices = {}
@@ -108,16 +115,35 @@ def device_info(device=0):
     return info
 
 
-def select(m, n, k, dtype="bf16", out_dtype=None, device=None, sm_count=None):
+def select(m, n, k, dtype="bf16", out_dtype=None, device=None, sm_count=None,
+           layouts=_DEFAULT_LAYOUTS, batch=1):
     """The dispatcher's choice for a problem (gemm._core.Selection: config,
-    source, reason), as matmul makes it: for GPU `device`'s SM count, or for
-    `sm_count` (default 132, the H200) without a GPU."""
+    source, reason, transposed), as matmul makes it: for GPU `device`'s SM
+    count, or for `sm_count` (default 132, the H200) without a GPU; among the
+    kernel library's kernels when there is one. `layouts`: "A,B,C" storage
+    orders, row|col each (see gemm.matmul). `batch`: problems of a batch
+    (gemm.bmm, 3-D matmul)."""
     arch = "sm_90a"
     if device is not None:
         info = device_info(device)
         arch, sm_count = info["arch"] or "unknown", info["sm_count"]
-    return _core.select(m, n, k, dtype, out_dtype, tuning_table(), arch, sm_count or 132,
-                        None)
+    return _select(m, n, k, dtype, out_dtype, arch, sm_count or 132, layouts, batch)
+
+
+def _select(m, n, k, dtype, out_dtype, arch, sm_count, layouts, batch=1):
+    """Among the library's kernels when it holds some for these types and
+    layouts (a column-major C the library does not write comes back as the
+    transposed problem), else among all (compiled on first use)."""
+    library = kernel_library()
+    model = dispatch_model()
+    if library is not None:
+        try:
+            return _core.select(m, n, k, dtype, out_dtype, model, arch, sm_count,
+                                library.configs, layouts, batch)
+        except _core.DispatchError:
+            pass
+    return _core.select(m, n, k, dtype, out_dtype, model, arch, sm_count, None, layouts,
+                        batch)
 
 
 # ---------------------------------------------------------------------------
@@ -133,6 +159,10 @@ class Kernel:
         self.manifest_path = self.bundle.manifest_path
         a, b, c = self.bundle.dtypes
         self.dtypes = (a, b, c)
+        # "row,col,row": the storage orders of A, B, C the kernel takes.
+        self.layouts = self.bundle.layouts
+        # A batched kernel runs batches of 2 or more problems.
+        self.batched = self.bundle.batched
         self._loaded = {}
         self._workspaces = {}
         self._lock = threading.Lock()
@@ -150,16 +180,20 @@ class Kernel:
                     kernel = self._loaded[device] = _core.Kernel(self.bundle, device)
         return kernel
 
-    def plan(self, m, n, k, sm_count=132):
-        """The launch plan without a GPU (what gemm-runner --dry-run prints)."""
-        return self.bundle.plan(m, n, k, sm_count)
+    def plan(self, m, n, k, sm_count=132, batch=1, batch_strides=(None, None, None)):
+        """The launch plan without a GPU (what gemm-runner --dry-run prints);
+        batch_strides: elements between the batch entries of A, B, C (None:
+        packed)."""
+        return self.bundle.plan(m, n, k, sm_count, batch=batch, batch_strides=batch_strides)
 
     def __call__(self, a, b, out=None, stream=None):
+        """C = A @ B^T with this kernel; operands in other layouts than the
+        kernel's are copied into its layouts first."""
         return _run(self, a, b, out, stream, self.dtypes[2])
 
 
 _kernels = {}        # manifest path, or ("config", name, cache dir) -> Kernel
-_dispatched = {}     # (m, n, k, dtype, out dtype, device) -> Kernel
+_dispatched = {}     # (m, n, k, dtype, out dtype, layouts, device) -> (Kernel, transposed)
 
 
 def _kernel_for_config(config):
@@ -182,10 +216,12 @@ def _kernel_for_config(config):
     return kernel
 
 
-def compile(config, a_dtype="bf16", b_dtype=None, c_dtype=None):
-    """The kernel of `config` (a gemm.Config) for these types, from the kernel
-    library when it has it, else compiled (once, then from the disk cache).
-    Needs no GPU."""
+def compile(config, a_dtype="bf16", b_dtype=None, c_dtype=None, layouts=_DEFAULT_LAYOUTS,
+            batched=False):
+    """The kernel of `config` (a gemm.Config) for these types and layouts
+    ("A,B,C" storage orders, row|col each: "row,col,row" is A K-major, B N
+    rows of K, C row-major), batched or not, from the kernel library when it
+    has it, else compiled (once, then from the disk cache). Needs no GPU."""
     if isinstance(config, str):
         config = Config.from_kernel_config(_core.KernelConfig(config, a_dtype))
     if not isinstance(config, Config):
@@ -197,7 +233,7 @@ def compile(config, a_dtype="bf16", b_dtype=None, c_dtype=None):
             "bf16 or f16")
     if c_dtype is not None and c_dtype not in _OUTPUT_TYPES:
         raise _core.UsageError(f"c_dtype={c_dtype}: expected one of {', '.join(_OUTPUT_TYPES)}")
-    return _kernel_for_config(config.kernel_config(a_dtype, c_dtype))
+    return _kernel_for_config(config.kernel_config(a_dtype, c_dtype, layouts, batched))
 
 
 def load(manifest_path):
@@ -210,28 +246,52 @@ def load(manifest_path):
     return kernel
 
 
-def _dispatch(m, n, k, dtype, out_dtype, device):
-    key = (m, n, k, dtype, out_dtype, device)
-    kernel = _dispatched.get(key)
-    if kernel is None:
+def _dispatch(m, n, k, dtype, out_dtype, layouts, device, batch=1):
+    """(Kernel, transposed) for a problem: transposed means the kernel
+    computes C^T = B A^T (a column-major C as the row-major C^T)."""
+    key = (m, n, k, dtype, out_dtype, layouts, device, batch)
+    found = _dispatched.get(key)
+    if found is None:
         info = device_info(device)
         if info["arch"] != "sm_90a":
             raise _core.ArchMismatchError(
                 f"GPU {device} ({info['name']}, compute capability "
                 f"{'.'.join(map(str, info['compute_capability']))}) does not run sm_90a kernels; "
                 "the package runs kernels on Hopper GPUs (compute capability 9.0)")
-        selection = _core.select(m, n, k, dtype, out_dtype if out_dtype != dtype else None,
-                                 tuning_table(), "sm_90a", info["sm_count"], None)
-        kernel = _dispatched[key] = _kernel_for_config(selection.config)
-    return kernel
+        selection = _select(m, n, k, dtype, out_dtype if out_dtype != dtype else None,
+                            "sm_90a", info["sm_count"], layouts, batch)
+        found = _dispatched[key] = (_kernel_for_config(selection.config), selection.transposed)
+    return found
+
+
+def bmm(a, b, out=None, *, out_dtype=None, config=None, stream=None):
+    """torch.bmm's product: C[i] = A[i] @ B[i] for A [batch, M, K] and B
+    [batch, K, N]; returns C [batch, M, N]. The same as matmul(a, b^T) with
+    B's last two dimensions exchanged (a view: B [batch, K, N] row-major is
+    the N-major B of the kernels, no copy). A batch of 1 (or a 2-D operand)
+    is broadcast to every entry."""
+    swap = getattr(b, "mT", None)
+    b_t = swap if swap is not None else b.swapaxes(-1, -2)
+    return matmul(a, b_t, out, out_dtype=out_dtype, config=config, stream=stream)
 
 
 def matmul(a, b, out=None, *, out_dtype=None, config=None, stream=None):
     """C = A @ B^T for A [M, K] and B [N, K]; returns C [M, N].
 
+    Batched: A [batch, M, K] and/or B [batch, N, K] give C [batch, M, N]
+    with C[i] = A[i] @ B[i]^T; a 2-D operand, or one of batch 1, is used by
+    every entry (the kernel reads it with a batch stride of 0, no copy), and
+    strided batches (e.g. expand, a slice of a bigger tensor, the batch
+    view of an [M, batch, K] tensor) are used as they are when their
+    strides are 16-byte multiples. out must not have overlapping entries.
+
+    Each of A, B and out may be row-major or column-major (e.g. a.t() of a
+    [K, M] tensor, or W.T of a weight W [K, N] for x @ W), with rows 16-byte
+    aligned: it is used as it is, by the kernel of those layouts. Anything
+    else (other strides, misaligned) is copied aligned first.
     out: write into this tensor (M x N, of the output type) instead of a new
-    one. out_dtype: "bf16", "f16" or "f32" (default: the input type).
-    config: a gemm.Config to use instead of the dispatcher's choice.
+    (row-major) one. out_dtype: "bf16", "f16" or "f32" (default: the input
+    type). config: a gemm.Config to use instead of the dispatcher's choice.
     stream: a CUDA stream handle (int) for non-PyTorch, non-CuPy tensors;
     otherwise the framework's current stream is used.
     """
@@ -242,11 +302,7 @@ def matmul(a, b, out=None, *, out_dtype=None, config=None, stream=None):
 
 
 def matmul_impl(a, b, out, out_dtype, config, stream):
-    if config is not None:
-        dtype = view(a, "a").dtype
-        kernel = compile(config, dtype, dtype, out_dtype)
-        return _run(kernel, a, b, out, stream, kernel.dtypes[2])
-    return _run(None, a, b, out, stream, out_dtype)
+    return _run(config, a, b, out, stream, out_dtype)
 
 
 def _check_inputs(a, b):
@@ -256,10 +312,11 @@ def _check_inputs(a, b):
             raise _core.UsageError(
                 f"{name} is on {v.device_text}: the kernels run on an NVIDIA GPU; move it there "
                 "first (e.g. tensor.cuda())")
-        if len(v.shape) != 2:
+        if len(v.shape) not in (2, 3):
             raise _core.UsageError(
-                f"{name} has shape {list(v.shape)}: expected a 2-D matrix "
-                f"({'A [M, K]' if name == 'a' else 'B [N, K]'}); batched GEMM is not supported yet")
+                f"{name} has shape {list(v.shape)}: expected a matrix "
+                f"({'A [M, K]' if name == 'a' else 'B [N, K]'}) or a batch of them "
+                f"({'A [batch, M, K]' if name == 'a' else 'B [batch, N, K]'})")
     if va.dtype != vb.dtype or va.dtype not in _INPUT_TYPES:
         raise _core.UsageError(
             f"a is {va.dtype} and b is {vb.dtype}: A and B must be both bf16 or both f16 "
@@ -267,50 +324,113 @@ def _check_inputs(a, b):
     if va.device != vb.device:
         raise _core.UsageError(f"a is on {va.device_text} and b on {vb.device_text}: "
                                "put both on the same GPU")
-    if va.shape[1] != vb.shape[1]:
+    if va.shape[-1] != vb.shape[-1]:
         raise _core.UsageError(
             f"a is {list(va.shape)} and b is {list(vb.shape)}: C = A @ B^T needs A [M, K] and "
-            f"B [N, K] with the same K ({va.shape[1]} != {vb.shape[1]}); for x @ W with W [K, N] "
-            "pass W.T")
+            f"B [N, K] with the same K ({va.shape[-1]} != {vb.shape[-1]}); for x @ W with W [K, N] "
+            "pass W.T (for A @ B with B [batch, K, N] use gemm.bmm)")
+    ba = va.shape[0] if len(va.shape) == 3 else None
+    bb = vb.shape[0] if len(vb.shape) == 3 else None
+    if ba is not None and bb is not None and ba != bb and 1 not in (ba, bb):
+        raise _core.UsageError(
+            f"a is {list(va.shape)} and b is {list(vb.shape)}: their batch sizes {ba} and {bb} "
+            "differ (a batch of 1, or a 2-D operand, is broadcast to every entry)")
     return va, vb
 
 
-def _aligned(v):
-    """Row-major with 16-byte-aligned rows and base: usable by TMA as it is."""
+def _round_ld(count, element_bytes, row_align=_ALIGN):
+    """The smallest leading dimension >= count whose rows are `row_align`
+    (16: TMA's rule) byte multiples."""
+    return -(-count * element_bytes // row_align) * row_align // element_bytes
+
+
+def _storage(v):
+    """How TMA can read the 2-D view v [rows, cols] as it is: ("row", ld) when
+    its rows are contiguous (cols elements, ld apart), ("col", ld) when its
+    columns are, None when neither (other strides, a misaligned base or
+    leading dimension). A single row or column is read along its elements."""
     rows, cols = v.shape
-    if cols > 1 and v.strides[1] != 1:
-        return False
-    ld = v.strides[0] if rows > 1 else max(cols, 1)
-    return v.ptr % _ALIGN == 0 and (ld * v.element_bytes) % _ALIGN == 0 and ld >= cols
+    if v.ptr % _ALIGN:
+        return None
+    s0, s1 = v.strides
+    eb = v.element_bytes
+    if cols <= 1 or s1 == 1:
+        ld = s0 if rows > 1 else _round_ld(cols, eb)
+        if ld >= cols and (ld * eb) % _ALIGN == 0:
+            return "row", ld
+    if rows <= 1 or s0 == 1:
+        ld = s1 if cols > 1 else _round_ld(rows, eb)
+        if ld >= rows and (ld * eb) % _ALIGN == 0:
+            return "col", ld
+    return None
 
 
-def _leading_dim(v):
-    rows, cols = v.shape
-    if rows > 1:
-        return v.strides[0]
-    # A single row: any aligned stride at least the row length will do.
-    return -(-cols * v.element_bytes // _ALIGN) * _ALIGN // v.element_bytes
+class _Matrix:
+    """One operand as the kernel sees it: the 2-D view of its first batch
+    entry (`first`), the storage order and leading dimension TMA reads it
+    with (`storage`, None when it must be copied), and the elements between
+    batch entries (`stride`: None for a plain matrix, 0 for one matrix every
+    entry reads)."""
+    __slots__ = ("first", "storage", "stride")
+
+    def __init__(self, v, batch):
+        from gemm._tensors import TensorView
+        if len(v.shape) == 3:
+            self.first = TensorView(v.obj, v.framework, v.ptr, tuple(v.shape[1:]),
+                                    tuple(v.strides[1:]), v.dtype, v.is_cuda, v.device,
+                                    v.device_text)
+            self.stride = v.strides[0] if v.shape[0] > 1 else 0
+        else:
+            self.first, self.stride = v, 0
+        if not batch:
+            self.stride = None
+        self.storage = _storage(self.first)
+        # TMA reads batch entries a 16-byte multiple apart.
+        if self.storage and self.stride and (self.stride * v.element_bytes) % _ALIGN:
+            self.storage = None
 
 
-def _staged(mem, v, what):
-    """A copy of `v` that TMA can read (contiguous rows, 16-byte aligned)."""
+def _copy(mem, v, what, order, batch=None, row_align=_ALIGN):
+    """An aligned copy of the operand v (a TensorView, 2-D or 3-D) in
+    storage order `order` ("row" or "col"), packed entries of `batch` (None:
+    a plain matrix), rows `row_align` byte multiples, and its _Matrix."""
     if mem.kind is None or mem.kind != v.framework:
         raise _core.UsageError(
-            f"{what} is not row-major with 16-byte-aligned rows (strides {list(v.strides)}, "
-            f"address {v.ptr:#x}) and cannot be copied for you: make it contiguous with rows "
-            "of a multiple of 16 bytes")
-    rows, cols = v.shape
-    ld = -(-cols * v.element_bytes // _ALIGN) * _ALIGN // v.element_bytes
-    copy = mem.empty(rows, cols, v.dtype, ld)
-    mem.copy(copy, v.obj)
-    return view(copy, what)
+            f"{what} is not row- or column-major with 16-byte-aligned rows (strides "
+            f"{list(v.strides)}, address {v.ptr:#x}) and cannot be copied for you: make it "
+            "contiguous with rows of a multiple of 16 bytes")
+    rows, cols = v.shape[-2:]
+    entries = batch or 1
+    eb = v.element_bytes
+    if order == "row":
+        copy = mem.empty3(entries, rows, cols, v.dtype, _round_ld(cols, eb, row_align))
+    else:
+        copy = mem.transpose(mem.empty3(entries, cols, rows, v.dtype,
+                                        _round_ld(rows, eb, row_align)))
+    source = v.obj if len(v.shape) == 3 else mem.unsqueeze(v.obj)
+    mem.copy(copy, source)   # broadcasts a single entry to every entry
+    return _Matrix(view(copy if batch else mem.squeeze(copy), what), batch)
+
+
+# A [M, K] stored "row" is gemm.matmul's a(row) (K-major); B [N, K] stored
+# "row" (N rows of K) is b(col), the K-major B; C [M, N] as stored.
+_B_LAYOUT = {"row": "col", "col": "row"}
 
 
 def _run(kernel, a, b, out, stream, out_dtype):
+    """C = A @ B^T with `kernel` (a Kernel, a Config, or None: the
+    dispatcher's choice), for matrices or batches of them."""
     va, vb = _check_inputs(a, b)
-    m, k = va.shape
-    n = vb.shape[0]
+    m, k = va.shape[-2:]
+    n = vb.shape[-2]
+    batched = len(va.shape) == 3 or len(vb.shape) == 3
+    batch = max(va.shape[0] if len(va.shape) == 3 else 1,
+                vb.shape[0] if len(vb.shape) == 3 else 1) if batched else None
+    out_shape = (batch, m, n) if batched else (m, n)
     device = va.device
+    if isinstance(kernel, Config):
+        kernel = compile(kernel, va.dtype, va.dtype, out_dtype, batched=bool(batch and batch > 1))
+        out_dtype = kernel.dtypes[2]
     if kernel is not None and kernel.dtypes[0] != va.dtype:
         raise _core.UsageError(
             f"{kernel.name} takes {kernel.dtypes[0]} inputs; a and b are {va.dtype}")
@@ -323,8 +443,9 @@ def _run(kernel, a, b, out, stream, out_dtype):
         if not vc.is_cuda or vc.device != device:
             raise _core.UsageError(f"out is on {vc.device_text}, a and b on {va.device_text}: "
                                    "put out on the same GPU")
-        if tuple(vc.shape) != (m, n):
-            raise _core.UsageError(f"out has shape {list(vc.shape)}; C = A @ B^T is [{m}, {n}]")
+        if tuple(vc.shape) != out_shape:
+            raise _core.UsageError(f"out has shape {list(vc.shape)}; C = A @ B^T is "
+                                   f"{list(out_shape)}")
         if out_dtype is not None and vc.dtype != out_dtype:
             raise _core.UsageError(f"out is {vc.dtype} but out_dtype is {out_dtype}")
         c_dtype = vc.dtype
@@ -334,30 +455,70 @@ def _run(kernel, a, b, out, stream, out_dtype):
     if kernel is not None and kernel.dtypes[2] != c_dtype:
         raise _core.UsageError(f"{kernel.name} writes {kernel.dtypes[2]}; the output is {c_dtype}")
     mem = memory(va.framework if vc is None else vc.framework, device)
-    if m == 0 or n == 0 or k == 0:
+    if m == 0 or n == 0 or k == 0 or batch == 0:
         # Nothing to launch; an empty K sums nothing.
-        result = mem.empty(m, n, c_dtype) if out is None else out
-        if k == 0 and m and n:
+        result = mem.empty3(*out_shape, c_dtype) if batched else mem.empty(m, n, c_dtype)
+        result = result if out is None else out
+        if k == 0 and m and n and batch != 0:
             mem.fill_zero(result)
         return result
+    # A batch of one is one problem: the plain kernel runs it.
+    multi = bool(batched and batch > 1)
+    if kernel is not None and kernel.batched != multi:
+        raise _core.UsageError(
+            f"{kernel.name} is {'a batched' if kernel.batched else 'a plain'} kernel; "
+            f"the problem is {'a batch of ' + str(batch) if multi else 'one matrix product'}: "
+            f"compile the configuration with batched={multi}")
+
+    ma = _Matrix(va, multi)
+    mb = _Matrix(vb, multi)
+    mc = _Matrix(vc, multi) if vc is not None else None
+    transposed = False
     if kernel is None:
-        kernel = _dispatch(m, n, k, va.dtype, c_dtype, device)
+        orders = [x.storage[0] if x and x.storage else "row" for x in (ma, mb, mc)]
+        layouts = f"{orders[0]},{_B_LAYOUT[orders[1]]},{orders[2]}"
+        kernel, transposed = _dispatch(m, n, k, va.dtype, c_dtype, layouts, device,
+                                       batch if multi else 1)
+        want = orders
+    else:
+        la, lb, lc = kernel.layouts.split(",")
+        want = [la, _B_LAYOUT[lb], lc]
     loaded = kernel.loaded(device)
 
-    if not _aligned(va):
-        va = _staged(mem, va, "a")
-    if not _aligned(vb):
-        vb = _staged(mem, vb, "b")
+    # Operands TMA cannot read in the kernel's layout are copied; so are those
+    # whose rows straddle L2 lines where the kernel reuses them enough for the
+    # copy to pay (gemm::runtime::realignPays, as gemm-runner decides).
+    rows = m * (batch if multi else 1)
+    for name, v, want_order in (("a", va, want[0]), ("b", vb, want[1])):
+        mx = ma if name == "a" else mb
+        if mx.storage is None or mx.storage[0] != want_order:
+            mx = _copy(mem, v, name, want_order, batch if multi else None)
+        if _core.realign_pays(name, rows, n, k, mx.storage[1] * v.element_bytes):
+            mx = _copy(mem, v, name, want_order, batch if multi else None,
+                       _core.STAGING_ROW_ALIGNMENT)
+        if name == "a":
+            ma = mx
+        else:
+            mb = mx
     result = out
     if out is None:
-        result = mem.empty(m, n, c_dtype)
-        vc = view(result, "out")
+        entries = batch if batched else 1
+        result = mem.empty3(entries, m, n, c_dtype) if want[2] == "row" \
+            else mem.transpose(mem.empty3(entries, n, m, c_dtype))
+        if not batched:
+            result = mem.squeeze(result)
+        mc = _Matrix(view(result, "out"), multi)
     target = None
-    if not _aligned(vc):
-        # Computed into aligned rows, then copied into the caller's layout.
-        target = mem.empty(m, n, c_dtype, -(-n * vc.element_bytes // _ALIGN) * _ALIGN
-                           // vc.element_bytes)
-        vc = view(target, "out")
+    if mc.storage is None or mc.storage[0] != want[2] or (multi and mc.stride == 0):
+        # Computed into an aligned buffer of the kernel's layout, then copied
+        # into the caller's.
+        entries = batch if multi else 1
+        eb = mc.first.element_bytes
+        target = mem.empty3(entries, m, n, c_dtype, _round_ld(n, eb)) if want[2] == "row" \
+            else mem.transpose(mem.empty3(entries, n, m, c_dtype, _round_ld(m, eb)))
+        if not batched:
+            target = mem.squeeze(target)
+        mc = _Matrix(view(target, "out"), multi)
 
     if stream is None:
         stream = mem.stream()
@@ -366,15 +527,23 @@ def _run(kernel, a, b, out, stream, out_dtype):
         if not isinstance(stream, int):
             raise _core.UsageError("stream must be a CUDA stream handle (int) or an object "
                                    "with .cuda_stream (torch) or .ptr (CuPy)")
-    lda, ldb, ldc = _leading_dim(va), _leading_dim(vb), _leading_dim(vc)
+    # The kernel's problem: this one, or the transposed C^T = B A^T (A and B
+    # exchanged, each keeping its memory, leading dimension and batch
+    # stride).
+    km, kn = (n, m) if transposed else (m, n)
+    first, second = (mb, ma) if transposed else (ma, mb)
+    lda, ldb, ldc = first.storage[1], second.storage[1], mc.storage[1]
+    kbatch = batch if multi else 1
+    strides = (first.stride, second.stride, mc.stride) if multi else (None, None, None)
     workspaces = []
     if loaded.has_workspaces:
-        for size, zeroed in loaded.plan(m, n, k, lda, ldb, ldc).workspaces:
+        for size, zeroed in loaded.plan(km, kn, k, lda, ldb, ldc, kbatch, strides).workspaces:
             # Per-call buffers come from the framework's caching allocator,
             # which hands them out again only after this launch on the stream.
             buffer = _workspace(kernel, mem, device, stream, size, zeroed)
             workspaces.append((buffer, mem.address(buffer)))
-    loaded.run(m, n, k, va.ptr, lda, vb.ptr, ldb, vc.ptr, ldc, [w[1] for w in workspaces], stream)
+    loaded.run(km, kn, k, first.first.ptr, lda, second.first.ptr, ldb, mc.first.ptr, ldc,
+               [w[1] for w in workspaces], stream, kbatch, strides)
     if target is not None:
         mem.copy(result, target)
     return result

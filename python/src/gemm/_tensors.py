@@ -176,6 +176,40 @@ class Memory:
             return make(count, dtype=self.cupy.uint8)
 
     @staticmethod
+    def transpose(buffer):
+        """The view of a buffer with its last two dimensions exchanged (no
+        copy)."""
+        return buffer.swapaxes(-1, -2)
+
+    @staticmethod
+    def squeeze(buffer):
+        """The first entry of a 3-D buffer of one entry, as a 2-D view."""
+        return buffer[0]
+
+    @staticmethod
+    def unsqueeze(buffer):
+        """A 2-D buffer as a 3-D view of one entry."""
+        return buffer[None]
+
+    def empty3(self, batch, rows, cols, dtype, ld=None):
+        """batch x rows x cols of `dtype`, packed entries of rows `ld`
+        elements apart (a view into a wider buffer when ld > cols)."""
+        self._need_allocator()
+        ld = ld or cols
+        if self.kind == "torch":
+            t = self.torch
+            tdtype = {"bf16": t.bfloat16, "f16": t.float16, "f32": t.float32}[dtype]
+            buffer = t.empty((batch, rows, ld), dtype=tdtype, device=f"cuda:{self.device}")
+        else:
+            cp = self.cupy
+            if dtype == "bf16":
+                raise _core.UsageError("CuPy has no bfloat16 type: pass out= for bf16 results")
+            with cp.cuda.Device(self.device):
+                buffer = cp.empty((batch, rows, ld),
+                                  dtype={"f16": cp.float16, "f32": cp.float32}[dtype])
+        return buffer[:, :, :cols] if ld != cols else buffer
+
+    @staticmethod
     def address(buffer):
         return buffer.data_ptr() if hasattr(buffer, "data_ptr") else buffer.data.ptr
 

@@ -58,6 +58,16 @@ def matmul(a, b, out, out_dtype, config):
     return torch.ops.gemm.matmul(a, b, name, out_dtype)
 
 
+def _reduce_to(grad, shape):
+    """A batched operand's gradient summed over the entries it was
+    broadcast to."""
+    if grad.dim() > len(shape):
+        return grad.sum(0)
+    if grad.dim() == 3 and shape[0] == 1 and grad.shape[0] != 1:
+        return grad.sum(0, keepdim=True)
+    return grad
+
+
 def _type_name(dtype):
     torch = sys.modules["torch"]
     return {torch.bfloat16: "bf16", torch.float16: "f16", torch.float32: "f32"}.get(dtype)
@@ -76,11 +86,13 @@ def register():
 
     @matmul_op.register_fake
     def _(a, b, config=None, out_dtype=None):
-        torch._check(a.dim() == 2 and b.dim() == 2,
-                     lambda: "gemm.matmul: a [M, K] and b [N, K] must be 2-D")
-        torch._check(a.shape[1] == b.shape[1],
-                     lambda: f"gemm.matmul: K of a ({a.shape[1]}) != K of b ({b.shape[1]})")
-        return a.new_empty((a.shape[0], b.shape[0]), dtype=out_dtype or a.dtype)
+        torch._check(a.dim() in (2, 3) and b.dim() in (2, 3),
+                     lambda: "gemm.matmul: a [M, K] and b [N, K] must be 2-D or batches "
+                             "of them (3-D)")
+        torch._check(a.shape[-1] == b.shape[-1],
+                     lambda: f"gemm.matmul: K of a ({a.shape[-1]}) != K of b ({b.shape[-1]})")
+        batch = tuple(torch.broadcast_shapes(a.shape[:-2], b.shape[:-2]))
+        return a.new_empty(batch + (a.shape[-2], b.shape[-2]), dtype=out_dtype or a.dtype)
 
     def setup_context(ctx, inputs, output):
         a, b, config, _ = inputs
@@ -92,11 +104,14 @@ def register():
         grad = grad.to(a.dtype)
         grad_a = grad_b = None
         # C = A B^T: dA = dC (B^T)^T and dB = dC^T (A^T)^T, each an A @ B^T
-        # of the kernels (the transposed operands are staged K-major).
+        # of the kernels; the transposed views run the kernels of their
+        # layouts (an N-major B, an M-major A) without copies.
+        # A batch: per entry; an operand broadcast to every entry (2-D, or a
+        # batch of 1) gets the sum of its entries' gradients.
         if ctx.needs_input_grad[0]:
-            grad_a = torch.ops.gemm.matmul(grad, b.T, None, None)
+            grad_a = _reduce_to(torch.ops.gemm.matmul(grad, b.mT, None, None), a.shape)
         if ctx.needs_input_grad[1]:
-            grad_b = torch.ops.gemm.matmul(grad.T, a.T, None, None)
+            grad_b = _reduce_to(torch.ops.gemm.matmul(grad.mT, a.mT, None, None), b.shape)
         return grad_a, grad_b, None, None
 
     matmul_op.register_autograd(backward, setup_context=setup_context)

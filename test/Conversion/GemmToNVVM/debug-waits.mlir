@@ -22,6 +22,8 @@
 // RELEASE-NOT: gemm_debug_wait_record
 
 gpu.module @kernels {
+  // The counters of the bounded named barriers (@named_barriers below).
+  // CHECK: llvm.mlir.global internal @gemm_debug_named_barriers() {addr_space = 3 : i32, alignment = 8 : i64} : !llvm.array<32 x i32>
   // CHECK: llvm.mlir.global external @gemm_debug_wait_record(0 : i64) {addr_space = 1 : i32, alignment = 8 : i64} : i64
   // CHECK-LABEL: gpu.func @roles
   // The producer's acquire (wait site 0): the empty barrier, parity, stage.
@@ -114,6 +116,90 @@ gpu.module @kernels {
       gemm.pipeline.consumer_wait %p[%warp] : !pipe
       gemm.yield
     }
+    gpu.return
+  }
+
+  // Named barriers with a thread count (bar.sync id, n; gemm.barrier_any)
+  // are bounded too (docs/Runtime.md): the kernel's entry zeroes the
+  // counters in @gemm_debug_named_barriers (words 0-15: threads arrived at
+  // barrier id, 16-31: its generation) and syncs once with the hardware
+  // barrier 0; each barrier reads its generation, arrives with a relaxed add
+  // between acq_rel fences, and the last arriver resets the count and
+  // publishes the next generation (release) while the others poll it
+  // (acquire) for at most MS milliseconds, then record (stage: barrier id,
+  // parity: generation, iteration: threads arrived) and trap. gemm.barrier_any
+  // keeps its bar.red.or after the bounded barrier, for the OR. Barriers
+  // without a count (every non-exited thread of the CTA) stay as they are.
+  // CHECK-LABEL: gpu.func @named_barriers
+  // CHECK-SAME: (%[[ID:.*]]: i32, %[[P:.*]]: i1,
+  // CHECK: %[[TID:.*]] = nvvm.read.ptx.sreg.tid.x : i32
+  // CHECK: %[[ZEROES:.*]] = llvm.icmp "ult" %[[TID]]
+  // CHECK: scf.if %[[ZEROES]] {
+  // CHECK:   %[[WORDS:.*]] = llvm.mlir.addressof @gemm_debug_named_barriers : !llvm.ptr<3>
+  // CHECK:   %[[MINE:.*]] = llvm.getelementptr %[[WORDS]][%[[TID]]]
+  // CHECK:   llvm.store %{{.*}}, %[[MINE]]
+  // CHECK-NEXT: {{^ *[}]$}}
+  // CHECK-NEXT: nvvm.barrier{{$}}
+  // CHECK: %[[THREADS:.*]] = arith.constant 128 : i32
+  // CHECK: %[[MASKED:.*]] = llvm.and %[[ID]], %{{.*}} : i32
+  // CHECK: %[[COUNT:.*]] = llvm.getelementptr %{{.*}}[%[[MASKED]]]
+  // CHECK: %[[GID:.*]] = llvm.add %[[MASKED]], %{{.*}} : i32
+  // CHECK: %[[GEN:.*]] = llvm.getelementptr %{{.*}}[%[[GID]]]
+  // CHECK: %[[ARRIVED_IN:.*]] = llvm.load %[[GEN]] atomic syncscope("block") monotonic
+  // CHECK-NEXT: llvm.fence syncscope("block") acq_rel
+  // CHECK-NEXT: %[[ONE:.*]] = llvm.mlir.constant(1 : i32) : i32
+  // CHECK-NEXT: %[[BEFORE:.*]] = llvm.atomicrmw add %[[COUNT]], %[[ONE]] syncscope("block") monotonic
+  // CHECK-NEXT: llvm.fence syncscope("block") acq_rel
+  // CHECK: %[[LASTCOUNT:.*]] = llvm.sub %[[THREADS]], %{{.*}} : i32
+  // CHECK: %[[LAST:.*]] = llvm.icmp "eq" %[[BEFORE]], %[[LASTCOUNT]]
+  // CHECK: scf.if %[[LAST]] {
+  // CHECK:   llvm.store %{{.*}}, %[[COUNT]] atomic syncscope("block") monotonic
+  // CHECK:   %[[NEXT:.*]] = llvm.add %[[ARRIVED_IN]], %{{.*}} : i32
+  // CHECK:   llvm.store %[[NEXT]], %[[GEN]] atomic syncscope("block") release
+  // CHECK: } else {
+  // CHECK:   llvm.load %[[GEN]] atomic syncscope("block") acquire
+  // CHECK:   nvvm.read.ptx.sreg.globaltimer
+  // CHECK:   scf.while
+  // CHECK:     llvm.load %[[GEN]] atomic syncscope("block") acquire
+  // CHECK:   } do {
+  // CHECK:     %[[LIMIT:.*]] = llvm.mlir.constant(250000000 : i64) : i64
+  // CHECK:     scf.if
+  // CHECK:       %[[NOW_ARRIVED:.*]] = llvm.load %[[COUNT]] atomic syncscope("block") monotonic
+  // CHECK:       llvm.cmpxchg
+  // CHECK:         %[[SITE:.*]] = llvm.mlir.constant(2 : i32) : i32
+  // CHECK:         llvm.store volatile %[[SITE]]
+  // CHECK:         llvm.store volatile %[[MASKED]]
+  // CHECK:         llvm.store volatile %[[ARRIVED_IN]]
+  // CHECK:         llvm.store volatile %[[NOW_ARRIVED]]
+  // CHECK:         llvm.intr.trap
+  // Then the warp reconverges (bar.warp.sync with the full mask) before
+  // the warp-collective instructions that follow a bar.sync.
+  // CHECK: nvvm.bar.warp.sync %{{.*}} : i32
+  // No bar.sync with the id is left: the bounded barrier replaced it.
+  // CHECK-NOT: nvvm.barrier id
+  // gemm.barrier_any (site 3): the bounded barrier, then bar.red.or.
+  // CHECK: llvm.atomicrmw add
+  // CHECK: llvm.mlir.constant(3 : i32) : i32
+  // CHECK: llvm.intr.trap
+  // CHECK: llvm.call_intrinsic "llvm.nvvm.barrier.cta.red.or.aligned.count"
+  // CHECK: nvvm.vote.sync any
+  // Barriers over the whole CTA are not bounded.
+  // CHECK: gpu.barrier
+  // CHECK-NEXT: nvvm.barrier id = %[[ID]]{{$}}
+  // CHECK-NEXT: gpu.return
+  // RELEASE-LABEL: gpu.func @named_barriers
+  // RELEASE-NOT: gemm_debug_named_barriers
+  // RELEASE: nvvm.barrier id = %{{.*}} number_of_threads = %{{.*}}
+  // RELEASE-NEXT: llvm.mlir.constant(128 : i32)
+  // RELEASE-NEXT: llvm.call_intrinsic "llvm.nvvm.barrier.cta.red.or.aligned.count"
+  gpu.func @named_barriers(%id: i32, %p: i1, %pipe: !pipe, %n: i32) kernel {
+    gemm.pipeline.consumer_wait %pipe[%n] : !pipe
+    gemm.pipeline.producer_acquire %pipe[%n] : !pipe
+    %c128 = arith.constant 128 : i32
+    nvvm.barrier id = %id number_of_threads = %c128
+    %any = gemm.barrier_any %p barrier(%id) threads(128)
+    gpu.barrier
+    nvvm.barrier id = %id
     gpu.return
   }
 }

@@ -239,4 +239,56 @@ gpu.module @kernels {
     }
     gpu.return
   }
+
+  // A column-major C (transposed): the slot is the sub-tile's transpose,
+  // line n = column n of the atom's 64 rows. stmatrix.trans (layout col)
+  // stores each 8x8 block transposed: lane l addresses line 8 (group +
+  // (l / 16)) + l mod 8 at chunk 2 w + (l / 8) mod 2 (the block's 8 rows),
+  // xor-ed with the line mod 8 = l mod 8.
+  // CHECK-LABEL: gpu.func @store_bf16_transposed
+  // CHECK: %[[WARP:.*]] = llvm.udiv %{{.*}}, %{{.*}} : i32
+  // CHECK: %[[LANE:.*]] = llvm.urem %{{.*}}, %{{.*}} : i32
+  // CHECK: %[[BASE:.*]] = llvm.getelementptr %{{.*}}[%{{.*}}] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
+  // CHECK: %[[BLOCK:.*]] = llvm.udiv %[[LANE]], %{{.*}} : i32
+  // CHECK: %[[J:.*]] = llvm.urem %[[LANE]], %{{.*}} : i32
+  // CHECK: %[[HALF:.*]] = llvm.urem %[[BLOCK]], %{{.*}} : i32
+  // CHECK: %[[GL:.*]] = llvm.udiv %[[BLOCK]], %{{.*}} : i32
+  // CHECK: %[[W2:.*]] = llvm.mul %[[WARP]], %{{.*}} : i32
+  // CHECK-NEXT: %[[CHUNK:.*]] = llvm.add %[[W2]], %[[HALF]] : i32
+  // CHECK: %[[G:.*]] = llvm.add %[[GL]], %{{.*}} : i32
+  // CHECK: %[[G8:.*]] = llvm.mul %[[G]], %{{.*}} : i32
+  // CHECK-NEXT: %[[LINE:.*]] = llvm.add %[[G8]], %[[J]] : i32
+  // CHECK: %[[LINE7:.*]] = llvm.and %[[LINE]], %{{.*}} : i32
+  // CHECK-NEXT: %[[SW:.*]] = llvm.xor %[[CHUNK]], %[[LINE7]] : i32
+  // CHECK: %[[ADDR:.*]] = llvm.getelementptr %[[BASE]][%{{.*}}] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
+  // CHECK-NEXT: nvvm.stmatrix %[[ADDR]], %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} {eltType = #nvvm.ld_st_matrix_elt_type<b16>, layout = #nvvm.mma_layout<col>, shape = #nvvm.ld_st_matrix_shape<m = 8, n = 8>}
+  // CHECK-COUNT-3: nvvm.stmatrix {{.*}}layout = #nvvm.mma_layout<col>
+  // CHECK-NOT: nvvm.stmatrix
+  // CHECK-NOT: llvm.store
+  // CHECK: gpu.return
+  gpu.func @store_bf16_transposed(%acc: !acc, %s: !stage16, %slot: i32) {
+    gemm.accum.store_smem %acc atom(0) col(64) transposed -> %s[%slot] : !acc, !stage16
+    gpu.return
+  }
+
+  // f32, transposed: two 32 x 32 boxes (4096 bytes each); a thread's row r
+  // = 16 w + l / 4 + 8 half is box r / 32, byte 4 (r mod 32) of its line;
+  // each value is stored alone (4 bytes), 2 halves x 4 groups x 2 values.
+  // CHECK-LABEL: gpu.func @store_f32_transposed
+  // CHECK: %[[ATOM:.*]] = llvm.extractvalue %{{.*}}[1]
+  // CHECK: %[[C32:.*]] = llvm.mlir.constant(32 : i32) : i32
+  // CHECK-NEXT: %[[BOX:.*]] = llvm.udiv %[[ROW:.*]], %[[C32]] : i32
+  // CHECK: %[[C4096:.*]] = llvm.mlir.constant(4096 : i32) : i32
+  // CHECK-NEXT: %[[BOXOFF:.*]] = llvm.mul %[[BOX]], %[[C4096]] : i32
+  // CHECK: llvm.extractvalue %[[ATOM]][16]
+  // CHECK: llvm.store %{{.*}}, %{{.*}} {alignment = 4 : i64} : f32, !llvm.ptr<3>
+  // CHECK-COUNT-15: llvm.store %{{.*}}, %{{.*}} {alignment = 4 : i64} : f32, !llvm.ptr<3>
+  // CHECK-NOT: llvm.store
+  // CHECK-NOT: nvvm.stmatrix
+  // CHECK: gpu.return
+  gpu.func @store_f32_transposed(%acc: !gemm.accum<128 x 64 x f32>, %s: !stage32, %slot: i32) {
+    gemm.accum.store_smem %acc atom(1) col(32) transposed -> %s[%slot]
+        : !gemm.accum<128 x 64 x f32>, !stage32
+    gpu.return
+  }
 }

@@ -214,3 +214,90 @@ gpu.module @kernels {
     gpu.return
   }
 }
+
+// -----
+// MN-major operands (an M-major A, an N-major B): the blocks of 64 rows
+// are BK = 64 lines of 128 bytes each (8192 bytes), so the descriptors
+// carry LBO = 8192 (block to block) and SBO = 1024 (8 K lines to the next
+// 8): (1 << 62) | ((1024 >> 4) << 32) | ((8192 >> 4) << 16)
+// = 4611686293338849280. A k-step is 16 K lines: 2048 bytes. PTX's layout
+// names flip to the transposed forms: A col (imm-trans-a = 1), B row
+// (imm-trans-b = 1).
+
+!ringAm = !gemm.smem<4 x 128 x 64 x bf16, swizzle = 128, major = mn>
+!ringBn = !gemm.smem<4 x 256 x 64 x bf16, swizzle = 128, major = mn>
+!ringAk = !gemm.smem<4 x 128 x 64 x bf16, swizzle = 128>
+!ringBk = !gemm.smem<4 x 256 x 64 x bf16, swizzle = 128>
+
+gpu.module @mn_major {
+  // CHECK-LABEL: gpu.func @a_m_major
+  // CHECK-SAME: %[[A:[a-z0-9]+]]: !llvm.ptr<3>, %[[B:[a-z0-9]+]]: !llvm.ptr<3>, %[[SLOT:[a-z0-9]+]]: i32, %[[ROW:[a-z0-9]+]]: i32)
+  // Row r of the A slot starts block r / 64 (8192 bytes each).
+  // CHECK: %[[AOFF:.*]] = llvm.mul %[[SLOT]], %{{.*}} : i32
+  // CHECK-NEXT: %[[SPAN:.*]] = llvm.mlir.constant(64 : i32) : i32
+  // CHECK-NEXT: %[[BLOCK:.*]] = llvm.udiv %[[ROW]], %[[SPAN]] : i32
+  // CHECK-NEXT: %[[BLOCKBYTES:.*]] = llvm.mlir.constant(8192 : i32) : i32
+  // CHECK-NEXT: %[[BOFF:.*]] = llvm.mul %[[BLOCK]], %[[BLOCKBYTES]] : i32
+  // CHECK-NEXT: %[[ATOTAL:.*]] = llvm.add %[[AOFF]], %[[BOFF]] : i32
+  // CHECK-NEXT: %[[ASLOT:.*]] = llvm.getelementptr %[[A]][%[[ATOTAL]]]
+  // CHECK: %[[BSLOT:.*]] = llvm.getelementptr %[[B]][%{{.*}}] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
+  // K-major B: the K-major bits.
+  // CHECK: llvm.mlir.constant(4611686293305360384 : i64) : i64
+  // CHECK: llvm.getelementptr %[[ASLOT]][0] :
+  // CHECK: %[[ABITS:.*]] = llvm.mlir.constant(4611686293338849280 : i64) : i64
+  // CHECK-NEXT: %[[ADESC:.*]] = llvm.add %{{.*}}, %[[ABITS]] : i64
+  // CHECK: nvvm.wgmma.mma_async %[[ADESC]], %{{.*}}, <m = 64, n = 256, k = 16>, D[<f32>, <one>], A[<bf16>, <one>, <col>], B[<bf16>, <one>, <col>]
+  // The next k-steps: 32 bytes further in B's rows, 16 lines (2048 bytes)
+  // further in A's blocks.
+  // CHECK: llvm.getelementptr %[[BSLOT]][32] :
+  // CHECK: llvm.getelementptr %[[ASLOT]][2048] :
+  // CHECK: llvm.getelementptr %[[BSLOT]][64] :
+  // CHECK: llvm.getelementptr %[[ASLOT]][4096] :
+  // CHECK: llvm.getelementptr %[[BSLOT]][96] :
+  // CHECK: llvm.getelementptr %[[ASLOT]][6144] :
+  // CHECK: nvvm.wgmma.mma_async
+  // CHECK-NOT: nvvm.wgmma.mma_async
+  // CHECK: gpu.return
+  gpu.func @a_m_major(%acc: !gemm.accum<64 x 256 x f32>, %a: !ringAm, %b: !ringBk,
+                      %slot: i32, %row: i32) {
+    %r = gemm.mma.sm90 %acc, %a[%row], %b slot(%slot)
+        : !gemm.accum<64 x 256 x f32>, !ringAm, !ringBk
+    gpu.return
+  }
+
+  // CHECK-LABEL: gpu.func @b_n_major
+  // CHECK-SAME: %[[A:[a-z0-9]+]]: !llvm.ptr<3>, %[[B:[a-z0-9]+]]: !llvm.ptr<3>
+  // CHECK: %[[ASLOT:.*]] = llvm.getelementptr %[[A]][%{{.*}}] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
+  // CHECK: %[[BSLOT:.*]] = llvm.getelementptr %[[B]][%{{.*}}] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
+  // CHECK-NEXT: llvm.getelementptr %[[BSLOT]][0] :
+  // CHECK: %[[BBITS:.*]] = llvm.mlir.constant(4611686293338849280 : i64) : i64
+  // CHECK-NEXT: %[[BDESC:.*]] = llvm.add %{{.*}}, %[[BBITS]] : i64
+  // CHECK: llvm.mlir.constant(4611686293305360384 : i64) : i64
+  // CHECK: nvvm.wgmma.mma_async %{{.*}}, %[[BDESC]], %{{.*}}, <m = 64, n = 256, k = 16>, D[<f32>, <one>], A[<bf16>, <one>, <row>], B[<bf16>, <one>, <row>]
+  // CHECK: llvm.getelementptr %[[BSLOT]][2048] :
+  // CHECK: llvm.getelementptr %[[ASLOT]][32] :
+  // CHECK: gpu.return
+  gpu.func @b_n_major(%acc: !gemm.accum<64 x 256 x f32>, %a: !ringAk, %b: !ringBn,
+                      %slot: i32, %row: i32) {
+    %r = gemm.mma.sm90 %acc, %a[%row], %b slot(%slot)
+        : !gemm.accum<64 x 256 x f32>, !ringAk, !ringBn
+    gpu.return
+  }
+
+  // Two atoms of an M-major A: atom 1 is the next block (8192 bytes).
+  // CHECK-LABEL: gpu.func @two_atoms_m_major
+  // CHECK: %[[ASLOT:.*]] = llvm.getelementptr %{{.*}}[%{{.*}}] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
+  // CHECK: llvm.getelementptr %[[ASLOT]][0] :
+  // CHECK: nvvm.wgmma.mma_async {{.*}}, <m = 64, n = 128, k = 16>, D[<f32>, <one>], A[<bf16>, <one>, <col>], B[<bf16>, <one>, <row>]
+  // CHECK: llvm.getelementptr %[[ASLOT]][8192] :
+  // CHECK: llvm.getelementptr %[[ASLOT]][2048] :
+  // CHECK: llvm.getelementptr %[[ASLOT]][10240] :
+  // CHECK: gpu.return
+  gpu.func @two_atoms_m_major(%acc: !gemm.accum<128 x 128 x f32>, %a: !ringAm,
+                              %b: !gemm.smem<4 x 128 x 64 x bf16, swizzle = 128, major = mn>,
+                              %slot: i32, %row: i32) {
+    %r = gemm.mma.sm90 %acc, %a[%row], %b slot(%slot)
+        : !gemm.accum<128 x 128 x f32>, !ringAm, !gemm.smem<4 x 128 x 64 x bf16, swizzle = 128, major = mn>
+    gpu.return
+  }
+}

@@ -138,3 +138,30 @@ func.func @tx_branches_differ(%dA: !descA, %dA32: !descA32, %whole: i1,
   }
   return
 }
+
+// -----
+
+!pipe = !gemm.pipeline<stages = 4, producers = 1, consumers = 4>
+!descBn = !gemm.tma_desc<bf16, box = [64, 32], swizzle = 128>
+!ringBn = !gemm.smem<4 x 128 x 64 x bf16, swizzle = 128, major = mn>
+
+// An N-major B is multicast in K-line slices: each CTA loads 32 of the 64
+// K lines of both 64-column blocks, and each slice counts for both halves
+// of its block (4 KiB x 2): the stage expects 16 KiB, not the 8 KiB of this
+// CTA's own boxes.
+func.func @tx_multicast_mn_major(%dB: !descBn, %x: i32, %y: i32, %n: i32,
+                                 %line: i32, %mask: i16) {
+  %b, %p = gemm.smem.plan : !ringBn, !pipe
+  gemm.pipeline.init %p : !pipe
+  %c0 = arith.constant 0 : i32
+  %c64 = arith.constant 64 : i32
+  // expected-error @+1 {{expect_tx of 8192 bytes does not match the 16384 bytes that the 2 asynchronous write(s) of this stage (TMA loads, cluster launch control responses) deliver}}
+  gemm.pipeline.producer_commit %p[%n] tx(8192) : !pipe
+  // expected-note @+1 {{delivers 8192 bytes}}
+  gemm.tma.load %dB[%x, %y] -> %b[%n, %c0] k_offset(%line) barrier %p[%n] multicast(%mask)
+      : !descBn, !ringBn, !pipe
+  // expected-note @+1 {{delivers 8192 bytes}}
+  gemm.tma.load %dB[%x, %y] -> %b[%n, %c64] k_offset(%line) barrier %p[%n] multicast(%mask)
+      : !descBn, !ringBn, !pipe
+  return
+}

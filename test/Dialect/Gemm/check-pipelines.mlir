@@ -35,6 +35,29 @@ func.func @stage(%dA: !descA, %dB: !descB, %x: i32, %y: i32, %n: i32) {
 
 // A 128-row multicast slice of the 256-row B slot: this CTA receives the
 // whole 32 KiB slot, so the stage expects 16 KiB + 32 KiB.
+// MN-major: a 256-row N-major B slot is four 64-row blocks; in K-line
+// slices of 32 each multicast box (4 KiB) counts for its whole block.
+!descBn = !gemm.tma_desc<bf16, box = [64, 32], swizzle = 128>
+!ringBn = !gemm.smem<4 x 256 x 64 x bf16, swizzle = 128, major = mn>
+// CHECK-LABEL: func.func @multicast_mn_major
+// CHECK: gemm.pipeline.producer_commit %{{.*}} tx(49152)
+func.func @multicast_mn_major(%dA: !descA, %dB: !descBn, %x: i32, %y: i32,
+                              %n: i32, %line: i32, %mask: i16) {
+  %a, %b, %p = gemm.smem.plan : !ringA, !ringBn, !pipe4
+  %c0 = arith.constant 0 : i32
+  %c64 = arith.constant 64 : i32
+  %c128 = arith.constant 128 : i32
+  %c192 = arith.constant 192 : i32
+  gemm.pipeline.init %p : !pipe4
+  gemm.pipeline.producer_commit %p[%n] tx(49152) : !pipe4
+  gemm.tma.load %dA[%x, %y] -> %a[%n] barrier %p[%n] : !descA, !ringA, !pipe4
+  gemm.tma.load %dB[%x, %y] -> %b[%n, %c0] k_offset(%line) barrier %p[%n] multicast(%mask) : !descBn, !ringBn, !pipe4
+  gemm.tma.load %dB[%x, %y] -> %b[%n, %c64] k_offset(%line) barrier %p[%n] multicast(%mask) : !descBn, !ringBn, !pipe4
+  gemm.tma.load %dB[%x, %y] -> %b[%n, %c128] k_offset(%line) barrier %p[%n] multicast(%mask) : !descBn, !ringBn, !pipe4
+  gemm.tma.load %dB[%x, %y] -> %b[%n, %c192] k_offset(%line) barrier %p[%n] multicast(%mask) : !descBn, !ringBn, !pipe4
+  return
+}
+
 // CHECK-LABEL: func.func @multicast
 // CHECK: gemm.pipeline.producer_commit %{{.*}} tx(49152)
 // CHECK: multicast(%{{.*}})
@@ -63,6 +86,14 @@ func.func @multicast(%dA: !descA, %dB: !descBslice, %x: i32, %y: i32, %n: i32,
 // KERNEL: gemm.pipeline.producer_commit %{{.*}} tx(24576)
 // KERNEL: } else {
 // KERNEL-COUNT-3: when(
+// MN-major operands: one box per 64-row block, in K-line slices when
+// multicast; the sums are those of the K-major kernels.
+// KERNEL-LABEL: gpu.func @mn_major_cluster
+// KERNEL: gemm.pipeline.producer_commit %{{.*}} tx(49152)
+// KERNEL-COUNT-6: gemm.tma.load
+// KERNEL-LABEL: gpu.func @m_major_pingpong
+// KERNEL: gemm.pipeline.producer_commit %{{.*}} tx(40960)
+// KERNEL: gemm.tma.load {{.*}} k_offset({{.*}}) barrier {{.*}} multicast(
 gemm.matmul @coop a(bf16, row) b(bf16, col) c(bf16, row) acc(f32)
     config(#gemm.config<arch = sm_90a, tile = [128, 256, 64]>)
 gemm.matmul @cluster a(bf16, row) b(bf16, col) c(bf16, row) acc(f32)
@@ -71,6 +102,10 @@ gemm.matmul @pingpong a(bf16, row) b(bf16, col) c(bf16, row) acc(f32)
     config(#gemm.config<arch = sm_90a, tile = [128, 128, 64], schedule = pingpong>)
 gemm.matmul @pingpong_64 a(bf16, row) b(bf16, col) c(bf16, row) acc(f32)
     config(#gemm.config<arch = sm_90a, tile = [64, 128, 64], schedule = pingpong>)
+gemm.matmul @mn_major_cluster a(bf16, col) b(bf16, row) c(bf16, row) acc(f32)
+    config(#gemm.config<arch = sm_90a, tile = [128, 256, 64], cluster = [2, 1]>)
+gemm.matmul @m_major_pingpong a(bf16, col) b(bf16, row) c(bf16, row) acc(f32)
+    config(#gemm.config<arch = sm_90a, tile = [64, 256, 64], cluster = [1, 2], schedule = pingpong>)
 
 // Alternative loads of a stage in the branches of an scf.if count once;
 // a skipped load (`when`) still counts its box.

@@ -39,6 +39,14 @@ gemm.matmul @cluster_size a(bf16, row) b(bf16, col) c(bf16, row) acc(f32)
 
 // -----
 
+// Found by gemm-fuzz: the product of these sizes overflowed in the
+// verifier (signed overflow, UBSan); each size is checked first.
+// expected-error @+2 {{cluster [17, 9223372036854775807] exceeds the portable limit of 8 CTAs}}
+gemm.matmul @cluster_huge a(bf16, row) b(bf16, col) c(bf16, row) acc(f32)
+    config(#gemm.config<arch = sm_90a, tile = [128, 256, 64], cluster = [17, 9223372036854775807]>)
+
+// -----
+
 // expected-error @+2 {{stages must be 0 (derive from the shared-memory budget) or at least 2, got 1}}
 gemm.matmul @one_stage a(bf16, row) b(bf16, col) c(bf16, row) acc(f32)
     config(#gemm.config<arch = sm_90a, tile = [128, 256, 64], stages = 1>)
@@ -156,8 +164,45 @@ func.func @tma_element(%d: !gemm.tma_desc<index, box = [64, 64], swizzle = 128>)
 
 // -----
 
-// expected-error @+1 {{TMA box must have 2 dimensions, got 3}}
-func.func @tma_box_rank(%d: !gemm.tma_desc<bf16, box = [64, 64, 2], swizzle = 128>) { return }
+// expected-error @+1 {{TMA box must have 2 dimensions (3 for a batch of matrices), got 4}}
+func.func @tma_box_rank(%d: !gemm.tma_desc<bf16, box = [64, 64, 1, 1], swizzle = 128>) { return }
+
+// -----
+
+// expected-error @+1 {{a batched TMA box holds one matrix of the batch (third dimension 1), got 2}}
+func.func @tma_box_batch(%d: !gemm.tma_desc<bf16, box = [64, 64, 2], swizzle = 128>) { return }
+
+// -----
+
+func.func @tma_batch_missing(%d: !gemm.tma_desc<bf16, box = [64, 128, 1], swizzle = 128>, %i: i32) {
+  // expected-error @+1 {{'gemm.tma.prefetch' op a batched (rank-3) descriptor needs a batch coordinate: [inner, outer, batch]}}
+  gemm.tma.prefetch %d[%i, %i] : !gemm.tma_desc<bf16, box = [64, 128, 1], swizzle = 128>
+  return
+}
+
+// -----
+
+func.func @tma_batch_rank2(%d: !gemm.tma_desc<bf16, box = [64, 64], swizzle = 128>,
+                           %b: !gemm.smem<4 x 64 x 64 x bf16, swizzle = 128>, %i: i32) {
+  // expected-error @+1 {{'gemm.tma.store' op a batch coordinate needs a batched (rank-3) descriptor, got box [64, 64]}}
+  gemm.tma.store %d[%i, %i, %i] from %b[%i]
+      : !gemm.tma_desc<bf16, box = [64, 64], swizzle = 128>, !gemm.smem<4 x 64 x 64 x bf16, swizzle = 128>
+  return
+}
+
+// -----
+
+!pipe = !gemm.pipeline<stages = 4, producers = 1, consumers = 2>
+
+func.func @tma_load_batch_missing(%d: !gemm.tma_desc<bf16, box = [64, 128, 1], swizzle = 128>,
+                                  %b: !gemm.smem<4 x 128 x 64 x bf16, swizzle = 128>,
+                                  %p: !pipe, %i: i32) {
+  // expected-error @+1 {{'gemm.tma.load' op a batched (rank-3) descriptor needs a batch coordinate: [inner, outer, batch]}}
+  gemm.tma.load %d[%i, %i] -> %b[%i] barrier %p[%i]
+      : !gemm.tma_desc<bf16, box = [64, 128, 1], swizzle = 128>,
+        !gemm.smem<4 x 128 x 64 x bf16, swizzle = 128>, !pipe
+  return
+}
 
 // -----
 
@@ -201,6 +246,13 @@ func.func @smem_cols(%b: !gemm.smem<2 x 128 x 0 x bf16, swizzle = 0>) { return }
 
 // -----
 
+// Found by gemm-fuzz: a size near 2^63 overflowed the row-byte count (cols x
+// element bytes) in the verifier itself (signed overflow, UBSan).
+// expected-error @+1 {{shared-memory buffer sizes must be at most 65536, got 4 x 128 x 9223372036854775807}}
+func.func @smem_huge(%b: !gemm.smem<4 x 128 x 9223372036854775807 x bf16, swizzle = 128>) { return }
+
+// -----
+
 // expected-error @+1 {{shared-memory element type must be an integer or float, got 'index'}}
 func.func @smem_element(%b: !gemm.smem<2 x 128 x 64 x index, swizzle = 0>) { return }
 
@@ -221,12 +273,35 @@ func.func @smem_rows(%b: !gemm.smem<2 x 12 x 64 x bf16, swizzle = 128>) { return
 
 // -----
 
+// expected-error @+1 {{an MN-major buffer needs a swizzle (its blocks are swizzle spans of M or N elements)}}
+func.func @smem_mn_swizzle(%b: !gemm.smem<2 x 128 x 64 x bf16, swizzle = 0, major = mn>) { return }
+
+// -----
+
+// expected-error @+1 {{an MN-major buffer needs rows that make whole 128-byte swizzle spans, got 96 x 'bf16'}}
+func.func @smem_mn_rows(%b: !gemm.smem<2 x 96 x 64 x bf16, swizzle = 128, major = mn>) { return }
+
+// -----
+
+// expected-error @+1 {{an MN-major swizzled buffer needs a multiple of 8 columns (K lines of one swizzle atom), got 12}}
+func.func @smem_mn_cols(%b: !gemm.smem<2 x 128 x 12 x bf16, swizzle = 128, major = mn>) { return }
+
+// -----
+
 //===----------------------------------------------------------------------===//
 // !gemm.pipeline
 //===----------------------------------------------------------------------===//
 
 // expected-error @+1 {{pipeline needs at least one stage, got 0}}
 func.func @pipeline_stages(%p: !gemm.pipeline<stages = 0, producers = 1, consumers = 2>) { return }
+
+// -----
+
+// Found by gemm-fuzz: a plan with such a pipeline overflowed its barriers'
+// byte count (16 x stages) in the gemm.smem.plan verifier (signed overflow,
+// UBSan).
+// expected-error @+1 {{pipeline stages must be at most 1024, got 9223372036854775807}}
+func.func @pipeline_stages_huge(%p: !gemm.pipeline<stages = 9223372036854775807, producers = 1, consumers = 2>) { return }
 
 // -----
 
@@ -297,27 +372,64 @@ gemm.matmul @acc_type a(f16, row) b(f16, col) c(f16, row) acc(f16)
 
 // -----
 
-// expected-error @+1 {{'gemm.matmul' op only a(row) b(col) c(row) (C = A * B^T with K-major operands) is implemented}}
-gemm.matmul @a_layout a(bf16, col) b(bf16, col) c(bf16, row) acc(f32)
+// WGMMA transposes only 16-bit operands: 8-bit A and B stay K-major.
+// expected-error @+1 {{'gemm.matmul' op a(col) b(col) c(row): 'f8E4M3FN' operands must be K-major on sm_90a (a(row) b(col)); WGMMA transposes only 16-bit operands}}
+gemm.matmul @fp8_m_major a(f8E4M3FN, col) b(f8E4M3FN, col) c(bf16, row) acc(f32)
+    config(#gemm.config<arch = sm_90a, tile = [128, 256, 128]>)
+
+// -----
+
+// The kernel's symbol becomes its PTX .entry name and its bundle's file
+// names: found by gemm-fuzz, a space in it crashed the NVPTX back end ("Symbol
+// name with unsupported characters"), and a '/' would have written the
+// bundle outside its output directory.
+// expected-error @+1 {{'gemm.matmul' op symbol @"with space" must be an identifier ([A-Za-z_][A-Za-z0-9_]*): it names the PTX kernel and its bundle files}}
+gemm.matmul @"with space" a(bf16, row) b(bf16, col) c(bf16, row) acc(f32)
+    config(#gemm.config<arch = sm_100a, tile = [128, 256, 64], schedule = warp_roles>)
+
+// -----
+
+// expected-error @+1 {{'gemm.matmul' op symbol @"../escape" must be an identifier}}
+gemm.matmul @"../escape" a(bf16, row) b(bf16, col) c(bf16, row) acc(f32)
     config(#gemm.config<arch = sm_90a, tile = [128, 256, 64]>)
 
 // -----
 
-// expected-error @+1 {{'gemm.matmul' op only a(row) b(col) c(row) (C = A * B^T with K-major operands) is implemented}}
-gemm.matmul @b_layout a(bf16, row) b(bf16, row) c(bf16, row) acc(f32)
+// expected-error @+1 {{'gemm.matmul' op symbol @"0digit" must be an identifier}}
+gemm.matmul @"0digit" a(bf16, row) b(bf16, col) c(bf16, row) acc(f32)
     config(#gemm.config<arch = sm_90a, tile = [128, 256, 64]>)
 
 // -----
 
-// expected-error @+1 {{'gemm.matmul' op only a(row) b(col) c(row) (C = A * B^T with K-major operands) is implemented}}
-gemm.matmul @c_layout a(bf16, row) b(bf16, col) c(bf16, col) acc(f32)
-    config(#gemm.config<arch = sm_90a, tile = [128, 256, 64]>)
+// expected-error @+1 {{'gemm.matmul' op a(row) b(row) c(row) is implemented for sm_90a; sm_100a kernels take a(row) b(col) c(row) (K-major A and B, row-major C)}}
+gemm.matmul @sm100_layout a(bf16, row) b(bf16, row) c(bf16, row) acc(f32)
+    config(#gemm.config<arch = sm_100a, tile = [128, 256, 64], schedule = warp_roles>)
+
+// -----
+
+// expected-error @+1 {{'gemm.matmul' op batched is implemented for sm_90a kernels}}
+gemm.matmul @sm100_batched a(bf16, row) b(bf16, col) c(bf16, row) acc(f32) batched
+    config(#gemm.config<arch = sm_100a, tile = [128, 256, 64], schedule = warp_roles>)
+
+// -----
+
+// expected-error @+1 {{'gemm.matmul' op an N-major B (b(row)) is loaded in blocks of 64 columns (one 128-byte swizzle span); tile N of 96 is not a multiple}}
+gemm.matmul @n_major_tile a(bf16, row) b(bf16, row) c(bf16, row) acc(f32)
+    config(#gemm.config<arch = sm_90a, tile = [128, 96, 64]>)
 
 // -----
 
 // expected-error @+1 {{'gemm.matmul' op tile K of 32 must span 128 bytes of 'bf16' (one 128-byte swizzle row): use BK = 64}}
 gemm.matmul @tile_k a(bf16, row) b(bf16, col) c(bf16, row) acc(f32)
     config(#gemm.config<arch = sm_90a, tile = [128, 256, 32]>)
+
+// -----
+
+// Found by gemm-fuzz: tile K x element bytes overflowed in the verifier
+// (signed overflow, UBSan).
+// expected-error @+1 {{'gemm.matmul' op tile K of 4611686018427387904 must span 128 bytes of 'bf16' (one 128-byte swizzle row): use BK = 64}}
+gemm.matmul @tile_k_huge a(bf16, row) b(bf16, col) c(bf16, row) acc(f32)
+    config(#gemm.config<arch = sm_90a, tile = [256, 128, 4611686018427387904]>)
 
 // -----
 
@@ -444,6 +556,37 @@ gemm.matmul @epilogue_yield_count a(bf16, row) b(bf16, col) c(bf16, row) acc(f32
 // -----
 
 // An epilogue block without a terminator.
+// Found by gemm-fuzz: a gemm.wgmma.fence in an sm_100a kernel's epilogue was
+// cloned into the kernel and lowered to an nvvm.wgmma.fence.aligned the
+// NVVM verifier rejects for sm_100a (convert-gemm-to-nvvm succeeded with
+// invalid IR). The epilogue may only compute.
+// expected-error @+1 {{'gemm.matmul' op epilogue region ops must be free of memory effects (arithmetic on the accumulator value), got 'gemm.wgmma.fence'}}
+gemm.matmul @epilogue_effects a(f8E4M3FN, row) b(f8E4M3FN, col) c(bf16, row) acc(f32)
+    config(#gemm.config<arch = sm_100a, tile = [128, 256, 128], schedule = warp_roles>) {
+^bb0(%a: f32):
+  gemm.wgmma.fence
+  %o = arith.truncf %a : f32 to bf16
+  gemm.yield %o : bf16
+}
+
+// -----
+
+// The same rule for the regions materialize clones it into.
+func.func @store_smem_epilogue_effects(%acc: !gemm.accum<64 x 256 x f32>,
+                                       %s: !gemm.smem<2 x 64 x 64 x bf16, swizzle = 128>, %i: i32) {
+  // expected-error @+1 {{'gemm.accum.store_smem' op epilogue region ops must be free of memory effects (arithmetic on the accumulator value), got 'gpu.barrier'}}
+  gemm.accum.store_smem %acc atom(0) col(0) -> %s[%i]
+      : !gemm.accum<64 x 256 x f32>, !gemm.smem<2 x 64 x 64 x bf16, swizzle = 128> {
+  ^bb0(%v: f32):
+    gpu.barrier
+    %r = arith.truncf %v : f32 to bf16
+    gemm.yield %r : bf16
+  }
+  return
+}
+
+// -----
+
 // expected-error @+1 {{'gemm.matmul' op epilogue region must end with gemm.yield}}
 gemm.matmul @epilogue_no_terminator a(bf16, row) b(bf16, col) c(bf16, row) acc(f32)
     config(#gemm.config<arch = sm_90a, tile = [128, 256, 64]>) {
@@ -775,6 +918,76 @@ func.func @load_slice_row(%d: !gemm.tma_desc<bf16, box = [64, 64], swizzle = 128
 
 // -----
 
+!pipe = !gemm.pipeline<stages = 4, producers = 1, consumers = 2>
+
+func.func @load_mn_span(%d: !gemm.tma_desc<bf16, box = [32, 64], swizzle = 128>,
+                        %b: !gemm.smem<4 x 128 x 64 x bf16, swizzle = 128, major = mn>,
+                        %p: !pipe, %i: i32) {
+  // expected-error @+1 {{'gemm.tma.load' op box inner dimension 32 must be one 128-byte swizzle span (64 elements) of the MN-major buffer}}
+  gemm.tma.load %d[%i, %i] -> %b[%i, %i] barrier %p[%i]
+      : !gemm.tma_desc<bf16, box = [32, 64], swizzle = 128>,
+        !gemm.smem<4 x 128 x 64 x bf16, swizzle = 128, major = mn>, !pipe
+  return
+}
+
+// -----
+
+!pipe = !gemm.pipeline<stages = 4, producers = 1, consumers = 2>
+
+func.func @load_mn_lines(%d: !gemm.tma_desc<bf16, box = [64, 24], swizzle = 128>,
+                         %b: !gemm.smem<4 x 128 x 64 x bf16, swizzle = 128, major = mn>,
+                         %p: !pipe, %i: i32) {
+  // expected-error @+1 {{'gemm.tma.load' op box of 24 K lines does not tile the MN-major buffer's 64 K lines in whole 8-line swizzle atoms}}
+  gemm.tma.load %d[%i, %i] -> %b[%i, %i] k_offset(%i) barrier %p[%i]
+      : !gemm.tma_desc<bf16, box = [64, 24], swizzle = 128>,
+        !gemm.smem<4 x 128 x 64 x bf16, swizzle = 128, major = mn>, !pipe
+  return
+}
+
+// -----
+
+!pipe = !gemm.pipeline<stages = 4, producers = 1, consumers = 2>
+
+func.func @load_mn_k_offset(%d: !gemm.tma_desc<bf16, box = [64, 32], swizzle = 128>,
+                            %b: !gemm.smem<4 x 128 x 64 x bf16, swizzle = 128, major = mn>,
+                            %p: !pipe, %i: i32, %mask: i16) {
+  // expected-error @+1 {{'gemm.tma.load' op a box of fewer K lines than the slot needs a k_offset}}
+  gemm.tma.load %d[%i, %i] -> %b[%i, %i] barrier %p[%i] multicast(%mask)
+      : !gemm.tma_desc<bf16, box = [64, 32], swizzle = 128>,
+        !gemm.smem<4 x 128 x 64 x bf16, swizzle = 128, major = mn>, !pipe
+  return
+}
+
+// -----
+
+!pipe = !gemm.pipeline<stages = 4, producers = 1, consumers = 2>
+
+func.func @load_mn_row(%d: !gemm.tma_desc<bf16, box = [64, 64], swizzle = 128>,
+                       %b: !gemm.smem<4 x 128 x 64 x bf16, swizzle = 128, major = mn>,
+                       %p: !pipe, %i: i32) {
+  // expected-error @+1 {{'gemm.tma.load' op an MN-major slot of several blocks needs a row offset for each box}}
+  gemm.tma.load %d[%i, %i] -> %b[%i] barrier %p[%i]
+      : !gemm.tma_desc<bf16, box = [64, 64], swizzle = 128>,
+        !gemm.smem<4 x 128 x 64 x bf16, swizzle = 128, major = mn>, !pipe
+  return
+}
+
+// -----
+
+!pipe = !gemm.pipeline<stages = 4, producers = 1, consumers = 2>
+
+func.func @load_k_offset_k_major(%d: !gemm.tma_desc<bf16, box = [64, 128], swizzle = 128>,
+                                 %b: !gemm.smem<4 x 128 x 64 x bf16, swizzle = 128>,
+                                 %p: !pipe, %i: i32) {
+  // expected-error @+1 {{'gemm.tma.load' op k_offset applies to MN-major buffers; a K-major box covers all K of its rows}}
+  gemm.tma.load %d[%i, %i] -> %b[%i] k_offset(%i) barrier %p[%i]
+      : !gemm.tma_desc<bf16, box = [64, 128], swizzle = 128>,
+        !gemm.smem<4 x 128 x 64 x bf16, swizzle = 128>, !pipe
+  return
+}
+
+// -----
+
 func.func @store_element(%d: !gemm.tma_desc<f16, box = [64, 64], swizzle = 128>,
                          %b: !gemm.smem<4 x 64 x 64 x bf16, swizzle = 128>, %i: i32) {
   // expected-error @+1 {{'gemm.tma.store' op descriptor element type 'f16' differs from the buffer's 'bf16'}}
@@ -810,10 +1023,21 @@ func.func @store_inner(%d: !gemm.tma_desc<bf16, box = [32, 64], swizzle = 128>,
 
 func.func @store_rows(%d: !gemm.tma_desc<bf16, box = [64, 32], swizzle = 128>,
                       %b: !gemm.smem<4 x 64 x 64 x bf16, swizzle = 128>, %i: i32) {
-  // expected-error @+1 {{'gemm.tma.store' op box of 32 rows must equal the slot's 64 rows}}
+  // expected-error @+1 {{'gemm.tma.store' op a box smaller than the slot needs a row offset}}
   gemm.tma.store %d[%i, %i] from %b[%i]
       : !gemm.tma_desc<bf16, box = [64, 32], swizzle = 128>,
         !gemm.smem<4 x 64 x 64 x bf16, swizzle = 128>
+  return
+}
+
+// -----
+
+func.func @store_rows_tile(%d: !gemm.tma_desc<f32, box = [32, 48], swizzle = 128>,
+                           %b: !gemm.smem<4 x 64 x 32 x f32, swizzle = 128>, %i: i32) {
+  // expected-error @+1 {{'gemm.tma.store' op box of 48 rows does not tile the slot's 64 rows}}
+  gemm.tma.store %d[%i, %i] from %b[%i, %i]
+      : !gemm.tma_desc<f32, box = [32, 48], swizzle = 128>,
+        !gemm.smem<4 x 64 x 32 x f32, swizzle = 128>
   return
 }
 
@@ -847,10 +1071,22 @@ func.func @mma_element_type(%acc: !gemm.accum<64 x 256 x f32>,
 
 // -----
 
+func.func @mma_mn_major_fp8(%acc: !gemm.accum<64 x 256 x f32>,
+                            %a: !gemm.smem<4 x 128 x 128 x f8E4M3FN, swizzle = 128, major = mn>,
+                            %b: !gemm.smem<4 x 256 x 128 x f8E4M3FN, swizzle = 128>, %i: i32) {
+  // expected-error @+1 {{'gemm.mma.sm90' op an MN-major A operand must be 16-bit (WGMMA transposes only .f16/.bf16 operands), got 'f8E4M3FN'}}
+  %r = gemm.mma.sm90 %acc, %a[%i], %b slot(%i)
+      : !gemm.accum<64 x 256 x f32>, !gemm.smem<4 x 128 x 128 x f8E4M3FN, swizzle = 128, major = mn>,
+        !gemm.smem<4 x 256 x 128 x f8E4M3FN, swizzle = 128>
+  return
+}
+
+// -----
+
 func.func @mma_swizzle(%acc: !gemm.accum<64 x 256 x f32>,
                        %a: !gemm.smem<4 x 128 x 32 x bf16, swizzle = 64>,
                        %b: !gemm.smem<4 x 256 x 64 x bf16, swizzle = 128>, %i: i32) {
-  // expected-error @+1 {{'gemm.mma.sm90' op WGMMA operands must be 128-byte swizzled K-major tiles}}
+  // expected-error @+1 {{'gemm.mma.sm90' op WGMMA operands must be 128-byte swizzled tiles}}
   %r = gemm.mma.sm90 %acc, %a[%i], %b slot(%i)
       : !gemm.accum<64 x 256 x f32>, !gemm.smem<4 x 128 x 32 x bf16, swizzle = 64>,
         !gemm.smem<4 x 256 x 64 x bf16, swizzle = 128>
@@ -1127,6 +1363,17 @@ func.func @load_add_first_only(%acc: !gemm.accum<64 x 256 x f32>, %p: !llvm.ptr<
 func.func @load_add_past_end(%acc: !gemm.accum<64 x 256 x f32>, %p: !llvm.ptr<1>, %i: i32) {
   // expected-error @+1 {{'gemm.accum.load_add_global' op values [96, 160) must be a non-empty range of whole 16-byte steps (multiples of 4) within the thread's 128 accumulator values}}
   %r = gemm.accum.load_add_global %acc, %p[%i] values(96, 64) : !gemm.accum<64 x 256 x f32>, !llvm.ptr<1>
+  return
+}
+
+// -----
+
+// Found by gemm-fuzz: first + count overflowed in the verifier (signed
+// overflow, UBSan; wrapped to a negative end, the release build accepted
+// this range).
+func.func @load_add_huge(%acc: !gemm.accum<64 x 256 x f32>, %p: !llvm.ptr<1>, %i: i32) {
+  // expected-error @+1 {{'gemm.accum.load_add_global' op values [4, 9223372036854775808) must be a non-empty range of whole 16-byte steps (multiples of 4) within the thread's 128 accumulator values}}
+  %r = gemm.accum.load_add_global %acc, %p[%i] values(4, 9223372036854775804) : !gemm.accum<64 x 256 x f32>, !llvm.ptr<1>
   return
 }
 

@@ -23,3 +23,12 @@ gemm.matmul @too_deep a(bf16, row) b(bf16, col) c(bf16, row) acc(f32)
 // expected-error @+1 {{'gemm.matmul' op a ring of 2 stages of 393216 bytes needs}}
 gemm.matmul @grouped_too_wide a(bf16, row) b(bf16, col) c(bf16, row) acc(f32)
     config(#gemm.config<arch = sm_100a, tile = [128, 256, 64], schedule = warp_roles, k_group = 8>)
+
+// -----
+
+// Found by gemm-fuzz: a huge stage count reached the plan's types (an
+// assertion in SmemBufferType::get, whose sizes are at most 65536) and its
+// byte count (an overflow); it is refused first.
+// expected-error @+1 {{'gemm.matmul' op a ring of 4611686018427387904 stages of 49152 bytes does not fit the 232448-byte (227 KB) shared-memory budget: use fewer stages, a smaller k_group or a narrower tile}}
+gemm.matmul @stages_huge a(bf16, row) b(bf16, col) c(bf16, row) acc(f32)
+    config(#gemm.config<arch = sm_100a, tile = [128, 256, 64], stages = 4611686018427387904, schedule = warp_roles>)

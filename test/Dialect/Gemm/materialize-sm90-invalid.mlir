@@ -49,3 +49,21 @@ gemm.matmul @second_bad a(bf16, row) b(bf16, col) c(bf16, row) acc(f32)
     config(#gemm.config<arch = sm_90a, tile = [64, 128, 64]>)
 gemm.matmul @not_reached a(bf16, row) b(bf16, col) c(bf16, row) acc(f32)
     config(#gemm.config<arch = sm_90a, tile = [64, 64, 64]>)
+
+// -----
+
+// A stage count given in the config must fit the shared-memory budget with
+// the epilogue's staging. Found by gemm-fuzz: the pass built the 7-stage
+// plan (262256 bytes) and succeeded, leaving a gemm.smem.plan the verifier
+// rejects.
+// expected-error @+1 {{'gemm.matmul' op a ring of 7 stages of 32768 bytes does not fit the 232448-byte (227 KB) shared-memory budget with the epilogue's staging: use fewer stages (0 derives the deepest ring that fits) or a smaller tile}}
+gemm.matmul @stages_over_budget a(bf16, row) b(bf16, col) c(bf16, row) acc(f32)
+    config(#gemm.config<arch = sm_90a, tile = [128, 128, 64], scheduler = split_k, splits = 2, stages = 7>)
+
+// -----
+
+// A huge count is refused before the plan's byte count (which it would
+// overflow) is computed.
+// expected-error @+1 {{'gemm.matmul' op a ring of 4611686018427387904 stages of 49152 bytes does not fit}}
+gemm.matmul @stages_huge a(bf16, row) b(bf16, col) c(bf16, row) acc(f32)
+    config(#gemm.config<arch = sm_90a, tile = [128, 256, 64], stages = 4611686018427387904>)

@@ -27,6 +27,13 @@ func.func @tmem_type_budget(%t: !gemm.tmem<3 x 128 x 256 x f32>) { return }
 
 // -----
 
+// Found by gemm-fuzz: stages x columns overflowed (signed overflow, UBSan;
+// wrapped to a negative count, the release build accepted the type).
+// expected-error @below {{9223372036854775807 stages of 128 columns exceed the 512 TMEM columns}}
+func.func @tmem_type_huge(%t: !gemm.tmem<9223372036854775807 x 128 x 128 x f32>) { return }
+
+// -----
+
 func.func @alloc_columns(%slot: !gemm.smem<1 x 1 x 1 x i32, swizzle = 0>) {
   // expected-error @below {{'gemm.tmem.alloc' op TMEM columns must be a power of two in [32, 512], got 96}}
   gemm.tmem.alloc %slot columns(96) : !gemm.smem<1 x 1 x 1 x i32, swizzle = 0>

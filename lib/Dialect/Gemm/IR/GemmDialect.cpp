@@ -82,6 +82,10 @@ LogicalResult ConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
       llvm::any_of(cluster, [](int64_t v) { return v <= 0; }))
     return emitError()
            << "cluster must be two positive sizes [along M, along N]";
+  // Each size first: their product could overflow.
+  if (cluster[0] > 8 || cluster[1] > 8)
+    return emitError() << "cluster [" << cluster[0] << ", " << cluster[1]
+                       << "] exceeds the portable limit of 8 CTAs";
   if (cluster[0] * cluster[1] > 8)
     return emitError() << "cluster of " << cluster[0] * cluster[1]
                        << " CTAs exceeds the portable limit of 8";
@@ -148,8 +152,14 @@ TmaDescriptorType::verify(function_ref<InFlightDiagnostic()> emitError,
   if (elementBytes == 0)
     return emitError() << "TMA element type must be an integer or float, got "
                        << elementType;
-  if (box.size() != 2)
-    return emitError() << "TMA box must have 2 dimensions, got " << box.size();
+  if (box.size() != 2 && box.size() != 3)
+    return emitError() << "TMA box must have 2 dimensions (3 for a batch of "
+                          "matrices), got "
+                       << box.size();
+  if (box.size() == 3 && box[2] != 1)
+    return emitError() << "a batched TMA box holds one matrix of the batch "
+                          "(third dimension 1), got "
+                       << box[2];
   for (int64_t dim : box)
     if (dim < 1 || dim > 256)
       return emitError() << "TMA box dimensions must be in [1, 256], got "
@@ -170,23 +180,50 @@ TmaDescriptorType::verify(function_ref<InFlightDiagnostic()> emitError,
 }
 
 int64_t TmaDescriptorType::getBoxBytes() const {
-  return getBox()[0] * getBox()[1] * getElementBytes(getElementType());
+  int64_t elements = 1;
+  for (int64_t dim : getBox())
+    elements *= dim;
+  return elements * getElementBytes(getElementType());
 }
 
 LogicalResult
 SmemBufferType::verify(function_ref<InFlightDiagnostic()> emitError,
                        int64_t stages, int64_t rows, int64_t cols,
-                       Type elementType, int64_t swizzle) {
+                       Type elementType, int64_t swizzle, Major major) {
   if (stages < 1 || rows < 1 || cols < 1)
     return emitError() << "shared-memory buffer sizes must be positive";
-  if (getElementBytes(elementType) == 0)
+  // Far above any buffer that fits the 227 KB budget, and small enough that
+  // the byte counts (stages x rows x cols x element bytes) cannot overflow.
+  constexpr int64_t kMaxSize = 1 << 16;
+  if (stages > kMaxSize || rows > kMaxSize || cols > kMaxSize)
+    return emitError() << "shared-memory buffer sizes must be at most "
+                       << kMaxSize << ", got " << stages << " x " << rows
+                       << " x " << cols;
+  int64_t elementBytes = getElementBytes(elementType);
+  if (elementBytes == 0)
     return emitError() << "shared-memory element type must be an integer or "
                           "float, got "
                        << elementType;
   if (!isValidSwizzle(swizzle))
     return emitError() << "swizzle must be 0, 32, 64 or 128 bytes, got "
                        << swizzle;
-  int64_t rowBytes = cols * getElementBytes(elementType);
+  if (major == Major::mn) {
+    // Blocks of one swizzle span of M (N) elements, each a column of K
+    // lines grouped by 8 (the swizzle atom).
+    if (swizzle == 0)
+      return emitError() << "an MN-major buffer needs a swizzle (its blocks "
+                            "are swizzle spans of M or N elements)";
+    if (rows * elementBytes % swizzle != 0)
+      return emitError() << "an MN-major buffer needs rows that make whole "
+                         << swizzle << "-byte swizzle spans, got " << rows
+                         << " x " << elementType;
+    if (cols % 8 != 0)
+      return emitError() << "an MN-major swizzled buffer needs a multiple of 8 "
+                            "columns (K lines of one swizzle atom), got "
+                         << cols;
+    return success();
+  }
+  int64_t rowBytes = cols * elementBytes;
   if (swizzle != 0 && rowBytes != swizzle)
     return emitError() << "a " << swizzle
                        << "-byte swizzled buffer needs rows of exactly "
@@ -201,11 +238,26 @@ int64_t SmemBufferType::getStageBytes() const {
   return getRows() * getCols() * getElementBytes(getElementType());
 }
 
+int64_t SmemBufferType::getSpanRows() const {
+  return getSwizzle() / getElementBytes(getElementType());
+}
+
+int64_t SmemBufferType::getBlockBytes() const {
+  return getCols() * getSwizzle();
+}
+
 LogicalResult PipelineType::verify(function_ref<InFlightDiagnostic()> emitError,
                                    int64_t stages, int64_t producers,
                                    int64_t consumers) {
   if (stages < 1)
     return emitError() << "pipeline needs at least one stage, got " << stages;
+  // Far above any ring that fits the shared-memory budget, and small enough
+  // that its barriers' byte count (16 per stage) cannot overflow and its
+  // initialisation (two mbarrier.init per stage) stays short.
+  constexpr int64_t kMaxStages = 1024;
+  if (stages > kMaxStages)
+    return emitError() << "pipeline stages must be at most " << kMaxStages
+                       << ", got " << stages;
   if (producers < 1 || consumers < 1)
     return emitError() << "pipeline arrival counts must be positive";
   return success();

@@ -5,6 +5,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/OpImplementation.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 
 using namespace mlir;
 using namespace mlir::gemm;
@@ -26,6 +27,17 @@ LogicalResult mlir::gemm::verifyEpilogueRegion(Operation *op, Region &region,
       yield.getValues()[0].getType() != resultType)
     return op->emitOpError("epilogue region must yield one ")
            << resultType << " value";
+  // The region is cloned into every thread's store of every sub-tile, in a
+  // kernel of either arch: it may only compute (an op with a memory effect,
+  // a barrier or an arch-specific instruction, say, has no place there).
+  for (Operation &inner : block.without_terminator()) {
+    if (isMemoryEffectFree(&inner))
+      continue;
+    return op->emitOpError("epilogue region ops must be free of memory "
+                           "effects (arithmetic on the accumulator value), "
+                           "got '")
+           << inner.getName() << "'";
+  }
   return success();
 }
 
@@ -34,6 +46,17 @@ LogicalResult mlir::gemm::verifyEpilogueRegion(Operation *op, Region &region,
 //===----------------------------------------------------------------------===//
 
 LogicalResult MatmulOp::verify() {
+  // The symbol names the kernel (a PTX .entry, whose identifiers take no
+  // spaces or dots) and its bundle files (NAME.ptx, NAME.json: no path
+  // separators).
+  StringRef name = getSymName();
+  auto identifierChar = [](char c) { return llvm::isAlnum(c) || c == '_'; };
+  if (name.empty() || llvm::isDigit(name.front()) ||
+      !llvm::all_of(name, identifierChar))
+    return emitOpError("symbol @\"")
+           << name
+           << "\" must be an identifier ([A-Za-z_][A-Za-z0-9_]*): it names "
+              "the PTX kernel and its bundle files";
   Type aType = getAType(), bType = getBType(), cType = getCType();
   if (!isSupportedInputType(aType))
     return emitOpError("A element type must be bf16, f16, f8E4M3FN or "
@@ -47,16 +70,15 @@ LogicalResult MatmulOp::verify() {
            << cType;
   if (!getAccType().isF32())
     return emitOpError("accumulator type must be f32, got ") << getAccType();
-  if (getALayout() != Layout::row || getBLayout() != Layout::col ||
-      getCLayout() != Layout::row)
-    return emitOpError("only a(row) b(col) c(row) (C = A * B^T with K-major "
-                       "operands) is implemented");
 
   ConfigAttr config = getConfig();
   ArrayRef<int64_t> tile = config.getTile();
   int64_t bm = tile[0], bn = tile[1], bk = tile[2];
   int64_t elementBytes = getElementBytes(aType);
-  if (bk * elementBytes != 128)
+  if (failed(verifyLayouts()) || failed(verifyBatched()))
+    return failure();
+  // Compared as a quotient: bk x element bytes could overflow.
+  if (bk != 128 / elementBytes)
     return emitOpError("tile K of ")
            << bk << " must span 128 bytes of " << aType
            << " (one 128-byte swizzle row): use BK = " << 128 / elementBytes;
@@ -101,19 +123,60 @@ LogicalResult MatmulOp::verify() {
   ArrayRef<int64_t> cluster = config.getCluster();
   // Multicast splits the shared operand's box into one slice per CTA of the
   // cluster row/column; each slice must stay a whole number of 8-row
-  // swizzle atoms.
-  if (bn % (8 * cluster[0]) != 0)
+  // swizzle atoms. An MN-major operand is sliced along K instead (its
+  // blocks are one swizzle span of M or N wide, narrower slices would not
+  // land in the swizzled layout): BK is 64 lines of a 16-bit type and a
+  // cluster at most 8 CTAs, so its slices are whole 8-line atoms.
+  if (getBLayout() != Layout::row && bn % (8 * cluster[0]) != 0)
     return emitOpError("tile N of ")
            << bn << " cannot be split into " << cluster[0]
            << " multicast slices of whole 8-row atoms (cluster M = "
            << cluster[0] << ")";
-  if (bm % (8 * cluster[1]) != 0)
+  if (getALayout() != Layout::col && bm % (8 * cluster[1]) != 0)
     return emitOpError("tile M of ")
            << bm << " cannot be split into " << cluster[1]
            << " multicast slices of whole 8-row atoms (cluster N = "
            << cluster[1] << ")";
   return verifyEpilogueRegion(getOperation(), getEpilogue(), getAccType(),
                               cType);
+}
+
+LogicalResult MatmulOp::verifyBatched() {
+  if (!getBatched())
+    return success();
+  if (getConfig().getArch() != Arch::sm_90a)
+    return emitOpError("batched is implemented for sm_90a kernels");
+  return success();
+}
+
+LogicalResult MatmulOp::verifyLayouts() {
+  bool aMMajor = getALayout() == Layout::col;
+  bool bNMajor = getBLayout() == Layout::row;
+  bool cColumns = getCLayout() == Layout::col;
+  if (!aMMajor && !bNMajor && !cColumns)
+    return success();
+  std::string layouts = "a(" + stringifyLayout(getALayout()).str() + ") b(" +
+                        stringifyLayout(getBLayout()).str() + ") c(" +
+                        stringifyLayout(getCLayout()).str() + ")";
+  if (getConfig().getArch() != Arch::sm_90a)
+    return emitOpError(layouts)
+           << " is implemented for sm_90a; sm_100a kernels take a(row) "
+              "b(col) c(row) (K-major A and B, row-major C)";
+  // WGMMA reads transposed (MN-major) shared-memory operands only for
+  // 16-bit types: 8-bit A and B must be K-major on SM90.
+  Type aType = getAType();
+  if ((aMMajor || bNMajor) && getElementBytes(aType) != 2)
+    return emitOpError(layouts)
+           << ": " << aType
+           << " operands must be K-major on sm_90a (a(row) b(col)); WGMMA "
+              "transposes only 16-bit operands";
+  int64_t bn = getConfig().getTile()[1];
+  int64_t span = 128 / getElementBytes(aType);
+  if (bNMajor && bn % span != 0)
+    return emitOpError("an N-major B (b(row)) is loaded in blocks of ")
+           << span << " columns (one 128-byte swizzle span); tile N of " << bn
+           << " is not a multiple";
+  return success();
 }
 
 //===----------------------------------------------------------------------===//
@@ -225,10 +288,9 @@ LogicalResult ConsumerReleaseOp::verify() {
 //===----------------------------------------------------------------------===//
 
 /// A TMA box lands in (or leaves) one ring slot: same element type and
-/// swizzle, the inner box dimension is the whole row of the slot.
-static LogicalResult verifyBoxMatchesSlot(Operation *op,
-                                          TmaDescriptorType descriptor,
-                                          SmemBufferType buffer) {
+/// swizzle.
+static LogicalResult verifyBoxType(Operation *op, TmaDescriptorType descriptor,
+                                   SmemBufferType buffer) {
   if (descriptor.getElementType() != buffer.getElementType())
     return op->emitOpError("descriptor element type ")
            << descriptor.getElementType() << " differs from the buffer's "
@@ -237,6 +299,15 @@ static LogicalResult verifyBoxMatchesSlot(Operation *op,
     return op->emitOpError("descriptor swizzle ")
            << descriptor.getSwizzle() << " differs from the buffer's "
            << buffer.getSwizzle();
+  return success();
+}
+
+/// A K-major slot: the inner box dimension is the whole row of the slot.
+static LogicalResult verifyBoxMatchesSlot(Operation *op,
+                                          TmaDescriptorType descriptor,
+                                          SmemBufferType buffer) {
+  if (failed(verifyBoxType(op, descriptor, buffer)))
+    return failure();
   if (descriptor.getBox()[0] != buffer.getCols())
     return op->emitOpError("box inner dimension ")
            << descriptor.getBox()[0] << " must equal the buffer's row length "
@@ -244,18 +315,80 @@ static LogicalResult verifyBoxMatchesSlot(Operation *op,
   return success();
 }
 
+int64_t TmaLoadOp::getSlices() {
+  SmemBufferType buffer = getBuffer().getType();
+  int64_t outer = buffer.isMNMajor() ? buffer.getCols() : buffer.getRows();
+  return outer / getDescriptor().getType().getBox()[1];
+}
+
+/// A load into an MN-major slot: one block (a swizzle span of M or N
+/// elements, the box's inner dimension) of some of its K lines (the box's
+/// outer dimension), in whole swizzle atoms of 8 lines.
+static LogicalResult verifyMNMajorLoad(TmaLoadOp op) {
+  auto descriptor = op.getDescriptor().getType();
+  auto buffer = op.getBuffer().getType();
+  if (failed(verifyBoxType(op, descriptor, buffer)))
+    return failure();
+  int64_t span = buffer.getSpanRows();
+  if (descriptor.getBox()[0] != span)
+    return op.emitOpError("box inner dimension ")
+           << descriptor.getBox()[0] << " must be one " << buffer.getSwizzle()
+           << "-byte swizzle span (" << span
+           << " elements) of the MN-major buffer";
+  int64_t lines = descriptor.getBox()[1];
+  if (lines % 8 != 0 || buffer.getCols() % lines != 0)
+    return op.emitOpError("box of ")
+           << lines << " K lines does not tile the MN-major buffer's "
+           << buffer.getCols() << " K lines in whole 8-line swizzle atoms";
+  if (lines != buffer.getCols() && !op.getKOffset())
+    return op.emitOpError("a box of fewer K lines than the slot needs a "
+                          "k_offset");
+  if (span != buffer.getRows() && !op.getRow())
+    return op.emitOpError("an MN-major slot of several blocks needs a row "
+                          "offset for each box");
+  return success();
+}
+
+/// A rank-3 (batched) descriptor is addressed with a batch coordinate, a
+/// rank-2 one without.
+static LogicalResult
+verifyCoordinates(Operation *op, TmaDescriptorType descriptor, Value batch) {
+  if (descriptor.getRank() == 3 && !batch)
+    return op->emitOpError("a batched (rank-3) descriptor needs a batch "
+                           "coordinate: [inner, outer, batch]");
+  if (descriptor.getRank() == 2 && batch)
+    return op->emitOpError("a batch coordinate needs a batched (rank-3) "
+                           "descriptor, got box [")
+           << descriptor.getBox()[0] << ", " << descriptor.getBox()[1] << "]";
+  return success();
+}
+
+LogicalResult TmaPrefetchOp::verify() {
+  return verifyCoordinates(*this, getDescriptor().getType(), getBatch());
+}
+
 LogicalResult TmaLoadOp::verify() {
   auto descriptor = getDescriptor().getType();
   auto buffer = getBuffer().getType();
-  if (failed(verifyBoxMatchesSlot(getOperation(), descriptor, buffer)))
+  if (failed(verifyCoordinates(*this, descriptor, getBatch())))
     return failure();
-  int64_t boxRows = descriptor.getBox()[1];
-  if (boxRows > buffer.getRows() || buffer.getRows() % boxRows != 0)
-    return emitOpError("box of ")
-           << boxRows << " rows does not tile the buffer's " << buffer.getRows()
-           << " rows";
-  if (boxRows != buffer.getRows() && !getRow())
-    return emitOpError("a box smaller than the slot needs a row offset");
+  if (buffer.isMNMajor()) {
+    if (failed(verifyMNMajorLoad(*this)))
+      return failure();
+  } else {
+    if (failed(verifyBoxMatchesSlot(getOperation(), descriptor, buffer)))
+      return failure();
+    if (getKOffset())
+      return emitOpError("k_offset applies to MN-major buffers; a K-major "
+                         "box covers all K of its rows");
+    int64_t boxRows = descriptor.getBox()[1];
+    if (boxRows > buffer.getRows() || buffer.getRows() % boxRows != 0)
+      return emitOpError("box of ")
+             << boxRows << " rows does not tile the buffer's "
+             << buffer.getRows() << " rows";
+    if (boxRows != buffer.getRows() && !getRow())
+      return emitOpError("a box smaller than the slot needs a row offset");
+  }
   if (getIssue() && (getMulticastMask() || getCtaGroup()))
     return emitOpError("a load with `when` completes a skipped box's bytes on "
                        "this CTA's barrier only; it cannot be multicast or "
@@ -266,12 +399,17 @@ LogicalResult TmaLoadOp::verify() {
 LogicalResult TmaStoreOp::verify() {
   auto descriptor = getDescriptor().getType();
   auto buffer = getBuffer().getType();
+  if (failed(verifyCoordinates(*this, descriptor, getBatch())))
+    return failure();
   if (failed(verifyBoxMatchesSlot(getOperation(), descriptor, buffer)))
     return failure();
-  if (descriptor.getBox()[1] != buffer.getRows())
+  int64_t boxRows = descriptor.getBox()[1];
+  if (boxRows > buffer.getRows() || buffer.getRows() % boxRows != 0)
     return emitOpError("box of ")
-           << descriptor.getBox()[1] << " rows must equal the slot's "
-           << buffer.getRows() << " rows";
+           << boxRows << " rows does not tile the slot's " << buffer.getRows()
+           << " rows";
+  if (boxRows != buffer.getRows() && !getRow())
+    return emitOpError("a box smaller than the slot needs a row offset");
   return success();
 }
 
@@ -288,12 +426,18 @@ LogicalResult MmaSm90Op::verify() {
   if (a.getElementType() != b.getElementType())
     return emitOpError("A and B element types differ: ")
            << a.getElementType() << " vs " << b.getElementType();
+  // The transposed (MN-major) shared-memory operands of wgmma exist for
+  // 16-bit types only: 8-bit operands must be K-major.
+  for (auto [name, operand] : {std::pair{"A", a}, std::pair{"B", b}})
+    if (operand.isMNMajor() && getElementBytes(operand.getElementType()) != 2)
+      return emitOpError("an MN-major ")
+             << name << " operand must be 16-bit (WGMMA transposes only "
+             << ".f16/.bf16 operands), got " << operand.getElementType();
   if (!isa<BFloat16Type, Float16Type>(a.getElementType()))
     return emitOpError("SM90 WGMMA here takes bf16 or f16 operands, got ")
            << a.getElementType();
   if (a.getSwizzle() != 128 || b.getSwizzle() != 128)
-    return emitOpError("WGMMA operands must be 128-byte swizzled K-major "
-                       "tiles");
+    return emitOpError("WGMMA operands must be 128-byte swizzled tiles");
   if (b.getRows() != acc.getCols())
     return emitOpError("illegal WGMMA shape: B slot has ")
            << b.getRows()
@@ -373,10 +517,16 @@ LogicalResult AccumLoadAddGlobalOp::verify() {
   AccumulatorType type = getAccumulator().getType();
   int64_t total = type.getAtoms() * type.getValuesPerAtom();
   auto [first, count] = getValueRange();
+  // The end is compared and printed without computing first + count in
+  // int64_t, which could overflow.
   if (first < 0 || count <= 0 || first % 4 != 0 || count % 4 != 0 ||
-      first + count > total)
+      first > total || count > total - first)
     return emitOpError("values [")
-           << first << ", " << first + count
+           << first << ", "
+           << (first >= 0 && count >= 0
+                   ? std::to_string(static_cast<uint64_t>(first) +
+                                    static_cast<uint64_t>(count))
+                   : std::to_string(first + count))
            << ") must be a non-empty range of whole 16-byte steps (multiples "
               "of 4) within the thread's "
            << total << " accumulator values";

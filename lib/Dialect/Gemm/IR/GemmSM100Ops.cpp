@@ -120,7 +120,8 @@ LogicalResult TmemType::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "TMEM accumulator columns (the MMA's N) must be a "
                           "multiple of 8 in [8, 256], got "
                        << cols;
-  if (stages * cols > 512)
+  // A quotient, not stages x cols, which could overflow.
+  if (stages > 512 / cols)
     return emitError() << stages << " stages of " << cols
                        << " columns exceed the 512 TMEM columns";
   return success();

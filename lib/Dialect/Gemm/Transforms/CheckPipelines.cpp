@@ -25,8 +25,7 @@ int64_t deliveredBytes(TmaLoadOp load) {
   int64_t box = load.getDescriptor().getType().getBoxBytes();
   if (!load.getMulticastMask())
     return box;
-  SmemBufferType slot = load.getBuffer().getType();
-  return box * (slot.getRows() / load.getDescriptor().getType().getBox()[1]);
+  return box * load.getSlices();
 }
 
 /// A cluster-launch-control response is 16 bytes, also in every CTA it is

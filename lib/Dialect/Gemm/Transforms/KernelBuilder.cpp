@@ -26,6 +26,10 @@ TileGeometry mlir::gemm::getTileGeometry(MatmulOp op) {
   geometry.raster = config.getRaster();
   geometry.swizzle = config.getSwizzle();
   geometry.epilogueCols = 128 / getElementBytes(geometry.outputType);
+  geometry.aMNMajor = op.getALayout() == Layout::col;
+  geometry.bMNMajor = op.getBLayout() == Layout::row;
+  geometry.cColumns = op.getCLayout() == Layout::col;
+  geometry.batched = op.getBatched();
   return geometry;
 }
 
@@ -74,15 +78,28 @@ bundle::KernelManifest buildManifest(const TileGeometry &geometry,
   manifest.types.a = manifest.types.b = toBundleType(geometry.inputType);
   manifest.types.c = toBundleType(geometry.outputType);
   manifest.types.accumulator = bundle::DType::F32;
-  manifest.params = {tma(bundle::Tensor::A, geometry.bk, geometry.aSliceRows(),
-                         bundle::L2Promotion::B256),
-                     tma(bundle::Tensor::B, geometry.bk, geometry.bSliceRows(),
-                         bundle::L2Promotion::B256),
-                     tma(bundle::Tensor::C, geometry.epilogueCols, storeBoxRows,
-                         bundle::L2Promotion::None),
-                     bundle::Param::problemSize(bundle::ProblemDim::M),
-                     bundle::Param::problemSize(bundle::ProblemDim::N),
-                     bundle::Param::problemSize(bundle::ProblemDim::K)};
+  manifest.layouts.a =
+      geometry.aMNMajor ? bundle::Layout::Col : bundle::Layout::Row;
+  manifest.layouts.b =
+      geometry.bMNMajor ? bundle::Layout::Row : bundle::Layout::Col;
+  manifest.layouts.c =
+      geometry.cColumns ? bundle::Layout::Col : bundle::Layout::Row;
+  auto [aInner, aOuter] = geometry.aBox();
+  auto [bInner, bOuter] = geometry.bBox();
+  manifest.params = {
+      tma(bundle::Tensor::A, aInner, aOuter, bundle::L2Promotion::B256),
+      tma(bundle::Tensor::B, bInner, bOuter, bundle::L2Promotion::B256),
+      tma(bundle::Tensor::C, geometry.epilogueCols, storeBoxRows,
+          bundle::L2Promotion::None),
+      bundle::Param::problemSize(bundle::ProblemDim::M),
+      bundle::Param::problemSize(bundle::ProblemDim::N),
+      bundle::Param::problemSize(bundle::ProblemDim::K)};
+  if (geometry.batched) {
+    manifest.params.push_back(
+        bundle::Param::problemSize(bundle::ProblemDim::Batch));
+    manifest.params.push_back(
+        bundle::Param::problemSize(bundle::ProblemDim::BatchBroadcast));
+  }
   return manifest;
 }
 
@@ -96,17 +113,26 @@ gpu::GPUFuncOp createKernelFunc(OpBuilder &b, Location loc,
       b.getArrayAttr({NVVM::NVVMTargetAttr::get(ctx, /*optLevel=*/3,
                                                 "nvptx64-nvidia-cuda", chip)}));
   b.setInsertionPointToStart(gpuModule.getBody());
+  // A batched kernel's descriptors are rank 3: one matrix of the batch per
+  // box.
   auto descType = [&](int64_t inner, int64_t outer, Type type) {
-    return TmaDescriptorType::get(ctx, type, {inner, outer}, 128);
+    SmallVector<int64_t> box = {inner, outer};
+    if (geometry.batched)
+      box.push_back(1);
+    return TmaDescriptorType::get(ctx, type, box, 128);
   };
   Type i32 = b.getI32Type();
+  auto [aInner, aOuter] = geometry.aBox();
+  auto [bInner, bOuter] = geometry.bBox();
   SmallVector<Type> params = {
-      descType(geometry.bk, geometry.aSliceRows(), geometry.inputType),
-      descType(geometry.bk, geometry.bSliceRows(), geometry.inputType),
+      descType(aInner, aOuter, geometry.inputType),
+      descType(bInner, bOuter, geometry.inputType),
       descType(geometry.epilogueCols, storeBoxRows, geometry.outputType),
       i32,
       i32,
       i32};
+  if (geometry.batched)
+    params.append({i32, i32});
   llvm::append_range(params, extraParams);
   if (geometry.aBoxesPerSlice > 1)
     params.push_back(
@@ -207,6 +233,10 @@ void KernelBuilder::readKernelArguments(Block &entry) {
   sizeM = entry.getArgument(3);
   sizeN = entry.getArgument(4);
   sizeK = entry.getArgument(5);
+  if (geometry.batched) {
+    sizeBatch = entry.getArgument(6);
+    broadcast = entry.getArgument(7);
+  }
   if (geometry.aBoxesPerSlice > 1)
     descAPartial = entry.getArguments().back();
   auto readIndex = [&](Value index) -> Value {
@@ -234,7 +264,8 @@ void KernelBuilder::computeSchedule() {
   Value tilesN = arith::CeilDivUIOp::create(b, loc, sizeN, i32(g.bn));
   unitsM = arith::CeilDivUIOp::create(b, loc, tilesM, i32(g.clusterM));
   unitsN = arith::CeilDivUIOp::create(b, loc, tilesN, i32(g.clusterN));
-  unitCount = mul(unitsM, unitsN);
+  unitsPerEntry = mul(unitsM, unitsN);
+  unitCount = g.batched ? mul(unitsPerEntry, sizeBatch) : unitsPerEntry;
   kBlocks = arith::CeilDivUIOp::create(b, loc, sizeK, i32(g.bk));
 
   if (g.clusterSize() == 1)
@@ -280,9 +311,15 @@ Value KernelBuilder::rankBit(Value m, int64_t n) {
                                add(m, i32(n * geometry.clusterM)));
 }
 
+Value KernelBuilder::batchOf(Value unit) {
+  return geometry.batched ? div(unit, unitsPerEntry) : Value();
+}
+
 std::pair<Value, Value> KernelBuilder::tileOrigin(Value unit) {
+  // Raster order and swizzle walk the units of one batch entry.
+  Value inEntry = geometry.batched ? rem(unit, unitsPerEntry) : unit;
   auto coords = StaticTileOp::create(
-      b, loc, b.getI32Type(), b.getI32Type(), unit, unitsM, unitsN,
+      b, loc, b.getI32Type(), b.getI32Type(), inEntry, unitsM, unitsN,
       RasterAttr::get(b.getContext(), geometry.raster),
       b.getI64IntegerAttr(geometry.swizzle));
   Value tileM = add(mul(coords.getM(), i32(geometry.clusterM)), rankM);
@@ -304,8 +341,19 @@ Value KernelBuilder::forEachStaticUnit(
 
 void KernelBuilder::loadStage(Value pipeline, Value ringA, Value ringB,
                               Value iteration, Value group, Value originM,
-                              Value originN) {
+                              Value originN, Value batch) {
   const TileGeometry &g = geometry;
+  // The batch entry each operand is read at: a broadcast operand (batch
+  // stride 0) has one entry, read at 0 (its descriptor has one entry: a
+  // zero stride is not a TMA stride).
+  auto entryOf = [&](int64_t bit) -> Value {
+    if (!batch)
+      return Value();
+    Value broadcasts =
+        ne(arith::AndIOp::create(b, loc, broadcast, i32(bit)), i32(0));
+    return select(broadcasts, i32(0), batch);
+  };
+  Value batchA = entryOf(1), batchB = entryOf(2);
   IntegerAttr ctaGroup =
       g.ctaGroup == 1 ? IntegerAttr() : b.getI64IntegerAttr(g.ctaGroup);
   ProducerAcquireOp::create(b, loc, pipeline, iteration);
@@ -314,21 +362,36 @@ void KernelBuilder::loadStage(Value pipeline, Value ringA, Value ringB,
   Value stage = rem(iteration, i32(g.stages));
   // A CTA loads the whole tile, or its slice of it for the CTAs sharing
   // the tile (`sharing` of them; this one is `index`th), into the slot at
-  // `origin` + `first` rows.
+  // `origin` + `first` rows. K-major: one box of the slice's rows. MN-major:
+  // one box per block of `span` rows, each of the slice's K lines.
   auto loadTile = [&](Value desc, Value origin, Value first, Value ring,
                       Value slot, Value k, int64_t sharing, Value index,
-                      int64_t sliceRows, Value multicast) {
+                      int64_t sliceRows, bool mnMajor, int64_t rows,
+                      Value multicast, Value entry) {
     Value start = first ? add(origin, first) : origin;
+    Value mask = sharing == 1 ? Value() : multicast;
+    if (mnMajor) {
+      Value kLine = sharing == 1 ? Value() : mul(index, i32(g.bk / sharing));
+      Value outer = kLine ? add(k, kLine) : k;
+      for (int64_t block = 0; block < rows / g.span(); ++block) {
+        Value row = rows == g.span() ? Value() : i32(block * g.span());
+        TmaLoadOp::create(b, loc, desc, row ? add(start, row) : start, outer,
+                          entry, ring, slot, row, kLine, pipeline, iteration,
+                          mask, /*issue=*/Value(), ctaGroup);
+      }
+      return;
+    }
     if (sharing == 1) {
-      TmaLoadOp::create(b, loc, desc, k, start, ring, slot, /*row=*/Value(),
-                        pipeline, iteration, /*multicastMask=*/Value(),
+      TmaLoadOp::create(b, loc, desc, k, start, entry, ring, slot,
+                        /*row=*/Value(), /*kOffset=*/Value(), pipeline,
+                        iteration, /*multicastMask=*/Value(),
                         /*issue=*/Value(), ctaGroup);
       return;
     }
     Value row = mul(index, i32(sliceRows));
-    TmaLoadOp::create(b, loc, desc, k, add(start, row), ring, slot, row,
-                      pipeline, iteration, multicast, /*issue=*/Value(),
-                      ctaGroup);
+    TmaLoadOp::create(b, loc, desc, k, add(start, row), entry, ring, slot, row,
+                      /*kOffset=*/Value(), pipeline, iteration, mask,
+                      /*issue=*/Value(), ctaGroup);
   };
   // A tile that reaches past row M (one CTA, no multicast) loads its A in
   // small boxes: the first always holds rows of the tile; a later one is
@@ -342,9 +405,9 @@ void KernelBuilder::loadStage(Value pipeline, Value ringA, Value ringB,
           box == 0 ? Value()
                    : arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
                                            start, sizeM);
-      TmaLoadOp::create(b, loc, descAPartial, k, start, ringA, slot, row,
-                        pipeline, iteration, /*multicastMask=*/Value(), issue,
-                        ctaGroup);
+      TmaLoadOp::create(b, loc, descAPartial, k, start, batchA, ringA, slot,
+                        row, /*kOffset=*/Value(), pipeline, iteration,
+                        /*multicastMask=*/Value(), issue, ctaGroup);
     }
   };
   Value wholeTileA;
@@ -362,7 +425,7 @@ void KernelBuilder::loadStage(Value pipeline, Value ringA, Value ringB,
     Value k = mul(kBlock, i32(g.bk));
     auto loadWholeA = [&] {
       loadTile(descA, originM, Value(), ringA, slot, k, g.clusterN, rankN,
-               g.aSliceRows(), multicastA);
+               g.aSliceRows(), g.aMNMajor, g.bm, multicastA, batchA);
     };
     if (g.aBoxesPerSlice == 1) {
       loadWholeA();
@@ -375,6 +438,6 @@ void KernelBuilder::loadStage(Value pipeline, Value ringA, Value ringB,
       loadPartialA(slot, k);
     }
     loadTile(descB, originN, bFirst, ringB, slot, k, g.clusterM / g.ctaGroup,
-             bIndex, g.bSliceRows(), multicastB);
+             bIndex, g.bSliceRows(), g.bMNMajor, g.bRows(), multicastB, batchB);
   }
 }

@@ -44,9 +44,35 @@ struct TileGeometry {
   int64_t swizzle = 1;
   /// Columns of one 128-byte-wide epilogue sub-tile.
   int64_t epilogueCols = 0;
+  /// Storage orders: an M-major A (a(col)), an N-major B (b(row)), a
+  /// column-major C (c(col)). MN-major operands are loaded in blocks of one
+  /// swizzle span of M or N (`span()` elements, the TMA box's inner
+  /// dimension) by all K lines of the k-block, and multicast slices cut
+  /// their K lines instead of their rows.
+  bool aMNMajor = false, bMNMajor = false, cColumns = false;
+  /// A batch of problems (gemm.matmul ... batched): rank-3 descriptors and
+  /// the batch size and broadcast mask as kernel parameters after M, N, K.
+  bool batched = false;
 
   int64_t clusterSize() const { return clusterM * clusterN; }
+  /// The kernel parameters every kernel has: A, B, C descriptors, M, N, K,
+  /// and for a batched kernel the batch size and broadcast mask; the
+  /// arch's own parameters follow.
+  int64_t commonParams() const { return batched ? 8 : 6; }
   int64_t inputBytes() const { return getElementBytes(inputType); }
+  /// Elements of one 128-byte swizzle span of the input type.
+  int64_t span() const { return 128 / inputBytes(); }
+  /// The TMA box {inner, outer} of one A (B) load: K-major, a slice of rows
+  /// by the whole k-block; MN-major, one block of `span()` rows by the
+  /// slice of K lines.
+  std::pair<int64_t, int64_t> aBox() const {
+    return aMNMajor ? std::pair{span(), bk / clusterN}
+                    : std::pair{bk, aSliceRows()};
+  }
+  std::pair<int64_t, int64_t> bBox() const {
+    return bMNMajor ? std::pair{span(), bk / (clusterM / ctaGroup)}
+                    : std::pair{bk, bSliceRows()};
+  }
   /// Rows of B a CTA holds: the whole tile, or its half of an MMA pair's.
   int64_t bRows() const { return bn / ctaGroup; }
   /// Rows of A (B) each CTA loads and multicasts to the CTAs that share
@@ -143,15 +169,21 @@ public:
   void ifThen(Value condition, function_ref<void()> body);
   void syncCluster();
 
-  /// Reads the kernel arguments (A, B, C descriptors, M, N, K) and the
-  /// thread, block and grid indices.
+  /// Reads the kernel arguments (A, B, C descriptors, M, N, K, and the
+  /// batch size and broadcast mask when batched) and the thread, block and
+  /// grid indices.
   void readKernelArguments(Block &entry);
   /// Computes the CTA's place in its cluster, the tile units and the
   /// multicast masks below.
   void computeSchedule();
 
-  /// Element offsets (M, N) of this CTA's tile in cluster tile unit `unit`.
+  /// Element offsets (M, N) of this CTA's tile in cluster tile unit `unit`
+  /// (of its batch entry, when batched).
   std::pair<Value, Value> tileOrigin(Value unit);
+  /// The batch entry of tile unit `unit`: units are numbered entry by entry
+  /// (unitsPerEntry each), so consecutive units, and the CTAs running at one
+  /// time, share an entry's A and B panels. Null when not batched.
+  Value batchOf(Value unit);
 
   /// Runs `body(unit, count)` for the static persistent schedule: this
   /// cluster's units clusterId, clusterId + clusterCount, ...; `count`
@@ -163,7 +195,8 @@ public:
   /// announces the stage's bytes on its full barrier and issues the loads
   /// (multicast slices across the cluster, cta_group 2 loads for MMA pairs).
   void loadStage(Value pipeline, Value ringA, Value ringB, Value iteration,
-                 Value group, Value originM, Value originN);
+                 Value group, Value originM, Value originN,
+                 Value batch = Value());
 
   /// The bit of the CTA at (m, n) of the cluster in a multicast mask (i32).
   Value rankBit(Value m, int64_t n);
@@ -174,6 +207,9 @@ public:
 
   // Kernel arguments.
   Value descA, descB, descC, sizeM, sizeN, sizeK;
+  /// Batched kernels: the batch size, and the mask of the operands whose
+  /// batch stride is 0 (bit 0: A, bit 1: B; read at batch entry 0).
+  Value sizeBatch, broadcast;
   /// A in partialABoxRows()-row boxes (aBoxesPerSlice > 1 only).
   Value descAPartial;
   // Thread, CTA and cluster coordinates (i32).
@@ -181,8 +217,9 @@ public:
   /// This CTA's index inside its MMA pair (0: the leader) and the leader's
   /// cluster rank; 0 and `rank` without pairs.
   Value pairIndex, pairLeader;
-  // The persistent schedule: tile units of clusterM x clusterN tiles.
-  Value unitsM, unitsN, unitCount, kBlocks;
+  // The persistent schedule: tile units of clusterM x clusterN tiles, of
+  // all batch entries (unitsPerEntry each).
+  Value unitsM, unitsN, unitsPerEntry, unitCount, kBlocks;
   /// Multicast masks of this CTA's A and B loads (i16; null without
   /// multicast), and the CTAs an MMA issuer of this CTA's pair must tell
   /// that the pair's ring slot is free (i32; null without a cluster).

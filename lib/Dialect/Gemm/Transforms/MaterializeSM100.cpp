@@ -108,6 +108,17 @@ FailureOr<KernelShape> planKernel(MatmulOp op) {
       }
     }
   }
+  // A stage count given in the config that no plan could hold (a stage is
+  // 16 KB or more) is refused before the plan is computed: its buffers and
+  // pipeline could not even be typed (at most 1024 pipeline stages), and
+  // its byte count would overflow.
+  if (shape.stages > 1024)
+    return op.emitOpError("a ring of ")
+               << shape.stages << " stages of " << shape.stageBytes()
+               << " bytes does not fit the " << SmemPlanOp::kMaxBytes
+               << "-byte (227 KB) shared-memory budget: use fewer stages, a "
+                  "smaller k_group or a narrower tile",
+           failure();
   if (int64_t bytes = smemBytes(); bytes > SmemPlanOp::kMaxBytes)
     return op.emitOpError("a ring of ")
                << shape.stages << " stages of " << shape.stageBytes()
@@ -469,7 +480,7 @@ void SM100KernelBuilder::buildEpilogue(Region &region) {
       ifThen(isLane0, [&] {
         Value column = add(originN, i32(block * shape.epilogueCols));
         TmaStoreOp::create(b, loc, descC, column, add(originM, quarterRow),
-                           staging, slot);
+                           /*batch=*/Value(), staging, slot, /*row=*/Value());
         TmaStoreCommitOp::create(b, loc);
       });
     }

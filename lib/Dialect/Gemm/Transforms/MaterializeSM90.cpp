@@ -78,6 +78,26 @@ struct KernelShape : TileGeometry {
   }
 };
 
+/// The kernel's shared-memory plan: the A and B rings, the epilogue's
+/// staging, the ring's barriers and, for pingpong, the consumers' order.
+SmallVector<Type> getSmemObjects(MLIRContext *ctx, const KernelShape &shape) {
+  auto major = [](bool mnMajor) { return mnMajor ? Major::mn : Major::k; };
+  SmallVector<Type> objects = {
+      SmemBufferType::get(ctx, shape.stages, shape.bm, shape.bk,
+                          shape.inputType, 128, major(shape.aMNMajor)),
+      SmemBufferType::get(ctx, shape.stages, shape.bn, shape.bk,
+                          shape.inputType, 128, major(shape.bMNMajor)),
+      SmemBufferType::get(ctx, shape.storeSlots * shape.consumers,
+                          kStoreBoxRows, shape.epilogueCols, shape.outputType,
+                          128),
+      PipelineType::get(ctx, shape.stages, /*producers=*/1,
+                        shape.readersPerStage * shape.releasersPerStage())};
+  if (shape.schedule == Schedule::pingpong)
+    objects.push_back(PipelineType::get(ctx, shape.consumers, /*producers=*/1,
+                                        /*consumers=*/1));
+  return objects;
+}
+
 FailureOr<KernelShape> planKernel(MatmulOp op, int64_t wgmmaLookahead,
                                   int64_t storeSlots) {
   KernelShape shape;
@@ -89,7 +109,10 @@ FailureOr<KernelShape> planKernel(MatmulOp op, int64_t wgmmaLookahead,
   // 64-row tiles serve M <= 64, where rows past M would make up most of
   // their A boxes. With A multicast a skipped box's bytes would have to be
   // completed in the other CTAs' barriers, so those keep one box.
-  if (shape.bm == 64 && shape.clusterN == 1)
+  // An M-major A has M along the box's inner dimension: the rows past M
+  // are the ends of its lines, not whole lines, and a box narrower than the
+  // 128-byte span would not land in the swizzled block layout.
+  if (shape.bm == 64 && shape.clusterN == 1 && !shape.aMNMajor)
     shape.aBoxesPerSlice = shape.bm / kSmallTileABoxRows;
   if (shape.schedule == Schedule::cooperative) {
     if (shape.bm < 128)
@@ -134,6 +157,18 @@ FailureOr<KernelShape> planKernel(MatmulOp op, int64_t wgmmaLookahead,
     // The matmul verifier bounds a stage to 64 KB, so at least 2 fit.
     shape.stages = ring / shape.stageBytes();
   }
+  // A stage count given in the config must fit too (the ring alone is
+  // compared first: a huge count would overflow the plan's byte count).
+  if (shape.stages > SmemPlanOp::kMaxBytes / shape.stageBytes() ||
+      SmemPlanOp::getTotalBytes(getSmemObjects(op.getContext(), shape)) >
+          SmemPlanOp::kMaxBytes)
+    return op.emitOpError("a ring of ")
+               << shape.stages << " stages of " << shape.stageBytes()
+               << " bytes does not fit the " << SmemPlanOp::kMaxBytes
+               << "-byte (227 KB) shared-memory budget with the epilogue's "
+                  "staging: use fewer stages (0 derives the deepest ring "
+                  "that fits) or a smaller tile",
+           failure();
   return shape;
 }
 
@@ -181,8 +216,8 @@ private:
   /// arrive adds the others and stores the tile. Returns the next
   /// staging-slot counter.
   Value buildSharedTileEpilogue(Value acc, const WorkItem &work, Value originM,
-                                Value originN, Value aRow, Value consumer,
-                                Value staged, Value isLeader);
+                                Value originN, Value batch, Value aRow,
+                                Value consumer, Value staged, Value isLeader);
   /// Adds the other partial tiles' values [first, first + count) of the
   /// thread (one epilogue sub-tile) to the accumulator.
   using AddPartials =
@@ -190,8 +225,8 @@ private:
   /// Epilogue of one tile; returns the next staging-slot counter.
   /// `addPartials`, if given, adds the other CTAs' partial tiles to each
   /// group of `subTilesPerAdd` sub-tiles just before the first is staged.
-  Value buildEpilogue(Value acc, Value originM, Value originN, Value aRow,
-                      Value consumer, Value staged, Value isLeader,
+  Value buildEpilogue(Value acc, Value originM, Value originN, Value batch,
+                      Value aRow, Value consumer, Value staged, Value isLeader,
                       AddPartials addPartials = nullptr,
                       int64_t subTilesPerAdd = 1);
   void releaseStage(Value iteration);
@@ -218,22 +253,7 @@ void SM90KernelBuilder::build(gpu::GPUFuncOp func) {
   Block &entry = func.getBody().front();
   b.setInsertionPointToStart(&entry);
 
-  MLIRContext *ctx = b.getContext();
-  auto ringAType = SmemBufferType::get(ctx, shape.stages, shape.bm, shape.bk,
-                                       shape.inputType, 128);
-  auto ringBType = SmemBufferType::get(ctx, shape.stages, shape.bn, shape.bk,
-                                       shape.inputType, 128);
-  auto stagingType = SmemBufferType::get(
-      ctx, shape.storeSlots * shape.consumers, kStoreBoxRows,
-      shape.epilogueCols, shape.outputType, 128);
-  auto pipelineType =
-      PipelineType::get(ctx, shape.stages, /*producers=*/1,
-                        shape.readersPerStage * shape.releasersPerStage());
-  SmallVector<Type> objects = {ringAType, ringBType, stagingType, pipelineType};
-  if (shape.schedule == Schedule::pingpong)
-    objects.push_back(PipelineType::get(ctx, shape.consumers, /*producers=*/1,
-                                        /*consumers=*/1));
-  auto plan = SmemPlanOp::create(b, loc, objects);
+  auto plan = SmemPlanOp::create(b, loc, getSmemObjects(b.getContext(), shape));
   ringA = plan.getResult(0);
   ringB = plan.getResult(1);
   staging = plan.getResult(2);
@@ -259,8 +279,8 @@ void SM90KernelBuilder::build(gpu::GPUFuncOp func) {
     gpu::BarrierOp::create(b, loc);
   computeSchedule();
   if (shape.sharesTiles()) {
-    partials = entry.getArgument(6);
-    counters = entry.getArgument(7);
+    partials = entry.getArgument(shape.commonParams());
+    counters = entry.getArgument(shape.commonParams() + 1);
   }
   planWorkItems();
 
@@ -354,6 +374,7 @@ void SM90KernelBuilder::buildProducer(Region &region) {
       b.setInsertionPointToStart(items.getBody());
       WorkItem work = getWorkItem(items.getInductionVar());
       auto [originM, originN] = tileOrigin(work.unit);
+      Value batch = batchOf(work.unit);
       auto kLoop = scf::ForOp::create(b, loc, work.begin, work.end, i32(1),
                                       items.getRegionIterArgs());
       {
@@ -361,7 +382,7 @@ void SM90KernelBuilder::buildProducer(Region &region) {
         b.setInsertionPointToStart(kLoop.getBody());
         Value iteration = kLoop.getRegionIterArgs()[0];
         loadStage(pipeline, ringA, ringB, iteration, kLoop.getInductionVar(),
-                  originM, originN);
+                  originM, originN, batch);
         scf::YieldOp::create(b, loc, add(iteration, i32(1)));
       }
       scf::YieldOp::create(b, loc, kLoop.getResult(0));
@@ -443,8 +464,9 @@ std::pair<Value, Value> SM90KernelBuilder::buildMainloop(Value iteration,
 }
 
 Value SM90KernelBuilder::buildEpilogue(Value acc, Value originM, Value originN,
-                                       Value aRow, Value consumer, Value staged,
-                                       Value isLeader, AddPartials addPartials,
+                                       Value batch, Value aRow, Value consumer,
+                                       Value staged, Value isLeader,
+                                       AddPartials addPartials,
                                        int64_t subTilesPerAdd) {
   int64_t atoms = shape.accRows / 64;
   int64_t columnBlocks = shape.bn / shape.epilogueCols;
@@ -473,9 +495,12 @@ Value SM90KernelBuilder::buildEpilogue(Value acc, Value originM, Value originN,
                           atom * valuesPerAtom + block * shape.epilogueCols / 2,
                           std::min(subTilesPerAdd, columnBlocks - block) *
                               shape.epilogueCols / 2);
+      // A column-major C stages the sub-tile transposed: 64 / epilogueCols
+      // boxes of epilogueCols x epilogueCols, M along their lines.
       auto store = AccumStoreSmemOp::create(
           b, loc, acc, b.getI64IntegerAttr(atom),
-          b.getI64IntegerAttr(block * shape.epilogueCols), staging, slot);
+          b.getI64IntegerAttr(block * shape.epilogueCols),
+          shape.cColumns ? b.getUnitAttr() : UnitAttr(), staging, slot);
       if (!matmul.getEpilogue().empty()) {
         IRMapping mapping;
         matmul.getEpilogue().cloneInto(&store.getEpilogue(), mapping);
@@ -492,7 +517,17 @@ Value SM90KernelBuilder::buildEpilogue(Value acc, Value originM, Value originN,
       ifThen(isLeader, [&] {
         Value column = add(originN, i32(block * shape.epilogueCols));
         Value row = add(add(originM, aRow), i32(atom * 64));
-        TmaStoreOp::create(b, loc, descC, column, row, staging, slot);
+        if (!shape.cColumns) {
+          TmaStoreOp::create(b, loc, descC, column, row, batch, staging, slot,
+                             /*row=*/Value());
+        } else {
+          int64_t boxes = kStoreBoxRows / shape.epilogueCols;
+          for (int64_t box = 0; box < boxes; ++box) {
+            Value line = boxes == 1 ? Value() : i32(box * shape.epilogueCols);
+            TmaStoreOp::create(b, loc, descC, line ? add(row, line) : row,
+                               column, batch, staging, slot, line);
+          }
+        }
         TmaStoreCommitOp::create(b, loc);
       });
       staged = add(staged, i32(1));
@@ -527,11 +562,9 @@ Value SM90KernelBuilder::buildArrival(Value acc, Value block, Value counter,
                               b.getI64IntegerAttr(kWarpgroupThreads));
 }
 
-Value SM90KernelBuilder::buildSharedTileEpilogue(Value acc,
-                                                 const WorkItem &work,
-                                                 Value originM, Value originN,
-                                                 Value aRow, Value consumer,
-                                                 Value staged, Value isLeader) {
+Value SM90KernelBuilder::buildSharedTileEpilogue(
+    Value acc, const WorkItem &work, Value originM, Value originN, Value batch,
+    Value aRow, Value consumer, Value staged, Value isLeader) {
   Value part = shape.schedule == Schedule::cooperative ? consumer : i32(0);
   Value tile = add(mul(work.unit, i32(shape.clusterSize())), rank);
   Value counter =
@@ -624,8 +657,9 @@ Value SM90KernelBuilder::buildSharedTileEpilogue(Value acc,
   b.setInsertionPointToStart(epilogue.thenBlock());
   scf::YieldOp::create(
       b, loc,
-      buildEpilogue(acc, originM, originN, aRow, consumer, staged, isLeader,
-                    addPartials, shape.streamK ? kStreamKSubTilesPerAdd : 1));
+      buildEpilogue(acc, originM, originN, batch, aRow, consumer, staged,
+                    isLeader, addPartials,
+                    shape.streamK ? kStreamKSubTilesPerAdd : 1));
   b.setInsertionPointToStart(epilogue.elseBlock());
   scf::YieldOp::create(b, loc, staged);
   return epilogue.getResult(0);
@@ -653,6 +687,7 @@ void SM90KernelBuilder::buildConsumer(Region &region) {
     Value item = items.getInductionVar();
     WorkItem work = getWorkItem(item);
     auto [originM, originN] = tileOrigin(work.unit);
+    Value batch = batchOf(work.unit);
     // Pingpong consumers take turns with their mainloops, in item order.
     // Besides letting one consumer's epilogue overlap the other's mainloop,
     // this keeps each consumer at most one phase ahead of the full barriers
@@ -685,12 +720,13 @@ void SM90KernelBuilder::buildConsumer(Region &region) {
                                   IntegerAttr());
       });
     }
-    Value staged = shape.sharesTiles()
-                       ? buildSharedTileEpilogue(
-                             acc, work, originM, originN, aRow, consumer,
-                             items.getRegionIterArgs()[1], isLeader)
-                       : buildEpilogue(acc, originM, originN, aRow, consumer,
-                                       items.getRegionIterArgs()[1], isLeader);
+    Value staged =
+        shape.sharesTiles()
+            ? buildSharedTileEpilogue(acc, work, originM, originN, batch, aRow,
+                                      consumer, items.getRegionIterArgs()[1],
+                                      isLeader)
+            : buildEpilogue(acc, originM, originN, batch, aRow, consumer,
+                            items.getRegionIterArgs()[1], isLeader);
     // Skip the iterations of the other consumer's item.
     if (pingpong)
       next = add(next, tripsOf(add(item, i32(1))));
@@ -738,9 +774,13 @@ struct GemmMaterializeSM90Pass
       if (shape->sharesTiles())
         sharedTileParams.assign(2,
                                 LLVM::LLVMPointerType::get(b.getContext(), 1));
+      // The C box: 64 rows (one atom) of a 128-byte sub-tile row, or for a
+      // column-major C a square box of one swizzle span along M.
+      int64_t storeBoxRows =
+          shape->cColumns ? shape->epilogueCols : kStoreBoxRows;
       bundle::KernelManifest manifest =
           buildKernel(b, loc, *shape, Arch::sm_90a, shape->threads(),
-                      kStoreBoxRows, buildBody, sharedTileParams);
+                      storeBoxRows, buildBody, sharedTileParams);
       if (shape->sharesTiles()) {
         bundle::WorkspaceParam partialTiles;
         if (shape->streamK) {

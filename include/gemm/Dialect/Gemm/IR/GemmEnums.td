@@ -27,6 +27,16 @@ def Gemm_LayoutAttr : EnumAttr<Gemm_Dialect, Gemm_Layout, "layout"> {
   let assemblyFormat = "$value";
 }
 
+def Gemm_MajorK : I32EnumAttrCase<"k", 0>;
+def Gemm_MajorMN : I32EnumAttrCase<"mn", 1>;
+def Gemm_Major : I32EnumAttr<"Major",
+    "which dimension of an operand tile is contiguous in shared memory: k "
+    "(rows of K elements) or mn (rows of M or N elements)",
+    [Gemm_MajorK, Gemm_MajorMN]> {
+  let cppNamespace = "::mlir::gemm";
+  let genSpecializedAttr = 0;
+}
+
 def Gemm_ScheduleCooperative : I32EnumAttrCase<"cooperative", 0>;
 def Gemm_SchedulePingpong : I32EnumAttrCase<"pingpong", 1>;
 def Gemm_ScheduleWarpRoles : I32EnumAttrCase<"warp_roles", 2>;

@@ -42,9 +42,28 @@ def Gemm_MatmulOp : Gemm_Op<"matmul", [Symbol, IsolatedFromAbove]> {
     materialize pass (`gemm-materialize-sm90`, `gemm-materialize-sm100`)
     replaces it by a `gpu.module` holding the kernel.
 
-    Storage orders: `a(T, row)` is M rows of K contiguous elements;
-    `b(T, col)` is B^T column-major, i.e. N rows of K contiguous elements
-    (both operands K-major); `c(T, row)` is M rows of N.
+    Storage orders, for the matrices of C = A * B with A M x K, B K x N and
+    C M x N (BLAS terms; the kernel reads B as N x K, B^T):
+    - `a(T, row)`: M rows of K contiguous elements (K-major);
+      `a(T, col)`: K columns of M contiguous elements (M-major).
+    - `b(T, col)`: N columns of K contiguous elements, i.e. N rows of K as
+      the kernel reads it (K-major); `b(T, row)`: K rows of N contiguous
+      elements (N-major), e.g. a PyTorch weight W [K, N] of `x @ W`.
+    - `c(T, row)`: M rows of N; `c(T, col)`: N columns of M.
+    Every combination is implemented on sm_90a for bf16 and f16 (the
+    MN-major operands through WGMMA's transposed shared-memory layout, a
+    column-major C through a transposed staging tile of the epilogue);
+    8-bit operands must be K-major, and sm_100a kernels take a(row) b(col)
+    c(row).
+
+    `batched` (sm_90a): C[b] = A[b] * B[b]^T for b < batch, the batch size
+    a run-time value. Each of A, B and C is a batch of matrices with its own
+    element stride between entries (a kernel parameter through its rank-3
+    TMA descriptor); an A or B batch stride of 0 broadcasts one matrix to
+    every entry (the kernel then reads batch coordinate 0 of it: the
+    `batch_broadcast` parameter). The persistent schedule walks the tiles of
+    all entries (entry-major, raster order and swizzle inside an entry);
+    split-K and stream-K cut the tiles of all entries alike.
 
     The optional epilogue region maps one accumulator value to one output
     value (alpha scaling, activation, conversion); without it the
@@ -60,15 +79,21 @@ def Gemm_MatmulOp : Gemm_Op<"matmul", [Symbol, IsolatedFromAbove]> {
                        TypeAttr:$aType, Gemm_LayoutAttr:$aLayout,
                        TypeAttr:$bType, Gemm_LayoutAttr:$bLayout,
                        TypeAttr:$cType, Gemm_LayoutAttr:$cLayout,
-                       TypeAttr:$accType,
+                       TypeAttr:$accType, UnitAttr:$batched,
                        Gemm_ConfigAttr:$config);
   let regions = (region AnyRegion:$epilogue);
   let assemblyFormat = [{
     $sym_name `a` `(` $aType `,` $aLayout `)` `b` `(` $bType `,` $bLayout `)`
-    `c` `(` $cType `,` $cLayout `)` `acc` `(` $accType `)`
+    `c` `(` $cType `,` $cLayout `)` `acc` `(` $accType `)` (`batched` $batched^)?
     `config` `(` $config `)` attr-dict-with-keyword ($epilogue^)?
   }];
   let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The storage orders this arch and element type can take.
+    ::mlir::LogicalResult verifyLayouts();
+    /// Batched kernels: sm_90a.
+    ::mlir::LogicalResult verifyBatched();
+  }];
 }
 
 def Gemm_YieldOp : Gemm_Op<"yield", [Pure, Terminator, ReturnLike,
@@ -262,8 +287,9 @@ def Gemm_TmaLoadOp : Gemm_Op<"tma.load", [Gemm_SideEffects, AttrSizedOperandSegm
   let summary = "TMA load of one box into a ring slot, completing on the slot's full barrier";
   let description = [{
     `cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes`
-    (with `.multicast::cluster` and a CTA mask when `multicast` is given) of
-    the box at element coordinates `[inner, outer]` into slot `slot` of the
+    (`.3d` with the batch entry `batch` as third coordinate for a rank-3
+    descriptor; with `.multicast::cluster` and a CTA mask when `multicast` is
+    given) of the box at element coordinates `[inner, outer]` into slot `slot` of the
     ring, `row` rows into the slot (multicast slices), completing on the
     full barrier of the pipeline's slot for `iteration`. Out-of-bounds
     elements are zero-filled, so edge tiles and a K tail need no masking.
@@ -279,44 +305,71 @@ def Gemm_TmaLoadOp : Gemm_Op<"tma.load", [Gemm_SideEffects, AttrSizedOperandSegm
     fill with zeros at the cost of a load. Not with `multicast` or
     `cta_group(2)`, whose bytes land in other CTAs' barriers.
 
+    Into an MN-major ring (`major = mn`, an M- or N-major operand), a box is
+    one block of the slot: `span` (one swizzle span) M or N elements along
+    its inner dimension and K lines along its outer dimension, landing at
+    row `row` (a multiple of the span) of the slot and, with
+    `k_offset(%k)`, at K line `%k` of the block (a slice of the K lines,
+    e.g. one multicast slice). The swizzle is a function of the shared
+    address, so the box lands in the layout WGMMA reads.
+
     Example:
     ```mlir
     gemm.tma.load %descA[%k, %m] -> %ringA[%slot] barrier %p[%n]
         : !gemm.tma_desc<bf16, box = [64, 128], swizzle = 128>,
           !gemm.smem<4 x 128 x 64 x bf16, swizzle = 128>,
           !gemm.pipeline<stages = 4, producers = 1, consumers = 2>
+    gemm.tma.load %descB[%n, %k] -> %ringB[%slot, %row] k_offset(%line)
+        barrier %p[%n] multicast(%mask)
+        : !gemm.tma_desc<bf16, box = [64, 32], swizzle = 128>,
+          !gemm.smem<4 x 256 x 64 x bf16, swizzle = 128, major = mn>,
+          !gemm.pipeline<stages = 4, producers = 1, consumers = 4>
     ```
   }];
   let arguments = (ins Gemm_TmaDescriptor:$descriptor, I32:$inner, I32:$outer,
+                       Optional<I32>:$batch,
                        Gemm_SmemBuffer:$buffer, I32:$slot, Optional<I32>:$row,
+                       Optional<I32>:$kOffset,
                        Gemm_Pipeline:$pipeline, I32:$iteration,
                        Optional<I16>:$multicastMask, Optional<I1>:$issue,
                        OptionalAttr<I64Attr>:$ctaGroup);
   let assemblyFormat = [{
-    $descriptor `[` $inner `,` $outer `]` `->` $buffer `[` $slot (`,` $row^)? `]`
+    $descriptor `[` $inner `,` $outer (`,` $batch^)? `]` `->` $buffer `[` $slot (`,` $row^)? `]`
+    (`k_offset` `(` $kOffset^ `)`)?
     `barrier` $pipeline `[` $iteration `]` (`multicast` `(` $multicastMask^ `)`)?
     (`when` `(` $issue^ `)`)? (`cta_group` `(` $ctaGroup^ `)`)?
     attr-dict `:` type($descriptor) `,` type($buffer) `,` type($pipeline)
   }];
   let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The slices of the slot's extent along the box's outer dimension
+    /// (rows of a K-major slot, K lines of an MN-major one) that boxes like
+    /// this one make up: the loads of a multicast group together fill the
+    /// slot, so each counts for this many boxes in every CTA of the group.
+    int64_t getSlices();
+  }];
 }
 
-def Gemm_TmaStoreOp : Gemm_Op<"tma.store", [Gemm_SideEffects]> {
-  let summary = "TMA store of one staging slot to global memory";
+def Gemm_TmaStoreOp : Gemm_Op<"tma.store", [Gemm_SideEffects,
+    AttrSizedOperandSegments]> {
+  let summary = "TMA store of one staging slot (or rows of it) to global memory";
   let description = [{
     `cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group` of slot
-    `slot` to the box at `[inner, outer]`; out-of-bounds elements are not
-    written. Writers of the slot must have executed
+    `slot` to the box at `[inner, outer]` (`.3d` at `[inner, outer, batch]`
+    for a rank-3 descriptor); out-of-bounds elements are not written. A box of fewer rows than the slot stores the rows from `row`
+    (a slot holding several boxes, e.g. the two 32 x 32 f32 boxes of a
+    column-major C sub-tile). Writers of the slot must have executed
     `fence.proxy.async.shared::cta` and synchronised first. Completion is
     tracked with `gemm.tma.store_commit` / `gemm.tma.store_wait`.
 
     Example: `gemm.tma.store %descC[%n, %m] from %stage[%slot] : !gemm.tma_desc<bf16, box = [64, 64], swizzle = 128>, !gemm.smem<4 x 64 x 64 x bf16, swizzle = 128>`
   }];
   let arguments = (ins Gemm_TmaDescriptor:$descriptor, I32:$inner, I32:$outer,
-                       Gemm_SmemBuffer:$buffer, I32:$slot);
+                       Optional<I32>:$batch,
+                       Gemm_SmemBuffer:$buffer, I32:$slot, Optional<I32>:$row);
   let assemblyFormat = [{
-    $descriptor `[` $inner `,` $outer `]` `from` $buffer `[` $slot `]` attr-dict
-    `:` type($descriptor) `,` type($buffer)
+    $descriptor `[` $inner `,` $outer (`,` $batch^)? `]` `from` $buffer `[` $slot (`,` $row^)? `]`
+    attr-dict `:` type($descriptor) `,` type($buffer)
   }];
   let hasVerifier = 1;
 }
@@ -357,11 +410,15 @@ def Gemm_TmaPrefetchOp : Gemm_Op<"tma.prefetch", [Gemm_SideEffects]> {
   let summary = "prefetch one box into L2";
   let description = [{
     `cp.async.bulk.prefetch.tensor.2d.L2.global.tile` of the box at
-    `[inner, outer]`.
+    `[inner, outer]` (`.3d` with the batch entry for a rank-3 descriptor).
     Example: `gemm.tma.prefetch %descA[%k, %m] : !gemm.tma_desc<bf16, box = [64, 128], swizzle = 128>`
   }];
-  let arguments = (ins Gemm_TmaDescriptor:$descriptor, I32:$inner, I32:$outer);
-  let assemblyFormat = "$descriptor `[` $inner `,` $outer `]` attr-dict `:` type($descriptor)";
+  let arguments = (ins Gemm_TmaDescriptor:$descriptor, I32:$inner, I32:$outer,
+                       Optional<I32>:$batch);
+  let assemblyFormat = [{
+    $descriptor `[` $inner `,` $outer (`,` $batch^)? `]` attr-dict `:` type($descriptor)
+  }];
+  let hasVerifier = 1;
 }
 
 //===----------------------------------------------------------------------===//
@@ -415,10 +472,20 @@ def Gemm_MmaSm90Op : Gemm_Op<"mma.sm90", [Gemm_SideEffects,
     Issues `BK / 16` (`BK / 32` for 8-bit types) steps of
     `wgmma.mma_async.sync.aligned.m64nNk16.f32.bf16.bf16` (f16 likewise) for
     each 64-row atom of the accumulator, A and B read from ring slot `slot`
-    through 128-byte-swizzle K-major matrix descriptors. A starts `a_row`
+    through 128-byte-swizzle matrix descriptors. A starts `a_row`
     rows into its slot (the consumer warpgroup's share of a cooperative
     tile). N is the accumulator's column count and must be a legal WGMMA N
     (a multiple of 8 up to 256). The caller fences, commits and waits.
+
+    Each ring's `major` picks the operand's layout: K-major (the default)
+    or MN-major (`major = mn`: an M-major A or N-major B, the transpose
+    immediates `imm-trans-a` / `imm-trans-b` = 1), for 16-bit types only
+    (PTX: the transposes exist for .f16/.bf16). K-major descriptors: stride
+    byte offset 1024 (8 rows of 128 bytes), a k-step advances the start
+    address by 32 bytes. MN-major descriptors: leading byte offset
+    `BK * 128` (one block of 64 M or N elements to the next), stride byte
+    offset 1024 (8 K lines to the next 8), a k-step advances the start
+    address by 16 K lines (2048 bytes, whole swizzle atoms).
 
     Example:
     ```mlir
@@ -513,17 +580,31 @@ def Gemm_AccumStoreSmemOp : Gemm_Op<"accum.store_smem", [Gemm_SideEffects]> {
     warp bank-conflict free. The caller issues
     `fence.proxy.async.shared::cta` and a barrier before the TMA store.
 
+    With `transposed` (a column-major C) the slot holds the sub-tile's
+    transpose, laid out for a 128-byte-swizzle TMA store whose inner
+    dimension is M: `64 / W` boxes of `W x W` (W = 128 / sizeof(elem)), box b
+    holding rows [b W, (b + 1) W) of the atom, each of its W lines one
+    column (N) of those rows (M); for 16-bit outputs one 64 x 64 box written
+    with `stmatrix.sync.aligned.m8n8.x4.trans.shared.b16` (the transposing
+    form), for f32 two 32 x 32 boxes written with 4-byte `st.shared.f32`
+    (a thread's two adjacent values are adjacent columns, not rows; the
+    swizzle keeps a warp's stores conflict free).
+
     Example:
     ```mlir
     gemm.accum.store_smem %acc atom(0) col(64) -> %stage[%slot]
         : !gemm.accum<64 x 256 x f32>, !gemm.smem<2 x 64 x 64 x bf16, swizzle = 128>
+    gemm.accum.store_smem %acc atom(0) col(64) transposed -> %stage[%slot]
+        : !gemm.accum<64 x 256 x f32>, !gemm.smem<2 x 64 x 64 x bf16, swizzle = 128>
     ```
   }];
   let arguments = (ins Gemm_Accumulator:$accumulator, I64Attr:$atom,
-                       I64Attr:$col, Gemm_SmemBuffer:$buffer, I32:$slot);
+                       I64Attr:$col, UnitAttr:$transposed,
+                       Gemm_SmemBuffer:$buffer, I32:$slot);
   let regions = (region AnyRegion:$epilogue);
   let assemblyFormat = [{
-    $accumulator `atom` `(` $atom `)` `col` `(` $col `)` `->` $buffer `[` $slot `]`
+    $accumulator `atom` `(` $atom `)` `col` `(` $col `)` (`transposed` $transposed^)?
+    `->` $buffer `[` $slot `]`
     attr-dict `:` type($accumulator) `,` type($buffer) ($epilogue^)?
   }];
   let hasVerifier = 1;

@@ -1,0 +1,186 @@
+//===- Model.h - The fitted model of how long a kernel takes ---*- C++ -*-===//
+//
+// The dispatcher's data: a model of the time one SM90 kernel configuration
+// takes on one problem, fitted on a GPU's measurements of every candidate
+// kernel over a training set of shapes (python/gemm_bench/fit.py writes it;
+// bench/tuning/sm90-h200-model.json is the H200's). It has two parts:
+//
+// - physics: the persistent kernel's work units (tiles x k-ranges) in waves
+//   over the SMs, each unit's k-blocks at the slowest of the tile's MMA rate,
+//   the L2 -> shared-memory feed of all active CTAs and the ring's latency
+//   bound, then its epilogue's share of the write bandwidth; split-K's
+//   partial tiles, stream-K's fixed cost and extra traffic, and a launch
+//   cost. Its constants (MMA efficiency per tile, bandwidths, latencies) are
+//   the fitted parameters.
+// - correction: per candidate, the training shapes' measured time over the
+//   physics' estimate (log residuals); a problem's estimate is scaled by the
+//   residuals of nearby training shapes (Gaussian weights in log M, log N,
+//   log K), shrunk towards 1 where the data is thin. What physics misses for
+//   a kernel in one region of shapes it learns there, without a class table.
+//
+// Plain C++17 + nlohmann_json: no CUDA, no MLIR.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef GEMM_DISPATCH_MODEL_H
+#define GEMM_DISPATCH_MODEL_H
+
+#include "gemm/Dispatch/KernelConfig.h"
+
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace gemm::dispatch {
+
+using bundle::Layout;
+using bundle::TensorLayouts;
+
+/// A model file or kernel library that cannot be read or is not of the
+/// expected format, or a problem the dispatcher cannot serve; the message
+/// names the file or problem and what to do.
+class DispatchError : public std::runtime_error {
+public:
+  using std::runtime_error::runtime_error;
+};
+
+/// The value of a model file's "format" and the version this code reads.
+inline constexpr std::string_view ModelFormatName = "gemm-dispatch-model";
+inline constexpr int ModelFormatVersion = 1;
+
+/// The GPU the kernel is for. Defaults: the H200 the model was fitted on.
+struct Target {
+  bundle::Arch arch = bundle::Arch::Sm90a;
+  uint32_t smCount = 132;
+};
+
+struct Problem {
+  uint64_t m = 1, n = 1, k = 1;
+  DType inType = DType::BF16;
+  /// C's type; nullopt: the input type.
+  std::optional<DType> outType;
+  /// Storage orders of A, B, C. They do not change the estimate (every
+  /// layout runs the same kernel structure); the kernel picked has them.
+  TensorLayouts layouts;
+  /// Problems of the batch (batched kernels for more than 1), estimated as
+  /// the one problem of batch x the tiles and bytes.
+  uint64_t batch = 1;
+  /// "m=.. n=.. k=.. bf16" (+ " a col b row c row" when not the default,
+  /// " batch=B" when batched) for messages.
+  std::string toString() const;
+  /// The same product transposed, C^T = B A^T: N x M x K with A and B
+  /// exchanged (each keeping its memory, so its layout flips: an N-major B
+  /// is an M-major A of the transposed problem) and a row-major C^T, which
+  /// is this problem's column-major C. Only for a column-major C.
+  Problem transposed() const;
+};
+
+/// The fitted constants of the physics part (SI units).
+struct HardwareParams {
+  double launchSeconds = 8e-6;
+  /// Loaded round trip of a TMA load: with S stages in flight a CTA
+  /// finishes at most one k-block per latency / S.
+  double loadLatencySeconds = 1.7e-6;
+  /// L2 -> shared memory, all SMs together.
+  double l2BytesPerSecond = 12e12;
+  /// HBM, for the operands read and for C (and partial tiles) written.
+  double readBytesPerSecond = 4e12;
+  double writeBytesPerSecond = 4e12;
+  double fixupBytesPerSecond = 5e12;
+  double streamKFixedSeconds = 13e-6;
+  /// Stream-K's staggered k-ranges re-read operands the L2 would share.
+  double streamKTrafficFactor = 1.1;
+  /// MMA time of a clustered kernel over its 1x1 twin's.
+  double clusterComputeFactor = 1.0;
+  /// Fraction of the SM's 16-bit MMA peak each tile sustains in a long
+  /// k-loop, by tileKey().
+  std::map<std::string, double> tileEfficiency;
+
+  /// "128x256_coop": what tileEfficiency is keyed by.
+  static std::string tileKey(const KernelConfig &config);
+};
+
+/// HardwareParams from a model file's "hardware" (launch_us, load_latency_us,
+/// l2_tbps, read_tbps, write_tbps, fixup_tbps, stream_k_fixed_us,
+/// stream_k_traffic, cluster_compute) and "tile_efficiency" objects. Throws
+/// DispatchError naming `source` and the missing or bad field.
+HardwareParams
+hardwareParams(const std::map<std::string, double> &hardware,
+               const std::map<std::string, double> &tileEfficiency,
+               const std::string &source);
+
+/// The model's estimate of one configuration on one problem.
+struct Estimate {
+  double seconds = 0;
+  /// The physics part: total, and its MMA / memory components.
+  double physicsSeconds = 0, computeSeconds = 0, memorySeconds = 0;
+  /// The learned factor (seconds = physicsSeconds * correction) and the
+  /// summed weight of the training shapes it came from (0: none nearby).
+  double correction = 1, evidence = 0;
+  uint64_t tiles = 0;
+  /// Work units (tiles x k-ranges) over the CTAs that run at once.
+  double waves = 0;
+  bool memoryBound() const { return memorySeconds > computeSeconds; }
+};
+
+/// Whether the model speaks for `config` on `problem`: the region where
+/// candidates are measured for the fit (python -m gemm_bench.fit), so the
+/// dispatcher never extrapolates a kernel into shapes where it was not
+/// timed. No tile twice as tall or wide as the problem (64 rows and columns
+/// always fit); split-K only where whole tiles leave half the SMs idle and
+/// each k-range gets at least 4 k-blocks; stream-K only past one wave of
+/// tiles and with 8 k-blocks; a cluster only where the problem is two tiles
+/// across along it.
+bool isApplicable(const KernelConfig &config, const Problem &problem,
+                  const Target &target);
+
+/// The physics part alone for `params` (what the fit varies). Throws
+/// DispatchError for a tile `params` has no efficiency for.
+Estimate physicsEstimate(const HardwareParams &params,
+                         const KernelConfig &config, const Problem &problem,
+                         const Target &target);
+
+class DispatchModel {
+public:
+  /// Reads and validates a model file; throws DispatchError naming the path
+  /// and the problem.
+  static DispatchModel load(const std::filesystem::path &path);
+  /// The same from JSON text; `source` names it in errors.
+  static DispatchModel parse(std::string_view text, const std::string &source);
+
+  const HardwareParams &params() const { return hardware; }
+  /// The configurations the model was fitted on (input type bf16; the
+  /// dispatcher gives them the problem's types), in the file's order.
+  const std::vector<KernelConfig> &candidates() const { return kernels; }
+  bool isCandidate(const KernelConfig &config) const;
+  /// Physics times the learned correction. Configurations that are not
+  /// candidates get the physics alone (correction 1, evidence 0).
+  Estimate estimate(const KernelConfig &config, const Problem &problem,
+                    const Target &target) const;
+
+  /// Where it came from (a path, or the `source` given to parse).
+  const std::string &source() const { return sourceName; }
+  /// The GPU it was fitted on, e.g. "NVIDIA H200".
+  const std::string &gpuName() const { return gpu; }
+  /// Training shapes (distinct) it was fitted on.
+  size_t trainingShapes() const { return shapes; }
+
+private:
+  struct Residual {
+    double logM, logN, logK, logRatio;
+  };
+  HardwareParams hardware;
+  std::vector<KernelConfig> kernels;
+  /// Per candidate (same order as kernels).
+  std::vector<std::vector<Residual>> residuals;
+  double bandwidth = 0.6, priorWeight = 0.5;
+  std::string sourceName, gpu;
+  size_t shapes = 0;
+};
+
+} // namespace gemm::dispatch
+
+#endif // GEMM_DISPATCH_MODEL_H

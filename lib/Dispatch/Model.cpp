@@ -1,0 +1,312 @@
+//===- Model.cpp - The fitted model of how long a kernel takes ------------===//
+
+#include "gemm/Dispatch/Model.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <set>
+#include <sstream>
+#include <tuple>
+
+namespace gemm::dispatch {
+namespace {
+
+using nlohmann::json;
+
+/// Dense 16-bit MMA peak of one SM90 SM at 1980 MHz (989 TFLOP/s over 132).
+constexpr double SmPeakFlops = 989e12 / 132;
+
+uint64_t ceilDiv(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
+
+/// (field name in the file, member): the hardware constants, in the units
+/// the file uses (us, TB/s) and the scale to seconds / bytes per second.
+struct ParamField {
+  const char *name;
+  double HardwareParams::*member;
+  double scale;
+};
+constexpr ParamField ParamFields[] = {
+    {"launch_us", &HardwareParams::launchSeconds, 1e-6},
+    {"load_latency_us", &HardwareParams::loadLatencySeconds, 1e-6},
+    {"l2_tbps", &HardwareParams::l2BytesPerSecond, 1e12},
+    {"read_tbps", &HardwareParams::readBytesPerSecond, 1e12},
+    {"write_tbps", &HardwareParams::writeBytesPerSecond, 1e12},
+    {"fixup_tbps", &HardwareParams::fixupBytesPerSecond, 1e12},
+    {"stream_k_fixed_us", &HardwareParams::streamKFixedSeconds, 1e-6},
+    {"stream_k_traffic", &HardwareParams::streamKTrafficFactor, 1},
+    {"cluster_compute", &HardwareParams::clusterComputeFactor, 1},
+};
+
+} // namespace
+
+std::string Problem::toString() const {
+  std::string text = "m=" + std::to_string(m) + " n=" + std::to_string(n) +
+                     " k=" + std::to_string(k) + " " +
+                     std::string(bundle::toString(inType));
+  if (outType && *outType != inType)
+    text += " -> " + std::string(bundle::toString(*outType));
+  if (!(layouts == TensorLayouts{}))
+    text += " a " + std::string(bundle::toString(layouts.a)) + " b " +
+            std::string(bundle::toString(layouts.b)) + " c " +
+            std::string(bundle::toString(layouts.c));
+  if (batch > 1)
+    text += " batch=" + std::to_string(batch);
+  return text;
+}
+
+Problem Problem::transposed() const {
+  auto flipped = [](Layout layout) {
+    return layout == Layout::Row ? Layout::Col : Layout::Row;
+  };
+  Problem t = *this;
+  t.m = n;
+  t.n = m;
+  // The new A is B's memory: K-major (B col) stays K-major (A row). The new
+  // B is A's memory: K-major (A row) stays K-major (B col).
+  t.layouts.a = flipped(layouts.b);
+  t.layouts.b = flipped(layouts.a);
+  t.layouts.c = flipped(layouts.c);
+  return t;
+}
+
+std::string HardwareParams::tileKey(const KernelConfig &config) {
+  return std::to_string(config.tileM) + "x" + std::to_string(config.tileN) +
+         (config.schedule == Schedule::Cooperative ? "_coop" : "_pingpong");
+}
+
+HardwareParams hardwareParams(const std::map<std::string, double> &hardware,
+                              const std::map<std::string, double> &tiles,
+                              const std::string &source) {
+  HardwareParams params;
+  for (const ParamField &field : ParamFields) {
+    auto value = hardware.find(field.name);
+    if (value == hardware.end())
+      throw DispatchError(source + ": hardware." + field.name + " is missing");
+    if (!(value->second > 0))
+      throw DispatchError(source + ": hardware." + field.name + ": " +
+                          std::to_string(value->second) + " is not positive");
+    params.*field.member = value->second * field.scale;
+  }
+  for (const auto &[key, efficiency] : tiles) {
+    if (!(efficiency > 0 && efficiency <= 1))
+      throw DispatchError(source + ": tile_efficiency." + key + ": " +
+                          std::to_string(efficiency) + " is not in (0, 1]");
+    params.tileEfficiency[key] = efficiency;
+  }
+  return params;
+}
+
+bool isApplicable(const KernelConfig &config, const Problem &problem,
+                  const Target &target) {
+  const uint64_t m = problem.m, n = problem.n;
+  if (config.tileM >= 2 * std::max<uint64_t>(m, 64) ||
+      config.tileN >= 2 * std::max<uint64_t>(n, 64))
+    return false;
+  const uint64_t batch = std::max<uint64_t>(problem.batch, 1);
+  const uint64_t tilesM = ceilDiv(m, config.tileM) * batch;
+  const uint64_t tilesN = ceilDiv(n, config.tileN);
+  const uint64_t tiles = tilesM * tilesN;
+  const uint64_t kBlocks = ceilDiv(problem.k, config.tileK);
+  // Batched kernels run whole tiles only.
+  if (batch > 1 && (config.splits > 1 || config.streamK))
+    return false;
+  if (config.splits > 1)
+    return tiles * 2 <= target.smCount && kBlocks >= 4 * config.splits;
+  if (config.streamK)
+    return tiles > target.smCount && kBlocks >= 8;
+  if (config.clusterM > 1 && tilesM < 2)
+    return false;
+  if (config.clusterN > 1 && tilesN < 2)
+    return false;
+  return true;
+}
+
+Estimate physicsEstimate(const HardwareParams &p, const KernelConfig &config,
+                         const Problem &problem, const Target &target) {
+  auto efficiency = p.tileEfficiency.find(HardwareParams::tileKey(config));
+  if (efficiency == p.tileEfficiency.end())
+    throw DispatchError("the model has no MMA efficiency for the " +
+                        HardwareParams::tileKey(config) + " tile of " +
+                        config.name());
+  const double bm = config.tileM, bn = config.tileN, bk = config.tileK;
+  const double in = bundle::elementBytes(problem.inType);
+  const double out =
+      bundle::elementBytes(problem.outType.value_or(problem.inType));
+  const uint64_t m = problem.m, n = problem.n, k = problem.k;
+  // A batch's entries are tiled one after the other, as the rows of one
+  // problem of batch x M rows whose tiles do not straddle entries.
+  const uint64_t batch = std::max<uint64_t>(problem.batch, 1);
+  const uint64_t tilesM = ceilDiv(m, config.tileM) * batch;
+  const uint64_t tilesN = ceilDiv(n, config.tileN);
+  const uint64_t kBlocks = ceilDiv(k, config.tileK);
+  const uint64_t clusterSize = uint64_t(config.clusterM) * config.clusterN;
+  const uint64_t splits = std::max<uint32_t>(config.splits, 1);
+
+  Estimate e;
+  e.tiles = tilesM * tilesN;
+  // Work units are cluster blocks of tiles (times the k-ranges of split-K);
+  // at most one cluster per SM-cluster slot runs at a time.
+  const uint64_t units = ceilDiv(tilesM, config.clusterM) *
+                         ceilDiv(tilesN, config.clusterN) * splits;
+  const uint64_t slots = std::max<uint64_t>(target.smCount / clusterSize, 1);
+  const double active =
+      double(config.streamK ? slots : std::min(units, slots)) * clusterSize;
+
+  // One k-block of one CTA: the MMAs, this CTA's share of the L2 feed of
+  // all active CTAs (multicast divides a cluster's shared operand), or the
+  // ring's latency bound, whichever is slowest.
+  double mma = 2 * bm * bn * bk / (SmPeakFlops * efficiency->second);
+  if (clusterSize > 1)
+    mma *= p.clusterComputeFactor;
+  double fed = (bm / config.clusterN + bn / config.clusterM) * bk * in;
+  double l2 = active * fed / p.l2BytesPerSecond;
+  double latency = p.loadLatencySeconds / config.ringStages();
+  double kBlock = std::max({mma, l2, latency});
+
+  double read = double(batch) * double(m * k + n * k) * in;
+  double written = double(batch) * double(m * n) * out;
+  double tileWrite = bm * bn * out * active / p.writeBytesPerSecond;
+  if (config.streamK) {
+    double perCta = double(e.tiles * kBlocks) / active;
+    e.waves = double(e.tiles) / active;
+    e.computeSeconds = perCta * kBlock;
+    e.memorySeconds = read * p.streamKTrafficFactor / p.readBytesPerSecond +
+                      written / p.writeBytesPerSecond;
+    e.physicsSeconds = std::max(e.computeSeconds, e.memorySeconds) +
+                       double(e.tiles) * bm * bn * out / p.writeBytesPerSecond +
+                       p.streamKFixedSeconds;
+  } else {
+    uint64_t unitKBlocks = ceilDiv(kBlocks, splits);
+    uint64_t waves = ceilDiv(units, slots);
+    e.waves = double(units) / double(slots);
+    // A unit's operands at its share of the read bandwidth.
+    double unitRead = read / double(e.tiles * splits) * active /
+                      p.readBytesPerSecond;
+    double perUnit = std::max(unitKBlocks * kBlock, unitRead) + tileWrite;
+    if (splits > 1)
+      perUnit += bm * bn * 4 * 2 * active / p.fixupBytesPerSecond;
+    e.computeSeconds = waves * unitKBlocks * kBlock;
+    e.memorySeconds = waves * unitRead;
+    e.physicsSeconds = waves * perUnit;
+  }
+  e.physicsSeconds += p.launchSeconds;
+  e.seconds = e.physicsSeconds;
+  return e;
+}
+
+DispatchModel DispatchModel::parse(std::string_view text,
+                                   const std::string &source) {
+  json root = json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (root.is_discarded() || !root.is_object())
+    throw DispatchError(source + ": not a JSON object (a corrupt or truncated "
+                                 "model file?)");
+  if (root.value("format", "") != ModelFormatName)
+    throw DispatchError(source + ": \"format\" is not \"" +
+                        std::string(ModelFormatName) +
+                        "\": not a model file of python -m gemm_bench.fit");
+  if (root.value("version", 0) != ModelFormatVersion)
+    throw DispatchError(source + ": model file version " +
+                        root.value("version", json(0)).dump() +
+                        "; this dispatcher reads version " +
+                        std::to_string(ModelFormatVersion));
+  DispatchModel model;
+  model.sourceName = source;
+  std::string where = source;
+  try {
+    model.gpu = root.value("gpu", json::object()).value("name", "");
+    where = source + ": hardware or tile_efficiency";
+    model.hardware = hardwareParams(
+        root.at("hardware").get<std::map<std::string, double>>(),
+        root.at("tile_efficiency").get<std::map<std::string, double>>(),
+        source);
+    where = source + ": correction";
+    const json &correction = root.at("correction");
+    model.bandwidth = correction.at("bandwidth").get<double>();
+    model.priorWeight = correction.at("prior_weight").get<double>();
+    if (!(model.bandwidth > 0) || !(model.priorWeight > 0))
+      throw DispatchError(where + ": bandwidth and prior_weight must be "
+                                  "positive");
+    std::set<std::tuple<uint64_t, uint64_t, uint64_t>> trainingShapes;
+    for (const auto &[key, points] : root.at("candidates").items()) {
+      where = source + ": candidates." + key;
+      std::string error;
+      auto config = KernelConfig::parse(key, error);
+      if (!config)
+        throw DispatchError(where + ": " + error);
+      if (!model.hardware.tileEfficiency.count(
+              HardwareParams::tileKey(*config)))
+        throw DispatchError(where + ": no tile_efficiency for " +
+                            HardwareParams::tileKey(*config));
+      std::vector<Residual> list;
+      for (const json &point : points) {
+        if (!point.is_array() || point.size() != 4)
+          throw DispatchError(where + ": expected [m, n, k, log ratio] "
+                                      "points");
+        uint64_t pm = point[0].get<uint64_t>(), pn = point[1].get<uint64_t>(),
+                 pk = point[2].get<uint64_t>();
+        if (pm == 0 || pn == 0 || pk == 0)
+          throw DispatchError(where + ": a point with a zero size");
+        trainingShapes.insert({pm, pn, pk});
+        list.push_back({std::log(double(pm)), std::log(double(pn)),
+                        std::log(double(pk)), point[3].get<double>()});
+      }
+      model.kernels.push_back(*config);
+      model.residuals.push_back(std::move(list));
+    }
+    model.shapes = trainingShapes.size();
+  } catch (const json::exception &e) {
+    throw DispatchError(where + ": malformed model file: " + e.what());
+  }
+  if (model.kernels.empty())
+    throw DispatchError(source + ": the model has no candidates");
+  return model;
+}
+
+DispatchModel DispatchModel::load(const std::filesystem::path &path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in)
+    throw DispatchError(path.string() + ": cannot read the model file");
+  std::stringstream text;
+  text << in.rdbuf();
+  return parse(text.str(), path.string());
+}
+
+bool DispatchModel::isCandidate(const KernelConfig &config) const {
+  for (const KernelConfig &candidate : kernels)
+    if (candidate.key() == config.key())
+      return true;
+  return false;
+}
+
+Estimate DispatchModel::estimate(const KernelConfig &config,
+                                 const Problem &problem,
+                                 const Target &target) const {
+  Estimate e = physicsEstimate(hardware, config, problem, target);
+  for (size_t i = 0; i < kernels.size(); ++i) {
+    if (kernels[i].key() != config.key())
+      continue;
+    double rows = double(problem.m) * double(std::max<uint64_t>(problem.batch, 1));
+    double x[3] = {std::log(rows), std::log(double(problem.n)),
+                   std::log(double(problem.k))};
+    double weighted = 0, weights = 0;
+    for (const Residual &r : residuals[i]) {
+      double d = (r.logM - x[0]) * (r.logM - x[0]) +
+                 (r.logN - x[1]) * (r.logN - x[1]) +
+                 (r.logK - x[2]) * (r.logK - x[2]);
+      double w = std::exp(-d / (2 * bandwidth * bandwidth));
+      weighted += w * r.logRatio;
+      weights += w;
+    }
+    // Shrunk towards no correction where few training shapes are near.
+    e.correction = std::exp(weighted / (weights + priorWeight));
+    e.evidence = weights;
+    e.seconds = e.physicsSeconds * e.correction;
+    break;
+  }
+  return e;
+}
+
+} // namespace gemm::dispatch

@@ -1,0 +1,370 @@
+"""Fitting the dispatcher's model (include/gemm/Dispatch/Model.h, issue 16):
+every plausible candidate kernel timed on every shape of the training set,
+then the physics' constants fitted to those times and the residuals kept as
+the model's learned correction.
+
+    # compiler machine: the candidates' bundles
+    python -m gemm_bench.fit configs --out DIR/candidates.mlir
+    # compiler machine (needs the gemm package): which candidate on which
+    # training shape, and the estimated GPU time
+    python -m gemm_bench.fit plan --json DIR/plan.json
+    # GPU machine: one gemm-runner process per candidate over its shapes
+    python -m gemm_bench.fit measure --plan DIR/plan.json --runner gemm-runner \
+        --bundles DIR --work DIR
+    # anywhere: the runner JSON files of a measurement as one compact file
+    python -m gemm_bench.fit collect DIR --out measurements.json
+    # anywhere (needs the gemm package): the model file the dispatcher reads
+    python -m gemm_bench.fit fit measurements.json --out bench/tuning/sm90-h200-model.json
+
+Only the training set (bench/shapes/train.txt, gemm_bench.generate) is
+measured here; the test set is for the suite alone.
+"""
+import argparse
+import datetime
+import json
+import math
+import os
+import sys
+
+from gemm_bench import configs, runner, shapes as shapes_mod
+
+SMS = 132
+C = configs.Config
+
+# The kernels the model chooses among: every tile of the model at the default
+# order and depth, the clusters the search found worth having, split-K for
+# 64- and 128-row tiles, and stream-K for the tiles of compute-bound shapes.
+CANDIDATES = (
+    [C(bm, bn, s) for bm, bn, s in configs.TILES] +
+    [C(128, 256, "cooperative", 2, 1), C(256, 128, "cooperative", 2, 1),
+     C(128, 192, "cooperative", 2, 1), C(64, 256, "pingpong", 1, 2)] +
+    [C(64, 64, "pingpong", splits=s) for s in (2, 4, 8)] +
+    [C(64, 128, "pingpong", splits=s) for s in (2, 4)] +
+    [C(128, 128, "pingpong", splits=2), C(128, 128, "cooperative", splits=2),
+     C(64, 256, "pingpong", splits=2)] +
+    [C(128, 256, "cooperative", stream_k=True), C(128, 256, "cooperative", 2, 1, stream_k=True),
+     C(256, 128, "cooperative", 2, 1, stream_k=True), C(128, 192, "cooperative", stream_k=True),
+     C(128, 128, "pingpong", stream_k=True), C(64, 128, "pingpong", stream_k=True)])
+
+
+def plan(shapes, dtype="bf16", sm_count=SMS):
+    """{config name: [shapes]} of the measurement: each candidate on the
+    training shapes where the dispatcher may pick it (isApplicable in
+    include/gemm/Dispatch/Model.h; needs the gemm package)."""
+    import gemm
+    out = {}
+    for config in CANDIDATES:
+        core = gemm.KernelConfig(config.replace(dtype=dtype).name)
+        chosen = [s for s in shapes if gemm._core.is_applicable(core, *s, sm_count)]
+        if chosen:
+            out[core.name] = chosen
+    return out
+
+
+def write_plan(work, path):
+    with open(path, "w") as f:
+        json.dump({name: [list(s) for s in shape_list] for name, shape_list in work.items()},
+                  f, indent=0)
+
+
+def read_plan(path):
+    with open(path) as f:
+        return {name: [tuple(s) for s in shape_list] for name, shape_list in json.load(f).items()}
+
+
+def gpu_seconds(work, warmup, iters):
+    return sum(runner.process_seconds_estimate(shape_list, warmup, iters, checked=False,
+                                               vs_cublas=False)
+               for shape_list in work.values())
+
+
+def measure(runner_command, bundles_dir, work_dir, work, warmup, iters, log=sys.stdout):
+    """Times each candidate of `work` ({name: [shapes]}) on its shapes, one
+    gemm-runner process per candidate."""
+    os.makedirs(work_dir, exist_ok=True)
+    failures = []
+    for count, (name, shape_list) in enumerate(sorted(work.items()), 1):
+        json_path = os.path.join(work_dir, name + ".json")
+        code = runner.run_bundle(runner_command, os.path.join(bundles_dir, name + ".json"),
+                                 shape_list, json_path, warmup, iters, False,
+                                 timeout_s=600, check=False, vs_cublas=False)
+        if code != 0:
+            failures.append((name, code))
+        print(f"[{count}/{len(work)}] {name}: {len(shape_list)} shapes, exit {code}",
+              file=log, flush=True)
+    return failures
+
+
+MEASUREMENTS_FORMAT = "gemm-fit-measurements"
+
+
+def collect(work_dir):
+    """The measurements of a `measure` run's runner JSON files: per candidate
+    and shape, the median time of the kernel (without the staging copies of
+    unaligned shapes, which every candidate pays alike) and of the whole
+    call, with the GPU and its clocks."""
+    rows, device, clocks, errors = [], None, [], []
+    for name in sorted(os.listdir(work_dir)):
+        if not name.endswith(".json"):
+            continue
+        with open(os.path.join(work_dir, name)) as f:
+            data = json.load(f)
+        if data.get("format") != "gemm-runner-results":
+            continue
+        device = device or data.get("device")
+        if data.get("error"):
+            errors.append({"file": name, **data["error"]})
+        config = data["bundle"]["name"]
+        for result in data.get("results", []):
+            bench = result.get("bench") or {}
+            if "ours" not in bench:
+                continue
+            kernel = bench.get("kernel_only") or bench["ours"]
+            rows.append({"config": config, "m": result["m"], "n": result["n"],
+                         "k": result["k"], "kernel_ms": kernel["median_ms"],
+                         "call_ms": bench["ours"]["median_ms"]})
+            if bench.get("clocks"):
+                clocks.append(bench["clocks"])
+    sm = [c["sm_clock_mhz"] for c in clocks if "sm_clock_mhz" in c]
+    return {"format": MEASUREMENTS_FORMAT, "version": 1,
+            "device": {k: device.get(k) for k in ("name", "sm_count", "driver_cuda_version")}
+            if device else None,
+            "sm_clock_mhz_range": [min(sm), max(sm)] if sm else None,
+            "power_limit_watts": clocks[0].get("power_limit_watts") if clocks else None,
+            "errors": errors, "rows": rows}
+
+
+def write_measurements(data, path):
+    """One measurement a line, so the file stays readable and diffable."""
+    head = {k: v for k, v in data.items() if k != "rows"}
+    with open(path, "w") as f:
+        f.write(json.dumps(head, indent=1)[:-2] + ',\n "rows": [\n')
+        f.write(",\n".join("  " + json.dumps(r) for r in data["rows"]))
+        f.write("\n ]\n}\n")
+
+
+def read_measurements(path):
+    with open(path) as f:
+        data = json.load(f)
+    if data.get("format") != MEASUREMENTS_FORMAT:
+        raise SystemExit(f"{path}: not a {MEASUREMENTS_FORMAT} file (gemm_bench.fit collect)")
+    return data
+
+
+MODEL_FORMAT = "gemm-dispatch-model"
+
+# The physics' constants (include/gemm/Dispatch/Model.h, in the model file's
+# units): a start for the fit and its bounds.
+HARDWARE = {  # name: (start, low, high)
+    "launch_us": (8.0, 0.5, 30.0),
+    "load_latency_us": (1.5, 0.1, 10.0),
+    "l2_tbps": (12.0, 1.0, 100.0),
+    "read_tbps": (4.0, 1.0, 6.0),
+    "write_tbps": (4.0, 0.3, 6.0),
+    "fixup_tbps": (4.0, 0.1, 50.0),
+    "stream_k_fixed_us": (2.0, 0.01, 50.0),
+    "stream_k_traffic": (1.5, 1.0, 5.0),
+    "cluster_compute": (1.0, 0.7, 1.5),
+}
+EFFICIENCY = (0.8, 0.2, 1.0)
+# Choices of the learned correction, taken by the training set's
+# leave-one-shape-out regret.
+BANDWIDTHS = (0.4, 0.6, 0.8, 1.0)
+PRIOR_WEIGHTS = (0.25, 0.5, 1.0)
+
+
+def tile_key(config):
+    """HardwareParams::tileKey of a gemm._core.KernelConfig."""
+    tm, tn, _ = config.tile
+    return f"{tm}x{tn}_{'coop' if config.schedule == 'cooperative' else 'pingpong'}"
+
+
+def _training(data):
+    import gemm
+    rows = []
+    for row in data["rows"]:
+        config = gemm.KernelConfig(row["config"])
+        rows.append((config, (row["m"], row["n"], row["k"]), row["kernel_ms"] * 1e-3))
+    return rows
+
+
+def fit_physics(rows, sm_count=SMS):
+    """The hardware constants and tile efficiencies that minimise the robust
+    (soft L1) sum of squared log errors over `rows`."""
+    import numpy
+    from scipy.optimize import least_squares
+    import gemm
+    tiles = sorted({tile_key(c) for c, _, _ in rows})
+    names = list(HARDWARE) + tiles
+    start = [HARDWARE[n][0] for n in HARDWARE] + [EFFICIENCY[0]] * len(tiles)
+    low = [HARDWARE[n][1] for n in HARDWARE] + [EFFICIENCY[1]] * len(tiles)
+    high = [HARDWARE[n][2] for n in HARDWARE] + [EFFICIENCY[2]] * len(tiles)
+    configs = [c for c, _, _ in rows]
+    shapes = [s for _, s, _ in rows]
+    measured = numpy.log([t for _, _, t in rows])
+
+    def split(values):
+        return (dict(zip(HARDWARE, values[:len(HARDWARE)])),
+                dict(zip(tiles, values[len(HARDWARE):])))
+
+    def residuals(values):
+        hardware, efficiency = split(values)
+        return numpy.log(gemm._core.physics_estimates(hardware, efficiency, configs, shapes,
+                                                      sm_count)) - measured
+    result = least_squares(residuals, start, bounds=(low, high), loss="soft_l1",
+                           f_scale=0.1, diff_step=1e-3)
+    hardware, efficiency = split(result.x)
+    return ({k: round(v, 4) for k, v in hardware.items()},
+            {k: round(v, 4) for k, v in efficiency.items()},
+            residuals(result.x))
+
+
+def model_json(hardware, efficiency, rows, log_errors, bandwidth, prior, provenance,
+               keep=lambda row: True):
+    """The model file's JSON; the residual points are those of the rows
+    `keep` accepts (every candidate is listed all the same)."""
+    candidates = {}
+    for row, error in zip(rows, log_errors):
+        points = candidates.setdefault(row[0].key, [])
+        if keep(row):
+            m, n, k = row[1]
+            points.append([m, n, k, round(-float(error), 4)])
+    return {"format": MODEL_FORMAT, "version": 1, "gpu": provenance.pop("gpu"),
+            "fitted_on": provenance, "hardware": hardware, "tile_efficiency": efficiency,
+            "correction": {"bandwidth": bandwidth, "prior_weight": prior},
+            "candidates": candidates}
+
+
+def regrets(model_for, rows, sm_count=SMS):
+    """Per training shape: the measured time of the candidate the model
+    `model_for(shape)` picks over the best measured time there."""
+    by_shape = {}
+    for config, shape, seconds in rows:
+        by_shape.setdefault(shape, []).append((config, seconds))
+    out = {}
+    for shape, timed in by_shape.items():
+        model = model_for(shape)
+        picked = min(timed, key=lambda ct: model.estimate(ct[0], *shape, sm_count)["seconds"])
+        out[shape] = picked[1] / min(t for _, t in timed)
+    return out
+
+
+def summary(values):
+    import numpy
+    values = numpy.array(list(values))
+    return {"geomean": round(float(numpy.exp(numpy.mean(numpy.log(values)))), 4),
+            "p95": round(float(numpy.percentile(values, 95)), 4),
+            "max": round(float(values.max()), 4),
+            "within_5_percent": round(float(numpy.mean(values <= 1.05)), 4)}
+
+
+def fit(measurements_path, command):
+    """The model file's JSON for a measurements file."""
+    import numpy
+    import gemm
+    data = read_measurements(measurements_path)
+    rows = _training(data)
+    hardware, efficiency, log_errors = fit_physics(rows)
+    provenance = {"gpu": {"name": (data.get("device") or {}).get("name", ""),
+                          "sm_count": (data.get("device") or {}).get("sm_count", SMS)},
+                  "measurements": measurements_path, "command": command,
+                  "date": datetime.date.today().isoformat(),
+                  "runs": len(rows), "shapes": len({s for _, s, _ in rows}),
+                  "physics_rms_log_error": round(float(numpy.sqrt(numpy.mean(log_errors ** 2))), 4),
+                  "physics_median_abs_log_error": round(float(numpy.median(abs(log_errors))), 4)}
+
+    def parsed(bandwidth, prior, keep):
+        text = json.dumps(model_json(hardware, efficiency, rows, log_errors, bandwidth, prior,
+                                     dict(provenance), keep))
+        return gemm._core.DispatchModel.parse(text, "fit")
+    # Leave one training shape out: the correction must hold on shapes it
+    # has not seen.
+    best = None
+    for bandwidth in BANDWIDTHS:
+        for prior in PRIOR_WEIGHTS:
+            loo = regrets(lambda shape: parsed(bandwidth, prior, lambda r: r[1] != shape), rows)
+            score = summary(loo.values())
+            if best is None or score["geomean"] < best[2]["geomean"]:
+                best = (bandwidth, prior, score)
+    bandwidth, prior, loo = best
+    provenance["physics_only_regret"] = summary(regrets(
+        lambda shape: parsed(bandwidth, prior, lambda r: False), rows).values())
+    provenance["leave_one_shape_out_regret"] = loo
+    return model_json(hardware, efficiency, rows, log_errors, bandwidth, prior, provenance)
+
+
+def write_model(model, path):
+    """The model file, one candidate's residual points to a line."""
+    head = {k: v for k, v in model.items() if k != "candidates"}
+    with open(path, "w") as f:
+        f.write(json.dumps(head, indent=1)[:-2] + ',\n "candidates": {\n')
+        f.write(",\n".join(f"  {json.dumps(key)}: {json.dumps(points)}"
+                            for key, points in model["candidates"].items()))
+        f.write("\n }\n}\n")
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    cfg = sub.add_parser("configs", help="write the candidates as gemm.matmul ops")
+    cfg.add_argument("--out", required=True)
+    pl = sub.add_parser("plan", help="which candidate runs on which training shape, and "
+                        "the estimated GPU time")
+    pl.add_argument("--shapes", default=shapes_mod.group_path("train"))
+    pl.add_argument("--json", help="write the plan here, for `measure --plan`")
+    ms = sub.add_parser("measure", help="time every candidate of a plan (GPU machine)")
+    ms.add_argument("--plan", required=True, help="written by `plan --json`")
+    ms.add_argument("--runner", required=True)
+    ms.add_argument("--bundles", required=True)
+    ms.add_argument("--work", required=True)
+    for p in (pl, ms):
+        p.add_argument("--warmup", type=int, default=3)
+        p.add_argument("--iters", type=int, default=10)
+    col = sub.add_parser("collect", help="one compact file of a measure run's results")
+    col.add_argument("work")
+    col.add_argument("--out", required=True)
+    ft = sub.add_parser("fit", help="fit the dispatcher's model to a measurements file")
+    ft.add_argument("measurements")
+    ft.add_argument("--out", required=True)
+    args = parser.parse_args(argv)
+
+    if args.command == "configs":
+        configs.write_mlir([c.replace(dtype="bf16") for c in CANDIDATES], args.out,
+                           header="gemm_bench.fit candidates")
+        print(f"{args.out}: {len(CANDIDATES)} kernels")
+        return 0
+    if args.command == "plan":
+        work = plan(shapes_mod.read_shapes(args.shapes))
+        if args.json:
+            write_plan(work, args.json)
+        runs = sum(len(v) for v in work.values())
+        print(f"{sum(1 for _ in {s for v in work.values() for s in v})} shapes, {len(work)} "
+              f"candidates, {runs} runs, about {gpu_seconds(work, args.warmup, args.iters):.0f} s "
+              "of GPU time")
+        for name, shape_list in sorted(work.items()):
+            print(f"  {name}: {len(shape_list)}")
+        return 0
+    if args.command == "measure":
+        failures = measure(args.runner, args.bundles, args.work, read_plan(args.plan),
+                           args.warmup, args.iters)
+        for name, code in failures:
+            print(f"fit: {name} exited {code}", file=sys.stderr)
+        return 1 if failures else 0
+    if args.command == "collect":
+        data = collect(args.work)
+        write_measurements(data, args.out)
+        print(f"{args.out}: {len(data['rows'])} measurements, {len(data['errors'])} errors")
+        return 0
+    model = fit(args.measurements, "python -m gemm_bench.fit fit "
+                f"{args.measurements} --out {args.out}")
+    write_model(model, args.out)
+    fitted = model["fitted_on"]
+    print(f"{args.out}: {len(model['candidates'])} candidates, {fitted['runs']} runs on "
+          f"{fitted['shapes']} shapes; physics RMS log error {fitted['physics_rms_log_error']}; "
+          f"leave-one-shape-out regret {fitted['leave_one_shape_out_regret']}")
+    return 0
+
+
+if __name__ == "__main__":
+    from gemm_bench.fit import main as package_main
+    sys.exit(package_main())
