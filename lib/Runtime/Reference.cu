@@ -133,17 +133,19 @@ fillNormalKernel(StorageOf<D> *data, uint64_t outer, uint64_t inner,
 }
 
 template <DType D>
-__global__ void fillSmallKernel(StorageOf<D> *data, uint64_t inner,
-                                uint64_t ld, uint64_t total, uint64_t seed,
-                                bundle::Tensor tensor, StorageOf<D> poison) {
+__global__ void
+fillSmallKernel(StorageOf<D> *data, uint64_t outer, uint64_t inner, uint64_t ld,
+                uint64_t batchStride, uint64_t total, bool fillPadding,
+                uint64_t seed, bundle::Tensor tensor, StorageOf<D> poison) {
   for (uint64_t i = blockIdx.x * uint64_t(blockDim.x) + threadIdx.x; i < total;
        i += uint64_t(gridDim.x) * blockDim.x) {
-    uint64_t column = i % ld;
-    uint64_t row = i / ld; // batch * outer + row
-    data[i] = column < inner ? Element<D>::encode(float(
-                                   bundle::smallIntegerAt(seed, tensor, row,
-                                                          column)))
-                             : poison;
+    uint64_t row, column;
+    uint64_t at = addressOf(i, outer, ld, batchStride, row, column);
+    if (column < inner)
+      data[at] = Element<D>::encode(float(bundle::storedSmallIntegerAt(
+          seed, tensor, row / outer, outer, row % outer, column)));
+    else if (fillPadding)
+      data[at] = poison;
   }
 }
 
@@ -344,12 +346,15 @@ void fillRandomNormal(CUdeviceptr ptr, const MatrixPlan &matrix, uint64_t seed,
 
 void fillSmallIntegers(CUdeviceptr ptr, const MatrixPlan &matrix, uint64_t seed,
                        CUstream stream) {
-  uint64_t total = matrix.batch * matrix.batchStride;
+  // Every stored entry by stored position (gemm/Bundle/TestData.h), as the
+  // simulator fills its buffers; padding as in fillRandomNormal.
+  uint64_t total = matrix.storedBatches() * matrix.outer * matrix.ld;
   dispatch(matrix.dtype, [&](auto d) {
     constexpr DType D = decltype(d)::value;
     fillSmallKernel<D><<<strideBlocks(total), StrideThreads, 0, stream>>>(
-        reinterpret_cast<StorageOf<D> *>(ptr), matrix.inner, matrix.ld, total,
-        seed, matrix.tensor, StorageOf<D>(poisonBits(D)));
+        reinterpret_cast<StorageOf<D> *>(ptr), matrix.outer, matrix.inner,
+        matrix.ld, matrix.batchStride, total, matrix.blocked(), seed,
+        matrix.tensor, StorageOf<D>(poisonBits(D)));
   });
   checkLaunch("fillSmall");
 }

@@ -168,19 +168,23 @@ CheckResult GemmRunner::check(const LaunchPlan &plan,
 
   CheckResult result;
   if (checkOptions.keepOutput) {
-    // The caller's C, rows packed.
+    // The caller's C as stored (gemm/Bundle/TestData.h): every entry's
+    // rows, packed.
     std::vector<uint8_t> bytes(c.bytes());
     checkCu(driver().cuMemcpyDtoH(bytes.data(), operands.c.get(), bytes.size()),
             "copying C to the host");
     bundle::MatrixDump dump;
     dump.dtype = c.dtype;
-    dump.rows = c.outer;
+    dump.rows = c.batch * c.outer;
     dump.cols = c.inner;
-    uint64_t rowBytes = c.inner * bundle::elementBytes(c.dtype);
-    dump.bytes.resize(c.outer * rowBytes);
-    for (uint64_t row = 0; row < c.outer; ++row)
-      std::copy_n(bytes.begin() + row * c.ldBytes(), rowBytes,
-                  dump.bytes.begin() + row * rowBytes);
+    uint64_t elementBytes = bundle::elementBytes(c.dtype);
+    uint64_t rowBytes = c.inner * elementBytes;
+    dump.bytes.resize(dump.rows * rowBytes);
+    for (uint64_t row = 0; row < dump.rows; ++row)
+      std::copy_n(bytes.begin() +
+                      (row / c.outer) * c.batchStride * elementBytes +
+                      (row % c.outer) * c.ldBytes(),
+                  rowBytes, dump.bytes.begin() + row * rowBytes);
     result.output = std::move(dump);
   }
   result.seed = checkOptions.seed;

@@ -80,7 +80,7 @@ void Machine::setUp() {
   nextComp = total;
 
   // Global memory: A, B, C as the kernel sees them (rows padded to 16
-  // bytes), then the workspaces.
+  // bytes, in their layouts, every batch entry), then the workspaces.
   auto addBuffer = [&](uint64_t bytes, std::string name) {
     GlobalBuffer buffer;
     buffer.memory.resize(bytes);
@@ -103,11 +103,16 @@ void Machine::setUp() {
       const ElementCodec *codec = ElementCodec::get(type, error);
       TrackedMemory &memory = global[buffer].memory;
       fill(memory, codec->bytes(), poisonBits(codec->bytes()));
-      for (uint64_t row = 0; row < matrix.outer; ++row)
-        for (uint64_t col = 0; col < matrix.inner; ++col)
-          codec->store(&memory.bytes[(row * matrix.ld + col) * codec->bytes()],
-                       codec->encode(bundle::smallIntegerAt(
-                           options.inputSeed, matrix.tensor, row, col)));
+      // Every stored entry (one of a broadcast operand), by stored position.
+      for (uint64_t entry = 0; entry < matrix.storedBatches(); ++entry)
+        for (uint64_t row = 0; row < matrix.outer; ++row)
+          for (uint64_t col = 0; col < matrix.inner; ++col)
+            codec->store(&memory.bytes[(entry * matrix.batchStride +
+                                        row * matrix.ld + col) *
+                                       codec->bytes()],
+                         codec->encode(bundle::storedSmallIntegerAt(
+                             options.inputSeed, matrix.tensor, entry,
+                             matrix.outer, row, col)));
     };
     fillInput(bufferA, a, kernel.aType);
     fillInput(bufferB, b, kernel.bType);
@@ -852,6 +857,7 @@ void Machine::block(Thread &thread, std::vector<uint32_t> &waiters) {
 void Machine::runThread(Thread &thread, bool untilYield) {
   while (thread.state == ThreadState::Ready && !violation) {
     if (++steps > options.maxSteps) {
+      stepLimit = true;
       fail(Violation::Kind::Rule, &*thread.stack.back().next,
            "the run exceeded " + std::to_string(options.maxSteps) +
                " steps (a loop that never blocks?)",

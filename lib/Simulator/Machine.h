@@ -247,6 +247,8 @@ struct AsyncOp {
   uint32_t smemOffset = 0, barrierOffset = 0;
   int tensorMap = -1;
   int64_t inner = 0, outer = 0;
+  /// The batch entry (third coordinate) of a rank-3 tensor map's box.
+  int64_t batch = 0;
   int64_t bytes = 0;
   // TMA store: source offset and the bulk group it belongs to.
   uint32_t group = 0;
@@ -575,6 +577,8 @@ public:
   std::vector<uint32_t> parked;
   /// The run stopped at a state explored before (exhaustive mode).
   bool pruned = false;
+  /// The run stopped at options.maxSteps.
+  bool stepLimit = false;
   /// A hash of everything the future of the run depends on (thread
   /// positions and loop values, barriers, in-flight operations, counters),
   /// except the happens-before clocks.

@@ -5,9 +5,10 @@
 // goes through the user's epilogue region (else it is rounded to the output
 // type) and is written where the 128-byte-swizzled TMA store of the slot
 // reads it. SM90 (gemm.accum.store_smem): a WGMMA fragment, i.e. the stmatrix
-// layout; SM100 (gemm.tmem.store_smem): one TMEM lane (tcgen05.ld .32x32b)
-// per thread, a whole staging row. The writes go through the generic proxy:
-// a TMA store may read them only after the writer's fence.proxy.async.
+// layout, or its transpose for a column-major C; SM100 (gemm.tmem.store_smem):
+// one TMEM lane (tcgen05.ld .32x32b) per thread, a whole staging row. The
+// writes go through the generic proxy: a TMA store may read them only after the
+// writer's fence.proxy.async.
 //
 //===----------------------------------------------------------------------===//
 
@@ -104,8 +105,21 @@ Step accumStoreSmem(Exec &e) {
         return outputBits(e, op.getEpilogue(), *codec,
                           fragment->values[atom * perAtom + r + i]);
       };
-      if (!writeStagingRun(e, slot, row, column, 2, *codec, bits))
-        return Step::Stop;
+      if (!op.getTransposed()) {
+        if (!writeStagingRun(e, slot, row, column, 2, *codec, bits))
+          return Step::Stop;
+        continue;
+      }
+      // Transposed (a column-major C): the slot holds 64 / width boxes of
+      // width lines; box row / width holds the sub-tile's rows [b width,
+      // (b + 1) width), its line n column n of them, element row mod width
+      // of the line. The pair's two values are adjacent columns: two lines.
+      for (int64_t i = 0; i < 2; ++i) {
+        int64_t line = (row / width) * width + column + i;
+        if (!writeStagingRun(e, slot, line, row % width, 1, *codec,
+                             [&](int64_t) { return bits(i); }))
+          return Step::Stop;
+      }
     }
   return Step::Next;
 }

@@ -26,6 +26,15 @@ uint64_t warpgroupKey(const Thread &t) {
 }
 uint64_t wgmmaQueue(uint64_t key) { return (uint64_t(1) << 56) | key; }
 
+/// Bytes of the first `rows` rows (M or N) of an operand slot: whole rows of
+/// a K-major slot, whole blocks of an MN-major one (`rows` a multiple of
+/// the block's rows).
+uint64_t operandBytes(SmemBufferType type, uint64_t rows) {
+  if (type.isMNMajor())
+    return rows / type.getSpanRows() * type.getBlockBytes();
+  return rows * type.getCols() * getElementBytes(type.getElementType());
+}
+
 /// The k-th warpgroup-collective op of a thread must be the k-th of every
 /// thread of its warpgroup (.sync.aligned: executed convergently).
 bool checkCollective(Exec &e) {
@@ -97,15 +106,25 @@ Step mmaSm90(Exec &e) {
                         std::to_string(slot) + " of an A ring of " +
                         std::to_string(aType.getStages()) + " x " +
                         std::to_string(aType.getRows()) + " rows");
-    int64_t rowBytes =
-        aType.getCols() * getElementBytes(aType.getElementType());
-    if (rowBytes != 128)
-      return e.fail(Violation::Kind::Unsupported,
-                    "WGMMA operands with rows of " + std::to_string(rowBytes) +
-                        " bytes (the simulator models 128-byte swizzled "
-                        "K-major rows)");
+    for (SmemBufferType operand : {aType, bType}) {
+      int64_t elementBytes = getElementBytes(operand.getElementType());
+      bool modelled =
+          operand.getSwizzle() == 128 &&
+          (operand.isMNMajor() ? elementBytes == 2
+                               : operand.getCols() * elementBytes == 128);
+      if (!modelled)
+        return e.fail(Violation::Kind::Unsupported,
+                      "WGMMA operands other than 128-byte swizzled K-major "
+                      "rows of 128 bytes or MN-major blocks of 16-bit "
+                      "elements are not modelled");
+    }
+    if (aType.isMNMajor() && aRow % aType.getSpanRows() != 0)
+      return e.fail(Violation::Kind::Rule,
+                    "A starts at row " + std::to_string(aRow) +
+                        " of an MN-major slot, not at a block boundary (" +
+                        std::to_string(aType.getSpanRows()) + " rows)");
     mma.aOffset = static_cast<uint32_t>(
-        e.bits(1) + slot * aType.getStageBytes() + aRow * rowBytes);
+        e.bits(1) + slot * aType.getStageBytes() + operandBytes(aType, aRow));
     mma.bOffset =
         static_cast<uint32_t>(e.bits(4) + slot * bType.getStageBytes());
     mma.overwrite = op.getAccumulator().getDefiningOp<AccumZeroOp>() != nullptr;
@@ -127,18 +146,15 @@ Step mmaSm90(Exec &e) {
   // Every thread issued it: the MMA starts, reading A and B. It must know
   // that the TMA loads of the slot landed, through the full barrier.
   SmemBufferType aType = op.getA().getType(), bType = op.getB().getType();
-  int64_t rowBytes = aType.getCols() * getElementBytes(aType.getElementType());
   Access read;
   read.epoch = {wgmmaComponent(e.m, key), t.wgmmaCommitted + 1};
   read.op = e.op;
   read.thread = mma.thread;
   read.async = mma.id;
   TrackedMemory &smem = e.m.ctas[t.cta].smem;
-  if (!e.m.checkRead(smem, mma.aOffset, type.getRows() * rowBytes,
+  if (!e.m.checkRead(smem, mma.aOffset, operandBytes(aType, type.getRows()),
                      mma.knowledge, read, "the WGMMA (A)") ||
-      !e.m.checkRead(smem, mma.bOffset,
-                     bType.getRows() * bType.getCols() *
-                         getElementBytes(bType.getElementType()),
+      !e.m.checkRead(smem, mma.bOffset, operandBytes(bType, bType.getRows()),
                      mma.knowledge, read, "the WGMMA (B)"))
     return Step::Stop;
   e.m.inFlight.push_back(mma.id);
@@ -302,6 +318,24 @@ uint64_t sim::descriptorByte(uint64_t start, uint64_t row, uint64_t inRow) {
   return swizzle(start + (row / 8) * 1024 + (row % 8) * 128 + inRow, 128);
 }
 
+namespace {
+
+/// The byte of element (mn, k) of an MN-major, 128-byte-swizzled operand of
+/// 16-bit elements read through a matrix descriptor starting at `start`
+/// with leading byte offset `leading` (PTX ISA "Shared Memory Matrix
+/// Layout", MN-major canonical layout ((T,8,m),(8,k)):((1,T,LBO),(8T,SBO))
+/// in 16-byte units, T = 8 elements): 64 consecutive M or N elements make a
+/// 128-byte line, 8 lines of consecutive k a 1024-byte swizzle atom (SBO),
+/// the next 64 M or N elements are LBO bytes on; k < 16 (one k-step).
+uint64_t mnDescriptorByte(uint64_t start, uint64_t leading, uint64_t mn,
+                          uint64_t k) {
+  return swizzle(start + (mn / 64) * leading + (k / 8) * 1024 + (k % 8) * 128 +
+                     (mn % 64) * 2,
+                 128);
+}
+
+} // namespace
+
 void sim::completeWgmma(Machine &m, AsyncOp &mma) {
   auto op = cast<MmaSm90Op>(mma.mma);
   AccumulatorType type = op.getAccumulator().getType();
@@ -318,21 +352,35 @@ void sim::completeWgmma(Machine &m, AsyncOp &mma) {
     unsigned bytes = codec->bytes();
     int64_t k = aType.getCols();
     int64_t rows = type.getRows(), cols = type.getCols();
-    // K steps of 32 bytes: element kk of step s is byte s * 32 + kk * bytes
-    // of the row, read through the step's descriptor (start + 32 s).
-    auto decode = [&](uint64_t base, int64_t row, int64_t col, int64_t atom) {
-      int64_t byte = col * bytes;
-      uint64_t start = base + atom * 64 * 128 + (byte / 32) * 32;
-      return codec->decode(
-          codec->load(&smem[descriptorByte(start, row, byte % 32)]));
+    // K steps of 32 bytes (16 elements of K). K-major: element kk of step
+    // s is byte s * 32 + kk * bytes of the row, read through the step's
+    // descriptor (start + 32 s); a 64-row atom of A is 64 rows on. MN-major
+    // (16-bit): the step's descriptor starts 16 K lines (2048 bytes) on,
+    // LBO = the block's bytes; an atom of A is one block on.
+    auto decode = [&](SmemBufferType operand, uint64_t base, int64_t row,
+                      int64_t col, int64_t atom) {
+      uint64_t at;
+      if (operand.isMNMajor()) {
+        uint64_t blockBytes = operand.getBlockBytes();
+        uint64_t start = base +
+                         atom * (64 / operand.getSpanRows()) * blockBytes +
+                         (col / 16) * 16 * operand.getSwizzle();
+        at = mnDescriptorByte(start, blockBytes, row, col % 16);
+      } else {
+        int64_t byte = col * bytes;
+        uint64_t start = base + atom * 64 * 128 + (byte / 32) * 32;
+        at = descriptorByte(start, row, byte % 32);
+      }
+      return codec->decode(codec->load(&smem[at]));
     };
+    SmemBufferType bType = op.getB().getType();
     std::vector<double> a(rows * k), b(cols * k);
     for (int64_t r = 0; r < rows; ++r)
       for (int64_t c = 0; c < k; ++c)
-        a[r * k + c] = decode(mma.aOffset, r % 64, c, r / 64);
+        a[r * k + c] = decode(aType, mma.aOffset, r % 64, c, r / 64);
     for (int64_t n = 0; n < cols; ++n)
       for (int64_t c = 0; c < k; ++c)
-        b[n * k + c] = decode(mma.bOffset, n, c, 0);
+        b[n * k + c] = decode(bType, mma.bOffset, n, c, 0);
     int64_t perAtom = type.getValuesPerAtom();
     for (const AsyncOp::Participant &p : mma.participants) {
       uint64_t inGroup = m.threads[p.thread].tid % 128;

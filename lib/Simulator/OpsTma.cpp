@@ -50,51 +50,108 @@ const TensorMap *tensorMapOf(Exec &e, uint64_t index, TmaDescriptorType type) {
   }
   const TensorMap &map = e.m.tensorMaps[index];
   ArrayRef<int64_t> box = type.getBox();
-  bool same = box.size() == 2 && map.plan.box[0] == box[0] &&
-              map.plan.box[1] == box[1] &&
+  bool same = box.size() == map.plan.rank &&
               swizzleBytes(map.plan.swizzle) == type.getSwizzle() &&
               bundle::elementBytes(map.plan.dtype) ==
                   uint32_t(getElementBytes(type.getElementType()));
+  for (size_t i = 0; same && i < box.size(); ++i)
+    same = map.plan.box[i] == box[i];
   if (!same) {
+    std::string planBox;
+    for (uint32_t i = 0; i < map.plan.rank; ++i)
+      planBox += (i ? ", " : "") + std::to_string(map.plan.box[i]);
     e.fail(Violation::Kind::Rule,
-           "the launch's tensor map (box [" + std::to_string(map.plan.box[0]) +
-               ", " + std::to_string(map.plan.box[1]) + "], swizzle " +
+           "the launch's tensor map (rank " + std::to_string(map.plan.rank) +
+               ", box [" + planBox + "], swizzle " +
                std::to_string(swizzleBytes(map.plan.swizzle)) +
                ") does not match the descriptor type of the kernel");
     return nullptr;
   }
+  // A batch coordinate goes with a rank-3 tensor map (the op verifier ties
+  // it to the descriptor type, checked above against the launch's map).
   return &map;
 }
 
-/// A box row must fill a whole swizzle row of the slot (the kernels' only
-/// form, and the one whose layout the simulator models).
-bool checkBoxFitsSlot(Exec &e, TmaDescriptorType desc, SmemBufferType buffer,
-                      uint64_t slot, uint64_t row) {
-  int64_t rowBytes =
-      buffer.getCols() * getElementBytes(buffer.getElementType());
+/// The batch coordinate of a TMA op: 0 for a rank-2 tensor map.
+int64_t batchOf(Exec &e, Value batch) {
+  return batch ? static_cast<int32_t>(valueOf(e, batch).bits) : 0;
+}
+
+/// Byte offset of element (outer, inner) of batch entry `batch` of the
+/// tensor map's global tensor, and whether it lies inside the tensor (TMA
+/// zero-fills loads and clips stores outside).
+bool globalElement(const TensorMap &map, int64_t batch, int64_t outer,
+                   int64_t inner, unsigned elementBytes, uint64_t &offset) {
+  const runtime::TmaPlan &plan = map.plan;
+  if (batch < 0 || outer < 0 || inner < 0 ||
+      uint64_t(inner) >= plan.globalDim[0] ||
+      uint64_t(outer) >= plan.globalDim[1] ||
+      (plan.rank == 3 && uint64_t(batch) >= plan.globalDim[2]))
+    return false;
+  offset = (plan.rank == 3 ? batch * plan.globalStrides[1] : 0) +
+           outer * plan.globalStrides[0] + inner * elementBytes;
+  return true;
+}
+
+/// Where a box lands in (a load) or comes from (a store) a slot, the only
+/// forms the kernels use and the simulator models: in a K-major slot a box
+/// row is one whole row of the slot (a swizzle span), the box's rows start
+/// at row `row`; in an MN-major slot (a load only) a box is one block's
+/// `span` rows along its inner dimension by K lines along its outer one,
+/// landing at block `row / span` from K line `kLine`. Returns the byte
+/// offset into the slot, or fails.
+std::optional<uint64_t> boxInSlot(Exec &e, TmaDescriptorType desc,
+                                  SmemBufferType buffer, uint64_t slot,
+                                  uint64_t row, uint64_t kLine) {
+  int64_t elementBytes = getElementBytes(buffer.getElementType());
   int64_t boxRowBytes =
       desc.getBox()[0] * getElementBytes(desc.getElementType());
+  if (slot >= uint64_t(buffer.getStages())) {
+    e.fail(Violation::Kind::Rule,
+           "slot " + std::to_string(slot) + " of a ring of " +
+               std::to_string(buffer.getStages()) + " stages");
+    return std::nullopt;
+  }
+  if (buffer.isMNMajor()) {
+    int64_t span = buffer.getSpanRows();
+    if (boxRowBytes != buffer.getSwizzle()) {
+      e.fail(Violation::Kind::Unsupported,
+             "a box row of " + std::to_string(boxRowBytes) +
+                 " bytes into an MN-major slot of " +
+                 std::to_string(buffer.getSwizzle()) +
+                 "-byte K lines is not modelled");
+      return std::nullopt;
+    }
+    if (row % span != 0 || row + span > uint64_t(buffer.getRows()) ||
+        kLine + desc.getBox()[1] > uint64_t(buffer.getCols())) {
+      e.fail(Violation::Kind::Rule,
+             "a box of " + std::to_string(span) + " rows x " +
+                 std::to_string(desc.getBox()[1]) + " K lines at row " +
+                 std::to_string(row) + ", K line " + std::to_string(kLine) +
+                 " of an MN-major slot of " + std::to_string(buffer.getRows()) +
+                 " rows x " + std::to_string(buffer.getCols()) +
+                 " K lines (blocks of " + std::to_string(span) + " rows)");
+      return std::nullopt;
+    }
+    return row / span * buffer.getBlockBytes() + kLine * buffer.getSwizzle();
+  }
+  int64_t rowBytes = buffer.getCols() * elementBytes;
   if (rowBytes != boxRowBytes) {
     e.fail(Violation::Kind::Unsupported,
            "a box row of " + std::to_string(boxRowBytes) +
                " bytes into slot rows of " + std::to_string(rowBytes) +
                " bytes is not modelled");
-    return false;
+    return std::nullopt;
   }
-  if (slot >= uint64_t(buffer.getStages())) {
-    e.fail(Violation::Kind::Rule,
-           "slot " + std::to_string(slot) + " of a ring of " +
-               std::to_string(buffer.getStages()) + " stages");
-    return false;
-  }
-  if (row + desc.getBox()[1] > uint64_t(buffer.getRows())) {
+  if (kLine != 0 || row + desc.getBox()[1] > uint64_t(buffer.getRows())) {
     e.fail(Violation::Kind::Rule,
            "rows [" + std::to_string(row) + ", " +
                std::to_string(row + desc.getBox()[1]) + ") of a slot of " +
-               std::to_string(buffer.getRows()) + " rows");
-    return false;
+               std::to_string(buffer.getRows()) + " rows" +
+               (kLine ? " (a K line offset into a K-major slot)" : ""));
+    return std::nullopt;
   }
-  return true;
+  return row * rowBytes;
 }
 
 Step tmaLoad(Exec &e) {
@@ -107,13 +164,14 @@ Step tmaLoad(Exec &e) {
   PipelineType pipeline = op.getPipeline().getType();
   uint64_t slot = maskTo(valueOf(e, op.getSlot()).bits, 32);
   uint64_t row = op.getRow() ? maskTo(valueOf(e, op.getRow()).bits, 32) : 0;
+  uint64_t kLine =
+      op.getKOffset() ? maskTo(valueOf(e, op.getKOffset()).bits, 32) : 0;
   uint64_t n = maskTo(valueOf(e, op.getIteration()).bits, 32);
-  if (!checkBoxFitsSlot(e, desc, buffer, slot, row))
+  std::optional<uint64_t> inSlot = boxInSlot(e, desc, buffer, slot, row, kLine);
+  if (!inSlot)
     return Step::Stop;
-  int64_t rowBytes =
-      buffer.getCols() * getElementBytes(buffer.getElementType());
-  uint64_t destination = valueOf(e, op.getBuffer()).bits +
-                         slot * buffer.getStageBytes() + row * rowBytes;
+  uint64_t destination =
+      valueOf(e, op.getBuffer()).bits + slot * buffer.getStageBytes() + *inSlot;
   if (destination % 128 != 0)
     return e.fail(Violation::Kind::Rule,
                   "the destination of a swizzled TMA load must be 128-byte "
@@ -156,6 +214,7 @@ Step tmaLoad(Exec &e) {
   load.tensorMap = static_cast<int>(e.bits(0));
   load.inner = static_cast<int32_t>(valueOf(e, op.getInner()).bits);
   load.outer = static_cast<int32_t>(valueOf(e, op.getOuter()).bits);
+  load.batch = batchOf(e, op.getBatch());
   load.smemOffset = static_cast<uint32_t>(destination);
   load.barrierOffset = barrier;
   load.bytes = bytes;
@@ -207,23 +266,18 @@ void sim::completeTmaLoad(Machine &m, AsyncOp &load) {
     }
     if (m.data()) {
       const TrackedMemory &source = m.global[map.buffer].memory;
-      uint64_t stride = map.plan.globalStrides[0];
       int64_t swizzleMode = swizzleBytes(map.plan.swizzle);
-      for (int64_t r = 0; r < boxOuter; ++r) {
-        int64_t gr = load.outer + r;
+      for (int64_t r = 0; r < boxOuter; ++r)
         for (int64_t c = 0; c < boxInner; ++c) {
-          int64_t gc = load.inner + c;
           uint64_t to = swizzle(load.smemOffset + r * boxInner * elementBytes +
                                     c * elementBytes,
                                 swizzleMode);
-          bool inside = gr >= 0 && gc >= 0 &&
-                        uint64_t(gr) < map.plan.globalDim[1] &&
-                        uint64_t(gc) < map.plan.globalDim[0];
+          uint64_t from = 0;
+          bool inside = globalElement(map, load.batch, load.outer + r,
+                                      load.inner + c, elementBytes, from);
           for (unsigned b = 0; b < elementBytes; ++b)
-            target.smem.bytes[to + b] =
-                inside ? source.bytes[gr * stride + gc * elementBytes + b] : 0;
+            target.smem.bytes[to + b] = inside ? source.bytes[from + b] : 0;
         }
-      }
     }
     MBarrier &barrier = m.barrierAt(load.op, barrierCta, load.barrierOffset);
     Access access;
@@ -251,10 +305,16 @@ Step tmaStore(Exec &e) {
   if (!map)
     return Step::Stop;
   SmemBufferType buffer = op.getBuffer().getType();
-  uint64_t slot = maskTo(e.bits(4), 32);
-  if (!checkBoxFitsSlot(e, desc, buffer, slot, 0))
+  uint64_t slot = maskTo(valueOf(e, op.getSlot()).bits, 32);
+  uint64_t row = op.getRow() ? maskTo(valueOf(e, op.getRow()).bits, 32) : 0;
+  if (buffer.isMNMajor())
+    return e.fail(Violation::Kind::Unsupported,
+                  "a TMA store from an MN-major slot is not modelled");
+  std::optional<uint64_t> inSlot = boxInSlot(e, desc, buffer, slot, row, 0);
+  if (!inSlot)
     return Step::Stop;
-  uint64_t source = e.bits(3) + slot * buffer.getStageBytes();
+  uint64_t source =
+      valueOf(e, op.getBuffer()).bits + slot * buffer.getStageBytes() + *inSlot;
   int64_t bytes = desc.getBoxBytes();
   Thread &t = e.t;
   if (!t.bulkReadComp) {
@@ -265,8 +325,9 @@ Step tmaStore(Exec &e) {
   store.queue = bulkQueue(t.id);
   store.group = t.bulkCommitted + 1;
   store.tensorMap = static_cast<int>(e.bits(0));
-  store.inner = static_cast<int32_t>(e.bits(1));
-  store.outer = static_cast<int32_t>(e.bits(2));
+  store.inner = static_cast<int32_t>(valueOf(e, op.getInner()).bits);
+  store.outer = static_cast<int32_t>(valueOf(e, op.getOuter()).bits);
+  store.batch = batchOf(e, op.getBatch());
   store.smemOffset = static_cast<uint32_t>(source);
   store.bytes = bytes;
   Access read;
@@ -283,17 +344,15 @@ Step tmaStore(Exec &e) {
   Access write = read;
   write.epoch = {t.bulkWriteComp, store.group};
   for (int64_t r = 0; r < desc.getBox()[1]; ++r) {
-    int64_t gr = store.outer + r;
-    if (gr < 0 || uint64_t(gr) >= map->plan.globalDim[1])
-      continue;
     int64_t first = std::max<int64_t>(store.inner, 0);
     int64_t last = std::min<int64_t>(store.inner + desc.getBox()[0],
                                      map->plan.globalDim[0]);
-    if (first >= last)
+    uint64_t start = 0;
+    if (first >= last || !globalElement(*map, store.batch, store.outer + r,
+                                        first, elementBytes, start))
       continue;
-    if (!e.m.checkWrite(c,
-                        gr * map->plan.globalStrides[0] + first * elementBytes,
-                        (last - first) * elementBytes, store.knowledge, write,
+    if (!e.m.checkWrite(c, start, (last - first) * elementBytes,
+                        store.knowledge, write,
                         /*async=*/true, "the TMA store"))
       return Step::Stop;
   }
@@ -335,6 +394,8 @@ Step tmaStoreWait(Exec &e) {
   return Step::Yield;
 }
 
+/// A prefetch of a descriptor (gemm.tma.prefetch_descriptor) or of a box
+/// (gemm.tma.prefetch, a hint: out-of-bounds boxes are ignored).
 Step tmaPrefetch(Exec &e) {
   auto type = cast<TmaDescriptorType>(e.op->getOperand(0).getType());
   return tensorMapOf(e, e.bits(0), type) ? Step::Next : Step::Stop;
@@ -363,25 +424,23 @@ void sim::completeTmaStore(Machine &m, AsyncOp &store) {
   write.thread = store.thread;
   write.async = store.id;
   for (int64_t r = 0; r < desc.getBox()[1]; ++r) {
-    int64_t gr = store.outer + r;
-    if (gr < 0 || uint64_t(gr) >= map.plan.globalDim[1])
-      continue;
     int64_t first = std::max<int64_t>(store.inner, 0);
     int64_t last =
         std::min<int64_t>(store.inner + boxInner, map.plan.globalDim[0]);
-    if (first >= last)
+    uint64_t start = 0;
+    if (first >= last || !globalElement(map, store.batch, store.outer + r,
+                                        first, elementBytes, start))
       continue;
-    uint64_t rowStart = gr * map.plan.globalStrides[0];
     if (m.data())
       for (int64_t gc = first; gc < last; ++gc) {
         uint64_t from = swizzle(store.smemOffset + r * boxInner * elementBytes +
                                     (gc - store.inner) * elementBytes,
                                 swizzleMode);
         for (unsigned b = 0; b < elementBytes; ++b)
-          c.bytes[rowStart + gc * elementBytes + b] = smem.bytes[from + b];
+          c.bytes[start + (gc - first) * elementBytes + b] =
+              smem.bytes[from + b];
       }
-    m.completeWrite(c, rowStart + first * elementBytes,
-                    (last - first) * elementBytes, write);
+    m.completeWrite(c, start, (last - first) * elementBytes, write);
   }
 }
 

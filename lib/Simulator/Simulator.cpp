@@ -16,8 +16,14 @@ using namespace mlir::gemm;
 using namespace mlir::gemm::sim;
 
 std::string Problem::toString() const {
-  return "m=" + std::to_string(m) + " n=" + std::to_string(n) +
-         " k=" + std::to_string(k);
+  std::string text = "m=" + std::to_string(m) + " n=" + std::to_string(n) +
+                     " k=" + std::to_string(k);
+  if (batch != 1)
+    text += " batch=" + std::to_string(batch);
+  if (broadcast)
+    text += std::string(" broadcast ") + (broadcast & 1 ? "a" : "") +
+            (broadcast & 2 ? "b" : "");
+  return text;
 }
 
 const char *Violation::kindName(Kind kind) {
@@ -174,54 +180,81 @@ Region *findEpilogue(gpu::GPUFuncOp func) {
   return region;
 }
 
+/// Input element (row, col) of batch entry `entry` of `matrix` in logical
+/// terms (A: M x K, B: N x K), as gemm/Bundle/TestData.h defines it by its
+/// stored position.
+int inputAt(const runtime::MatrixPlan &matrix, uint64_t seed, uint64_t entry,
+            uint64_t row, uint64_t col) {
+  if (matrix.transposed())
+    std::swap(row, col);
+  return bundle::storedSmallIntegerAt(seed, matrix.tensor,
+                                      matrix.storedBatches() == 1 ? 0 : entry,
+                                      matrix.outer, row, col);
+}
+
 /// Compares C with the exact reference (sum in double, then the epilogue
-/// region or a rounding to C's type), bit for bit.
+/// region or a rounding to C's type), bit for bit, and dumps C as stored
+/// (gemm/Bundle/TestData.h).
 void compareWithReference(Machine &m, RunResult &result) {
   const KernelImage &kernel = m.kernel;
   const runtime::MatrixPlan &a = m.plan.kernelMatrix(bundle::Tensor::A);
+  const runtime::MatrixPlan &b = m.plan.kernelMatrix(bundle::Tensor::B);
   const runtime::MatrixPlan &c = m.plan.kernelMatrix(bundle::Tensor::C);
   std::string error;
   const ElementCodec *codec = ElementCodec::get(kernel.cType, error);
   Region *epilogue = findEpilogue(kernel.func);
-  uint64_t rows = c.outer, cols = c.inner, depth = a.inner;
+  const runtime::Problem &problem = m.plan.problem;
   unsigned bytes = codec->bytes();
   const std::vector<uint8_t> &out = m.global[m.bufferC].memory.bytes;
   result.c.dtype = m.plan.matrix(bundle::Tensor::C).dtype;
-  result.c.rows = rows;
-  result.c.cols = cols;
-  result.c.bytes.resize(rows * cols * bytes);
+  result.c.rows = c.batch * c.outer;
+  result.c.cols = c.inner;
+  result.c.bytes.resize(result.c.rows * result.c.cols * bytes);
   Thread &scratch = m.threads.front();
   uint64_t seed = m.options.inputSeed;
-  for (uint64_t row = 0; row < rows; ++row)
-    for (uint64_t col = 0; col < cols; ++col) {
-      double sum = 0;
-      for (uint64_t i = 0; i < depth; ++i)
-        sum += double(bundle::smallIntegerAt(seed, bundle::Tensor::A, row, i)) *
-               double(bundle::smallIntegerAt(seed, bundle::Tensor::B, col, i));
-      uint64_t expected;
-      if (epilogue) {
-        SimValue in;
-        in.f = static_cast<float>(sum);
-        expected = codec->encode(evalRegion(m, scratch, *epilogue, {in}).f);
-      } else {
-        expected = codec->encode(static_cast<float>(sum));
-      }
-      const uint8_t *at = &out[(row * c.ld + col) * bytes];
-      uint64_t got = codec->load(at);
-      std::memcpy(&result.c.bytes[(row * cols + col) * bytes], at, bytes);
-      if (got == expected)
-        continue;
-      if (result.mismatches++ < 8) {
-        char line[160];
-        std::snprintf(line, sizeof(line),
-                      "C[%llu][%llu] = %g (bits 0x%llx), expected %g (bits "
-                      "0x%llx)",
-                      static_cast<unsigned long long>(row),
-                      static_cast<unsigned long long>(col), codec->decode(got),
-                      static_cast<unsigned long long>(got),
-                      codec->decode(expected),
-                      static_cast<unsigned long long>(expected));
-        result.mismatchReport.push_back(line);
+  std::vector<double> aRow(problem.k);
+  for (uint64_t entry = 0; entry < problem.batch; ++entry)
+    for (uint64_t row = 0; row < problem.m; ++row) {
+      for (uint64_t i = 0; i < problem.k; ++i)
+        aRow[i] = inputAt(a, seed, entry, row, i);
+      for (uint64_t col = 0; col < problem.n; ++col) {
+        double sum = 0;
+        for (uint64_t i = 0; i < problem.k; ++i)
+          sum += aRow[i] * double(inputAt(b, seed, entry, col, i));
+        uint64_t expected;
+        if (epilogue) {
+          SimValue in;
+          in.f = static_cast<float>(sum);
+          expected = codec->encode(evalRegion(m, scratch, *epilogue, {in}).f);
+        } else {
+          expected = codec->encode(static_cast<float>(sum));
+        }
+        // Where C stores it: row-major (m, n) or column-major (n, m).
+        uint64_t outer = c.transposed() ? col : row;
+        uint64_t inner = c.transposed() ? row : col;
+        const uint8_t *at =
+            &out[(entry * c.batchStride + outer * c.ld + inner) * bytes];
+        uint64_t got = codec->load(at);
+        std::memcpy(
+            &result.c
+                 .bytes[((entry * c.outer + outer) * c.inner + inner) * bytes],
+            at, bytes);
+        if (got == expected)
+          continue;
+        if (result.mismatches++ < 8) {
+          char line[192];
+          std::string where =
+              problem.batch > 1 ? "[" + std::to_string(entry) + "]" : "";
+          std::snprintf(
+              line, sizeof(line),
+              "C%s[%llu][%llu] = %g (bits 0x%llx), expected %g "
+              "(bits 0x%llx)",
+              where.c_str(), static_cast<unsigned long long>(row),
+              static_cast<unsigned long long>(col), codec->decode(got),
+              static_cast<unsigned long long>(got), codec->decode(expected),
+              static_cast<unsigned long long>(expected));
+          result.mismatchReport.push_back(line);
+        }
       }
     }
 }
@@ -239,7 +272,11 @@ RunResult Kernel::run(const RunOptions &options) const {
   problem.m = options.problem.m;
   problem.n = options.problem.n;
   problem.k = options.problem.k;
+  problem.batch = options.problem.batch;
   runtime::PlanOptions planOptions;
+  for (bundle::Tensor tensor : {bundle::Tensor::A, bundle::Tensor::B})
+    if (options.problem.broadcast & (1u << static_cast<unsigned>(tensor)))
+      planOptions.batchStrides[static_cast<size_t>(tensor)] = 0;
   // The simulator's matrices are allocated with padded rows (no staging).
   planOptions.unaligned = runtime::UnalignedPolicy::Pad;
   planOptions.persistentCtaCapacity = options.sms;
@@ -265,6 +302,7 @@ RunResult Kernel::run(const RunOptions &options) const {
     result.stats.executions += 1;
     result.stats.ctas = plan->grid[0];
     result.stats.threads = static_cast<uint32_t>(machine.threads.size());
+    result.stats.stepLimit |= machine.stepLimit;
     if (machine.violation) {
       result.violation = std::move(machine.violation);
       result.violation->context = context + ", " + scheduleName(options, seed);
@@ -344,6 +382,17 @@ std::vector<Problem> Kernel::coverageProblems(uint32_t sms) const {
     // than CTAs (every unit shared).
     problems.push_back({tileM * (resident + 1), tileN, bk * 5});
     problems.push_back({tileM, tileN, bk * 3});
+  }
+  bool batched = llvm::any_of(manifest.params, [](const bundle::Param &p) {
+    return p.kind == bundle::ParamKind::ProblemSize &&
+           p.dim == bundle::ProblemDim::Batch;
+  });
+  if (batched) {
+    // The persistent loop over entries x tiles: edge tiles in every entry,
+    // more units than resident clusters; one tile per entry (split-K and
+    // stream-K units cross entries) with a broadcast A.
+    problems.push_back({tileM + 17, tileN + 24, bk + 8, 3});
+    problems.push_back({tileM, tileN, bk * 3, 3, /*broadcast=*/1});
   }
   return problems;
 }

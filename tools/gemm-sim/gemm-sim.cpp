@@ -50,11 +50,20 @@ cl::opt<uint64_t> sizeN("n", cl::desc("problem N"), cl::init(0),
                         cl::cat(category));
 cl::opt<uint64_t> sizeK("k", cl::desc("problem K"), cl::init(0),
                         cl::cat(category));
+cl::opt<uint64_t> batch("batch",
+                        cl::desc("batched kernels: the number of problems of "
+                                 "--m/--n/--k"),
+                        cl::init(1), cl::cat(category));
 cl::list<std::string>
     shapes("shape",
-           cl::desc("a problem MxNxK (repeatable, with or instead "
-                    "of --m/--n/--k)"),
+           cl::desc("a problem MxNxK, or MxNxKxB for a batch of B (repeatable, "
+                    "with or instead of --m/--n/--k)"),
            cl::cat(category));
+cl::opt<std::string>
+    broadcast("broadcast",
+              cl::desc("batched kernels: a, b or ab, the operands given as "
+                       "one matrix for every batch entry (batch stride 0)"),
+              cl::init(""), cl::cat(category));
 cl::opt<bool> coverage(
     "coverage",
     cl::desc("also run the problems gemm-check-protocol uses for each kernel"),
@@ -91,18 +100,18 @@ cl::opt<bool>
     protocolOnly("protocol-only",
                  cl::desc("no tile data: only the protocol checks (faster)"),
                  cl::init(false), cl::cat(category));
-cl::opt<std::string>
-    dumpDir("dump-dir",
-            cl::desc("write each run's C to DIR/KERNEL_MxNxK_sSEED.bin "
-                     "(gemm/Bundle/TestData.h format)"),
-            cl::init(""), cl::cat(category));
+cl::opt<std::string> dumpDir(
+    "dump-dir",
+    cl::desc("write each run's C to DIR/KERNEL_MxNxK[xB][_bcAB]_sSEED.bin "
+             "(gemm/Bundle/TestData.h format: C as stored)"),
+    cl::init(""), cl::cat(category));
 cl::opt<bool> quiet("quiet", cl::desc("print failures only"), cl::init(false),
                     cl::cat(category));
 
 std::optional<sim::Problem> parseShape(llvm::StringRef text) {
-  llvm::SmallVector<llvm::StringRef, 3> parts;
+  llvm::SmallVector<llvm::StringRef, 4> parts;
   text.split(parts, 'x');
-  if (parts.size() != 3)
+  if (parts.size() != 3 && parts.size() != 4)
     return std::nullopt;
   sim::Problem problem;
   if (parts[0].getAsInteger(10, problem.m) ||
@@ -110,7 +119,23 @@ std::optional<sim::Problem> parseShape(llvm::StringRef text) {
       parts[2].getAsInteger(10, problem.k) || !problem.m || !problem.n ||
       !problem.k)
     return std::nullopt;
+  if (parts.size() == 4 &&
+      (parts[3].getAsInteger(10, problem.batch) || !problem.batch))
+    return std::nullopt;
   return problem;
+}
+
+/// "200x300x136", "200x300x136x3": the problem as a file name part.
+std::string shapeName(const sim::Problem &problem) {
+  std::string name = std::to_string(problem.m) + "x" +
+                     std::to_string(problem.n) + "x" +
+                     std::to_string(problem.k);
+  if (problem.batch != 1)
+    name += "x" + std::to_string(problem.batch);
+  if (problem.broadcast)
+    name += std::string("_bc") + (problem.broadcast & 1 ? "a" : "") +
+            (problem.broadcast & 2 ? "b" : "");
+  return name;
 }
 
 } // namespace
@@ -145,23 +170,41 @@ int main(int argc, char **argv) {
   base.exhaustiveInterleavings = interleavings;
   base.data = protocolOnly ? sim::DataMode::Protocol : sim::DataMode::Full;
 
+  unsigned broadcastMask = 0;
+  if (broadcast == "a")
+    broadcastMask = 1;
+  else if (broadcast == "b")
+    broadcastMask = 2;
+  else if (broadcast == "ab")
+    broadcastMask = 3;
+  else if (!broadcast.empty()) {
+    llvm::errs() << "gemm-sim: --broadcast must be a, b or ab, got '"
+                 << broadcast << "'\n";
+    return 2;
+  }
+  if (!batch) {
+    llvm::errs() << "gemm-sim: --batch must be at least 1\n";
+    return 2;
+  }
   std::vector<sim::Problem> problems;
   if (sizeM || sizeN || sizeK) {
     if (!sizeM || !sizeN || !sizeK) {
       llvm::errs() << "gemm-sim: give all of --m, --n and --k (each >= 1)\n";
       return 2;
     }
-    problems.push_back({sizeM, sizeN, sizeK});
+    problems.push_back({sizeM, sizeN, sizeK, batch});
   }
   for (const std::string &text : shapes) {
     std::optional<sim::Problem> problem = parseShape(text);
     if (!problem) {
       llvm::errs() << "gemm-sim: --shape '" << text
-                   << "' is not MxNxK with sizes >= 1\n";
+                   << "' is not MxNxK or MxNxKxB with sizes >= 1\n";
       return 2;
     }
     problems.push_back(*problem);
   }
+  for (sim::Problem &problem : problems)
+    problem.broadcast = broadcastMask;
   if (problems.empty() && !coverage) {
     llvm::errs() << "gemm-sim: no problem: give --m/--n/--k, --shape or "
                     "--coverage\n";
@@ -238,10 +281,8 @@ int main(int argc, char **argv) {
                        << llvm::format("%.2f", seconds) << " s\n";
       }
       if (!dumpDir.empty() && options.data == sim::DataMode::Full) {
-        std::string path =
-            dumpDir + "/" + name + "_" + std::to_string(problem.m) + "x" +
-            std::to_string(problem.n) + "x" + std::to_string(problem.k) + "_s" +
-            std::to_string(seed.getValue()) + ".bin";
+        std::string path = dumpDir + "/" + name + "_" + shapeName(problem) +
+                           "_s" + std::to_string(seed.getValue()) + ".bin";
         std::string error;
         if (!::gemm::bundle::writeMatrixDump(path, result.c, error)) {
           llvm::errs() << "gemm-sim: " << error << "\n";

@@ -48,9 +48,23 @@ constexpr int smallIntegerAt(uint64_t seed, Tensor tensor, uint64_t row,
   return (h >> 32) & 1 ? -magnitude : magnitude;
 }
 
+/// Element (row, column) as stored in memory of batch entry `entry` of input
+/// `tensor`, whose entries hold `rows` rows each: entry after entry, as one
+/// matrix of entries x rows rows. Rows are the memory's (an M-major A's rows
+/// are its K indices): gemm-runner fills its buffers by address, the
+/// simulator likewise, and each reference maps logical indices to these. A
+/// broadcast operand stores entry 0 only.
+constexpr int storedSmallIntegerAt(uint64_t seed, Tensor tensor, uint64_t entry,
+                                   uint64_t rows, uint64_t row,
+                                   uint64_t column) {
+  return smallIntegerAt(seed, tensor, entry * rows + row, column);
+}
+
 /// A matrix dump: the text line `gemm-matrix 1 DTYPE ROWS COLS\n`, then the
 /// ROWS x COLS element bits, row-major, packed, little-endian (what the GPU
-/// and the simulator hold in memory).
+/// and the simulator hold in memory). C is dumped as stored: a column-major
+/// C as N rows of M, a batch as its entries' rows one after the other
+/// (batch x rows rows), row padding left out.
 struct MatrixDump {
   DType dtype = DType::F32;
   uint64_t rows = 0, cols = 0;

@@ -37,6 +37,11 @@ struct GemmKernelOptions : public PassPipelineOptions<Derived> {
       llvm::cl::desc("run gemm-check-protocol, which executes each kernel in "
                      "the simulator (about a second per kernel)"),
       llvm::cl::init(true)};
+  Options::Option<uint64_t> protocolMaxSteps{
+      *this, "protocol-max-steps",
+      llvm::cl::desc("gemm-check-protocol's step bound per kernel (its "
+                     "max-steps; 0: none)"),
+      llvm::cl::init(0)};
 };
 
 struct GemmToNVVMOptions : public GemmKernelOptions<GemmToNVVMOptions> {};

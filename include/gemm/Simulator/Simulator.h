@@ -65,6 +65,11 @@ enum class DataMode {
 
 struct Problem {
   uint64_t m = 0, n = 0, k = 0;
+  /// Batched kernels: the number of problems, and the operands whose batch
+  /// stride is 0 (one matrix read by every entry): bit 0 A, bit 1 B.
+  uint64_t batch = 1;
+  unsigned broadcast = 0;
+  /// "m=200 n=300 k=136" (+ " batch=3", " broadcast a|b|ab").
   std::string toString() const;
 };
 
@@ -139,6 +144,8 @@ struct RunStats {
   /// Exhaustive exploration stopped at a bound before covering every
   /// schedule.
   bool truncated = false;
+  /// A run stopped at RunOptions::maxSteps (its violation says so).
+  bool stepLimit = false;
 };
 
 struct RunResult {

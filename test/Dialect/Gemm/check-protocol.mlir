@@ -10,6 +10,7 @@
 // CHECK-DAG: gemm-check-protocol: coop: 3 problem(s), 6 run(s), {{[0-9.]+}} s
 // CHECK-DAG: gemm-check-protocol: split_k: 5 problem(s), 10 run(s), {{[0-9.]+}} s
 // CHECK-DAG: gemm-check-protocol: pair_clc: 3 problem(s), 6 run(s), {{[0-9.]+}} s
+// CHECK-DAG: gemm-check-protocol: batched_mn: 5 problem(s), 10 run(s), {{[0-9.]+}} s
 // CHECK-NOT: violation
 // CHECK-NOT: error
 //
@@ -19,6 +20,7 @@
 // OPTIONS-DAG: gemm-check-protocol: coop: 3 problem(s), 3 run(s)
 // OPTIONS-DAG: gemm-check-protocol: split_k: 5 problem(s), {{([6-9]|1[0-3])}} run(s)
 // OPTIONS-DAG: gemm-check-protocol: pair_clc: 3 problem(s), {{[4-9]|1[01]}} run(s)
+// OPTIONS-DAG: gemm-check-protocol: batched_mn: 5 problem(s), 5 run(s)
 // OPTIONS-NOT: violation
 
 gemm.matmul @coop a(bf16, row) b(bf16, col) c(bf16, row) acc(f32)
@@ -27,3 +29,8 @@ gemm.matmul @split_k a(bf16, row) b(bf16, col) c(bf16, row) acc(f32)
     config(#gemm.config<arch = sm_90a, tile = [64, 64, 64], schedule = pingpong, scheduler = split_k, splits = 2>)
 gemm.matmul @pair_clc a(bf16, row) b(bf16, col) c(bf16, row) acc(f32)
     config(#gemm.config<arch = sm_100a, tile = [128, 128, 64], cluster = [2, 1], schedule = warp_roles, scheduler = clc, cta_group = 2>)
+// Batched, M-major A, N-major B, column-major C, multicast in a cluster:
+// two more problems (a batch of 3 with edges, one tile per entry with a
+// broadcast A).
+gemm.matmul @batched_mn a(bf16, col) b(bf16, row) c(bf16, col) acc(f32) batched
+    config(#gemm.config<arch = sm_90a, tile = [128, 128, 64], cluster = [2, 1]>)

@@ -14,6 +14,7 @@
 #include "llvm/Support/Format.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <algorithm>
 #include <chrono>
 
 namespace mlir::gemm {
@@ -45,16 +46,20 @@ struct GemmCheckProtocolPass
       return signalPassFailure();
     std::vector<sim::Kernel> &kernels = set->kernels();
     std::vector<std::optional<sim::Violation>> violations(kernels.size());
-    std::vector<std::string> reports(kernels.size());
+    std::vector<std::string> reports(kernels.size()), warnings(kernels.size());
     // Kernels are independent: check them in parallel (MLIR's thread pool;
     // the simulator shares nothing mutable between runs).
     parallelFor(&getContext(), 0, kernels.size(), [&](size_t index) {
-      violations[index] = check(kernels[index], reports[index]);
+      violations[index] =
+          check(kernels[index], reports[index], warnings[index]);
     });
     bool failed = false;
     for (size_t i = 0; i < kernels.size(); ++i) {
       if (report)
         llvm::errs() << reports[i];
+      // At the kernel's location, without printing the kernel.
+      if (!warnings[i].empty())
+        mlir::emitWarning(kernels[i].func().getLoc(), warnings[i]);
       if (violations[i]) {
         sim::emitViolation(*violations[i]);
         failed = true;
@@ -64,9 +69,12 @@ struct GemmCheckProtocolPass
       signalPassFailure();
   }
 
-  /// Runs one kernel on its coverage problems; the first violation.
+  /// Runs one kernel on its coverage problems (within the step bound); the
+  /// first violation.
+  /// `warning`: set when the step bound stopped the check.
   std::optional<sim::Violation> check(const sim::Kernel &kernel,
-                                      std::string &text) const {
+                                      std::string &text,
+                                      std::string &warning) const {
     auto start = std::chrono::steady_clock::now();
     // Two clusters where clusters interact (split-K and stream-K counters,
     // cluster launch control); otherwise clusters share nothing, and one,
@@ -75,13 +83,36 @@ struct GemmCheckProtocolPass
     uint32_t clusters = hasOrderDependentOps(kernel.func()) ? 2 : 1;
     uint32_t machineSms = sms ? sms : clusters * clusterSize;
     std::vector<sim::Problem> problems = kernel.coverageProblems(machineSms);
-    uint64_t runs = 0;
+    auto size = [](const sim::Problem &p) { return p.m * p.n * p.k * p.batch; };
+    // Under a step bound the smallest problems first: the bound then cuts
+    // the costly ones, not the one-tile problem.
+    if (maxSteps)
+      std::stable_sort(problems.begin(), problems.end(),
+                       [&](const sim::Problem &x, const sim::Problem &y) {
+                         return size(x) < size(y);
+                       });
+    uint64_t runs = 0, steps = 0;
+    size_t checked = 0;
+    bool stopped = false;
     std::optional<sim::Violation> violation;
     auto run = [&](sim::RunOptions options) {
       options.sms = machineSms;
       options.data = sim::DataMode::Protocol;
+      if (maxSteps) {
+        if (steps >= maxSteps) {
+          stopped = true;
+          return false;
+        }
+        options.maxSteps = maxSteps - steps;
+      }
       sim::RunResult result = kernel.run(options);
       runs += result.stats.executions;
+      steps += result.stats.steps;
+      // The budget, not the kernel, ended the run.
+      if (maxSteps && result.stats.stepLimit && steps >= maxSteps) {
+        stopped = true;
+        return false;
+      }
       if (result.violation)
         violation = std::move(result.violation);
       return !violation;
@@ -97,20 +128,27 @@ struct GemmCheckProtocolPass
         if (!run(options))
           break;
       }
+      ++checked;
     }
-    if (!violation && exhaustiveExecutions &&
+    if (!violation && !stopped && exhaustiveExecutions &&
         hasOrderDependentOps(kernel.func())) {
       // The smallest problem: the fewest choices.
       sim::RunOptions options;
       options.problem = problems.back();
       for (const sim::Problem &problem : problems)
-        if (problem.m * problem.n * problem.k <
-            options.problem.m * options.problem.n * options.problem.k)
+        if (size(problem) < size(options.problem))
           options.problem = problem;
       options.schedule = sim::ScheduleMode::Exhaustive;
       options.maxExecutions = exhaustiveExecutions;
       run(options);
     }
+    if (stopped && !violation)
+      warning = "gemm-check-protocol stopped at its step bound (max-steps = " +
+                std::to_string(maxSteps) + ") after " +
+                std::to_string(checked) + " of " +
+                std::to_string(problems.size()) +
+                " problem(s): the protocol of kernel '" +
+                kernel.manifest().kernel + "' is checked only that far";
     double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
             .count();
@@ -118,7 +156,8 @@ struct GemmCheckProtocolPass
     os << "gemm-check-protocol: " << kernel.manifest().kernel << ": "
        << problems.size() << " problem(s), " << runs << " run(s), "
        << llvm::format("%.2f", seconds) << " s"
-       << (violation ? ", violation" : "") << "\n";
+       << (violation ? ", violation" : "")
+       << (stopped ? ", stopped at the step bound" : "") << "\n";
     return violation;
   }
 };

@@ -88,7 +88,8 @@ def GemmCheckProtocol : Pass<"gemm-check-protocol", "ModuleOp"> {
     phase, a multicast or peer mask outside the cluster, TMEM and cluster
     launch control misuse. docs/Verification.md says what this proves and
     under which bounds. An op the simulator has no semantics for is an
-    error naming it.
+    error naming it. With `max-steps` the check of a kernel stops (with a
+    warning, not an error) once that many ops were simulated.
   }];
   let options = [
     Option<"sms", "sms", "unsigned", "0",
@@ -103,6 +104,11 @@ def GemmCheckProtocol : Pass<"gemm-check-protocol", "ModuleOp"> {
            "problem, up to this many executions (0: off)">,
     Option<"report", "report", "bool", "false",
            "print each kernel's problems, runs and time to stderr">,
+    Option<"maxSteps", "max-steps", "uint64_t", "0",
+           "simulate at most this many steps (thread ops) per kernel in "
+           "all; a kernel whose check stops there gets a warning saying how "
+           "far it was checked (0: no bound). For callers with a time budget, "
+           "e.g. the fuzzer">,
   ];
 }
 
