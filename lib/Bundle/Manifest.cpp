@@ -202,6 +202,11 @@ void readParam(const json &value, const std::string &path, Param &param,
     reader.readEnum("dim", param.dim);
     return;
   }
+  if (param.kind == ParamKind::Pointer || param.kind == ParamKind::LeadingDim) {
+    reader.rejectUnknownFields({"kind", "tensor"});
+    reader.readEnum("tensor", param.tensor);
+    return;
+  }
   if (param.kind == ParamKind::Workspace) {
     reader.rejectUnknownFields(
         {"kind", "bytes_per_tile", "bytes_per_cta", "zero_init"});
@@ -230,6 +235,9 @@ template <typename Json> Json toJsonImpl(const KernelManifest &m) {
     p["kind"] = toString(param.kind);
     if (param.kind == ParamKind::ProblemSize) {
       p["dim"] = toString(param.dim);
+    } else if (param.kind == ParamKind::Pointer ||
+               param.kind == ParamKind::LeadingDim) {
+      p["tensor"] = toString(param.tensor);
     } else if (param.kind == ParamKind::Workspace) {
       if (param.workspace.bytesPerTile != 0)
         p["bytes_per_tile"] = param.workspace.bytesPerTile;
@@ -345,6 +353,12 @@ const TmaDescriptorParam *KernelManifest::tmaDescriptorFor(Tensor t) const {
   return nullptr;
 }
 
+bool KernelManifest::takesPointer(Tensor t) const {
+  return std::any_of(params.begin(), params.end(), [&](const Param &p) {
+    return p.kind == ParamKind::Pointer && p.tensor == t;
+  });
+}
+
 bool KernelManifest::hasBatch() const {
   return std::any_of(params.begin(), params.end(), [](const Param &p) {
     return p.kind == ParamKind::ProblemSize && p.dim == ProblemDim::Batch;
@@ -425,6 +439,7 @@ std::vector<std::string> KernelManifest::validate() const {
          "; A and B must have the same dtype (only e4m3 and e5m2 mix)");
 
   std::array<int, 3> descriptorAt = {-1, -1, -1};
+  std::array<int, 3> pointerAt = {-1, -1, -1}, leadingDimAt = {-1, -1, -1};
   std::array<int, 5> dimAt = {-1, -1, -1, -1, -1};
   const DType tensorType[3] = {types.a, types.b, types.c};
   for (size_t i = 0; i < params.size(); ++i) {
@@ -436,6 +451,19 @@ std::vector<std::string> KernelManifest::validate() const {
         fail(path + ": a second problem_size for dim " +
              std::string(toString(param.dim)) + " (first at params[" +
              std::to_string(at) + "])");
+      else
+        at = static_cast<int>(i);
+      continue;
+    }
+    if (param.kind == ParamKind::Pointer ||
+        param.kind == ParamKind::LeadingDim) {
+      bool pointer = param.kind == ParamKind::Pointer;
+      int &at = (pointer ? pointerAt
+                         : leadingDimAt)[static_cast<size_t>(param.tensor)];
+      if (at >= 0)
+        fail(path + ": a second " + std::string(toString(param.kind)) +
+             " for tensor " + std::string(toString(param.tensor)) +
+             " (first at params[" + std::to_string(at) + "])");
       else
         at = static_cast<int>(i);
       continue;
@@ -468,9 +496,23 @@ std::vector<std::string> KernelManifest::validate() const {
              " with the box of params[" + std::to_string(j) + "]");
     validateTmaDescriptor(param.tma, tensorType[t], path, errors);
   }
-  for (Tensor t : {Tensor::A, Tensor::B, Tensor::C})
-    if (descriptorAt[static_cast<size_t>(t)] < 0)
-      fail("params: no tma_descriptor for tensor " + std::string(toString(t)));
+  bool anyDescriptor = false;
+  for (Tensor t : {Tensor::A, Tensor::B, Tensor::C}) {
+    size_t i = static_cast<size_t>(t);
+    std::string name(toString(t));
+    anyDescriptor |= descriptorAt[i] >= 0;
+    if (descriptorAt[i] < 0 && pointerAt[i] < 0)
+      fail("params: no tma_descriptor or pointer for tensor " + name);
+    if (descriptorAt[i] >= 0 && pointerAt[i] >= 0)
+      fail("params: tensor " + name +
+           " has both a tma_descriptor and a pointer; a kernel reads a "
+           "matrix through one of them");
+    if ((pointerAt[i] >= 0) != (leadingDimAt[i] >= 0))
+      fail("params: tensor " + name + " has a " +
+           (pointerAt[i] >= 0 ? "pointer without a leading_dim"
+                              : "leading_dim without a pointer") +
+           " (a pointer parameter needs the row stride that goes with it)");
+  }
   for (ProblemDim d : {ProblemDim::M, ProblemDim::N, ProblemDim::K})
     if (dimAt[static_cast<size_t>(d)] < 0)
       fail("params: no problem_size for dim " + std::string(toString(d)));
@@ -480,12 +522,24 @@ std::vector<std::string> KernelManifest::validate() const {
       (dimAt[static_cast<size_t>(ProblemDim::BatchBroadcast)] < 0))
     fail("params: problem_size batch and batch_broadcast go together (a "
          "batched kernel takes both)");
+  // Batch entries are addressed through rank-3 descriptors; a pointer has
+  // no batch stride.
+  if (dimAt[static_cast<size_t>(ProblemDim::Batch)] >= 0)
+    for (Tensor t : {Tensor::A, Tensor::B, Tensor::C})
+      if (pointerAt[static_cast<size_t>(t)] >= 0)
+        fail("params: tensor " + std::string(toString(t)) +
+             " is a pointer in a batched kernel; batched kernels address "
+             "their entries through (rank-3) tma_descriptors");
 
   const Constraints &c = constraints;
   uint32_t align = c.leadingDimAlignmentBytes;
-  if (align < 16 || (align & (align - 1)) != 0)
+  if (align == 0 || (align & (align - 1)) != 0)
     fail("constraints.leading_dim_alignment_bytes: " + std::to_string(align) +
-         " must be a power of two >= 16 (TMA strides are 16-byte multiples)");
+         " must be a power of two");
+  else if (anyDescriptor && align < 16)
+    fail("constraints.leading_dim_alignment_bytes: " + std::to_string(align) +
+         " must be >= 16 for a kernel with TMA descriptors (TMA strides are "
+         "16-byte multiples)");
   for (auto [value, field] : {std::pair{c.minM, "min_m"},
                               {c.minN, "min_n"},
                               {c.minK, "min_k"},

@@ -130,11 +130,24 @@ Selection select(const Problem &problem, const DispatchModel &model,
     return swapped;
   }
   auto best = fastest(sameTypes);
-  if (!best)
+  if (!best) {
+    // Say why available direct kernels of these types were passed over.
+    std::string direct;
+    for (const KernelConfig &config : *available)
+      if (config.direct() && config.inType == problem.inType &&
+          config.cType() == problem.outType.value_or(problem.inType) &&
+          !isApplicable(config, problem, target)) {
+        direct = "; direct kernels (schedule = direct) run single problems "
+                 "of at most 2^31 multiply-adds with K-major A and B (a(row) "
+                 "b(col)) only";
+        break;
+      }
     throw DispatchError("no kernel for " + problem.toString() +
                         " among the available ones: build a kernel library "
                         "with that input type and those layouts, or compile "
-                        "one (gemm.compile)");
+                        "one (gemm.compile)" +
+                        direct);
+  }
   return {best->first, Source::ModelAmongAvailable, best->second,
           "none of the model's candidates is available; the " + fitted +
               " among the available kernels: " +
@@ -170,6 +183,11 @@ std::vector<KernelConfig> librarySet(const DispatchModel &model,
         for (const KernelConfig &config : model.candidates()) {
           // A batch runs whole tiles only (isApplicable).
           if (batch > 1 && (config.splits > 1 || config.streamK))
+            continue;
+          // Direct kernels run plain problems with K-major operands only
+          // (isApplicable).
+          if (config.direct() &&
+              (batch > 1 || layout.a != Layout::Row || layout.b != Layout::Col))
             continue;
           KernelConfig typed = withTypes(config, problem);
           if (!contains(out, typed))

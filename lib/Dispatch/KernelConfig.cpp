@@ -17,7 +17,15 @@ constexpr uint32_t BarrierReserveBytes = 1024;
 constexpr uint32_t StagingBytes = 2 * 2 * 64 * 128;
 
 std::string_view scheduleAbbrev(Schedule schedule) {
-  return schedule == Schedule::Cooperative ? "coop" : "pingpong";
+  switch (schedule) {
+  case Schedule::Cooperative:
+    return "coop";
+  case Schedule::Pingpong:
+    return "pingpong";
+  case Schedule::Direct:
+    return "direct";
+  }
+  return "coop";
 }
 
 std::string_view rasterAbbrev(Raster raster) {
@@ -93,7 +101,15 @@ std::string layoutTriple(const TensorLayouts &layouts) {
 }
 
 std::string_view toString(Schedule schedule) {
-  return schedule == Schedule::Cooperative ? "cooperative" : "pingpong";
+  switch (schedule) {
+  case Schedule::Cooperative:
+    return "cooperative";
+  case Schedule::Pingpong:
+    return "pingpong";
+  case Schedule::Direct:
+    return "direct";
+  }
+  return "cooperative";
 }
 
 std::string_view toString(Raster raster) {
@@ -145,6 +161,8 @@ std::string KernelConfig::mlir() const {
 }
 
 uint32_t KernelConfig::derivedStages() const {
+  if (direct())
+    return 2;
   uint32_t stage = (tileM + tileN) * tileK * bundle::elementBytes(inType);
   return stage ? (SmemBytes - StagingBytes - BarrierReserveBytes) / stage : 0;
 }
@@ -155,7 +173,7 @@ std::optional<KernelConfig> KernelConfig::parse(std::string_view text,
   static const std::regex pattern(
       R"(^(?:sm90_([a-z0-9]+)_(?:c([a-z0-9]+)_)?(?:(a[km]b[kn]c[rc])_)?)"
       R"((batched_)?)?)"
-      R"((\d+)x(\d+)x(\d+)_(coop|pingpong))"
+      R"((\d+)x(\d+)x(\d+)_(coop|pingpong|direct))"
       R"(_c(\d+)x(\d+)_(rm|rn)_s(\d+)_st(\d+)(?:_k(\d+)|(_sk))?$)");
   std::cmatch match;
   if (!std::regex_match(text.begin(), text.end(), match, pattern)) {
@@ -188,8 +206,9 @@ std::optional<KernelConfig> KernelConfig::parse(std::string_view text,
   config.tileM = number(5);
   config.tileN = number(6);
   config.tileK = number(7);
-  config.schedule =
-      match[8] == "coop" ? Schedule::Cooperative : Schedule::Pingpong;
+  config.schedule = match[8] == "coop"       ? Schedule::Cooperative
+                    : match[8] == "pingpong" ? Schedule::Pingpong
+                                             : Schedule::Direct;
   config.clusterM = number(9);
   config.clusterN = number(10);
   config.raster = match[11] == "rm" ? Raster::AlongM : Raster::AlongN;

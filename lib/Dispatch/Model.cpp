@@ -39,6 +39,14 @@ constexpr ParamField ParamFields[] = {
     {"stream_k_traffic", &HardwareParams::streamKTrafficFactor, 1},
     {"cluster_compute", &HardwareParams::clusterComputeFactor, 1},
 };
+/// Version 2: the staging copies and the direct kernel.
+constexpr ParamField StagingAndDirectFields[] = {
+    {"stage_launch_us", &HardwareParams::stagingLaunchSeconds, 1e-6},
+    {"stage_tbps", &HardwareParams::stagingBytesPerSecond, 1e12},
+    {"direct_launch_us", &HardwareParams::directLaunchSeconds, 1e-6},
+    {"direct_kblock_us", &HardwareParams::directKBlockSeconds, 1e-6},
+    {"direct_gloads_per_sm", &HardwareParams::directLoadsPerSecond, 1e9},
+};
 
 } // namespace
 
@@ -57,6 +65,15 @@ std::string Problem::toString() const {
   return text;
 }
 
+std::string Problem::stagingNote() const {
+  std::string which;
+  for (size_t i = 0; i < 3; ++i)
+    if (staged[i])
+      which += (which.empty() ? "" : ", ") +
+               std::string(bundle::toString(static_cast<bundle::Tensor>(i)));
+  return which.empty() ? "" : " (" + which + " staged for TMA)";
+}
+
 Problem Problem::transposed() const {
   auto flipped = [](Layout layout) {
     return layout == Layout::Row ? Layout::Col : Layout::Row;
@@ -69,12 +86,27 @@ Problem Problem::transposed() const {
   t.layouts.a = flipped(layouts.b);
   t.layouts.b = flipped(layouts.a);
   t.layouts.c = flipped(layouts.c);
+  // Staging goes with the memory.
+  t.staged = {staged[1], staged[0], staged[2]};
   return t;
 }
 
 std::string HardwareParams::tileKey(const KernelConfig &config) {
   return std::to_string(config.tileM) + "x" + std::to_string(config.tileN) +
-         (config.schedule == Schedule::Cooperative ? "_coop" : "_pingpong");
+         "_" +
+         (config.schedule == Schedule::Cooperative
+              ? std::string("coop")
+              : std::string(toString(config.schedule)));
+}
+
+const std::vector<std::string> &stagingAndDirectFields() {
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> out;
+    for (const ParamField &field : StagingAndDirectFields)
+      out.push_back(field.name);
+    return out;
+  }();
+  return names;
 }
 
 HardwareParams hardwareParams(const std::map<std::string, double> &hardware,
@@ -85,6 +117,15 @@ HardwareParams hardwareParams(const std::map<std::string, double> &hardware,
     auto value = hardware.find(field.name);
     if (value == hardware.end())
       throw DispatchError(source + ": hardware." + field.name + " is missing");
+    if (!(value->second > 0))
+      throw DispatchError(source + ": hardware." + field.name + ": " +
+                          std::to_string(value->second) + " is not positive");
+    params.*field.member = value->second * field.scale;
+  }
+  for (const ParamField &field : StagingAndDirectFields) {
+    auto value = hardware.find(field.name);
+    if (value == hardware.end())
+      continue;
     if (!(value->second > 0))
       throw DispatchError(source + ": hardware." + field.name + ": " +
                           std::to_string(value->second) + " is not positive");
@@ -113,6 +154,12 @@ bool isApplicable(const KernelConfig &config, const Problem &problem,
   // Batched kernels run whole tiles only.
   if (batch > 1 && (config.splits > 1 || config.streamK))
     return false;
+  // The direct kernel's loads walk K with consecutive lanes: coalesced for
+  // K-major operands only (MN-major ones run correctly, but slowly).
+  if (config.direct())
+    return batch == 1 && problem.layouts.a == Layout::Row &&
+           problem.layouts.b == Layout::Col &&
+           double(m) * double(n) * double(problem.k) <= DirectMaxMacs;
   if (config.splits > 1)
     return tiles * 2 <= target.smCount && kBlocks >= 4 * config.splits;
   if (config.streamK)
@@ -124,6 +171,73 @@ bool isApplicable(const KernelConfig &config, const Problem &problem,
   return true;
 }
 
+double stagingSeconds(const HardwareParams &p, const Problem &problem) {
+  if (!problem.anyStaged() || p.stagingBytesPerSecond <= 0)
+    return 0;
+  const double in = bundle::elementBytes(problem.inType);
+  const double out =
+      bundle::elementBytes(problem.outType.value_or(problem.inType));
+  const double batch = double(std::max<uint64_t>(problem.batch, 1));
+  const double bytes[3] = {batch * double(problem.m) * double(problem.k) * in,
+                           batch * double(problem.n) * double(problem.k) * in,
+                           batch * double(problem.m) * double(problem.n) * out};
+  double seconds = 0, moved = 0;
+  if (problem.staged[0] || problem.staged[1])
+    seconds += p.stagingLaunchSeconds;
+  if (problem.staged[2])
+    seconds += p.stagingLaunchSeconds;
+  for (size_t i = 0; i < 3; ++i)
+    if (problem.staged[i])
+      moved += 2 * bytes[i];
+  return seconds + moved / p.stagingBytesPerSecond;
+}
+
+namespace {
+
+/// The direct kernel: a launch, then rounds of the CTAs resident on the
+/// busiest SM; each k-block of a CTA waits for its loads' round trip unless
+/// the SM's issue of the element loads of all its resident CTAs (or their
+/// MMAs) takes longer; HBM traffic bounds it below.
+Estimate directEstimate(const HardwareParams &p, const KernelConfig &config,
+                        double efficiency, const Problem &problem,
+                        const Target &target) {
+  if (!p.hasDirect())
+    throw DispatchError("the model has no direct-kernel constants "
+                        "(direct_launch_us, direct_kblock_us, "
+                        "direct_gloads_per_sm: a version 2 model file) for " +
+                        config.name());
+  const double bm = config.tileM, bn = config.tileN, bk = config.tileK;
+  const double in = bundle::elementBytes(problem.inType);
+  const double out =
+      bundle::elementBytes(problem.outType.value_or(problem.inType));
+  const uint64_t m = problem.m, n = problem.n, k = problem.k;
+  const uint64_t kBlocks = ceilDiv(k, config.tileK);
+  Estimate e;
+  e.tiles = ceilDiv(m, config.tileM) * ceilDiv(n, config.tileN);
+  const uint64_t resident =
+      directResidentCtas(config.tileM, config.tileN, config.tileK);
+  const uint64_t sms = std::max<uint32_t>(target.smCount, 1);
+  const uint64_t perSm = ceilDiv(e.tiles, sms);
+  const uint64_t rounds = ceilDiv(perSm, resident);
+  const double together = double(std::min(perSm, resident));
+  const double active = double(std::min<uint64_t>(e.tiles, sms)) * together;
+  double issue = (bm + bn) * bk / p.directLoadsPerSecond;
+  double mma = 2 * bm * bn * bk / (SmPeakFlops * efficiency);
+  double kBlock =
+      std::max(p.directKBlockSeconds, together * std::max(issue, mma));
+  double tileWrite = bm * bn * out * active / p.writeBytesPerSecond;
+  e.waves = double(e.tiles) / double(sms * resident);
+  e.computeSeconds = double(rounds) * (double(kBlocks) * kBlock + tileWrite);
+  e.memorySeconds = double(m * k + n * k) * in / p.readBytesPerSecond +
+                    double(m * n) * out / p.writeBytesPerSecond;
+  e.physicsSeconds =
+      p.directLaunchSeconds + std::max(e.computeSeconds, e.memorySeconds);
+  e.seconds = e.physicsSeconds;
+  return e;
+}
+
+} // namespace
+
 Estimate physicsEstimate(const HardwareParams &p, const KernelConfig &config,
                          const Problem &problem, const Target &target) {
   auto efficiency = p.tileEfficiency.find(HardwareParams::tileKey(config));
@@ -131,6 +245,8 @@ Estimate physicsEstimate(const HardwareParams &p, const KernelConfig &config,
     throw DispatchError("the model has no MMA efficiency for the " +
                         HardwareParams::tileKey(config) + " tile of " +
                         config.name());
+  if (config.direct())
+    return directEstimate(p, config, efficiency->second, problem, target);
   const double bm = config.tileM, bn = config.tileN, bk = config.tileK;
   const double in = bundle::elementBytes(problem.inType);
   const double out =
@@ -192,7 +308,8 @@ Estimate physicsEstimate(const HardwareParams &p, const KernelConfig &config,
     e.memorySeconds = waves * unitRead;
     e.physicsSeconds = waves * perUnit;
   }
-  e.physicsSeconds += p.launchSeconds;
+  e.stagingSeconds = stagingSeconds(p, problem);
+  e.physicsSeconds += p.launchSeconds + e.stagingSeconds;
   e.seconds = e.physicsSeconds;
   return e;
 }
@@ -207,10 +324,12 @@ DispatchModel DispatchModel::parse(std::string_view text,
     throw DispatchError(source + ": \"format\" is not \"" +
                         std::string(ModelFormatName) +
                         "\": not a model file of python -m gemm_bench.fit");
-  if (root.value("version", 0) != ModelFormatVersion)
+  const int version = root.value("version", 0);
+  if (version < OldestModelFormatVersion || version > ModelFormatVersion)
     throw DispatchError(source + ": model file version " +
                         root.value("version", json(0)).dump() +
-                        "; this dispatcher reads version " +
+                        "; this dispatcher reads versions " +
+                        std::to_string(OldestModelFormatVersion) + " to " +
                         std::to_string(ModelFormatVersion));
   DispatchModel model;
   model.sourceName = source;
@@ -218,8 +337,17 @@ DispatchModel DispatchModel::parse(std::string_view text,
   try {
     model.gpu = root.value("gpu", json::object()).value("name", "");
     where = source + ": hardware or tile_efficiency";
+    auto hardware = root.at("hardware").get<std::map<std::string, double>>();
+    for (const std::string &name : stagingAndDirectFields()) {
+      if (version < 2)
+        hardware.erase(name); // not part of version 1
+      else if (!hardware.count(name))
+        throw DispatchError(source + ": hardware." + name +
+                            " is missing (version 2 model files have the "
+                            "staging and direct-kernel constants)");
+    }
     model.hardware = hardwareParams(
-        root.at("hardware").get<std::map<std::string, double>>(),
+        hardware,
         root.at("tile_efficiency").get<std::map<std::string, double>>(),
         source);
     where = source + ": correction";
@@ -240,6 +368,9 @@ DispatchModel DispatchModel::parse(std::string_view text,
               HardwareParams::tileKey(*config)))
         throw DispatchError(where + ": no tile_efficiency for " +
                             HardwareParams::tileKey(*config));
+      if (config->direct() && !model.hardware.hasDirect())
+        throw DispatchError(where + ": a direct kernel in a model without "
+                                    "the direct-kernel constants (version 1)");
       std::vector<Residual> list;
       for (const json &point : points) {
         if (!point.is_array() || point.size() != 4)

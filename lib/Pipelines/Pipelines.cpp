@@ -17,6 +17,9 @@ using namespace mlir;
 
 void mlir::gemm::buildGemmToNVVMPipeline(OpPassManager &pm,
                                          const GemmToNVVMOptions &options) {
+  // The passes below compile the gpu.modules at the top level only: refuse
+  // kernels elsewhere rather than leave them uncompiled.
+  pm.addPass(createGemmCheckPlacement());
   GemmMaterializeSM90Options sm90;
   sm90.wgmmaLookahead = options.wgmmaLookahead;
   sm90.storeSlots = options.storeSlots;

@@ -173,11 +173,13 @@ std::vector<CUtensorMap> encodeTensorMaps(const LaunchPlan &plan, CUdeviceptr a,
 
 void launchKernel(const LoadedKernel &kernel, const LaunchPlan &plan,
                   const std::vector<CUtensorMap> &tensorMaps,
-                  const std::vector<CUdeviceptr> &workspaces, CUstream stream) {
+                  const std::vector<CUdeviceptr> &workspaces,
+                  const std::array<CUdeviceptr, 3> &matrices, CUstream stream) {
   // kernelParams[i] points at the value of parameter i: the 128-byte
-  // descriptor itself (passed by value), the 32-bit size or the 64-bit
-  // workspace address.
+  // descriptor itself (passed by value), the 32-bit size, the 64-bit
+  // workspace or matrix address, or the 64-bit leading dimension.
   std::vector<uint32_t> sizes(plan.args.size());
+  std::vector<uint64_t> wide(plan.args.size());
   std::vector<void *> params(plan.args.size());
   for (size_t i = 0; i < plan.args.size(); ++i) {
     const KernelArg &arg = plan.args[i];
@@ -185,6 +187,23 @@ void launchKernel(const LoadedKernel &kernel, const LaunchPlan &plan,
       params[i] = const_cast<CUtensorMap *>(&tensorMaps.at(arg.tmaIndex));
     } else if (arg.kind == ParamKind::Workspace) {
       params[i] = const_cast<CUdeviceptr *>(&workspaces.at(arg.workspaceIndex));
+    } else if (arg.kind == ParamKind::Pointer) {
+      wide[i] = matrices[static_cast<size_t>(arg.tensor)];
+      const MatrixPlan &matrix = plan.kernelMatrix(arg.tensor);
+      if (wide[i] == 0)
+        throw Error(ErrorKind::Usage, "launching " + kernel.name() +
+                                          ": no address for tensor " +
+                                          std::string(toString(arg.tensor)));
+      if (wide[i] % elementBytes(matrix.dtype) != 0)
+        throw Error(ErrorKind::Usage,
+                    "tensor " + std::string(toString(arg.tensor)) +
+                        ": address " + std::to_string(wide[i]) +
+                        " is not a multiple of its " +
+                        std::string(toString(matrix.dtype)) + " element size");
+      params[i] = &wide[i];
+    } else if (arg.kind == ParamKind::LeadingDim) {
+      wide[i] = arg.leadingDim;
+      params[i] = &wide[i];
     } else {
       sizes[i] = arg.value;
       params[i] = &sizes[i];

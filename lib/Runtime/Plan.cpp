@@ -251,18 +251,21 @@ std::optional<RealignPolicy> parseRealignPolicy(std::string_view text) {
   return std::nullopt;
 }
 
+namespace {
+dispatch::StagingShape shapeOf(const Problem &problem) {
+  return {problem.m, problem.n, problem.k, problem.batch};
+}
+} // namespace
+
 bool realignPays(Tensor tensor, const Problem &problem, uint64_t ldBytes,
                  RealignPolicy policy) {
-  if (tensor == Tensor::C || ldBytes % StagingRowAlignmentBytes == 0 ||
-      policy == RealignPolicy::Never)
-    return false;
-  if (policy == RealignPolicy::Always)
-    return true;
-  uint64_t reuse = tensor == Tensor::A ? problem.n : problem.m;
-  return reuse >= RealignMinReuse &&
-         double(problem.m) * double(problem.n) * double(problem.k) *
-                 double(problem.batch) >=
-             RealignMinMacs;
+  return dispatch::realignPays(tensor, shapeOf(problem), ldBytes, policy);
+}
+
+bool stagedForTma(Tensor tensor, const Problem &problem, DType dtype,
+                  uint64_t ld, uint64_t address, RealignPolicy realign) {
+  return dispatch::stagedForTma(tensor, shapeOf(problem), dtype, ld, address,
+                                realign);
 }
 
 double Problem::flops() const {
@@ -360,14 +363,17 @@ LaunchPlan planLaunch(const KernelManifest &manifest, const Problem &problem,
   plan.realign = options.realign;
   const TensorLayouts &layouts = manifest.layouts;
   // Whether an operand's stored rows (K long when K-major, M or N long when
-  // MN-major) are worth realigning into 128-byte rows.
+  // MN-major) are worth realigning into 128-byte rows. Only rows read
+  // through TMA straddle L2 lines; a kernel that takes the tensor as a
+  // pointer reads it as it is.
   auto realign = [&](Tensor t, DType type, Layout layout, uint64_t rows,
                      uint64_t columns) {
     MatrixPlan stored;
     stored.tensor = t;
     stored.layout = layout;
     uint64_t inner = stored.transposed() ? rows : columns;
-    return realignPays(t, problem, inner * elementBytes(type), options.realign);
+    return manifest.tmaDescriptorFor(t) &&
+           realignPays(t, problem, inner * elementBytes(type), options.realign);
   };
   const PlannedMatrix planned[] = {
       planMatrix(Tensor::A, types.a, layouts.a, problem.m, problem.k,
@@ -426,6 +432,30 @@ LaunchPlan planLaunch(const KernelManifest &manifest, const Problem &problem,
       workspace.zeroInit = param.workspace.zeroInit;
       arg.workspaceIndex = plan.workspaces.size();
       plan.workspaces.push_back(workspace);
+    } else if (param.kind == ParamKind::Pointer ||
+               param.kind == ParamKind::LeadingDim) {
+      arg.tensor = param.tensor;
+      arg.leadingDim = plan.kernelMatrix(param.tensor).ld;
+      if (param.kind == ParamKind::Pointer && param.tensor != Tensor::C) {
+        // The kernel addresses one tile of A (B) in 32-bit offsets from its
+        // first element (bundle::Param, ParamKind::Pointer).
+        uint64_t rows = manifest.tile[param.tensor == Tensor::A ? 0 : 1];
+        uint64_t cols = manifest.tile[2];
+        // Stored rows of K (K-major) or of M or N (MN-major).
+        bool mnMajor = plan.kernelMatrix(param.tensor).transposed();
+        uint64_t reach = mnMajor ? (cols - 1) * arg.leadingDim + rows - 1
+                                 : (rows - 1) * arg.leadingDim + cols - 1;
+        if (reach >= (uint64_t(1) << 31))
+          errors.push_back(
+              tensorName(param.tensor) + ": leading dimension " +
+              std::to_string(arg.leadingDim) + " is too large for kernel " +
+              manifest.kernel + ", which addresses a tile of " +
+              std::to_string(rows) + " x " + std::to_string(cols) +
+              " elements with 32-bit offsets: the tile spans " +
+              std::to_string(reach) +
+              " elements, which must be below 2^31; copy the matrix into "
+              "packed rows");
+      }
     } else if (param.kind == ParamKind::TmaDescriptor) {
       TmaPlan tma =
           planTma(i, param.tma, plan.kernelMatrix(param.tma.tensor), batched);
@@ -619,6 +649,17 @@ std::string describePlan(const LaunchPlan &plan) {
       const WorkspacePlan &w = plan.workspaces[arg.workspaceIndex];
       out << "workspace: " << w.bytes << " bytes"
           << (w.zeroInit ? ", zeroed once" : "") << "\n";
+      continue;
+    }
+    if (arg.kind == ParamKind::Pointer) {
+      out << "pointer " << toString(arg.tensor) << " (u64 address of "
+          << (plan.isStaged(arg.tensor) ? "the staged copy" : "the matrix")
+          << ")\n";
+      continue;
+    }
+    if (arg.kind == ParamKind::LeadingDim) {
+      out << "leading_dim " << toString(arg.tensor) << " = " << arg.leadingDim
+          << " (u64)\n";
       continue;
     }
     const TmaPlan &t = plan.tma[arg.tmaIndex];

@@ -43,6 +43,8 @@ struct Operands {
   DeviceBuffer a, b, c;
   Staging staging;
   std::vector<CUtensorMap> maps;
+  /// The kernel's view of A, B, C: the scratch copies where staged.
+  std::array<CUdeviceptr, 3> matrices = {0, 0, 0};
   /// The kernel's workspaces (split-K partial tiles and counters), in
   /// plan.workspaces order, and their addresses for the launch.
   std::vector<DeviceBuffer> workspaces;
@@ -57,9 +59,10 @@ struct Operands {
                                                      : fillRandomNormal;
     fill(a.get(), plan.matrix(Tensor::A), seed, stream);
     fill(b.get(), plan.matrix(Tensor::B), seed, stream);
-    maps = encodeTensorMaps(plan, staging.kernelAddress(Tensor::A, a.get()),
-                            staging.kernelAddress(Tensor::B, b.get()),
-                            staging.kernelAddress(Tensor::C, c.get()));
+    matrices = {staging.kernelAddress(Tensor::A, a.get()),
+                staging.kernelAddress(Tensor::B, b.get()),
+                staging.kernelAddress(Tensor::C, c.get())};
+    maps = encodeTensorMaps(plan, matrices[0], matrices[1], matrices[2]);
     for (const WorkspacePlan &w : plan.workspaces) {
       workspaces.emplace_back(w.bytes, "workspace (params[" +
                                            std::to_string(w.paramIndex) + "])");
@@ -154,7 +157,7 @@ CheckResult GemmRunner::check(const LaunchPlan &plan,
                         which + ")");
     }
     launchKernel(loaded, plan, operands.maps, operands.workspaceAddresses,
-                 stream.get());
+                 operands.matrices, stream.get());
     waitForStream(stream.get(), options.timeout,
                   "kernel " + loaded.name() + " (" + which + ")");
     if (plan.isStaged(Tensor::C)) {
@@ -307,7 +310,7 @@ BenchResult GemmRunner::bench(const LaunchPlan &plan,
     if (kernelStart)
       kernelStart->record(stream.get());
     launchKernel(loaded, plan, operands.maps, operands.workspaceAddresses,
-                 stream.get());
+                 operands.matrices, stream.get());
     if (kernelStop)
       kernelStop->record(stream.get());
     operands.staging.copyOut(operands.c.get(), stream.get());

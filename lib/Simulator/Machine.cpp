@@ -155,6 +155,20 @@ void Machine::setUp() {
       arguments[i].bits =
           globalPointer(workspaceBuffers[arg.workspaceIndex], 0);
       break;
+    // The direct kernel's parameters. Its ops have no handlers yet, so no
+    // run reaches here with them (the kernel is reported as not simulated
+    // first); the matrices' addresses and leading dimensions are what the
+    // launcher passes.
+    case bundle::ParamKind::Pointer:
+      arguments[i].bits =
+          globalPointer(arg.tensor == bundle::Tensor::A   ? bufferA
+                        : arg.tensor == bundle::Tensor::B ? bufferB
+                                                          : bufferC,
+                        0);
+      break;
+    case bundle::ParamKind::LeadingDim:
+      arguments[i].bits = arg.leadingDim;
+      break;
     }
   }
 

@@ -104,7 +104,7 @@ const bundle::KernelManifest &Kernel::manifest() const {
   return image->manifest;
 }
 
-FailureOr<KernelSet> KernelSet::get(ModuleOp module) {
+FailureOr<KernelSet> KernelSet::get(ModuleOp module, bool skipUncontracted) {
   KernelSet set;
   auto bundles = module->getAttrOfType<DictionaryAttr>("gemm.bundles");
   bool failed = false;
@@ -121,6 +121,8 @@ FailureOr<KernelSet> KernelSet::get(ModuleOp module) {
         if (parsed.manifest && parsed.manifest->kernel == func.getName())
           manifest = parsed.manifest;
       }
+    if (!manifest && skipUncontracted)
+      return;
     if (!manifest) {
       func.emitError("kernel '")
           << func.getName()

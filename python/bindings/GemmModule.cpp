@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "gemm/Dispatch/Dispatcher.h"
+#include "gemm/Dispatch/Staging.h"
 #include "gemm/Runtime/Bundle.h"
 #include "gemm/Runtime/Device.h"
 #include "gemm/Runtime/Driver.h"
@@ -101,6 +102,39 @@ dispatch::Problem makeProblem(uint64_t m, uint64_t n, uint64_t k,
   if (outType)
     problem.outType = parseType(*outType, "output dtype");
   problem.layouts = parseLayouts(layouts);
+  return problem;
+}
+
+using Staged = std::tuple<bool, bool, bool>;
+
+/// What the runtime would stage for a TMA kernel (gemm/Dispatch/Staging.h):
+/// the caller's leading dimensions (of the stored rows) and addresses, or
+/// packed rows in the problem's layouts at aligned addresses when `lds` is
+/// null.
+Staged tmaStaging(const dispatch::Problem &problem,
+                  const std::optional<std::array<uint64_t, 3>> &lds = {},
+                  const std::array<uint64_t, 3> &addresses = {0, 0, 0}) {
+  dispatch::StagingShape shape{problem.m, problem.n, problem.k,
+                               std::max<uint64_t>(problem.batch, 1)};
+  std::array<bool, 3> staged;
+  if (!lds) {
+    staged = dispatch::packedStaging(shape, problem.inType, problem.outType,
+                                     problem.layouts);
+  } else {
+    const bundle::DType types[3] = {problem.inType, problem.inType,
+                                    problem.outType.value_or(problem.inType)};
+    for (size_t i = 0; i < 3; ++i)
+      staged[i] = dispatch::stagedForTma(static_cast<bundle::Tensor>(i), shape,
+                                         types[i], (*lds)[i], addresses[i]);
+  }
+  return {staged[0], staged[1], staged[2]};
+}
+
+/// `problem` with the staging flags given, else those of packed rows.
+dispatch::Problem withStaging(dispatch::Problem problem,
+                              const std::optional<Staged> &staged) {
+  Staged flags = staged ? *staged : tmaStaging(problem);
+  problem.staged = {std::get<0>(flags), std::get<1>(flags), std::get<2>(flags)};
   return problem;
 }
 
@@ -217,7 +251,9 @@ public:
 
   /// Plans and launches C = A * B^T on `stream` with the caller's memory,
   /// each matrix in the bundle's layout with rows lda (ldb, ldc) apart, and
-  /// for a batched kernel `batch` entries batch_strides apart.
+  /// for a batched kernel `batch` entries batch_strides apart. TMA kernels
+  /// need rows and addresses TMA can read (the caller stages the others);
+  /// kernels that take pointers read them as they are.
   void run(uint64_t m, uint64_t n, uint64_t k, uintptr_t a, uint64_t lda,
            uintptr_t b, uint64_t ldb, uintptr_t c, uint64_t ldc,
            const std::vector<uintptr_t> &workspaces, uintptr_t stream,
@@ -232,7 +268,7 @@ public:
     std::vector<CUtensorMap> maps =
         runtime::encodeTensorMaps(launchPlan, a, b, c);
     std::vector<CUdeviceptr> spaces(workspaces.begin(), workspaces.end());
-    runtime::launchKernel(*loaded, launchPlan, maps, spaces,
+    runtime::launchKernel(*loaded, launchPlan, maps, spaces, {a, b, c},
                           reinterpret_cast<CUstream>(stream));
   }
 
@@ -251,6 +287,7 @@ nb::dict estimateDict(const dispatch::Estimate &e) {
   d["memory_s"] = e.memorySeconds;
   d["correction"] = e.correction;
   d["evidence"] = e.evidence;
+  d["staging_s"] = e.stagingSeconds;
   d["tiles"] = e.tiles;
   d["waves"] = e.waves;
   d["memory_bound"] = e.memoryBound();
@@ -340,12 +377,14 @@ NB_MODULE(_core, m) {
               c.outType = parseType(*outType, "output dtype");
             std::tie(c.tileM, c.tileN, c.tileK) = tile;
             std::tie(c.clusterM, c.clusterN) = cluster;
-            if (schedule != "cooperative" && schedule != "pingpong")
+            if (schedule != "cooperative" && schedule != "pingpong" &&
+                schedule != "direct")
               usageError("schedule '" + schedule +
-                         "': expected cooperative or pingpong");
+                         "': expected cooperative, pingpong or direct");
             c.schedule = schedule == "cooperative"
                              ? dispatch::Schedule::Cooperative
-                             : dispatch::Schedule::Pingpong;
+                         : schedule == "pingpong" ? dispatch::Schedule::Pingpong
+                                                  : dispatch::Schedule::Direct;
             if (raster != "along_m" && raster != "along_n")
               usageError("raster '" + raster +
                          "': expected along_m or along_n");
@@ -422,16 +461,20 @@ NB_MODULE(_core, m) {
       .def(
           "estimate",
           [](const dispatch::DispatchModel &model, const KernelConfig &config,
-             uint64_t mm, uint64_t n, uint64_t k, uint32_t smCount) {
-            return estimateDict(model.estimate(
-                config,
-                makeProblem(mm, n, k, typeName(config.inType),
-                            typeName(config.cType())),
-                {bundle::Arch::Sm90a, smCount}));
+             uint64_t mm, uint64_t n, uint64_t k, uint32_t smCount,
+             const std::optional<Staged> &staged) {
+            dispatch::Problem problem = makeProblem(
+                mm, n, k, typeName(config.inType), typeName(config.cType()));
+            problem.layouts = config.layouts;
+            return estimateDict(model.estimate(config,
+                                               withStaging(problem, staged),
+                                               {bundle::Arch::Sm90a, smCount}));
           },
           nb::arg("config"), nb::arg("m"), nb::arg("n"), nb::arg("k"),
-          nb::arg("sm_count") = 132,
-          "The model's estimate (physics x learned correction).");
+          nb::arg("sm_count") = 132, nb::arg("staged") = nb::none(),
+          "The model's estimate (physics x learned correction); `staged`: "
+          "which of A, B, C a TMA kernel would get staged (default: packed "
+          "rows, gemm::dispatch::stagedForTma).");
 
   nb::class_<dispatch::Selection>(m, "Selection")
       .def_ro("config", &dispatch::Selection::config)
@@ -457,22 +500,44 @@ NB_MODULE(_core, m) {
          const dispatch::DispatchModel &model, const std::string &arch,
          uint32_t smCount,
          const std::optional<std::vector<KernelConfig>> &available,
-         const std::string &layouts, uint64_t batch) {
+         const std::string &layouts, uint64_t batch,
+         const std::optional<Staged> &staged) {
         dispatch::Problem problem =
             makeProblem(mm, n, k, inType, outType, layouts);
         if (batch == 0)
           usageError("batch must be at least 1, got 0");
         problem.batch = batch;
-        return dispatch::select(problem, model, makeTarget(arch, smCount),
+        return dispatch::select(withStaging(problem, staged), model,
+                                makeTarget(arch, smCount),
                                 available ? &*available : nullptr);
       },
       nb::arg("m"), nb::arg("n"), nb::arg("k"), nb::arg("dtype") = "bf16",
       nb::arg("out_dtype") = nb::none(), nb::arg("model"),
       nb::arg("arch") = "sm_90a", nb::arg("sm_count") = 132,
       nb::arg("available") = nb::none(), nb::arg("layouts") = "row,col,row",
-      nb::arg("batch") = 1,
+      nb::arg("batch") = 1, nb::arg("staged") = nb::none(),
       "The dispatcher's choice for a problem (see "
-      "include/gemm/Dispatch/Dispatcher.h).");
+      "include/gemm/Dispatch/Dispatcher.h); `staged`: which of A, B, C a "
+      "TMA kernel would get staged (tma_staging; default: packed rows).");
+  m.def(
+      "tma_staging",
+      [](uint64_t mm, uint64_t n, uint64_t k, const std::string &inType,
+         const std::optional<std::string> &outType,
+         const std::optional<std::array<uint64_t, 3>> &lds,
+         const std::array<uint64_t, 3> &addresses, const std::string &layouts) {
+        return tmaStaging(makeProblem(mm, n, k, inType, outType, layouts), lds,
+                          addresses);
+      },
+      nb::arg("m"), nb::arg("n"), nb::arg("k"), nb::arg("dtype") = "bf16",
+      nb::arg("out_dtype") = nb::none(), nb::arg("lds") = nb::none(),
+      nb::arg("addresses") = std::array<uint64_t, 3>{0, 0, 0},
+      nb::arg("layouts") = "row,col,row",
+      "(a, b, c): whether the runtime stages each matrix around a TMA kernel "
+      "(copies it through aligned scratch) for these leading dimensions of "
+      "their stored rows and device addresses (default: packed rows of "
+      "`layouts`, aligned): "
+      "gemm::dispatch::stagedForTma, the rule of gemm-runner's plans and of "
+      "the package's copies. Kernels that take pointers never stage.");
   m.attr("STAGING_ROW_ALIGNMENT") = runtime::StagingRowAlignmentBytes;
   m.def(
       "realign_pays",
@@ -511,9 +576,11 @@ NB_MODULE(_core, m) {
          const std::map<std::string, double> &tiles,
          const std::vector<KernelConfig> &configs,
          const std::vector<std::tuple<uint64_t, uint64_t, uint64_t>> &shapes,
-         uint32_t smCount) {
+         uint32_t smCount, const std::optional<std::vector<Staged>> &staged) {
         if (configs.size() != shapes.size())
           usageError("configs and shapes differ in length");
+        if (staged && staged->size() != shapes.size())
+          usageError("staged and shapes differ in length");
         dispatch::HardwareParams params =
             dispatch::hardwareParams(hardware, tiles, "physics_estimates");
         std::vector<double> seconds;
@@ -521,17 +588,22 @@ NB_MODULE(_core, m) {
         for (size_t i = 0; i < configs.size(); ++i) {
           auto [mm, n, k] = shapes[i];
           const KernelConfig &c = configs[i];
+          std::optional<Staged> flags;
+          if (staged)
+            flags = (*staged)[i];
+          dispatch::Problem problem =
+              makeProblem(mm, n, k, typeName(c.inType), typeName(c.cType()));
+          problem.layouts = c.layouts;
           seconds.push_back(
-              dispatch::physicsEstimate(
-                  params, c,
-                  makeProblem(mm, n, k, typeName(c.inType), typeName(c.cType())),
-                  {bundle::Arch::Sm90a, smCount})
+              dispatch::physicsEstimate(params, c, withStaging(problem, flags),
+                                        {bundle::Arch::Sm90a, smCount})
                   .physicsSeconds);
         }
         return seconds;
       },
       nb::arg("hardware"), nb::arg("tile_efficiency"), nb::arg("configs"),
       nb::arg("shapes"), nb::arg("sm_count") = 132,
+      nb::arg("staged") = nb::none(),
       "The physics part of the model for given parameters (the fit's "
       "objective; units as in the model file), one time per (config, shape).");
   m.def(
@@ -619,6 +691,18 @@ NB_MODULE(_core, m) {
                    })
       .def_prop_ro("batched",
                    [](const Bundle &b) { return b.manifest().hasBatch(); })
+      .def_prop_ro(
+          "reads_through_tma",
+          [](const Bundle &b) {
+            const bundle::KernelManifest &m = b.manifest();
+            return std::make_tuple(
+                m.tmaDescriptorFor(bundle::Tensor::A) != nullptr,
+                m.tmaDescriptorFor(bundle::Tensor::B) != nullptr,
+                m.tmaDescriptorFor(bundle::Tensor::C) != nullptr);
+          },
+          "(a, b, c): whether the kernel reads (writes) each matrix through "
+          "a TMA descriptor, which needs 16-byte rows and addresses; the "
+          "others it takes as pointers, at any alignment.")
       .def(
           "plan",
           [](const Bundle &b, uint64_t mm, uint64_t n, uint64_t k,

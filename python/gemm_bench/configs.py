@@ -31,6 +31,12 @@ in MaterializeSM90.cpp), mirrored by `problems()`:
 - swizzle >= 1; raster along_m or along_n.
 - split-K: splits in [1, 16] (1: no split-K); stream-K: no splits. Either
   kernel takes two workspaces, which gemm-runner allocates.
+- direct (`schedule = direct`, the kernel that reads A and B and writes C
+  with plain loads and stores at any alignment, one CTA per tile;
+  planDirectKernel in MaterializeSM90Direct.cpp): BM 64 or 128 (one
+  warpgroup per 64 rows), BN a multiple of 8 in [8, 256], the accumulator
+  (BN / 2) and one k-block of A and B ((BM + BN) * 64 / (2 BM)) at most 144
+  registers per thread, no cluster, split-K or stream-K, stages 0 or 2.
 """
 import argparse
 import dataclasses
@@ -47,7 +53,7 @@ STAGING_BYTES = 2 * 2 * 64 * 128
 ACCUMULATOR_REGISTER_LIMIT = 128
 MAX_CLUSTER_CTAS = 8
 
-SCHEDULES = {"cooperative": "coop", "pingpong": "pingpong"}
+SCHEDULES = {"cooperative": "coop", "pingpong": "pingpong", "direct": "direct"}
 RASTERS = {"along_m": "rm", "along_n": "rn"}
 
 # Every (BM, BN, schedule) that the rules above allow for 16-bit types; each
@@ -60,6 +66,10 @@ TILES = (
     (64, 256, "pingpong"), (64, 192, "pingpong"),
     (64, 128, "pingpong"), (64, 64, "pingpong"),
 )
+# The direct kernel's tiles (BM, BN) in the space; each compiles without
+# spills (test/PTX/sm90-direct.mlir).
+DIRECT_TILES = ((64, 32), (64, 64), (128, 32), (128, 64), (128, 128))
+DIRECT_REGISTER_LIMIT = 144
 # Cluster shapes run on the H200 so far (bench/results); larger ones compile
 # but have not been checked on a GPU.
 CLUSTERS = ((1, 1), (2, 1), (1, 2))
@@ -99,7 +109,10 @@ class Config:
         return dataclasses.replace(self, **changes)
 
     def derived_stages(self):
-        """Ring depth planKernel derives for stages = 0."""
+        """Ring depth planKernel derives for stages = 0 (the direct kernel:
+        2)."""
+        if self.schedule == "direct":
+            return 2
         stage = (self.tile_m + self.tile_n) * self.tile_k * ELEMENT_BYTES[self.dtype]
         return (SMEM_BYTES - STAGING_BYTES - BARRIER_RESERVE_BYTES) // stage
 
@@ -113,6 +126,8 @@ class Config:
             return [f"input type {self.dtype}: sm_90a kernels take bf16 or f16"]
         if self.tile_k * ELEMENT_BYTES[self.dtype] != 128:
             out.append("BK must span 128 bytes (64 for 16-bit types)")
+        if self.schedule == "direct":
+            return out + self._direct_problems()
         if self.tile_m % 64 or not 64 <= self.tile_m <= 256:
             out.append("BM must be 64, 128, 192 or 256")
         if self.tile_n % 64 or not 64 <= self.tile_n <= 256:
@@ -145,6 +160,29 @@ class Config:
             out.append("stream-K takes no splits (it is its own scheduler)")
         return out
 
+    def _direct_problems(self):
+        out = []
+        if self.tile_m not in (64, 128):
+            out.append("direct needs BM = 64 or 128 (one warpgroup per 64 rows)")
+        if self.tile_n % 8 or not 8 <= self.tile_n <= 256:
+            out.append("BN must be a multiple of 8 in [8, 256] (a WGMMA N)")
+        elif self.tile_m in (64, 128):
+            threads = 2 * self.tile_m
+            registers = self.tile_n // 2 + (self.tile_m + self.tile_n) * self.tile_k // threads
+            if registers > DIRECT_REGISTER_LIMIT:
+                out.append("direct: accumulator and fragments exceed 144 registers")
+        if (self.cluster_m, self.cluster_n) != (1, 1):
+            out.append("direct takes no cluster")
+        if self.splits > 1 or self.stream_k:
+            out.append("direct takes no split-K or stream-K")
+        if self.raster not in RASTERS:
+            out.append(f"unknown raster {self.raster}")
+        if self.swizzle < 1:
+            out.append("swizzle must be at least 1")
+        if self.stages not in (0, 2):
+            out.append("direct stages must be 0 or 2")
+        return out
+
     def mlir(self):
         params = [f"arch = {ARCH}", f"tile = [{self.tile_m}, {self.tile_n}, {self.tile_k}]"]
         params.append(f"cluster = [{self.cluster_m}, {self.cluster_n}]")
@@ -164,7 +202,7 @@ class Config:
 
 
 _NAME = re.compile(r"^(?:sm90_(?P<dtype>[a-z0-9]+)_)?(?P<bm>\d+)x(?P<bn>\d+)x(?P<bk>\d+)"
-                   r"_(?P<sched>coop|pingpong)_c(?P<cm>\d+)x(?P<cn>\d+)_(?P<raster>rm|rn)"
+                   r"_(?P<sched>coop|pingpong|direct)_c(?P<cm>\d+)x(?P<cn>\d+)_(?P<raster>rm|rn)"
                    r"_s(?P<swizzle>\d+)_st(?P<stages>\d+)(?:_k(?P<splits>\d+)|(?P<sk>_sk))?$")
 
 
@@ -186,10 +224,14 @@ def from_dict(d):
 
 
 def space(dtypes=("bf16",)):
-    """The whole space: TILES x CLUSTERS x raster x swizzle, derived depth."""
-    return [Config(bm, bn, schedule, cm, cn, raster, swizzle, dtype=dtype)
-            for dtype in dtypes for bm, bn, schedule in TILES for cm, cn in CLUSTERS
-            for raster in RASTERS for swizzle in SWIZZLES]
+    """The whole space: TILES x CLUSTERS x raster x swizzle, derived depth,
+    and the direct tiles in each order."""
+    return ([Config(bm, bn, schedule, cm, cn, raster, swizzle, dtype=dtype)
+             for dtype in dtypes for bm, bn, schedule in TILES for cm, cn in CLUSTERS
+             for raster in RASTERS for swizzle in SWIZZLES] +
+            [Config(bm, bn, "direct", raster=raster, swizzle=swizzle, dtype=dtype)
+             for dtype in dtypes for bm, bn in DIRECT_TILES for raster in RASTERS
+             for swizzle in SWIZZLES])
 
 
 def write_mlir(configs, path, header=""):

@@ -18,6 +18,13 @@ the model's learned correction.
 
 Only the training set (bench/shapes/train.txt, gemm_bench.generate) is
 measured here; the test set is for the suite alone.
+
+Shapes whose rows TMA cannot read run as gemm-runner runs them by default
+(--unaligned stage): the TMA kernels' time includes the staging copies around
+them, the direct kernels' does not (they read the rows as they are). The fit
+uses the whole call's time and the model's staging term, so that it weighs
+one against the other; which operands a TMA kernel stages is the runtime's
+rule (gemm._core.tma_staging), recorded per measurement.
 """
 import argparse
 import datetime
@@ -44,7 +51,17 @@ CANDIDATES = (
      C(64, 256, "pingpong", splits=2)] +
     [C(128, 256, "cooperative", stream_k=True), C(128, 256, "cooperative", 2, 1, stream_k=True),
      C(256, 128, "cooperative", 2, 1, stream_k=True), C(128, 192, "cooperative", stream_k=True),
-     C(128, 128, "pingpong", stream_k=True), C(64, 128, "pingpong", stream_k=True)])
+     C(128, 128, "pingpong", stream_k=True), C(64, 128, "pingpong", stream_k=True)] +
+    # The direct kernels (plain loads and stores, never staged) of small
+    # problems: a narrow tile for skinny N, and one and two warpgroups.
+    [C(bm, bn, "direct") for bm, bn in ((64, 32), (64, 64), (128, 64), (128, 128))])
+
+
+def staging(shape, dtype="bf16"):
+    """(a, b, c): which operands of `shape` (packed rows) a TMA kernel gets
+    staged, by the runtime's rule (gemm::runtime::stagedForTma)."""
+    import gemm
+    return tuple(gemm._core.tma_staging(*shape, dtype))
 
 
 def plan(shapes, dtype="bf16", sm_count=SMS):
@@ -67,6 +84,11 @@ def write_plan(work, path):
                   f, indent=0)
 
 
+def staged_count(work):
+    """Shapes of a plan whose rows a TMA kernel would stage."""
+    return sum(1 for s in {s for v in work.values() for s in v} if any(staging(s)))
+
+
 def read_plan(path):
     with open(path) as f:
         return {name: [tuple(s) for s in shape_list] for name, shape_list in json.load(f).items()}
@@ -85,9 +107,12 @@ def measure(runner_command, bundles_dir, work_dir, work, warmup, iters, log=sys.
     failures = []
     for count, (name, shape_list) in enumerate(sorted(work.items()), 1):
         json_path = os.path.join(work_dir, name + ".json")
+        # Rows TMA cannot read are staged around TMA kernels, as the
+        # runtime does for its callers; direct kernels take them as they are.
         code = runner.run_bundle(runner_command, os.path.join(bundles_dir, name + ".json"),
                                  shape_list, json_path, warmup, iters, False,
-                                 timeout_s=600, check=False, vs_cublas=False)
+                                 extra_args=("--unaligned", "stage"), timeout_s=600,
+                                 check=False, vs_cublas=False)
         if code != 0:
             failures.append((name, code))
         print(f"[{count}/{len(work)}] {name}: {len(shape_list)} shapes, exit {code}",
@@ -100,9 +125,9 @@ MEASUREMENTS_FORMAT = "gemm-fit-measurements"
 
 def collect(work_dir):
     """The measurements of a `measure` run's runner JSON files: per candidate
-    and shape, the median time of the kernel (without the staging copies of
-    unaligned shapes, which every candidate pays alike) and of the whole
-    call, with the GPU and its clocks."""
+    and shape, the median time of the whole call (with the staging copies
+    of the operands the runner staged for that kernel, listed in `staged`)
+    and of the kernel alone, with the GPU and its clocks."""
     rows, device, clocks, errors = [], None, [], []
     for name in sorted(os.listdir(work_dir)):
         if not name.endswith(".json"):
@@ -122,7 +147,8 @@ def collect(work_dir):
             kernel = bench.get("kernel_only") or bench["ours"]
             rows.append({"config": config, "m": result["m"], "n": result["n"],
                          "k": result["k"], "kernel_ms": kernel["median_ms"],
-                         "call_ms": bench["ours"]["median_ms"]})
+                         "call_ms": bench["ours"]["median_ms"],
+                         "staged": result.get("staged", [])})
             if bench.get("clocks"):
                 clocks.append(bench["clocks"])
     sm = [c["sm_clock_mhz"] for c in clocks if "sm_clock_mhz" in c]
@@ -165,6 +191,14 @@ HARDWARE = {  # name: (start, low, high)
     "stream_k_fixed_us": (2.0, 0.01, 50.0),
     "stream_k_traffic": (1.5, 1.0, 5.0),
     "cluster_compute": (1.0, 0.7, 1.5),
+    # The staging copies around TMA kernels (a launch each, bytes read and
+    # written) and the direct kernel (launch, a k-block's round trip, element
+    # loads an SM issues per second, in 10^9).
+    "stage_launch_us": (3.0, 0.3, 30.0),
+    "stage_tbps": (2.0, 0.05, 10.0),
+    "direct_launch_us": (5.0, 0.5, 30.0),
+    "direct_kblock_us": (0.6, 0.05, 10.0),
+    "direct_gloads_per_sm": (40.0, 2.0, 400.0),
 }
 EFFICIENCY = (0.8, 0.2, 1.0)
 # Choices of the learned correction, taken by the training set's
@@ -176,15 +210,17 @@ PRIOR_WEIGHTS = (0.25, 0.5, 1.0)
 def tile_key(config):
     """HardwareParams::tileKey of a gemm._core.KernelConfig."""
     tm, tn, _ = config.tile
-    return f"{tm}x{tn}_{'coop' if config.schedule == 'cooperative' else 'pingpong'}"
+    return f"{tm}x{tn}_{'coop' if config.schedule == 'cooperative' else config.schedule}"
 
 
 def _training(data):
+    """(config, shape, seconds) per measurement: the whole call, staging
+    copies included (the model's staging term stands for them)."""
     import gemm
     rows = []
     for row in data["rows"]:
         config = gemm.KernelConfig(row["config"])
-        rows.append((config, (row["m"], row["n"], row["k"]), row["kernel_ms"] * 1e-3))
+        rows.append((config, (row["m"], row["n"], row["k"]), row["call_ms"] * 1e-3))
     return rows
 
 
@@ -201,6 +237,7 @@ def fit_physics(rows, sm_count=SMS):
     high = [HARDWARE[n][2] for n in HARDWARE] + [EFFICIENCY[2]] * len(tiles)
     configs = [c for c, _, _ in rows]
     shapes = [s for _, s, _ in rows]
+    staged = [staging(s, c.in_dtype) for c, s, _ in rows]
     measured = numpy.log([t for _, _, t in rows])
 
     def split(values):
@@ -210,7 +247,7 @@ def fit_physics(rows, sm_count=SMS):
     def residuals(values):
         hardware, efficiency = split(values)
         return numpy.log(gemm._core.physics_estimates(hardware, efficiency, configs, shapes,
-                                                      sm_count)) - measured
+                                                      sm_count, staged)) - measured
     result = least_squares(residuals, start, bounds=(low, high), loss="soft_l1",
                            f_scale=0.1, diff_step=1e-3)
     hardware, efficiency = split(result.x)
@@ -229,7 +266,7 @@ def model_json(hardware, efficiency, rows, log_errors, bandwidth, prior, provena
         if keep(row):
             m, n, k = row[1]
             points.append([m, n, k, round(-float(error), 4)])
-    return {"format": MODEL_FORMAT, "version": 1, "gpu": provenance.pop("gpu"),
+    return {"format": MODEL_FORMAT, "version": 2, "gpu": provenance.pop("gpu"),
             "fitted_on": provenance, "hardware": hardware, "tile_efficiency": efficiency,
             "correction": {"bandwidth": bandwidth, "prior_weight": prior},
             "candidates": candidates}
@@ -338,7 +375,8 @@ def main(argv=None):
         if args.json:
             write_plan(work, args.json)
         runs = sum(len(v) for v in work.values())
-        print(f"{sum(1 for _ in {s for v in work.values() for s in v})} shapes, {len(work)} "
+        print(f"{sum(1 for _ in {s for v in work.values() for s in v})} shapes "
+              f"({staged_count(work)} with rows TMA kernels stage), {len(work)} "
               f"candidates, {runs} runs, about {gpu_seconds(work, args.warmup, args.iters):.0f} s "
               "of GPU time")
         for name, shape_list in sorted(work.items()):

@@ -223,6 +223,74 @@ def test_batched_compile_and_backward():
         assert err < 1e-2, err
 
 
+DIRECT = gemm.Config(tile=(64, 64, 64), schedule="direct")
+DIRECT_128 = gemm.Config(tile=(128, 64, 64), schedule="direct")
+# Rows TMA cannot read (K or N not multiples of 8), tails of every size,
+# one and several k-blocks: the small problems the direct kernels are for.
+ODD = [(1, 1, 1), (8688, 23, 28), (278, 38, 50), (44, 206, 46), (282, 282, 282),
+       (1312, 388, 18), (272, 7783, 19), (96, 528, 382), (65, 129, 63), (3, 5, 1000)]
+
+
+@pytest.mark.parametrize("m,n,k", ODD)
+@pytest.mark.parametrize("dtype", ["bf16", "f16"])
+@pytest.mark.parametrize("config", [DIRECT, DIRECT_128], ids=["64x64", "128x64"])
+def test_direct_kernels_match_torch(m, n, k, dtype, config, tmp_path, monkeypatch):
+    monkeypatch.setenv("GEMM_CACHE_DIR", str(tmp_path))
+    a, b = inputs(m, n, k, TYPES[dtype])
+    assert_close(gemm.matmul(a, b, config=config), a, b)
+    assert_close(gemm.matmul(a, b, config=config, out_dtype="f32"), a, b)
+
+
+def test_direct_kernels_read_views_as_they_are(monkeypatch):
+    # Odd row strides, odd base addresses, an f32 output view: the direct
+    # kernel takes them all as they are (no copy), where a TMA kernel gets
+    # each copied.
+    copies = []
+    copy = gemm._api._copy
+    monkeypatch.setattr(gemm._api, "_copy",
+                        lambda *args, **kw: copies.append(args[2]) or copy(*args, **kw))
+    kernel = gemm.compile(DIRECT, a_dtype="bf16", c_dtype="f32")
+    wide_a = torch.randn(300, 77, device="cuda", dtype=torch.bfloat16)
+    wide_b = torch.randn(40, 61, device="cuda", dtype=torch.bfloat16)
+    a, b = wide_a[:, 3:3 + 50], wide_b[:, 1:1 + 50]
+    wide_c = torch.zeros(300, 45, device="cuda", dtype=torch.float32)
+    c = wide_c[:, 1:1 + 40]
+    kernel(a, b, out=c)
+    assert_close(c, a, b)
+    assert copies == []
+    assert wide_c[:, 0].abs().sum().item() == 0 and wide_c[:, 41:].abs().sum().item() == 0
+    tma = gemm.compile(gemm.Config(tile=(64, 64, 64), schedule="pingpong"), a_dtype="bf16",
+                       c_dtype="f32")
+    tma(a, b, out=c)
+    assert_close(c, a, b)
+    assert copies == ["a", "b"]
+
+
+def test_matmul_on_odd_sizes_copies_only_for_tma_kernels(monkeypatch):
+    # The dispatcher weighs the copies a TMA kernel needs (the runtime's
+    # rule) against the direct kernels, which need none.
+    copies = []
+    copy = gemm._api._copy
+    monkeypatch.setattr(gemm._api, "_copy",
+                        lambda *args, **kw: copies.append(args[2]) or copy(*args, **kw))
+    model = gemm.dispatch_model()
+    if not any(c.schedule == "direct" for c in model.candidates):
+        pytest.skip("the dispatcher's model has no direct kernels yet (fit it with "
+                    "gemm_bench.fit on measurements of bench/direct-h200.sh)")
+    picked = []
+    for m, n, k in ODD:
+        a, b = inputs(m, n, k)
+        copies.clear()
+        assert_close(gemm.matmul(a, b), a, b)
+        config = gemm.select(m, n, k, staged=gemm._core.tma_staging(m, n, k)).config
+        picked.append(config.schedule)
+        if config.schedule == "direct":
+            assert copies == [], (m, n, k, config.name)
+        else:
+            assert copies, (m, n, k, config.name)
+    print("dispatched:", picked)
+
+
 def test_out_and_out_dtype():
     a, b = inputs(256, 512, 1024)
     out = torch.empty(256, 512, device="cuda", dtype=torch.bfloat16)

@@ -177,6 +177,35 @@ def test_runner_and_package_pick_the_same_kernel(runner, m, n, k, dtype):
         assert ("running the transposed problem" in out) == selection.transposed
 
 
+def test_tma_staging_is_the_runtimes_rule():
+    # (a, b, c): what the runtime copies around a TMA kernel
+    # (gemm::dispatch::stagedForTma): rows or addresses that are not 16-byte
+    # multiples, and rows worth realigning; packed rows by default.
+    assert gemm._core.tma_staging(44, 206, 46) == (True, True, True)
+    assert gemm._core.tma_staging(44, 204, 46, "bf16", "f32") == (True, True, False)
+    assert gemm._core.tma_staging(4096, 4096, 4096, "f16") == (False, False, False)
+    assert gemm._core.tma_staging(7784, 7784, 7784) == (True, True, False)
+    # The caller's leading dimensions and addresses.
+    assert gemm._core.tma_staging(100, 100, 100, "bf16", None, (104, 104, 104)) == \
+        (False, False, False)
+    assert gemm._core.tma_staging(100, 100, 100, "bf16", None, (104, 104, 104),
+                                  (0x1002, 0, 0)) == (True, False, False)
+    # The dispatcher is told, or assumes packed rows as gemm-runner does.
+    assert gemm.select(44, 206, 46).config == \
+        gemm.select(44, 206, 46, staged=(True, True, True)).config
+    # A version 2 model (the tooling tests' one) charges TMA kernels for the
+    # copies and direct kernels nothing, and picks a direct kernel there.
+    model = gemm._core.DispatchModel.load(os.path.join(
+        os.path.dirname(__file__), "..", "..", "test", "Python", "Inputs", "model.json"))
+    tma = gemm.KernelConfig("64x64x64_pingpong_c1x1_rm_s8_st0")
+    direct = gemm.KernelConfig("64x64x64_direct_c1x1_rm_s8_st0")
+    copied = model.estimate(tma, 44, 206, 46)
+    assert copied["staging_s"] > 0
+    assert copied["seconds"] > model.estimate(tma, 44, 206, 46, staged=(False,) * 3)["seconds"]
+    assert model.estimate(direct, 44, 206, 46)["staging_s"] == 0
+    assert gemm._core.select(44, 206, 46, model=model).config.schedule == "direct"
+
+
 def test_load_bundle_and_plan_without_gpu():
     library = gemm.kernel_library()
     name = gemm.select(4096, 4096, 4096).config
@@ -195,6 +224,60 @@ def test_load_bundle_and_plan_without_gpu():
 # ---------------------------------------------------------------------------
 # Compiling on first use, and the cache
 # ---------------------------------------------------------------------------
+
+DIRECT = gemm.Config(tile=(64, 64, 64), schedule="direct")
+
+
+@pytest.mark.compiler
+def test_direct_kernels_take_pointers_at_any_alignment(cache):
+    kernel = gemm.compile(DIRECT, a_dtype="bf16")
+    assert kernel.name == "sm90_bf16_64x64x64_direct_c1x1_rm_s8_st0"
+    assert gemm.Config.from_kernel_config(gemm.KernelConfig(kernel.name)) == DIRECT
+    # No TMA, element-size alignment: nothing is ever staged for it.
+    assert kernel.tma == (False, False, False)
+    assert kernel.bundle.alignment_bytes == 2
+    plan = kernel.plan(8688, 23, 28)
+    assert plan.lds == (28, 28, 23) and plan.grid[0] == 136 and plan.block[0] == 128
+    assert "staging" not in plan.describe()
+    # The caller's leading dimensions, whatever they are.
+    plan = kernel.bundle.plan(100, 23, 28, 132, 31, 29, 25)
+    assert plan.lds == (31, 29, 25)
+    assert "leading_dim a = 31 (u64)" in plan.describe()
+    # TMA kernels take none of that.
+    assert gemm.compile(UNUSUAL, a_dtype="bf16").tma == (True, True, True)
+
+
+@pytest.mark.compiler
+def test_direct_kernels_take_layouts_as_strides_but_no_batch(cache):
+    kernel = gemm.compile(DIRECT, a_dtype="bf16", layouts="col,row,col")
+    assert kernel.name == "sm90_bf16_ambncc_64x64x64_direct_c1x1_rm_s8_st0"
+    assert kernel.layouts == "col,row,col" and kernel.tma == (False, False, False)
+    # Stored rows of M (A), N (B) and M (C), any length.
+    plan = kernel.plan(100, 23, 28)
+    assert plan.lds == (100, 23, 100)
+    with pytest.raises(gemm.CompileError, match="schedule = direct has no batched form"):
+        gemm.compile(DIRECT, a_dtype="bf16", batched=True)
+
+
+def test_dispatcher_takes_direct_kernels_for_k_major_single_problems_only():
+    # The tooling tests' version 2 model picks a direct kernel for these odd
+    # rows; with an M- or N-major operand (its loads would not coalesce) or
+    # a batch it takes a TMA kernel; a column-major C is written through
+    # the direct kernel's strides.
+    model = gemm._core.DispatchModel.load(os.path.join(
+        os.path.dirname(__file__), "..", "..", "test", "Python", "Inputs", "model.json"))
+    def pick(layouts="row,col,row", batch=1):
+        staged = gemm._core.tma_staging(44, 206, 46, layouts=layouts)
+        return gemm._core.select(44, 206, 46, model=model, layouts=layouts, batch=batch,
+                                 staged=staged).config
+    assert pick().schedule == "direct"
+    assert pick("row,col,col").schedule == "direct"
+    assert pick("row,col,col").layouts == "row,col,col"
+    for layouts in ("col,col,row", "row,row,row", "col,row,col"):
+        assert pick(layouts).schedule != "direct", layouts
+    assert pick(batch=4).schedule != "direct"
+    # Packed rows in each layout: A col stores rows of M = 64 (128 bytes).
+    assert gemm._core.tma_staging(64, 206, 46, layouts="col,col,row") == (False, True, True)
 
 # Not in the kernel library: always compiled.
 UNUSUAL = gemm.Config(tile=(128, 128, 64), cluster=(1, 2), raster="along_n", swizzle=4)

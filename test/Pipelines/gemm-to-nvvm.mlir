@@ -8,13 +8,15 @@
 // The static checks run after the kernels are built: expect_tx bytes
 // (gemm-check-pipelines), then the whole protocol in the simulator
 // (gemm-check-protocol); protocol-check=false skips the second, checks=false
-// both.
+// both (gemm-check-placement, before the materializers, always runs).
 // CHECKS: gemm-materialize-sm100,
 // CHECKS-NEXT: gemm-check-pipelines,
 // CHECKS-NEXT: gemm-check-protocol{
 // NOPROTOCOL: gemm-check-pipelines,
 // NOPROTOCOL-NOT: gemm-check-protocol
-// NOCHECKS-NOT: gemm-check-
+// NOCHECKS: gemm-check-placement,
+// NOCHECKS-NOT: gemm-check-pipelines
+// NOCHECKS-NOT: gemm-check-protocol
 
 // The gemm-to-nvvm pipeline lowers gemm.matmul ops all the way to LLVM/NVVM
 // kernels in gpu.modules: no gemm op is left (only the gemm.bundles launch

@@ -4,8 +4,11 @@
 //
 //   gemm-dispatch (--model FILE | --library DIR) --m M --n N --k K
 //       [--dtype bf16|f16] [--out-dtype bf16|f16|f32] [--layout A,B,C]
-//       [--batch B] [--sms N] [--json]
-//     prints the configuration the dispatcher picks and why;
+//       [--batch B] [--sms N] [--staged packed|none|a,b,c] [--json]
+//     prints the configuration the dispatcher picks and why, for matrices
+//     the runtime stages around TMA kernels as packed rows get staged
+//     (--staged packed, the default: rows that are not 16-byte multiples,
+//     or worth realigning; gemm/Dispatch/Staging.h) or as listed;
 //   gemm-dispatch --model FILE --write-library DIR [--dtypes bf16,f16]
 //     writes the kernel library's index (DIR/library.json, DIR/model.json)
 //     and the gemm.matmul ops of its kernels for gemm-opt, one file per
@@ -18,6 +21,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "gemm/Dispatch/Dispatcher.h"
+#include "gemm/Dispatch/Staging.h"
 
 #include <nlohmann/json.hpp>
 
@@ -35,7 +39,8 @@ namespace {
 const char *Usage =
     "usage: gemm-dispatch (--model FILE | --library DIR) --m M --n N --k K\n"
     "           [--dtype bf16|f16] [--out-dtype bf16|f16|f32] "
-    "[--layout A,B,C] [--batch B] [--sms N] [--json]\n"
+    "[--layout A,B,C] [--batch B] [--sms N]\n"
+    "           [--staged packed|none|a,b,c] [--json]\n"
     "       (--layout: row|col of A, B, C, e.g. col,row,row; default "
     "row,col,row)\n"
     "       gemm-dispatch --model FILE --write-library DIR "
@@ -119,7 +124,8 @@ int run(const std::vector<std::string> &args) {
   static const char *Known[] = {"--model",     "--library", "--m",
                                 "--n",         "--k",       "--dtype",
                                 "--out-dtype", "--sms",     "--write-library",
-                                "--dtypes",    "--layout",  "--batch"};
+                                "--dtypes",    "--layout",  "--batch",
+                                "--staged"};
   for (const auto &[option, value] : values)
     if (std::find(std::begin(Known), std::end(Known), option) ==
         std::end(Known))
@@ -154,6 +160,22 @@ int run(const std::vector<std::string> &args) {
       throw UsageError("--layout " + error);
     problem.layouts = *layouts;
   }
+  std::string staged =
+      values.count("--staged") ? values["--staged"] : std::string("packed");
+  if (staged == "packed") {
+    problem.staged =
+        packedStaging({problem.m, problem.n, problem.k, problem.batch},
+                      problem.inType, problem.outType, problem.layouts);
+  } else if (staged != "none") {
+    std::stringstream list(staged);
+    for (std::string item; std::getline(list, item, ',');) {
+      auto tensor = bundle::parseEnum<bundle::Tensor>(item);
+      if (!tensor)
+        throw UsageError("--staged " + staged +
+                         ": expected packed, none or a list of a, b, c");
+      problem.staged[static_cast<size_t>(*tensor)] = true;
+    }
+  }
   Target target;
   if (values.count("--sms"))
     target.smCount =
@@ -170,19 +192,20 @@ int run(const std::vector<std::string> &args) {
     selection = select(problem, model, target);
   }
   if (json) {
-    nlohmann::json out = {{"problem", problem.toString()},
-                          {"config", selection.config.name()},
-                          {"source", toString(selection.source)},
-                          {"estimated_us", selection.estimate.seconds * 1e6},
-                          {"reason", selection.reason},
-                          {"transposed", selection.transposed}};
+    nlohmann::json out = {
+        {"problem", problem.toString() + problem.stagingNote()},
+        {"config", selection.config.name()},
+        {"source", toString(selection.source)},
+        {"estimated_us", selection.estimate.seconds * 1e6},
+        {"reason", selection.reason},
+        {"transposed", selection.transposed}};
     if (!library.empty())
       out["manifest"] = library;
     std::cout << out.dump(1) << "\n";
   } else {
-    std::cout << problem.toString() << ": " << selection.config.name() << " ("
-              << toString(selection.source) << ": " << selection.reason
-              << ")\n";
+    std::cout << problem.toString() << problem.stagingNote() << ": "
+              << selection.config.name() << " (" << toString(selection.source)
+              << ": " << selection.reason << ")\n";
   }
   return 0;
 }

@@ -141,7 +141,8 @@ std::string configValue(const std::string &key, Rng &rng) {
     return legal ? pick(rng, good) : pick(rng, bad);
   }
   if (key == "schedule") {
-    const char *const good[] = {"cooperative", "pingpong", "warp_roles"};
+    const char *const good[] = {"cooperative", "pingpong", "warp_roles",
+                                "direct"};
     const char *const bad[] = {"persistent", "static_persistent", "coop", "0"};
     return legal ? pick(rng, good) : pick(rng, bad);
   }
@@ -325,8 +326,10 @@ bool mutateConfig(std::string &text, Rng &rng) {
     if (key == "arch" && chance(rng, 3, 4)) {
       if (value == "sm_100a")
         schedule = "warp_roles";
-      else if (value == "sm_90a")
-        schedule = chance(rng, 1, 2) ? "cooperative" : "pingpong";
+      else if (value == "sm_90a") {
+        const char *const sm90[] = {"cooperative", "pingpong", "direct"};
+        schedule = pick(rng, sm90);
+      }
     }
     auto scheduleField =
         std::find_if(fields.begin(), fields.end(), [&](Field &f) {

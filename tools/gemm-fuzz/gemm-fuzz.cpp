@@ -2,12 +2,12 @@
 //
 // Each input is an MLIR file. It is parsed (which verifies it), printed and
 // parsed again, and, when it parses, compiled in-process by the pipeline
-// gemm-opt --gemm-to-nvvm runs: materialize (sm_90a and sm_100a), the static
-// checks (gemm-check-protocol, the simulator, for a share of inputs and
-// within a step bound), the lowering to NVVM; for a share of inputs on to PTX
-// through LLVM's NVPTX back end (gemm-to-ptx with no output directory: nothing
-// is written, ptxas is not run). docs/Fuzzing.md describes how to build and run
-// it.
+// gemm-opt --gemm-to-nvvm runs: the placement check, materialize (sm_90a and
+// sm_100a), the static checks (gemm-check-protocol, the simulator, for a share
+// of inputs and within a step bound), the lowering to NVVM; for a share of
+// inputs on to PTX through LLVM's NVPTX back end (gemm-to-ptx with no output
+// directory: nothing is written, ptxas is not run). docs/Fuzzing.md describes
+// how to build and run it.
 //
 // Diagnostics are expected outcomes. What the harness treats as a bug (and
 // aborts on, so libFuzzer saves the input) besides what the sanitizers,

@@ -9,6 +9,7 @@
 #include "Options.h"
 
 #include "gemm/Dispatch/Dispatcher.h"
+#include "gemm/Dispatch/Staging.h"
 #include "gemm/Runtime/Bundle.h"
 #include "gemm/Runtime/Cublas.h"
 #include "gemm/Runtime/Device.h"
@@ -404,6 +405,12 @@ std::string pickFromLibrary(Options &options, ordered_json &report) {
   problem.inType = options.inType;
   problem.layouts = options.layouts;
   problem.batch = options.problems.front().batch;
+  // What a TMA kernel would get staged: packed rows under --unaligned stage
+  // (padded ones, under pad, are TMA's to read).
+  if (options.unaligned == UnalignedPolicy::Stage)
+    problem.staged = dispatch::packedStaging(
+        {problem.m, problem.n, problem.k, problem.batch}, options.inType, {},
+        options.layouts, options.realign);
   try {
     library = dispatch::KernelLibrary::load(*options.libraryDir);
     selection = library.select(problem, {bundle::Arch::Sm90a, smCount});
@@ -411,8 +418,9 @@ std::string pickFromLibrary(Options &options, ordered_json &report) {
     throw Error(ErrorKind::Bundle, std::string("--library: ") + e.what());
   }
   std::string source(dispatch::toString(selection.source));
-  std::printf("library: %s for %s (%s: %s)\n", selection.config.name().c_str(),
-              problem.toString().c_str(), source.c_str(),
+  std::printf("library: %s for %s%s (%s: %s)\n",
+              selection.config.name().c_str(), problem.toString().c_str(),
+              problem.stagingNote().c_str(), source.c_str(),
               selection.reason.c_str());
   report["dispatch"] = {{"library", *options.libraryDir},
                         {"config", selection.config.name()},

@@ -1,6 +1,7 @@
 //===- DispatchTest.cpp - Kernel configurations and the dispatcher --------===//
 
 #include "gemm/Dispatch/Dispatcher.h"
+#include "gemm/Dispatch/Staging.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -12,6 +13,7 @@
 using namespace gemm::dispatch;
 using gemm::bundle::Arch;
 using gemm::bundle::Layout;
+using gemm::bundle::Tensor;
 using ::testing::HasSubstr;
 
 namespace {
@@ -53,12 +55,35 @@ const char *SmallModel = R"({
   }
 })";
 
+/// SmallModel at version 2: the staging and direct-kernel constants, and a
+/// 64x64 direct kernel among the candidates.
+const char *DirectModel = R"({
+  "format": "gemm-dispatch-model", "version": 2,
+  "gpu": {"name": "NVIDIA H200", "sm_count": 132},
+  "fitted_on": {},
+  "hardware": {"launch_us": 8, "load_latency_us": 1.5, "l2_tbps": 12,
+               "read_tbps": 4, "write_tbps": 4.5, "fixup_tbps": 5,
+               "stream_k_fixed_us": 12, "stream_k_traffic": 1.0,
+               "cluster_compute": 1.0, "stage_launch_us": 4,
+               "stage_tbps": 2, "direct_launch_us": 5,
+               "direct_kblock_us": 0.6, "direct_gloads_per_sm": 40},
+  "tile_efficiency": {"64x64_pingpong": 0.8, "128x256_coop": 0.85,
+                      "64x64_direct": 0.7},
+  "correction": {"bandwidth": 0.6, "prior_weight": 0.25},
+  "candidates": {
+    "64x64x64_pingpong_c1x1_rm_s8_st0": [],
+    "128x256x64_coop_c1x1_rm_s8_st0": [],
+    "64x64x64_direct_c1x1_rm_s8_st0": []
+  }
+})";
+
 TEST(KernelConfigTest, NamesRoundTrip) {
   for (const char *name : {"sm90_bf16_128x256x64_coop_c2x1_rm_s8_st0",
                            "sm90_f16_64x128x64_pingpong_c1x1_rn_s16_st4",
                            "sm90_bf16_64x64x64_pingpong_c1x2_rm_s8_st0_k4",
                            "sm90_bf16_256x128x64_coop_c2x1_rn_s4_st0_sk",
-                           "sm90_bf16_cf32_128x128x64_coop_c1x1_rm_s8_st0"})
+                           "sm90_bf16_cf32_128x128x64_coop_c1x1_rm_s8_st0",
+                           "sm90_f16_64x32x64_direct_c1x1_rm_s8_st0"})
     EXPECT_EQ(parsed(name).name(), name);
   KernelConfig key = parsed("128x256x64_coop_c2x1_rm_s8_st0");
   EXPECT_EQ(key.inType, DType::BF16);
@@ -86,6 +111,95 @@ TEST(KernelConfigTest, MlirIsTheCompilersInput) {
               HasSubstr("a(f16, row) b(f16, col) c(f32, row) acc(f32)"));
   // (227 KB - 16 KB staging - 1 KB reserve) / 48 KB per 128x256 stage.
   EXPECT_EQ(parsed("128x256x64_coop_c1x1_rm_s8_st0").derivedStages(), 4u);
+}
+
+TEST(KernelConfigTest, DirectKernels) {
+  KernelConfig direct = parsed("sm90_bf16_128x64x64_direct_c1x1_rm_s8_st0");
+  EXPECT_TRUE(direct.direct());
+  EXPECT_EQ(direct.derivedStages(), 2u);
+  EXPECT_EQ(HardwareParams::tileKey(direct), "128x64_direct");
+  EXPECT_THAT(direct.mlir(), HasSubstr("tile = [128, 64, 64], cluster = [1, "
+                                       "1], stages = 0, schedule = direct"));
+  // What the compiler gives the kernel as .minnctapersm, and what ptxas fits
+  // without spills (test/PTX/sm90-direct.mlir).
+  EXPECT_EQ(directResidentCtas(64, 64, 64), 3u);
+  EXPECT_EQ(directResidentCtas(64, 32, 64), 4u);
+  EXPECT_EQ(directResidentCtas(128, 32, 64), 2u);
+  EXPECT_EQ(directResidentCtas(128, 64, 64), 1u);
+  EXPECT_EQ(directResidentCtas(128, 128, 64), 1u);
+}
+
+TEST(StagingTest, TheRuntimesRuleForTma) {
+  StagingShape shape{100, 100, 100, 1};
+  // 200-byte rows are not 16-byte multiples; an odd address neither.
+  EXPECT_TRUE(stagedForTma(Tensor::A, shape, DType::BF16, 100));
+  EXPECT_FALSE(stagedForTma(Tensor::A, shape, DType::BF16, 104));
+  EXPECT_TRUE(stagedForTma(Tensor::A, shape, DType::BF16, 104, 0x1002));
+  EXPECT_FALSE(stagedForTma(Tensor::C, shape, DType::F32, 100));
+  // Rows that straddle L2 lines, where reused enough: realigned (staged).
+  StagingShape big{7784, 7784, 7784, 1};
+  EXPECT_TRUE(stagedForTma(Tensor::A, big, DType::BF16, 7784));
+  EXPECT_FALSE(
+      stagedForTma(Tensor::A, big, DType::BF16, 7784, 0, RealignPolicy::Never));
+  EXPECT_FALSE(stagedForTma(Tensor::C, big, DType::BF16, 7784));
+  EXPECT_THAT(packedStaging({44, 206, 46, 1}, DType::BF16),
+              ::testing::ElementsAre(true, true, true));
+  // 204 f32 elements are 816 bytes, 51 x 16; 204 bf16 ones are not.
+  EXPECT_THAT(packedStaging({44, 204, 46, 1}, DType::BF16),
+              ::testing::ElementsAre(true, true, true));
+  EXPECT_THAT(packedStaging({44, 204, 46, 1}, DType::BF16, DType::F32),
+              ::testing::ElementsAre(true, true, false));
+  EXPECT_THAT(packedStaging({4096, 4096, 4096, 1}, DType::F16),
+              ::testing::ElementsAre(false, false, false));
+}
+
+TEST(ModelTest, DirectKernelsAndStagingCopies) {
+  DispatchModel model = DispatchModel::parse(DirectModel, "direct.json");
+  KernelConfig direct = parsed("64x64x64_direct_c1x1_rm_s8_st0");
+  KernelConfig tma = parsed("64x64x64_pingpong_c1x1_rm_s8_st0");
+  Problem odd = problem(44, 206, 46);
+  Problem aligned = odd;
+  odd.staged = {true, true, true};
+  EXPECT_EQ(odd.toString(), "m=44 n=206 k=46 bf16");
+  EXPECT_EQ(odd.stagingNote(), " (a, b, c staged for TMA)");
+  EXPECT_EQ(aligned.stagingNote(), "");
+  // A TMA kernel pays a launch for A and B, one for C, and the bytes twice.
+  Estimate copied = model.estimate(tma, odd, {});
+  Estimate plain = model.estimate(tma, aligned, {});
+  double bytes = 2.0 * (44 * 46 + 206 * 46 + 44 * 206) * 2;
+  EXPECT_NEAR(copied.stagingSeconds, 2 * 4e-6 + bytes / 2e12, 1e-12);
+  EXPECT_NEAR(copied.physicsSeconds - plain.physicsSeconds,
+              copied.stagingSeconds, 1e-12);
+  EXPECT_EQ(plain.stagingSeconds, 0.0);
+  // The direct kernel never stages: its estimate ignores the flags. One
+  // k-block of one round: launch + the round trip (the issue of 128 x 64
+  // element loads at 40 G/s is faster) + the tile's write.
+  Estimate d = model.estimate(direct, odd, {});
+  EXPECT_EQ(d.stagingSeconds, 0.0);
+  EXPECT_NEAR(d.physicsSeconds,
+              model.estimate(direct, aligned, {}).physicsSeconds, 1e-15);
+  EXPECT_EQ(d.tiles, 4u);
+  EXPECT_GT(d.physicsSeconds, 5.6e-6);
+  EXPECT_LT(d.physicsSeconds, 5.7e-6);
+  // Rounds of resident CTAs: 64x64 keeps 3 per SM, so 132 x 3 tiles are one
+  // round, one more tile makes two.
+  Estimate one = physicsEstimate(model.params(), direct,
+                                 problem(64 * 132 * 3, 64, 64), {});
+  Estimate two = physicsEstimate(model.params(), direct,
+                                 problem(64 * (132 * 3 + 1), 64, 64), {});
+  EXPECT_GT(two.computeSeconds, 1.9 * one.computeSeconds);
+  // Small problems only.
+  EXPECT_TRUE(isApplicable(direct, problem(1, 1, 1), {}));
+  EXPECT_TRUE(isApplicable(direct, problem(1024, 1024, 2048), {}));
+  EXPECT_FALSE(isApplicable(direct, problem(1024, 1024, 2049), {}));
+  // The dispatcher takes it where TMA kernels would pay copies, and not
+  // where rows are aligned and the problem large.
+  Selection small = select(odd, model, {});
+  EXPECT_EQ(small.config.name(), "sm90_bf16_64x64x64_direct_c1x1_rm_s8_st0");
+  EXPECT_THAT(small.reason, HasSubstr("by the fitted model (direct.json"));
+  Problem large = problem(1024, 1024, 2048);
+  EXPECT_NE(select(large, model, {}).config.name(),
+            "sm90_bf16_64x64x64_direct_c1x1_rm_s8_st0");
 }
 
 TEST(ModelTest, WavesFollowTheSmCount) {
@@ -327,6 +441,63 @@ TEST(SelectTest, BatchesAreOneProblemOfTheirRowsAndWholeTiles) {
   EXPECT_TRUE(s.config.batched);
 }
 
+TEST(SelectTest, DirectKernelsOnlyWhereTheyRunWell) {
+  DispatchModel model = DispatchModel::parse(DirectModel, "direct.json");
+  KernelConfig direct = parsed("64x64x64_direct_c1x1_rm_s8_st0");
+  Problem odd = problem(44, 206, 46);
+  odd.staged = {true, true, true};
+  ASSERT_TRUE(select(odd, model, {}).config.direct());
+  // The direct kernel takes every layout as strides, but its lanes walk K:
+  // MN-major A or B would be read uncoalesced, so it is not a candidate for
+  // them; a column-major C is written through its strides.
+  Problem mMajor = odd, nMajor = odd, cColumns = odd, batch = odd;
+  mMajor.layouts.a = Layout::Col;
+  nMajor.layouts.b = Layout::Row;
+  cColumns.layouts.c = Layout::Col;
+  batch.batch = 3;
+  for (const Problem &p : {mMajor, nMajor, batch}) {
+    EXPECT_FALSE(isApplicable(direct, p, {})) << p.toString();
+    EXPECT_FALSE(select(p, model, {}).config.direct()) << p.toString();
+  }
+  EXPECT_TRUE(isApplicable(direct, cColumns, {}));
+  Selection c = select(cColumns, model, {});
+  EXPECT_TRUE(c.config.direct());
+  EXPECT_EQ(c.config.name(), "sm90_bf16_akbkcc_64x64x64_direct_c1x1_rm_s8_st0");
+  // The library holds direct kernels of K-major A and B only, never batched.
+  std::vector<KernelConfig> library =
+      librarySet(model, {DType::BF16}, libraryLayouts(), /*batched=*/true);
+  size_t directs = 0;
+  for (const KernelConfig &config : library)
+    if (config.direct()) {
+      ++directs;
+      EXPECT_FALSE(config.batched) << config.name();
+      EXPECT_EQ(config.layouts.a, Layout::Row) << config.name();
+      EXPECT_EQ(config.layouts.b, Layout::Col) << config.name();
+    }
+  EXPECT_EQ(directs, 1u);
+  // Only direct kernels available: a problem they cannot run is refused,
+  // saying why.
+  std::vector<KernelConfig> onlyDirect = {
+      parsed("sm90_bf16_ambkcr_64x64x64_direct_c1x1_rm_s8_st0")};
+  try {
+    select(mMajor, model, {}, &onlyDirect);
+    ADD_FAILURE() << "an M-major A dispatched to a direct kernel";
+  } catch (const DispatchError &e) {
+    EXPECT_THAT(e.what(), HasSubstr("direct kernels (schedule = direct) run "
+                                    "single problems of at most 2^31 "
+                                    "multiply-adds with K-major A and B"));
+  }
+  // Staging flags follow the memory into the transposed problem, and
+  // packed rows are counted in each layout's stored rows.
+  Problem t = cColumns;
+  t.staged = {true, false, true};
+  EXPECT_THAT(t.transposed().staged, ::testing::ElementsAre(false, true, true));
+  gemm::bundle::TensorLayouts cols;
+  cols.a = Layout::Col; // stored rows of M = 64: 128 bytes, aligned
+  EXPECT_THAT(packedStaging({64, 206, 46, 1}, DType::BF16, {}, cols),
+              ::testing::ElementsAre(false, true, true));
+}
+
 TEST(SelectTest, RefusesWhatItCannotDispatch) {
   DispatchModel model = DispatchModel::parse(SmallModel, "small.json");
   Target sm100{Arch::Sm100a, 148};
@@ -357,7 +528,7 @@ TEST(DispatchModelTest, BadFilesNameTheProblem) {
   EXPECT_THAT(message("{"), HasSubstr("m.json: not a JSON object"));
   EXPECT_THAT(message(R"({"format": "x"})"), HasSubstr("\"format\" is not"));
   EXPECT_THAT(message(R"({"format": "gemm-dispatch-model", "version": 9})"),
-              HasSubstr("version 9; this dispatcher reads version 1"));
+              HasSubstr("version 9; this dispatcher reads versions 1 to 2"));
   std::string good = SmallModel;
   auto edited = [&](const std::string &from, const std::string &to) {
     std::string text = good;
@@ -377,6 +548,22 @@ TEST(DispatchModelTest, BadFilesNameTheProblem) {
   EXPECT_THAT(edited("[64, 4096, 4096, 0.6931]", "[64, 4096]"),
               HasSubstr("expected [m, n, k, log ratio] points"));
   EXPECT_THROW(DispatchModel::load("/nonexistent/m.json"), DispatchError);
+  // Version 2 files have the staging and direct constants; version 1 files
+  // cannot hold direct kernels.
+  std::string v2 = DirectModel;
+  auto editedV2 = [&](const std::string &from, const std::string &to) {
+    std::string text = v2;
+    text.replace(text.find(from), from.size(), to);
+    return message(text);
+  };
+  EXPECT_THAT(editedV2("\"stage_tbps\": 2,", ""),
+              HasSubstr("hardware.stage_tbps is missing (version 2 model files "
+                        "have the staging and direct-kernel constants)"));
+  EXPECT_THAT(editedV2("\"version\": 2", "\"version\": 1"),
+              HasSubstr("a direct kernel in a model without the direct-kernel "
+                        "constants (version 1)"));
+  EXPECT_THAT(editedV2("\"64x64_direct\": 0.7", "\"64x64_other\": 0.7"),
+              HasSubstr("no tile_efficiency for 64x64_direct"));
 }
 
 TEST(KernelLibraryTest, IndexRoundTripAndMissingBundles) {

@@ -279,7 +279,7 @@ TEST(Manifest, ValidateParamList) {
                           "with the box of params[0]",
                           "params[5]: a second problem_size for dim m (first "
                           "at params[3])",
-                          "params: no tma_descriptor for tensor c",
+                          "params: no tma_descriptor or pointer for tensor c",
                           "params: no problem_size for dim k"));
 }
 
@@ -293,6 +293,81 @@ TEST(Manifest, ASecondBoxOfATensorIsValid) {
   ParseResult parsed = parseManifestText(m.toJsonString());
   ASSERT_TRUE(parsed.manifest) << ::testing::PrintToString(parsed.errors);
   EXPECT_EQ(*parsed.manifest, m);
+}
+
+/// The direct kernel's contract: pointers and leading dimensions instead of
+/// descriptors, element-size alignment.
+KernelManifest pointerManifest() {
+  KernelManifest m = exampleManifest();
+  m.block = {128, 1, 1};
+  m.grid = GridPolicy::Tiles;
+  m.tile = {64, 64, 64};
+  m.params = {
+      Param::pointer(Tensor::A),         Param::pointer(Tensor::B),
+      Param::pointer(Tensor::C),         Param::problemSize(ProblemDim::M),
+      Param::problemSize(ProblemDim::N), Param::problemSize(ProblemDim::K),
+      Param::leadingDim(Tensor::A),      Param::leadingDim(Tensor::B),
+      Param::leadingDim(Tensor::C)};
+  m.constraints.leadingDimAlignmentBytes = 2;
+  return m;
+}
+
+TEST(Manifest, PointerParams) {
+  KernelManifest m = pointerManifest();
+  EXPECT_TRUE(m.validate().empty()) << ::testing::PrintToString(m.validate());
+  EXPECT_TRUE(m.takesPointer(Tensor::B));
+  EXPECT_EQ(m.tmaDescriptorFor(Tensor::B), nullptr);
+  std::string text = m.toJsonString(-1);
+  EXPECT_THAT(text, HasSubstr(R"({"kind":"pointer","tensor":"a"})"));
+  EXPECT_THAT(text, HasSubstr(R"({"kind":"leading_dim","tensor":"c"})"));
+  EXPECT_THAT(text, HasSubstr(R"("leading_dim_alignment_bytes":2)"));
+  ParseResult parsed = parseManifestText(text);
+  ASSERT_TRUE(parsed.manifest) << ::testing::PrintToString(parsed.errors);
+  EXPECT_EQ(*parsed.manifest, m);
+
+  json j = json::parse(text);
+  j["params"][0]["tensor"] = "d";
+  j["params"][6]["box"] = json::array({1, 2});
+  EXPECT_THAT(parseErrors(j),
+              ElementsAre("params[0].tensor: unknown tensor 'd' (expected one "
+                          "of a, b, c)",
+                          "params[6].box: unknown field (known fields: kind, "
+                          "tensor)"));
+
+  // Each pointer with its leading dimension, once; not with a descriptor;
+  // TMA kernels keep the 16-byte rule.
+  m.params[8] = Param::leadingDim(Tensor::A);
+  m.params.push_back(Param::tmaDescriptor({Tensor::B, {64, 64}}));
+  m.constraints.leadingDimAlignmentBytes = 3;
+  EXPECT_THAT(
+      m.validate(),
+      ElementsAre(
+          "params[8]: a second leading_dim for tensor a (first at params[6])",
+          "params: tensor b has both a tma_descriptor and a pointer; a kernel "
+          "reads a matrix through one of them",
+          "params: tensor c has a pointer without a leading_dim (a pointer "
+          "parameter needs the row stride that goes with it)",
+          "constraints.leading_dim_alignment_bytes: 3 must be a power of two"));
+  // A batch has no pointer form (the direct kernels run single problems).
+  KernelManifest batched = pointerManifest();
+  batched.params.push_back(Param::problemSize(ProblemDim::Batch));
+  batched.params.push_back(Param::problemSize(ProblemDim::BatchBroadcast));
+  EXPECT_THAT(batched.validate(),
+              ElementsAre("params: tensor a is a pointer in a batched kernel; "
+                          "batched kernels address their entries through "
+                          "(rank-3) tma_descriptors",
+                          "params: tensor b is a pointer in a batched kernel; "
+                          "batched kernels address their entries through "
+                          "(rank-3) tma_descriptors",
+                          "params: tensor c is a pointer in a batched kernel; "
+                          "batched kernels address their entries through "
+                          "(rank-3) tma_descriptors"));
+  KernelManifest tma = exampleManifest();
+  tma.constraints.leadingDimAlignmentBytes = 2;
+  EXPECT_THAT(tma.validate(),
+              ElementsAre("constraints.leading_dim_alignment_bytes: 2 must be "
+                          ">= 16 for a kernel with TMA descriptors (TMA "
+                          "strides are 16-byte multiples)"));
 }
 
 TEST(Manifest, Fp8MixesAreValid) {

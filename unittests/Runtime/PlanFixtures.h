@@ -33,6 +33,29 @@ manifest(bundle::GridPolicy policy = bundle::GridPolicy::Persistent) {
   return m;
 }
 
+/// The direct kernel's shape: a 64x64x64 tile, one CTA per tile, A, B and C
+/// as pointers with their leading dimensions, element-size alignment.
+inline bundle::KernelManifest directManifest() {
+  using bundle::Param;
+  using bundle::ProblemDim;
+  using bundle::Tensor;
+  bundle::KernelManifest m;
+  m.name = m.kernel = "d";
+  m.ptx = "d.ptx";
+  m.block = {128, 1, 1};
+  m.grid = bundle::GridPolicy::Tiles;
+  m.tile = {64, 64, 64};
+  m.dynamicSmemBytes = 32768;
+  m.params = {
+      Param::pointer(Tensor::A),         Param::pointer(Tensor::B),
+      Param::pointer(Tensor::C),         Param::problemSize(ProblemDim::M),
+      Param::problemSize(ProblemDim::N), Param::problemSize(ProblemDim::K),
+      Param::leadingDim(Tensor::A),      Param::leadingDim(Tensor::B),
+      Param::leadingDim(Tensor::C)};
+  m.constraints.leadingDimAlignmentBytes = 2;
+  return m;
+}
+
 inline Problem problem(uint64_t m, uint64_t n, uint64_t k,
                        uint64_t batch = 1) {
   Problem p;

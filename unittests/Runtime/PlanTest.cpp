@@ -357,6 +357,75 @@ TEST(Plan, RealignRowsThatStraddleL2LinesWhereReused) {
   EXPECT_EQ(parseRealignPolicy("sometimes"), std::nullopt);
 }
 
+TEST(Plan, DirectKernelsStageNothing) {
+  // Rows of 23 and 28 elements: a TMA kernel stages A, B and C; the direct
+  // kernel reads and writes them as they are, one CTA per tile.
+  KernelManifest m = directManifest();
+  ASSERT_TRUE(m.validate().empty());
+  LaunchPlan tma = planLaunch(manifest(), problem(8688, 23, 28), options());
+  EXPECT_THAT(tma.stagedTensors(), ElementsAre("a", "b", "c"));
+  LaunchPlan plan = planLaunch(m, problem(8688, 23, 28), options());
+  EXPECT_FALSE(plan.anyStaged());
+  EXPECT_FALSE(plan.padded());
+  EXPECT_TRUE(plan.tma.empty());
+  EXPECT_EQ(plan.grid[0], 136u);
+  ASSERT_EQ(plan.args.size(), 9u);
+  EXPECT_EQ(plan.args[0].kind, ParamKind::Pointer);
+  EXPECT_EQ(plan.args[2].tensor, Tensor::C);
+  EXPECT_EQ(plan.args[6].kind, ParamKind::LeadingDim);
+  EXPECT_EQ(plan.args[6].leadingDim, 28u);
+  EXPECT_EQ(plan.args[7].leadingDim, 28u);
+  EXPECT_EQ(plan.args[8].leadingDim, 23u);
+  std::string text = describePlan(plan);
+  EXPECT_THAT(text, HasSubstr("grid: [136, 1, 1] (tiles: 136 clusters of 1 "
+                              "CTAs"));
+  EXPECT_THAT(text, HasSubstr("params[0]: pointer a (u64 address of the "
+                              "matrix)"));
+  EXPECT_THAT(text, HasSubstr("params[8]: leading_dim c = 23 (u64)"));
+  EXPECT_THAT(text, ::testing::Not(HasSubstr("staging")));
+  // Rows that straddle L2 lines are realigned only for TMA: 7784 cubed.
+  EXPECT_FALSE(planLaunch(m, problem(7784, 7784, 7784), options()).anyStaged());
+  // The caller's own leading dimensions, any value from the row length up;
+  // padding (--unaligned pad) has nothing to pad to.
+  PlanOptions given = options();
+  given.leadingDims = {29, 31, 23};
+  plan = planLaunch(m, problem(100, 23, 28), given);
+  EXPECT_EQ(plan.args[6].leadingDim, 29u);
+  EXPECT_EQ(plan.args[7].leadingDim, 31u);
+  EXPECT_FALSE(
+      planLaunch(m, problem(100, 23, 28), options(132, UnalignedPolicy::Pad))
+          .padded());
+  EXPECT_FALSE(
+      planLaunch(m, problem(100, 23, 28), options(132, UnalignedPolicy::Reject))
+          .anyStaged());
+  // A tile's elements are 32-bit offsets from its first one.
+  given.leadingDims = {uint64_t(1) << 26, 28, 23};
+  EXPECT_THAT(errorOf([&] { planLaunch(m, problem(100, 23, 28), given); },
+                      ErrorKind::Usage),
+              HasSubstr("tensor a: leading dimension 67108864 is too large for "
+                        "kernel d, which addresses a tile of 64 x 64 elements "
+                        "with 32-bit offsets: the tile spans 4227858495 "
+                        "elements"));
+  given.leadingDims = {(uint64_t(1) << 31) / 64, 28, 23};
+  EXPECT_NO_THROW(planLaunch(m, problem(100, 23, 28), given));
+}
+
+TEST(Plan, StagedForTmaIsWhatThePlannerStages) {
+  // The rule the dispatcher and the Python package ask is the planner's.
+  for (uint64_t m : {1u, 64u, 1000u, 7784u})
+    for (uint64_t n : {23u, 1024u, 7784u})
+      for (uint64_t k : {28u, 4096u, 7784u, 7808u}) {
+        LaunchPlan plan = planLaunch(manifest(), problem(m, n, k), options());
+        EXPECT_EQ(plan.isStaged(Tensor::A),
+                  stagedForTma(Tensor::A, problem(m, n, k), DType::BF16, k))
+            << m << "x" << n << "x" << k;
+        EXPECT_EQ(plan.isStaged(Tensor::B),
+                  stagedForTma(Tensor::B, problem(m, n, k), DType::BF16, k));
+        EXPECT_EQ(plan.isStaged(Tensor::C),
+                  stagedForTma(Tensor::C, problem(m, n, k), DType::BF16, n));
+      }
+}
+
 TEST(Plan, StageFp8AndF32) {
   // e4m3 rows need 16-element multiples, f32 rows 4-element multiples; the
   // scratch rows round up to 128 bytes: 128 e4m3 or 32 f32 elements.

@@ -31,7 +31,9 @@ namespace gemm::bundle {
 /// The value of the manifest's "format" field.
 inline constexpr std::string_view FormatName = "gemm-kernel-bundle";
 /// The manifest version this header reads and writes. Bump it for any change
-/// an older runtime would misread; adding an optional field is not one.
+/// an older runtime would misread; adding an optional field is not one, nor
+/// is a new parameter kind (an older runtime refuses the manifest, naming
+/// the kind it does not know, rather than misreading it).
 inline constexpr int FormatVersion = 1;
 
 /// Hardware limits the manifest is validated against.
@@ -53,7 +55,13 @@ enum class L2Promotion { None, B64, B128, B256 };
 /// NaN, which the MMA treats as zero (CU_TENSOR_MAP_FLOAT_OOB_FILL_*).
 enum class OobFill { Zero, NanRequestZeroFma };
 enum class GridPolicy { Persistent, Tiles };
-enum class ParamKind { TmaDescriptor, ProblemSize, Workspace };
+enum class ParamKind {
+  TmaDescriptor,
+  ProblemSize,
+  Workspace,
+  Pointer,
+  LeadingDim
+};
 /// Batch: the number of problems of a batched kernel. BatchBroadcast: a
 /// batched kernel's mask of the operands whose batch stride is 0 (bit 0: A,
 /// bit 1: B): their descriptors hold one matrix, read at batch entry 0.
@@ -77,7 +85,7 @@ GEMM_BUNDLE_SPELLINGS(L2Promotion, "l2_promotion", "none", "64B", "128B",
 GEMM_BUNDLE_SPELLINGS(OobFill, "oob_fill", "zero", "nan_request_zero_fma")
 GEMM_BUNDLE_SPELLINGS(GridPolicy, "grid policy", "persistent", "tiles")
 GEMM_BUNDLE_SPELLINGS(ParamKind, "param kind", "tma_descriptor", "problem_size",
-                      "workspace")
+                      "workspace", "pointer", "leading_dim")
 GEMM_BUNDLE_SPELLINGS(ProblemDim, "problem dim", "m", "n", "k", "batch",
                       "batch_broadcast")
 #undef GEMM_BUNDLE_SPELLINGS
@@ -178,21 +186,38 @@ struct WorkspaceParam {
 
 /// One kernel parameter, in declaration order. `tma` is meaningful for
 /// ParamKind::TmaDescriptor, `dim` for ParamKind::ProblemSize (passed as u32),
-/// `workspace` for ParamKind::Workspace (passed as a u64 device address).
+/// `workspace` for ParamKind::Workspace (passed as a u64 device address),
+/// `tensor` for ParamKind::Pointer (the u64 device address of the matrix's
+/// first element: the kernel reads or writes it with plain loads and stores,
+/// at any element-aligned address) and ParamKind::LeadingDim (u64: the
+/// elements between consecutive rows of the matrix's storage, i.e. its outer
+/// stride in the manifest's layout; the inner stride is 1). A kernel that
+/// takes A (B) as a pointer addresses the elements of one tile of it (tile[0]
+/// (tile[1]) rows of M (N) by tile[2] of K) with 32-bit offsets from the
+/// tile's first one, so the runtime refuses leading dimensions for which the
+/// tile spans 2^31 elements or more in memory ((rows - 1) x ld + tile[2] - 1
+/// K-major, (tile[2] - 1) x ld + rows - 1 MN-major); C's offsets are 64-bit.
 struct Param {
   ParamKind kind = ParamKind::ProblemSize;
   TmaDescriptorParam tma;
   ProblemDim dim = ProblemDim::M;
   WorkspaceParam workspace;
+  Tensor tensor = Tensor::A;
 
   static Param tmaDescriptor(TmaDescriptorParam tma) {
-    return {ParamKind::TmaDescriptor, tma, ProblemDim::M, {}};
+    return {ParamKind::TmaDescriptor, tma, ProblemDim::M, {}, tma.tensor};
   }
   static Param problemSize(ProblemDim dim) {
-    return {ParamKind::ProblemSize, {}, dim, {}};
+    return {ParamKind::ProblemSize, {}, dim, {}, Tensor::A};
   }
   static Param workspaceBuffer(WorkspaceParam workspace) {
-    return {ParamKind::Workspace, {}, ProblemDim::M, workspace};
+    return {ParamKind::Workspace, {}, ProblemDim::M, workspace, Tensor::A};
+  }
+  static Param pointer(Tensor tensor) {
+    return {ParamKind::Pointer, {}, ProblemDim::M, {}, tensor};
+  }
+  static Param leadingDim(Tensor tensor) {
+    return {ParamKind::LeadingDim, {}, ProblemDim::M, {}, tensor};
   }
   bool operator==(const Param &other) const {
     if (kind != other.kind)
@@ -204,6 +229,9 @@ struct Param {
       return dim == other.dim;
     case ParamKind::Workspace:
       return workspace == other.workspace;
+    case ParamKind::Pointer:
+    case ParamKind::LeadingDim:
+      return tensor == other.tensor;
     }
     return false;
   }
@@ -228,6 +256,10 @@ struct TensorLayouts {
 };
 
 /// What problems the kernel accepts. Optional in JSON; these are the defaults.
+/// leadingDimAlignmentBytes: every leading dimension (in bytes) and base
+/// address must be a multiple of it; at least 16 (the TMA rule) when the
+/// kernel has TMA descriptors, the element size for a kernel that reads and
+/// writes every matrix through pointers (then nothing is ever staged).
 struct Constraints {
   uint32_t leadingDimAlignmentBytes = 16;
   uint64_t minM = 1, minN = 1, minK = 1;
@@ -309,6 +341,9 @@ struct KernelManifest {
 
   /// The TMA descriptor parameter of `tensor`, or null.
   const TmaDescriptorParam *tmaDescriptorFor(Tensor tensor) const;
+  /// Whether the kernel takes `tensor` as a pointer (with its leading
+  /// dimension) instead of a TMA descriptor.
+  bool takesPointer(Tensor tensor) const;
   /// Whether the kernel takes a batch size (then its descriptors are rank 3).
   bool hasBatch() const;
 };

@@ -3,7 +3,9 @@
 // A configuration is one `#gemm.config` of an sm_90a `gemm.matmul` (A row,
 // B col, C row) plus its input and output types. Its name says everything,
 // e.g. `sm90_bf16_128x256x64_coop_c2x1_rm_s8_st0`: types, tile BMxBNxBK,
-// schedule (coop = cooperative, pingpong), cluster (CTAs along M x along N),
+// schedule (coop = cooperative, pingpong, direct = the kernel that reads and
+// writes the matrices with plain loads and stores at any alignment, one CTA
+// per tile), cluster (CTAs along M x along N),
 // raster (rm = along_m, rn = along_n), swizzle (tiles per panel), stages (st0
 // = derived from the shared-memory budget), and with split-K a suffix _k<S>,
 // with stream-K _sk. Layouts other than the default (A row, B col, C row)
@@ -35,7 +37,7 @@ using bundle::DType;
 using bundle::Layout;
 using bundle::TensorLayouts;
 
-enum class Schedule { Cooperative, Pingpong };
+enum class Schedule { Cooperative, Pingpong, Direct };
 
 /// "akbkcr" for A row (K-major), B col (K-major), C row; "ambncc" for A col,
 /// B row, C col; and so on.
@@ -72,6 +74,9 @@ struct KernelConfig {
   bool batched = false;
 
   DType cType() const { return outType.value_or(inType); }
+  /// The direct kernel (schedule = direct): pointers and leading dimensions
+  /// instead of TMA descriptors, so the runtime never stages its matrices.
+  bool direct() const { return schedule == Schedule::Direct; }
 
   /// "128x256x64_coop_c2x1_rm_s8_st0[_k2|_sk]": the name without the types,
   /// one key for a bf16 and an f16 twin (the tuning file's spelling).
@@ -84,7 +89,8 @@ struct KernelConfig {
   /// The `gemm.matmul @NAME ...` op text that gemm-opt compiles.
   std::string mlir() const;
   /// The ring depth the compiler derives for stages = 0 (shared memory less
-  /// the epilogue's staging buffers and the barrier reserve, over one stage).
+  /// the epilogue's staging buffers and the barrier reserve, over one stage;
+  /// 2 for the direct kernel, which double-buffers).
   uint32_t derivedStages() const;
   uint32_t ringStages() const { return stages ? stages : derivedStages(); }
 
@@ -97,6 +103,31 @@ struct KernelConfig {
   bool operator==(const KernelConfig &o) const { return name() == o.name(); }
   bool operator!=(const KernelConfig &o) const { return !(*this == o); }
 };
+
+/// CTAs of a direct kernel (schedule = direct: BM / 64 warpgroups, two
+/// shared-memory stages of BM + BN rows of BK 16-bit elements) that fit on
+/// one SM at once: by threads (2048), shared memory and registers (the
+/// accumulator, one k-block's fragments, a row index per row a thread loads
+/// and 32 more: what ptxas needs without spilling, checked by
+/// test/PTX/sm90-direct.mlir). The compiler gives the kernel this many as
+/// its minimum CTAs per SM (`.minnctapersm`, which caps ptxas's registers at
+/// 65536 / (threads x CTAs)) and the dispatcher's model assumes as many, so
+/// the two agree. Inline: the compiler uses it without linking this library.
+inline uint32_t directResidentCtas(uint32_t tileM, uint32_t tileN,
+                                   uint32_t tileK) {
+  const uint64_t threads = 2 * uint64_t(tileM), warps = threads / 32;
+  const uint64_t rows = uint64_t(tileM) + tileN;
+  const uint64_t smem = 2 * rows * tileK * 2;
+  const uint64_t registers =
+      (tileN / 2 + rows * tileK / threads + rows / warps + 32 + 7) / 8 * 8;
+  const uint64_t byThreads = 2048 / threads;
+  const uint64_t bySmem = 232448 / (smem + 1024);
+  const uint64_t byRegisters =
+      65536 / (threads * (registers < 255 ? registers : 255));
+  uint64_t ctas = byThreads < bySmem ? byThreads : bySmem;
+  ctas = ctas < byRegisters ? ctas : byRegisters;
+  return static_cast<uint32_t>(ctas ? ctas : 1);
+}
 
 std::string_view toString(Schedule schedule);
 std::string_view toString(Raster raster);

@@ -10,8 +10,14 @@
 //   the L2 -> shared-memory feed of all active CTAs and the ring's latency
 //   bound, then its epilogue's share of the write bandwidth; split-K's
 //   partial tiles, stream-K's fixed cost and extra traffic, and a launch
-//   cost. Its constants (MMA efficiency per tile, bandwidths, latencies) are
-//   the fitted parameters.
+//   cost; for a problem whose rows TMA cannot read, the runtime's staging
+//   copies around the kernel (a launch per copy and the bytes moved). The
+//   direct kernel (schedule = direct: plain loads and stores, one CTA per
+//   tile, never staged) has a physics of its own: its launch, then rounds of
+//   resident CTAs, each k-block at the slower of a load round trip and the
+//   SM's issue of its element loads, bounded below by HBM traffic. Its
+//   constants (MMA efficiency per tile, bandwidths, latencies) are the
+//   fitted parameters.
 // - correction: per candidate, the training shapes' measured time over the
 //   physics' estimate (log residuals); a problem's estimate is scaled by the
 //   residuals of nearby training shapes (Gaussian weights in log M, log N,
@@ -27,6 +33,7 @@
 
 #include "gemm/Dispatch/KernelConfig.h"
 
+#include <array>
 #include <filesystem>
 #include <map>
 #include <optional>
@@ -47,9 +54,22 @@ public:
   using std::runtime_error::runtime_error;
 };
 
-/// The value of a model file's "format" and the version this code reads.
+/// The value of a model file's "format" and the version this code writes.
+/// Version 2 adds the staging and direct-kernel constants (required there);
+/// version 1 files (without them) are still read: staging then costs
+/// nothing (every candidate of such a file reads through TMA and pays the
+/// same copies) and they cannot hold direct kernels. An older dispatcher
+/// refuses version 2 rather than ignore its staging term.
 inline constexpr std::string_view ModelFormatName = "gemm-dispatch-model";
-inline constexpr int ModelFormatVersion = 1;
+inline constexpr int ModelFormatVersion = 2;
+inline constexpr int OldestModelFormatVersion = 1;
+
+/// The direct kernel is a candidate for problems of at most this many
+/// multiply-adds (isApplicable): its element loads take several instructions
+/// per element where TMA takes none, so it only pays where the TMA kernel's
+/// fixed costs (its launch, and the staging copies of rows TMA cannot read)
+/// are a large part of the time.
+inline constexpr double DirectMaxMacs = 2147483648.0; // 2^31
 
 /// The GPU the kernel is for. Defaults: the H200 the model was fitted on.
 struct Target {
@@ -68,13 +88,23 @@ struct Problem {
   /// Problems of the batch (batched kernels for more than 1), estimated as
   /// the one problem of batch x the tiles and bytes.
   uint64_t batch = 1;
+  /// Which of A, B, C the runtime would copy through aligned scratch around
+  /// a TMA kernel (rows or base addresses TMA cannot read, or rows worth
+  /// realigning): what stagedForTma (gemm/Dispatch/Staging.h) says for the
+  /// caller's matrices; packedStaging for packed ones. The direct kernel
+  /// never stages. All false: rows TMA reads as they are.
+  std::array<bool, 3> staged = {false, false, false};
+  bool anyStaged() const { return staged[0] || staged[1] || staged[2]; }
   /// "m=.. n=.. k=.. bf16" (+ " a col b row c row" when not the default,
   /// " batch=B" when batched) for messages.
   std::string toString() const;
+  /// " (a, c staged for TMA)", or "" when nothing is staged.
+  std::string stagingNote() const;
   /// The same product transposed, C^T = B A^T: N x M x K with A and B
   /// exchanged (each keeping its memory, so its layout flips: an N-major B
-  /// is an M-major A of the transposed problem) and a row-major C^T, which
-  /// is this problem's column-major C. Only for a column-major C.
+  /// is an M-major A of the transposed problem, and its staging with it)
+  /// and a row-major C^T, which is this problem's column-major C. Only for a
+  /// column-major C.
   Problem transposed() const;
 };
 
@@ -95,22 +125,43 @@ struct HardwareParams {
   double streamKTrafficFactor = 1.1;
   /// MMA time of a clustered kernel over its 1x1 twin's.
   double clusterComputeFactor = 1.0;
+  /// The runtime's staging copies (model version 2; 0 in version 1): each
+  /// copy launch (one for A and B together, one for C), and the copies'
+  /// bandwidth in bytes read plus written per second.
+  double stagingLaunchSeconds = 0;
+  double stagingBytesPerSecond = 0;
+  /// The direct kernel (model version 2; 0: the model has none): its launch
+  /// and fixed cost, the time of one k-block of a CTA when its loads' round
+  /// trip is what it waits for, and how many 16-bit element loads (with their
+  /// shared-memory stores) an SM issues per second.
+  double directLaunchSeconds = 0;
+  double directKBlockSeconds = 0;
+  double directLoadsPerSecond = 0;
+  bool hasDirect() const {
+    return directLaunchSeconds > 0 && directKBlockSeconds > 0 &&
+           directLoadsPerSecond > 0;
+  }
   /// Fraction of the SM's 16-bit MMA peak each tile sustains in a long
   /// k-loop, by tileKey().
   std::map<std::string, double> tileEfficiency;
 
-  /// "128x256_coop": what tileEfficiency is keyed by.
+  /// "128x256_coop", "64x64_direct": what tileEfficiency is keyed by.
   static std::string tileKey(const KernelConfig &config);
 };
 
 /// HardwareParams from a model file's "hardware" (launch_us, load_latency_us,
 /// l2_tbps, read_tbps, write_tbps, fixup_tbps, stream_k_fixed_us,
-/// stream_k_traffic, cluster_compute) and "tile_efficiency" objects. Throws
-/// DispatchError naming `source` and the missing or bad field.
+/// stream_k_traffic, cluster_compute; and, optional here and required by a
+/// version 2 file, stage_launch_us, stage_tbps, direct_launch_us,
+/// direct_kblock_us, direct_gloads_per_sm: 10^9 element loads per second per
+/// SM) and "tile_efficiency" objects. Throws DispatchError naming `source`
+/// and the missing or bad field.
 HardwareParams
 hardwareParams(const std::map<std::string, double> &hardware,
                const std::map<std::string, double> &tileEfficiency,
                const std::string &source);
+/// The hardware fields a version 2 model file must have beyond version 1's.
+const std::vector<std::string> &stagingAndDirectFields();
 
 /// The model's estimate of one configuration on one problem.
 struct Estimate {
@@ -123,6 +174,8 @@ struct Estimate {
   uint64_t tiles = 0;
   /// Work units (tiles x k-ranges) over the CTAs that run at once.
   double waves = 0;
+  /// The staging copies around a TMA kernel (part of physicsSeconds).
+  double stagingSeconds = 0;
   bool memoryBound() const { return memorySeconds > computeSeconds; }
 };
 
@@ -133,9 +186,15 @@ struct Estimate {
 /// always fit); split-K only where whole tiles leave half the SMs idle and
 /// each k-range gets at least 4 k-blocks; stream-K only past one wave of
 /// tiles and with 8 k-blocks; a cluster only where the problem is two tiles
-/// across along it.
+/// across along it; the direct kernel only up to DirectMaxMacs, without a
+/// batch and with K-major A and B (its loads' lanes walk K).
 bool isApplicable(const KernelConfig &config, const Problem &problem,
                   const Target &target);
+
+/// The staging copies' part of a TMA kernel's time on `problem` (0 when
+/// nothing is staged): a launch for A and B together if either is staged,
+/// one for C, and every staged byte read once and written once.
+double stagingSeconds(const HardwareParams &params, const Problem &problem);
 
 /// The physics part alone for `params` (what the fit varies). Throws
 /// DispatchError for a tile `params` has no efficiency for.

@@ -8,6 +8,7 @@
 
 #include <cuda.h>
 
+#include <array>
 #include <vector>
 
 namespace gemm::runtime {
@@ -30,10 +31,14 @@ std::vector<CUtensorMap> encodeTensorMaps(const LaunchPlan &plan, CUdeviceptr a,
 
 /// cuLaunchKernelEx with the plan's grid, block, cluster and dynamic shared
 /// memory; parameters in manifest order (descriptors by value, sizes as u32,
-/// workspaces as the u64 addresses in plan.workspaces order).
+/// workspaces as the u64 addresses in plan.workspaces order, pointers as the
+/// u64 addresses `matrices` gives for A, B, C: the kernel's view of each,
+/// i.e. the staged copy where the plan stages it; leading dimensions as
+/// u64).
 void launchKernel(const LoadedKernel &kernel, const LaunchPlan &plan,
                   const std::vector<CUtensorMap> &tensorMaps,
-                  const std::vector<CUdeviceptr> &workspaces, CUstream stream);
+                  const std::vector<CUdeviceptr> &workspaces,
+                  const std::array<CUdeviceptr, 3> &matrices, CUstream stream);
 
 } // namespace gemm::runtime
 

@@ -12,6 +12,7 @@
 #define GEMM_RUNTIME_PLAN_H
 
 #include "gemm/Bundle/Manifest.h"
+#include "gemm/Dispatch/Staging.h"
 
 #include <array>
 #include <cstdint>
@@ -52,36 +53,27 @@ enum class UnalignedPolicy {
 std::string_view toString(UnalignedPolicy policy);
 std::optional<UnalignedPolicy> parseUnalignedPolicy(std::string_view text);
 
-/// Rows of staged scratch copies start on this boundary (and on the kernel's
-/// alignment): a 128-byte TMA box row then covers whole 32-byte sectors.
-inline constexpr uint32_t StagingRowAlignmentBytes = 128;
-
-/// A and B rows that are 16-byte multiples (legal for TMA) but not 128-byte
-/// multiples make each 128-byte box row straddle two L2 lines: on the H200
-/// 7784-cubed bf16 ran at 0.60x of its 7808-cubed rate with 4x the L2 read
-/// requests and 2x the DRAM bytes (bench/results/2026-11-24-h200-
-/// generalization/). Such an operand is worth copying into 128-byte rows
-/// when the kernel reuses each of its bytes often (A is read for every
-/// column tile, so its reuse is N; B's is M) and the problem is large enough
-/// that the copy's launch is small beside it: copying both operands made
-/// 1024x1024x4104 1.12x and 7784 cubed 1.57x faster, and 64x4096x4104
-/// (2.1x slower) and 512x1024x4104 (1.19x slower) slower.
-enum class RealignPolicy {
-  /// Copy when the operand's reuse is at least RealignMinReuse and the
-  /// problem has at least RealignMinMacs multiply-adds.
-  Auto,
-  Always,
-  Never,
-};
-inline constexpr uint64_t RealignMinReuse = 1024;
-inline constexpr double RealignMinMacs = 4294967296.0; // 2^32
+// The staging rule itself (TMA's alignment, realigning rows that straddle
+// L2 lines) is the dispatcher's to share with every caller:
+// gemm/Dispatch/Staging.h. The runtime's names for it:
+using dispatch::RealignMinMacs;
+using dispatch::RealignMinReuse;
+using dispatch::RealignPolicy;
+using dispatch::StagingRowAlignmentBytes;
+using dispatch::TmaAlignmentBytes;
 std::string_view toString(RealignPolicy policy);
 std::optional<RealignPolicy> parseRealignPolicy(std::string_view text);
-/// Whether operand `tensor` (A or B) of `problem`, rows `ldBytes` apart, is
-/// copied into 128-byte rows under `policy` (C never is: its stores do not
-/// suffer). The runtime's planner and the Python package both ask this.
+/// dispatch::realignPays for `problem`: whether operand `tensor` (A or B),
+/// rows `ldBytes` apart, is copied into 128-byte rows under `policy`.
 bool realignPays(Tensor tensor, const Problem &problem, uint64_t ldBytes,
                  RealignPolicy policy = RealignPolicy::Auto);
+/// dispatch::stagedForTma for `problem`: whether a kernel that reads
+/// `tensor` through TMA gets it staged when the caller holds it with rows
+/// `ld` elements of `dtype` apart at device address `address`. A kernel that
+/// takes the tensor as a pointer (the direct kernel) never stages it.
+bool stagedForTma(Tensor tensor, const Problem &problem, DType dtype,
+                  uint64_t ld, uint64_t address = 0,
+                  RealignPolicy realign = RealignPolicy::Auto);
 
 struct PlanOptions {
   UnalignedPolicy unaligned = UnalignedPolicy::Stage;
@@ -183,6 +175,11 @@ struct KernelArg {
   /// ProblemSize: passed as a 32-bit unsigned integer.
   bundle::ProblemDim dim = bundle::ProblemDim::M;
   uint32_t value = 0;
+  /// Pointer (the device address of the kernel's view of the tensor, given
+  /// at launch) and LeadingDim (`leadingDim`, passed as a 64-bit unsigned
+  /// integer: the kernel matrix's ld).
+  Tensor tensor = Tensor::A;
+  uint64_t leadingDim = 0;
 };
 
 struct LaunchPlan {

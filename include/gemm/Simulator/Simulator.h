@@ -191,8 +191,12 @@ private:
 class KernelSet {
 public:
   /// Fails with a diagnostic on the module when a kernel's contract is
-  /// missing or unreadable.
-  static FailureOr<KernelSet> get(ModuleOp module);
+  /// missing or unreadable. With `skipUncontracted`, a kernel without a
+  /// contract (a hand-written gpu.func, not made by the materializers) is
+  /// left out instead (gemm-check-protocol in the pipelines, which lower
+  /// such kernels as they are).
+  static FailureOr<KernelSet> get(ModuleOp module,
+                                  bool skipUncontracted = false);
   std::vector<Kernel> &kernels() { return list; }
 
 private:

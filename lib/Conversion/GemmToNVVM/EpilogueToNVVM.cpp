@@ -7,12 +7,9 @@
 using namespace mlir;
 using namespace mlir::gemm;
 
-namespace {
-
-/// The user's epilogue region applied to one accumulator value, or a
-/// rounding conversion to the output type.
-Value applyEpilogue(ConversionPatternRewriter &rewriter, Location loc,
-                    Region &epilogue, Type outType, Value acc) {
+Value mlir::gemm::applyEpilogue(ConversionPatternRewriter &rewriter,
+                                Location loc, Region &epilogue, Type outType,
+                                Value acc) {
   if (epilogue.empty()) {
     if (outType.isF32())
       return acc;
@@ -25,6 +22,8 @@ Value applyEpilogue(ConversionPatternRewriter &rewriter, Location loc,
     rewriter.clone(nested, mapping);
   return mapping.lookup(cast<YieldOp>(body.getTerminator()).getValues()[0]);
 }
+
+namespace {
 
 /// The address of 16-byte chunk `chunk` of row `row` in a staging slot of
 /// 128-byte rows in the 128-byte swizzle: the chunk lives at chunk ^ (row

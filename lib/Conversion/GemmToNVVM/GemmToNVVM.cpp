@@ -556,6 +556,7 @@ struct ConvertGemmToNVVMPass
     populateTmaToNVVMPatterns(converter, patterns);
     populateMmaToNVVMPatterns(converter, patterns);
     populateEpilogueToNVVMPatterns(converter, patterns);
+    populateDirectToNVVMPatterns(converter, patterns);
     populateSchedulerToNVVMPatterns(converter, patterns);
     populateBarrierToNVVMPatterns(converter, patterns, debugWaitsMs);
     populateTmemToNVVMPatterns(converter, patterns);
@@ -578,10 +579,12 @@ struct ConvertGemmToNVVMPass
                                                                      converter);
     scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,
                                                          target);
-    // The epilogue regions of gemm.accum.store_smem are inlined by its
-    // pattern; their terminators go with them.
+    // The epilogue regions of gemm.accum.store_smem (and the other ops that
+    // write accumulators) are inlined by their patterns; their terminators
+    // go with them.
     target.addDynamicallyLegalOp<YieldOp>([](YieldOp op) {
-      return !isa<AccumStoreSmemOp, TmemStoreSmemOp>(op->getParentOp());
+      return !isa<AccumStoreSmemOp, TmemStoreSmemOp, AccumStoreDirectOp>(
+          op->getParentOp());
     });
     if (failed(applyPartialConversion(getOperation(), target,
                                       std::move(patterns))))

@@ -49,19 +49,42 @@ struct OperandLayout {
   }
 };
 
-/// A WGMMA shared-memory matrix descriptor for a 128-byte swizzled tile
-/// starting at `address` (PTX ISA "Matrix Descriptor Format"): bits 0-13
-/// start address >> 4, 16-29 leading byte offset >> 4, 32-45 stride byte
-/// offset >> 4, 62-63 swizzle mode (1 = 128-byte). The start address is
-/// added rather than masked in: shared addresses are below 2^18, so the sum
-/// is exact and LLVM can fold the constant offsets of the k-steps into it.
-Value createDescriptor(OpBuilder &b, Location loc, Value address,
-                       const OperandLayout &layout) {
+/// The descriptors' start addresses are offsets in the CTA's shared memory
+/// (PTX ISA "Matrix Descriptor Format": matrix-descriptor-encode(x) = (x &
+/// 0x3FFFF) >> 4). A shared::cta address is not always one: in a cluster
+/// launch it carries the CTA's rank in the cluster from bit 24 up (it is
+/// also the CTA's shared::cluster address), which an unmasked >> 4 put into
+/// the leading byte offset (bits 16-29). Only an MN-major operand of more
+/// than one 64-element block reads that offset (an N-major B wider than 64
+/// columns), so those kernels read B's later blocks 256 x rank bytes off in
+/// every CTA but rank 0 (wrong results and NaN on the H200).
+constexpr int64_t kSharedOffsetMask = 0x3FFFF;
+
+/// The start address field of the descriptors of the slot at `address`:
+/// its offset in the CTA's shared memory >> 4, as an i64. Every address a
+/// descriptor names is a 16-byte multiple below 2^18 (228 KB of shared
+/// memory), so a descriptor at a constant offset into the slot adds offset
+/// >> 4 to it exactly, without reaching bit 14, and the k-steps and atoms
+/// cost one addition each.
+Value getDescriptorStart(OpBuilder &b, Location loc, Value address) {
   Value addr32 = LLVM::PtrToIntOp::create(b, loc, b.getI32Type(), address);
-  Value start = LLVM::ZExtOp::create(
+  Value offset =
+      LLVM::AndOp::create(b, loc, addr32, createI32(b, loc, kSharedOffsetMask));
+  return LLVM::ZExtOp::create(
       b, loc, b.getI64Type(),
-      LLVM::LShrOp::create(b, loc, addr32, createI32(b, loc, 4)));
-  int64_t fixedBits = ((layout.leadingBytes >> 4) << 16) |
+      LLVM::LShrOp::create(b, loc, offset, createI32(b, loc, 4)));
+}
+
+/// A WGMMA shared-memory matrix descriptor for a 128-byte swizzled tile
+/// `offset` bytes into the slot whose start field is `start`
+/// (getDescriptorStart) (PTX ISA "Matrix Descriptor Format"): bits 0-13
+/// start address >> 4, 16-29 leading byte offset >> 4, 32-45 stride byte
+/// offset >> 4, 62-63 swizzle mode (1 = 128-byte).
+Value createDescriptor(OpBuilder &b, Location loc, Value start, int64_t offset,
+                       const OperandLayout &layout) {
+  assert(offset % 16 == 0 && offset <= kSharedOffsetMask &&
+         "descriptor addresses are 16-byte multiples in shared memory");
+  int64_t fixedBits = (offset >> 4) | ((layout.leadingBytes >> 4) << 16) |
                       ((layout.strideBytes >> 4) << 32) | (int64_t{1} << 62);
   Value fixed = LLVM::ConstantOp::create(b, loc, b.getI64Type(),
                                          b.getI64IntegerAttr(fixedBits));
@@ -118,24 +141,19 @@ struct MmaSm90Lowering : public ConvertOpToLLVMPattern<MmaSm90Op> {
     // (the transpose immediate is 1).
     auto aMmaLayout = NVVM::MMALayoutAttr::get(ctx, aLayout.layout);
     auto bMmaLayout = NVVM::MMALayoutAttr::get(ctx, bLayout.layout);
-    auto descriptorAt = [&](Value slot, int64_t offset,
-                            const OperandLayout &layout) {
-      return createDescriptor(
-          rewriter, loc,
-          LLVM::GEPOp::create(
-              rewriter, loc, slot.getType(), rewriter.getI8Type(), slot,
-              ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(offset)}),
-          layout);
-    };
+    Value aStart = getDescriptorStart(rewriter, loc, aSlot);
+    Value bStart = getDescriptorStart(rewriter, loc, bSlot);
 
     Value acc = fresh ? LLVM::UndefOp::create(
                             rewriter, loc, adaptor.getAccumulator().getType())
                       : adaptor.getAccumulator();
     for (int64_t k = 0; k < kSteps; ++k) {
-      Value bDesc = descriptorAt(bSlot, k * bLayout.kStepBytes, bLayout);
+      Value bDesc = createDescriptor(rewriter, loc, bStart,
+                                     k * bLayout.kStepBytes, bLayout);
       for (int64_t atom = 0; atom < accType.getAtoms(); ++atom) {
-        Value aDesc = descriptorAt(
-            aSlot, atom * aLayout.atomBytes + k * aLayout.kStepBytes, aLayout);
+        Value aDesc = createDescriptor(
+            rewriter, loc, aStart,
+            atom * aLayout.atomBytes + k * aLayout.kStepBytes, aLayout);
         Value atomAcc = LLVM::ExtractValueOp::create(rewriter, loc, acc, atom);
         Value updated = NVVM::WgmmaMmaAsyncOp::create(
             rewriter, loc, atomType, atomAcc, aDesc, bDesc, shape, inputType,

@@ -27,6 +27,8 @@ inline constexpr unsigned kSharedClusterSpace =
 void populateGemmTypeConversions(LLVMTypeConverter &converter);
 /// The SM100 tensor-memory type: !gemm.tmem -> !llvm.ptr<6>.
 void populateTmemTypeConversions(LLVMTypeConverter &converter);
+/// Register fragments: !gemm.fragment<N x T> -> !llvm.array<N x i16>.
+void populateDirectTypeConversions(LLVMTypeConverter &converter);
 
 void populateStructureToNVVMPatterns(LLVMTypeConverter &converter,
                                      RewritePatternSet &patterns);
@@ -40,6 +42,9 @@ void populateMmaToNVVMPatterns(LLVMTypeConverter &converter,
                                RewritePatternSet &patterns);
 void populateEpilogueToNVVMPatterns(LLVMTypeConverter &converter,
                                     RewritePatternSet &patterns);
+/// SM90 direct operand access (gemm.direct.*, gemm.accum.store_direct).
+void populateDirectToNVVMPatterns(LLVMTypeConverter &converter,
+                                  RewritePatternSet &patterns);
 void populateSchedulerToNVVMPatterns(LLVMTypeConverter &converter,
                                      RewritePatternSet &patterns);
 /// gemm.barrier_any; with `debugWaitsMs` > 0 also the bounded form of the
@@ -142,6 +147,12 @@ Value getPairLeaderAddress(OpBuilder &b, Location loc, Value barrier);
 /// i32 (count 1) or a vector<count x i32> of raw 32-bit cells.
 Value loadTmemLaneQuarter(OpBuilder &b, Location loc, Value tmem, TmemType type,
                           Value stage, int64_t col, int64_t count);
+
+/// The user's epilogue region (one accumulator value in, one value of
+/// `outType` out) cloned at the rewriter's position for `acc`, or, for an
+/// empty region, `acc` rounded to `outType`.
+Value applyEpilogue(ConversionPatternRewriter &rewriter, Location loc,
+                    Region &epilogue, Type outType, Value acc);
 
 /// The shared-memory address of `row` rows into slot `slot` of a buffer;
 /// for an MN-major buffer `row` is a whole number of blocks (swizzle spans)

@@ -27,4 +27,5 @@ void mlir::gemm::populateGemmTypeConversions(LLVMTypeConverter &converter) {
     return LLVM::LLVMStructType::getLiteral(ctx, atoms);
   });
   populateTmemTypeConversions(converter);
+  populateDirectTypeConversions(converter);
 }

@@ -8,6 +8,12 @@ comes from the C++ dispatcher (the one gemm-runner --library uses), from the
 kernel library shipped in the package when it has it, else compiled on first
 use (gemm._jit). Warm calls look the kernel up in a dictionary and launch: no
 compiling, no file I/O, no device synchronisation.
+
+Kernels that read a matrix through TMA need its rows and address 16-byte
+aligned; a matrix that is not (or whose rows are worth realigning) is copied
+for them, by the runtime's rule (gemm._core.tma_staging), and the dispatcher
+counts the copies against those kernels. The direct kernels (schedule =
+direct) take any leading dimension and address: nothing is copied for them.
 """
 import dataclasses
 import os
@@ -116,21 +122,23 @@ def device_info(device=0):
 
 
 def select(m, n, k, dtype="bf16", out_dtype=None, device=None, sm_count=None,
-           layouts=_DEFAULT_LAYOUTS, batch=1):
+           layouts=_DEFAULT_LAYOUTS, batch=1, staged=None):
     """The dispatcher's choice for a problem (gemm._core.Selection: config,
     source, reason, transposed), as matmul makes it: for GPU `device`'s SM
     count, or for `sm_count` (default 132, the H200) without a GPU; among the
     kernel library's kernels when there is one. `layouts`: "A,B,C" storage
     orders, row|col each (see gemm.matmul). `batch`: problems of a batch
-    (gemm.bmm, 3-D matmul)."""
+    (gemm.bmm, 3-D matmul). `staged`: which of A, B, C a TMA kernel would
+    have to copy (gemm._core.tma_staging of the caller's strides and
+    addresses); default: packed rows, as gemm-runner --library assumes."""
     arch = "sm_90a"
     if device is not None:
         info = device_info(device)
         arch, sm_count = info["arch"] or "unknown", info["sm_count"]
-    return _select(m, n, k, dtype, out_dtype, arch, sm_count or 132, layouts, batch)
+    return _select(m, n, k, dtype, out_dtype, arch, sm_count or 132, layouts, batch, staged)
 
 
-def _select(m, n, k, dtype, out_dtype, arch, sm_count, layouts, batch=1):
+def _select(m, n, k, dtype, out_dtype, arch, sm_count, layouts, batch=1, staged=None):
     """Among the library's kernels when it holds some for these types and
     layouts (a column-major C the library does not write comes back as the
     transposed problem), else among all (compiled on first use)."""
@@ -139,11 +147,11 @@ def _select(m, n, k, dtype, out_dtype, arch, sm_count, layouts, batch=1):
     if library is not None:
         try:
             return _core.select(m, n, k, dtype, out_dtype, model, arch, sm_count,
-                                library.configs, layouts, batch)
+                                library.configs, layouts, batch, staged)
         except _core.DispatchError:
             pass
     return _core.select(m, n, k, dtype, out_dtype, model, arch, sm_count, None, layouts,
-                        batch)
+                        batch, staged)
 
 
 # ---------------------------------------------------------------------------
@@ -163,6 +171,10 @@ class Kernel:
         self.layouts = self.bundle.layouts
         # A batched kernel runs batches of 2 or more problems.
         self.batched = self.bundle.batched
+        # Which matrices it reads (writes) through TMA, which needs aligned
+        # rows; the others it takes as pointers, as they are (the direct
+        # kernels).
+        self.tma = self.bundle.reads_through_tma
         self._loaded = {}
         self._workspaces = {}
         self._lock = threading.Lock()
@@ -246,10 +258,11 @@ def load(manifest_path):
     return kernel
 
 
-def _dispatch(m, n, k, dtype, out_dtype, layouts, device, batch=1):
+def _dispatch(m, n, k, dtype, out_dtype, layouts, device, batch=1, staged=None):
     """(Kernel, transposed) for a problem: transposed means the kernel
-    computes C^T = B A^T (a column-major C as the row-major C^T)."""
-    key = (m, n, k, dtype, out_dtype, layouts, device, batch)
+    computes C^T = B A^T (a column-major C as the row-major C^T). `staged`:
+    what a TMA kernel would have to copy (gemm._core.tma_staging)."""
+    key = (m, n, k, dtype, out_dtype, layouts, device, batch, staged)
     found = _dispatched.get(key)
     if found is None:
         info = device_info(device)
@@ -259,7 +272,7 @@ def _dispatch(m, n, k, dtype, out_dtype, layouts, device, batch=1):
                 f"{'.'.join(map(str, info['compute_capability']))}) does not run sm_90a kernels; "
                 "the package runs kernels on Hopper GPUs (compute capability 9.0)")
         selection = _select(m, n, k, dtype, out_dtype if out_dtype != dtype else None,
-                            "sm_90a", info["sm_count"], layouts, batch)
+                            "sm_90a", info["sm_count"], layouts, batch, staged)
         found = _dispatched[key] = (_kernel_for_config(selection.config), selection.transposed)
     return found
 
@@ -344,23 +357,25 @@ def _round_ld(count, element_bytes, row_align=_ALIGN):
     return -(-count * element_bytes // row_align) * row_align // element_bytes
 
 
-def _storage(v):
+def _storage(v, align=_ALIGN):
     """How TMA can read the 2-D view v [rows, cols] as it is: ("row", ld) when
     its rows are contiguous (cols elements, ld apart), ("col", ld) when its
     columns are, None when neither (other strides, a misaligned base or
-    leading dimension). A single row or column is read along its elements."""
+    leading dimension). A single row or column is read along its elements.
+    With `align` = 1: how a kernel that takes pointers (the direct kernels)
+    reads it, at any alignment."""
     rows, cols = v.shape
-    if v.ptr % _ALIGN:
+    if v.ptr % align:
         return None
     s0, s1 = v.strides
     eb = v.element_bytes
     if cols <= 1 or s1 == 1:
         ld = s0 if rows > 1 else _round_ld(cols, eb)
-        if ld >= cols and (ld * eb) % _ALIGN == 0:
+        if ld >= cols and (ld * eb) % align == 0:
             return "row", ld
     if rows <= 1 or s0 == 1:
         ld = s1 if cols > 1 else _round_ld(rows, eb)
-        if ld >= rows and (ld * eb) % _ALIGN == 0:
+        if ld >= rows and (ld * eb) % align == 0:
             return "col", ld
     return None
 
@@ -371,7 +386,7 @@ class _Matrix:
     with (`storage`, None when it must be copied), and the elements between
     batch entries (`stride`: None for a plain matrix, 0 for one matrix every
     entry reads)."""
-    __slots__ = ("first", "storage", "stride")
+    __slots__ = ("first", "storage", "stride", "loose")
 
     def __init__(self, v, batch):
         from gemm._tensors import TensorView
@@ -388,6 +403,8 @@ class _Matrix:
         # TMA reads batch entries a 16-byte multiple apart.
         if self.storage and self.stride and (self.stride * v.element_bytes) % _ALIGN:
             self.storage = None
+        # How a kernel that takes pointers reads it (plain matrices only).
+        self.loose = _storage(self.first, 1) if not batch else None
 
 
 def _copy(mem, v, what, order, batch=None, row_align=_ALIGN):
@@ -475,25 +492,38 @@ def _run(kernel, a, b, out, stream, out_dtype):
     mc = _Matrix(vc, multi) if vc is not None else None
     transposed = False
     if kernel is None:
-        orders = [x.storage[0] if x and x.storage else "row" for x in (ma, mb, mc)]
+        # The storage order of each operand as it is (its contiguous
+        # dimension, whatever the alignment), and what a TMA kernel of that
+        # layout would have to copy (the runtime's rule): the dispatcher
+        # weighs those copies against the direct kernels, which need none.
+        orders = [(x.loose or x.storage or ("row",))[0] if x else "row" for x in (ma, mb, mc)]
         layouts = f"{orders[0]},{_B_LAYOUT[orders[1]]},{orders[2]}"
+        staged = None
+        if not multi:
+            staged = _staging(m, n, k, va.dtype, c_dtype, (ma, mb, mc), orders)
         kernel, transposed = _dispatch(m, n, k, va.dtype, c_dtype, layouts, device,
-                                       batch if multi else 1)
+                                       batch if multi else 1, staged)
         want = orders
     else:
         la, lb, lc = kernel.layouts.split(",")
         want = [la, _B_LAYOUT[lb], lc]
     loaded = kernel.loaded(device)
+    tma = kernel.tma
 
     # Operands TMA cannot read in the kernel's layout are copied; so are those
     # whose rows straddle L2 lines where the kernel reuses them enough for the
-    # copy to pay (gemm::runtime::realignPays, as gemm-runner decides).
+    # copy to pay (gemm::runtime::realignPays, as gemm-runner decides). A
+    # kernel that takes pointers (the direct kernels) reads any rows as they
+    # are: only an operand with no contiguous dimension in its layout is
+    # copied for it.
     rows = m * (batch if multi else 1)
-    for name, v, want_order in (("a", va, want[0]), ("b", vb, want[1])):
+    for index, name, v, want_order in ((0, "a", va, want[0]), (1, "b", vb, want[1])):
         mx = ma if name == "a" else mb
-        if mx.storage is None or mx.storage[0] != want_order:
+        if not tma[index] and mx.loose and mx.loose[0] == want_order:
+            mx.storage = mx.loose
+        elif mx.storage is None or mx.storage[0] != want_order:
             mx = _copy(mem, v, name, want_order, batch if multi else None)
-        if _core.realign_pays(name, rows, n, k, mx.storage[1] * v.element_bytes):
+        if tma[index] and _core.realign_pays(name, rows, n, k, mx.storage[1] * v.element_bytes):
             mx = _copy(mem, v, name, want_order, batch if multi else None,
                        _core.STAGING_ROW_ALIGNMENT)
         if name == "a":
@@ -509,6 +539,8 @@ def _run(kernel, a, b, out, stream, out_dtype):
             result = mem.squeeze(result)
         mc = _Matrix(view(result, "out"), multi)
     target = None
+    if not tma[2] and mc.loose and mc.loose[0] == want[2]:
+        mc.storage = mc.loose   # written as it is, at any alignment
     if mc.storage is None or mc.storage[0] != want[2] or (multi and mc.stride == 0):
         # Computed into an aligned buffer of the kernel's layout, then copied
         # into the caller's.
@@ -547,6 +579,31 @@ def _run(kernel, a, b, out, stream, out_dtype):
     if target is not None:
         mem.copy(result, target)
     return result
+
+
+def _staging(m, n, k, dtype, c_dtype, matrices, orders):
+    """(a, b, c): whether a TMA kernel in the layouts `orders` would have to
+    copy each operand (gemm._core.tma_staging of their leading dimensions and
+    addresses; an operand with no contiguous dimension is copied for every
+    kernel, and an output not given is allocated packed and aligned)."""
+    lds, addresses, unusable = [], [], []
+    packed = (k if orders[0] == "row" else m, k if orders[1] == "row" else n,
+              n if orders[2] == "row" else m)
+    for mx, order, ld in zip(matrices, orders, packed):
+        if mx is None:
+            lds.append(ld)
+            addresses.append(0)
+            unusable.append(False)
+        elif mx.loose and mx.loose[0] == order:
+            lds.append(mx.loose[1])
+            addresses.append(mx.first.ptr)
+            unusable.append(False)
+        else:
+            lds.append(ld)
+            addresses.append(0)
+            unusable.append(True)
+    flags = _core.tma_staging(m, n, k, dtype, c_dtype, tuple(lds), tuple(addresses))
+    return tuple(f or u for f, u in zip(flags, unusable))
 
 
 def _workspace(kernel, mem, device, stream, size, zeroed):

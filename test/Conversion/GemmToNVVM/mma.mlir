@@ -3,9 +3,13 @@
 // gemm.mma.sm90 becomes BK / 16 k-steps of one nvvm.wgmma.mma_async per
 // 64-row accumulator atom, with 128-byte-swizzle K-major shared-memory
 // descriptors: (1 << 62) | ((1024 >> 4) << 32) | (1 << 16)
-// = 4611686293305360384, plus the start address >> 4. The k-steps advance
-// both operands by 32 bytes; atom i of A starts 64 * i rows (of 128 bytes)
-// into the slot.
+// = 4611686293305360384, plus the start address >> 4. The start address is
+// the slot's offset in the CTA's shared memory, address & 0x3FFFF (PTX ISA
+// matrix-descriptor-encode): in a cluster a shared::cta address carries the
+// CTA's rank from bit 24 up, which must not reach the leading byte offset
+// (bits 16-29). The k-steps advance both operands by 32 bytes (2 in the
+// start field, folded into the constant); atom i of A starts 64 * i rows
+// (of 128 bytes) into the slot.
 
 !ringA = !gemm.smem<4 x 128 x 64 x bf16, swizzle = 128>
 !ringB256 = !gemm.smem<4 x 256 x 64 x bf16, swizzle = 128>
@@ -24,30 +28,38 @@ gpu.module @kernels {
   // CHECK-NEXT: %[[BSTAGE:.*]] = llvm.mlir.constant(32768 : i32) : i32
   // CHECK-NEXT: %[[BOFF:.*]] = llvm.mul %[[SLOT]], %[[BSTAGE]] : i32
   // CHECK-NEXT: %[[BSLOT:.*]] = llvm.getelementptr %[[B]][%[[BOFF]]] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
-  // k-step 0: B descriptor, then A descriptor of atom 0.
-  // CHECK-NEXT: %[[B0:.*]] = llvm.getelementptr %[[BSLOT]][0] : (!llvm.ptr<3>) -> !llvm.ptr<3>, i8
-  // CHECK-NEXT: %[[B0I:.*]] = llvm.ptrtoint %[[B0]] : !llvm.ptr<3> to i32
+  // The start fields: (slot address & 0x3FFFF) >> 4, A's then B's.
+  // CHECK-NEXT: %[[AI:.*]] = llvm.ptrtoint %[[ASLOT]] : !llvm.ptr<3> to i32
+  // CHECK-NEXT: %[[MASK:.*]] = llvm.mlir.constant(262143 : i32) : i32
+  // CHECK-NEXT: %[[AM:.*]] = llvm.and %[[AI]], %[[MASK]] : i32
   // CHECK-NEXT: %[[FOUR:.*]] = llvm.mlir.constant(4 : i32) : i32
-  // CHECK-NEXT: %[[B0S:.*]] = llvm.lshr %[[B0I]], %[[FOUR]] : i32
-  // CHECK-NEXT: %[[B0Z:.*]] = llvm.zext %[[B0S]] : i32 to i64
+  // CHECK-NEXT: %[[AS:.*]] = llvm.lshr %[[AM]], %[[FOUR]] : i32
+  // CHECK-NEXT: %[[ASTART:.*]] = llvm.zext %[[AS]] : i32 to i64
+  // CHECK-NEXT: %[[BI:.*]] = llvm.ptrtoint %[[BSLOT]] : !llvm.ptr<3> to i32
+  // CHECK-NEXT: %[[MASKB:.*]] = llvm.mlir.constant(262143 : i32) : i32
+  // CHECK-NEXT: %[[BM:.*]] = llvm.and %[[BI]], %[[MASKB]] : i32
+  // CHECK-NEXT: %[[FOURB:.*]] = llvm.mlir.constant(4 : i32) : i32
+  // CHECK-NEXT: %[[BS:.*]] = llvm.lshr %[[BM]], %[[FOURB]] : i32
+  // CHECK-NEXT: %[[BSTART:.*]] = llvm.zext %[[BS]] : i32 to i64
+  // k-step 0: B descriptor, then A descriptor of atom 0.
   // CHECK-NEXT: %[[BITS:.*]] = llvm.mlir.constant(4611686293305360384 : i64) : i64
-  // CHECK-NEXT: %[[BDESC0:.*]] = llvm.add %[[B0Z]], %[[BITS]] : i64
-  // CHECK-NEXT: %[[A0:.*]] = llvm.getelementptr %[[ASLOT]][0] : (!llvm.ptr<3>) -> !llvm.ptr<3>, i8
-  // CHECK: %[[ADESC0:.*]] = llvm.add %{{.*}}, %{{.*}} : i64
+  // CHECK-NEXT: %[[BDESC0:.*]] = llvm.add %[[BSTART]], %[[BITS]] : i64
+  // CHECK-NEXT: %[[ABITS:.*]] = llvm.mlir.constant(4611686293305360384 : i64) : i64
+  // CHECK-NEXT: %[[ADESC0:.*]] = llvm.add %[[ASTART]], %[[ABITS]] : i64
   // CHECK-NEXT: %[[ATOM0:.*]] = llvm.extractvalue %[[ACC]][0]
   // CHECK-NEXT: %[[D0:.*]] = nvvm.wgmma.mma_async %[[ADESC0]], %[[BDESC0]], %[[ATOM0]], <m = 64, n = 256, k = 16>, D[<f32>, <one>], A[<bf16>, <one>, <row>], B[<bf16>, <one>, <col>]
   // CHECK-NEXT: %[[ACC1:.*]] = llvm.insertvalue %[[D0]], %[[ACC]][0]
-  // k-steps 1-3 at 32, 64 and 96 bytes into the rows, chaining the accumulator.
-  // CHECK-NEXT: llvm.getelementptr %[[BSLOT]][32] : (!llvm.ptr<3>) -> !llvm.ptr<3>, i8
-  // CHECK: llvm.getelementptr %[[ASLOT]][32] : (!llvm.ptr<3>) -> !llvm.ptr<3>, i8
-  // CHECK: llvm.mlir.constant(4611686293305360384 : i64) : i64
-  // CHECK: llvm.extractvalue %[[ACC1]][0]
+  // k-steps 1-3 at 32, 64 and 96 bytes into the rows (start + 2, 4, 6),
+  // chaining the accumulator.
+  // CHECK-NEXT: llvm.mlir.constant(4611686293305360386 : i64) : i64
+  // CHECK-NEXT: llvm.add %[[BSTART]], %{{.*}} : i64
+  // CHECK-NEXT: llvm.mlir.constant(4611686293305360386 : i64) : i64
+  // CHECK-NEXT: llvm.add %[[ASTART]], %{{.*}} : i64
+  // CHECK-NEXT: llvm.extractvalue %[[ACC1]][0]
   // CHECK-NEXT: nvvm.wgmma.mma_async {{.*}}, <m = 64, n = 256, k = 16>, D[<f32>, <one>], A[<bf16>, <one>, <row>], B[<bf16>, <one>, <col>]
-  // CHECK: llvm.getelementptr %[[BSLOT]][64]
-  // CHECK: llvm.getelementptr %[[ASLOT]][64]
+  // CHECK: llvm.mlir.constant(4611686293305360388 : i64) : i64
   // CHECK: nvvm.wgmma.mma_async {{.*}}, <m = 64, n = 256, k = 16>
-  // CHECK: llvm.getelementptr %[[BSLOT]][96]
-  // CHECK: llvm.getelementptr %[[ASLOT]][96]
+  // CHECK: llvm.mlir.constant(4611686293305360390 : i64) : i64
   // CHECK: nvvm.wgmma.mma_async {{.*}}, <m = 64, n = 256, k = 16>
   // CHECK-NOT: nvvm.wgmma.mma_async
   // CHECK: gpu.return
@@ -63,19 +75,23 @@ gpu.module @kernels {
   // CHECK-LABEL: gpu.func @mma_128x128
   // CHECK-SAME: %[[A:[a-z0-9]+]]: !llvm.ptr<3>, %[[B:[a-z0-9]+]]: !llvm.ptr<3>
   // CHECK: %[[ASLOT:.*]] = llvm.getelementptr %[[A]][%{{.*}}] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
-  // CHECK: llvm.getelementptr %[[ASLOT]][0] :
+  // CHECK: llvm.ptrtoint %[[ASLOT]]
+  // CHECK: %[[ASTART:.*]] = llvm.zext %{{.*}} : i32 to i64
+  // CHECK: llvm.add %[[ASTART]], %{{.*}} : i64
   // CHECK: nvvm.wgmma.mma_async {{.*}}, <m = 64, n = 128, k = 16>, D[<f32>, <one>], A[<bf16>, <one>, <row>], B[<bf16>, <one>, <col>]
   // CHECK-NEXT: llvm.insertvalue %{{.*}}[0]
-  // CHECK: llvm.getelementptr %[[ASLOT]][8192] :
+  // 8192 bytes: 512 in the start field.
+  // CHECK-NEXT: llvm.mlir.constant(4611686293305360896 : i64) : i64
+  // CHECK-NEXT: llvm.add %[[ASTART]], %{{.*}} : i64
   // CHECK: llvm.extractvalue %{{.*}}[1]
   // CHECK-NEXT: nvvm.wgmma.mma_async {{.*}}, <m = 64, n = 128, k = 16>
   // CHECK-NEXT: llvm.insertvalue %{{.*}}[1]
-  // CHECK: llvm.getelementptr %[[ASLOT]][32] :
-  // CHECK: llvm.getelementptr %[[ASLOT]][8224] :
-  // CHECK: llvm.getelementptr %[[ASLOT]][64] :
-  // CHECK: llvm.getelementptr %[[ASLOT]][8256] :
-  // CHECK: llvm.getelementptr %[[ASLOT]][96] :
-  // CHECK: llvm.getelementptr %[[ASLOT]][8288] :
+  // CHECK: llvm.mlir.constant(4611686293305360386 : i64)
+  // CHECK: llvm.mlir.constant(4611686293305360898 : i64)
+  // CHECK: llvm.mlir.constant(4611686293305360388 : i64)
+  // CHECK: llvm.mlir.constant(4611686293305360900 : i64)
+  // CHECK: llvm.mlir.constant(4611686293305360390 : i64)
+  // CHECK: llvm.mlir.constant(4611686293305360902 : i64)
   // CHECK: gpu.return
   gpu.func @mma_128x128(%acc: !gemm.accum<128 x 128 x f32>, %a: !ringA, %b: !ringB128,
                         %slot: i32, %row: i32) {
@@ -126,9 +142,11 @@ gpu.module @kernels {
   // WGMMAs (which would make it insert warpgroup.arrive/wait).
   // (The zeros themselves are dead and left to DCE.)
   // CHECK-LABEL: gpu.func @mma_fresh
-  // The A slot, the B slot, then the MMA's own undefined accumulator.
+  // The A slot, the B slot, their descriptors' start fields, then the
+  // MMA's own undefined accumulator.
   // CHECK: llvm.getelementptr %{{.*}}[%{{.*}}] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
   // CHECK: llvm.getelementptr %{{.*}}[%{{.*}}] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
+  // CHECK-COUNT-2: llvm.zext %{{.*}} : i32 to i64
   // CHECK-NEXT: %[[FRESH:.*]] = llvm.mlir.undef : !llvm.struct<(struct<(f32, {{.*}})>, struct<(f32, {{.*}})>)>
   // CHECK-NOT: llvm.insertvalue %{{.*}}, %[[FRESH]]
   // CHECK: llvm.extractvalue %[[FRESH]][0]
@@ -241,20 +259,25 @@ gpu.module @mn_major {
   // CHECK-NEXT: %[[ATOTAL:.*]] = llvm.add %[[AOFF]], %[[BOFF]] : i32
   // CHECK-NEXT: %[[ASLOT:.*]] = llvm.getelementptr %[[A]][%[[ATOTAL]]]
   // CHECK: %[[BSLOT:.*]] = llvm.getelementptr %[[B]][%{{.*}}] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
+  // CHECK: llvm.ptrtoint %[[ASLOT]]
+  // CHECK-NEXT: llvm.mlir.constant(262143 : i32)
+  // CHECK: %[[ASTART:.*]] = llvm.zext %{{.*}} : i32 to i64
+  // CHECK: llvm.ptrtoint %[[BSLOT]]
+  // CHECK-NEXT: llvm.mlir.constant(262143 : i32)
+  // CHECK: %[[BSTART:.*]] = llvm.zext %{{.*}} : i32 to i64
   // K-major B: the K-major bits.
   // CHECK: llvm.mlir.constant(4611686293305360384 : i64) : i64
-  // CHECK: llvm.getelementptr %[[ASLOT]][0] :
   // CHECK: %[[ABITS:.*]] = llvm.mlir.constant(4611686293338849280 : i64) : i64
-  // CHECK-NEXT: %[[ADESC:.*]] = llvm.add %{{.*}}, %[[ABITS]] : i64
+  // CHECK-NEXT: %[[ADESC:.*]] = llvm.add %[[ASTART]], %[[ABITS]] : i64
   // CHECK: nvvm.wgmma.mma_async %[[ADESC]], %{{.*}}, <m = 64, n = 256, k = 16>, D[<f32>, <one>], A[<bf16>, <one>, <col>], B[<bf16>, <one>, <col>]
-  // The next k-steps: 32 bytes further in B's rows, 16 lines (2048 bytes)
-  // further in A's blocks.
-  // CHECK: llvm.getelementptr %[[BSLOT]][32] :
-  // CHECK: llvm.getelementptr %[[ASLOT]][2048] :
-  // CHECK: llvm.getelementptr %[[BSLOT]][64] :
-  // CHECK: llvm.getelementptr %[[ASLOT]][4096] :
-  // CHECK: llvm.getelementptr %[[BSLOT]][96] :
-  // CHECK: llvm.getelementptr %[[ASLOT]][6144] :
+  // The next k-steps: 32 bytes further in B's rows (+2), 16 lines (2048
+  // bytes, +128) further in A's blocks.
+  // CHECK: llvm.mlir.constant(4611686293305360386 : i64)
+  // CHECK: llvm.mlir.constant(4611686293338849408 : i64)
+  // CHECK: llvm.mlir.constant(4611686293305360388 : i64)
+  // CHECK: llvm.mlir.constant(4611686293338849536 : i64)
+  // CHECK: llvm.mlir.constant(4611686293305360390 : i64)
+  // CHECK: llvm.mlir.constant(4611686293338849664 : i64)
   // CHECK: nvvm.wgmma.mma_async
   // CHECK-NOT: nvvm.wgmma.mma_async
   // CHECK: gpu.return
@@ -269,13 +292,21 @@ gpu.module @mn_major {
   // CHECK-SAME: %[[A:[a-z0-9]+]]: !llvm.ptr<3>, %[[B:[a-z0-9]+]]: !llvm.ptr<3>
   // CHECK: %[[ASLOT:.*]] = llvm.getelementptr %[[A]][%{{.*}}] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
   // CHECK: %[[BSLOT:.*]] = llvm.getelementptr %[[B]][%{{.*}}] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
-  // CHECK-NEXT: llvm.getelementptr %[[BSLOT]][0] :
-  // CHECK: %[[BBITS:.*]] = llvm.mlir.constant(4611686293338849280 : i64) : i64
-  // CHECK-NEXT: %[[BDESC:.*]] = llvm.add %{{.*}}, %[[BBITS]] : i64
+  // The B start field is masked too: an N-major B of N = 256 spans 4
+  // blocks, whose stride is the leading byte offset that an unmasked
+  // cluster rank (bit 24 of the address) would have added 16 << 16 to.
+  // CHECK: %[[BI:.*]] = llvm.ptrtoint %[[BSLOT]] : !llvm.ptr<3> to i32
+  // CHECK-NEXT: %[[MASK:.*]] = llvm.mlir.constant(262143 : i32) : i32
+  // CHECK-NEXT: %[[BM:.*]] = llvm.and %[[BI]], %[[MASK]] : i32
+  // CHECK-NEXT: llvm.mlir.constant(4 : i32) : i32
+  // CHECK-NEXT: %[[BS:.*]] = llvm.lshr %[[BM]], %{{.*}} : i32
+  // CHECK-NEXT: %[[BSTART:.*]] = llvm.zext %[[BS]] : i32 to i64
+  // CHECK-NEXT: %[[BBITS:.*]] = llvm.mlir.constant(4611686293338849280 : i64) : i64
+  // CHECK-NEXT: %[[BDESC:.*]] = llvm.add %[[BSTART]], %[[BBITS]] : i64
   // CHECK: llvm.mlir.constant(4611686293305360384 : i64) : i64
   // CHECK: nvvm.wgmma.mma_async %{{.*}}, %[[BDESC]], %{{.*}}, <m = 64, n = 256, k = 16>, D[<f32>, <one>], A[<bf16>, <one>, <row>], B[<bf16>, <one>, <row>]
-  // CHECK: llvm.getelementptr %[[BSLOT]][2048] :
-  // CHECK: llvm.getelementptr %[[ASLOT]][32] :
+  // CHECK: llvm.mlir.constant(4611686293338849408 : i64)
+  // CHECK: llvm.mlir.constant(4611686293305360386 : i64)
   // CHECK: gpu.return
   gpu.func @b_n_major(%acc: !gemm.accum<64 x 256 x f32>, %a: !ringAk, %b: !ringBn,
                       %slot: i32, %row: i32) {
@@ -287,11 +318,12 @@ gpu.module @mn_major {
   // Two atoms of an M-major A: atom 1 is the next block (8192 bytes).
   // CHECK-LABEL: gpu.func @two_atoms_m_major
   // CHECK: %[[ASLOT:.*]] = llvm.getelementptr %{{.*}}[%{{.*}}] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
-  // CHECK: llvm.getelementptr %[[ASLOT]][0] :
+  // CHECK: llvm.mlir.constant(4611686293338849280 : i64)
   // CHECK: nvvm.wgmma.mma_async {{.*}}, <m = 64, n = 128, k = 16>, D[<f32>, <one>], A[<bf16>, <one>, <col>], B[<bf16>, <one>, <row>]
-  // CHECK: llvm.getelementptr %[[ASLOT]][8192] :
-  // CHECK: llvm.getelementptr %[[ASLOT]][2048] :
-  // CHECK: llvm.getelementptr %[[ASLOT]][10240] :
+  // 8192, 2048 and 10240 bytes: 512, 128 and 640 in the start field.
+  // CHECK: llvm.mlir.constant(4611686293338849792 : i64)
+  // CHECK: llvm.mlir.constant(4611686293338849408 : i64)
+  // CHECK: llvm.mlir.constant(4611686293338849920 : i64)
   // CHECK: gpu.return
   gpu.func @two_atoms_m_major(%acc: !gemm.accum<128 x 128 x f32>, %a: !ringAm,
                               %b: !gemm.smem<4 x 128 x 64 x bf16, swizzle = 128, major = mn>,

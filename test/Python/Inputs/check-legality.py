@@ -30,6 +30,16 @@ def grid():
     yield Config(128, 256, tile_k=32)
     yield Config(128, 256, swizzle=0)
     yield Config(128, 256, swizzle=3, raster="along_n")
+    # The direct kernel: BM 64 or 128, the register limit, and what it takes
+    # none of (clusters, split-K, stream-K, deeper rings).
+    for bm in (64, 128, 192):
+        for bn in (8, 32, 64, 96, 128, 136):
+            yield Config(bm, bn, "direct")
+    yield Config(64, 64, "direct", 2, 1)
+    yield Config(64, 64, "direct", stages=2)
+    yield Config(64, 64, "direct", stages=3)
+    yield Config(64, 64, "direct", splits=2)
+    yield Config(64, 64, "direct", stream_k=True)
 
 
 def main(gemm_opt):

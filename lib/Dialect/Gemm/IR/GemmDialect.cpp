@@ -121,6 +121,22 @@ LogicalResult ConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     if (kGroup != 1)
       return emitError() << "k_group is implemented for sm_100a kernels; "
                             "sm_90a kernels use k_group = 1";
+    if (schedule == Schedule::direct) {
+      if (cluster[0] != 1 || cluster[1] != 1)
+        return emitError() << "schedule = direct runs one CTA per tile and "
+                              "shares no operand across CTAs; use cluster = "
+                              "[1, 1]";
+      if (scheduler != TileScheduler::static_persistent)
+        return emitError() << "schedule = direct launches one CTA per tile; "
+                              "the "
+                           << stringifyTileScheduler(scheduler)
+                           << " scheduler is for the TMA kernels (leave "
+                              "scheduler at its default)";
+      if (stages != 0 && stages != 2)
+        return emitError() << "schedule = direct double-buffers its k-blocks "
+                              "in shared memory: stages must be 0 or 2, got "
+                           << stages;
+    }
   }
   if (arch == Arch::sm_100a) {
     if (schedule != Schedule::warp_roles)

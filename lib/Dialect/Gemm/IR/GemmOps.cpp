@@ -146,6 +146,12 @@ LogicalResult MatmulOp::verifyBatched() {
     return success();
   if (getConfig().getArch() != Arch::sm_90a)
     return emitOpError("batched is implemented for sm_90a kernels");
+  // The batched kernels address their entries through rank-3 TMA
+  // descriptors; the direct kernel takes plain pointers and has no batch.
+  if (getConfig().getSchedule() == Schedule::direct)
+    return emitOpError("schedule = direct has no batched form (it takes "
+                       "plain pointers, one problem a launch): use "
+                       "schedule = cooperative or pingpong for a batch");
   return success();
 }
 
@@ -172,7 +178,10 @@ LogicalResult MatmulOp::verifyLayouts() {
               "transposes only 16-bit operands";
   int64_t bn = getConfig().getTile()[1];
   int64_t span = 128 / getElementBytes(aType);
-  if (bNMajor && bn % span != 0)
+  // The direct kernel loads element by element into K-major shared memory
+  // whatever the layout: no TMA block constraint.
+  if (bNMajor && bn % span != 0 &&
+      getConfig().getSchedule() != Schedule::direct)
     return emitOpError("an N-major B (b(row)) is loaded in blocks of ")
            << span << " columns (one 128-byte swizzle span); tile N of " << bn
            << " is not a multiple";

@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "DirectKernel.h"
 #include "KernelBuilder.h"
 #include "gemm/Dialect/Gemm/Transforms/Passes.h"
 
@@ -757,6 +758,8 @@ struct GemmMaterializeSM90Pass
     }
     auto materialize =
         [&](MatmulOp matmul) -> FailureOr<bundle::KernelManifest> {
+      if (matmul.getConfig().getSchedule() == Schedule::direct)
+        return materializeDirectKernel(matmul);
       FailureOr<KernelShape> shape =
           planKernel(matmul, wgmmaLookahead, storeSlots);
       if (failed(shape))

@@ -29,8 +29,11 @@ def Gemm_ConfigAttr : AttrDef<Gemm_Dialect, "Config"> {
     - `stages`: depth of the TMA -> MMA shared-memory ring; 0 derives the
       deepest ring that fits the shared-memory budget.
     - `schedule`: `cooperative` (consumer warpgroups split one tile),
-      `pingpong` (consumer warpgroups alternate tiles) or `warp_roles`
-      (SM100: load, MMA, scheduler and epilogue warps).
+      `pingpong` (consumer warpgroups alternate tiles), `warp_roles`
+      (SM100: load, MMA, scheduler and epilogue warps) or `direct` (SM90:
+      one CTA per tile whose BM / 64 warpgroups load A and B with plain
+      element loads and write C with plain stores, at any alignment; no TMA,
+      no cluster, two shared-memory stages).
     - `scheduler`: `static_persistent`, `clc` (SM100 cluster launch control),
       `split_k` (SM90: each tile's k-blocks in `splits` ranges, computed
       by different CTAs and summed by the last to finish) or `stream_k`

@@ -40,10 +40,14 @@ def Gemm_Major : I32EnumAttr<"Major",
 def Gemm_ScheduleCooperative : I32EnumAttrCase<"cooperative", 0>;
 def Gemm_SchedulePingpong : I32EnumAttrCase<"pingpong", 1>;
 def Gemm_ScheduleWarpRoles : I32EnumAttrCase<"warp_roles", 2>;
+def Gemm_ScheduleDirect : I32EnumAttrCase<"direct", 3>;
 def Gemm_Schedule : I32EnumAttr<"Schedule",
     "how consumer warpgroups share work: cooperative (split one tile), "
-    "pingpong (alternate tiles), warp_roles (SM100 load/MMA/epilogue warps)",
-    [Gemm_ScheduleCooperative, Gemm_SchedulePingpong, Gemm_ScheduleWarpRoles]> {
+    "pingpong (alternate tiles), warp_roles (SM100 load/MMA/epilogue warps), "
+    "direct (SM90: every warpgroup loads and multiplies one tile per CTA, "
+    "operands read and C written with plain loads and stores)",
+    [Gemm_ScheduleCooperative, Gemm_SchedulePingpong, Gemm_ScheduleWarpRoles,
+     Gemm_ScheduleDirect]> {
   let cppNamespace = "::mlir::gemm";
   let genSpecializedAttr = 0;
 }

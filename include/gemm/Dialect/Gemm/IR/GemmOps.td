@@ -98,7 +98,7 @@ def Gemm_MatmulOp : Gemm_Op<"matmul", [Symbol, IsolatedFromAbove]> {
 
 def Gemm_YieldOp : Gemm_Op<"yield", [Pure, Terminator, ReturnLike,
     ParentOneOf<["MatmulOp", "WarpSpecializeOp", "AccumStoreSmemOp",
-                 "WarpRolesOp", "TmemStoreSmemOp"]>]> {
+                 "WarpRolesOp", "TmemStoreSmemOp", "AccumStoreDirectOp"]>]> {
   let summary = "terminates gemm regions";
   let description = [{
     Returns the epilogue's output value, or ends a warp-role region.
@@ -637,6 +637,7 @@ def Gemm_StaticTileOp : Gemm_Op<"sched.static_tile", [Pure]> {
 }
 
 include "gemm/Dialect/Gemm/IR/GemmSM100Ops.td"
+include "gemm/Dialect/Gemm/IR/GemmDirectOps.td"
 
 def Gemm_BarrierAnyOp : Gemm_Op<"barrier_any", [Gemm_SideEffects]> {
   let summary = "a named barrier that tells its threads whether any of them passed true";

@@ -16,8 +16,16 @@ def GemmMaterializeSM90 : Pass<"gemm-materialize-sm90", "ModuleOp"> {
     (block, cluster, shared memory, parameters) is attached to the module as
     `gemm.bundle` for `gemm-export-bundle`.
 
-    The options switch off two latency-hiding techniques, to measure what
-    they are worth; the defaults are the fast kernel.
+    A matmul with `schedule = direct` gets the direct kernel instead: one
+    CTA per tile whose warpgroups read A and B with plain element loads into
+    a two-stage shared-memory ring (`gemm.direct.load`,
+    `gemm.direct.store_smem`), multiply with WGMMA and write C from the
+    accumulator fragments (`gemm.accum.store_direct`); its parameters are
+    pointers and leading dimensions, so any alignment works and nothing is
+    staged (docs/SM90.md, "The direct kernel").
+
+    The options switch off two latency-hiding techniques of the TMA kernel,
+    to measure what they are worth; the defaults are the fast kernel.
   }];
   let options = [
     Option<"wgmmaLookahead", "wgmma-lookahead", "int64_t", "1",
@@ -56,6 +64,23 @@ def GemmMaterializeSM100 : Pass<"gemm-materialize-sm100", "ModuleOp"> {
                            "::mlir::NVVM::NVVMDialect"];
 }
 
+def GemmCheckPlacement : Pass<"gemm-check-placement", "ModuleOp"> {
+  let summary = "refuse kernel IR the gemm pipelines would leave uncompiled";
+  let description = [{
+    The first pass of `gemm-to-nvvm` and `gemm-to-ptx`. Their later passes
+    compile the `gpu.module`s at the top level of the module they run on
+    (`convert-gpu-to-nvvm` runs nested on them, `gpu-module-to-binary`
+    serializes them) and look no deeper, so a kernel elsewhere would pass
+    through the pipeline uncompiled while it reports success. This pass
+    makes that an error: a `gpu.module` or a `gemm.matmul` (whose kernel's
+    `gpu.module` is built in its place) that is not directly in the top-level
+    module, and a gemm kernel op outside every function (code of no
+    function). A file of more than
+    one top-level operation is parsed into an implicit module around them,
+    so a `module` written in such a file is nested: the diagnostic says so.
+  }];
+}
+
 def GemmCheckPipelines : Pass<"gemm-check-pipelines", "ModuleOp"> {
   let summary = "prove the pipeline protocol of each kernel";
   let description = [{
@@ -87,9 +112,14 @@ def GemmCheckProtocol : Pass<"gemm-check-protocol", "ModuleOp"> {
     phase than it names or beyond the count, a barrier left with a partial
     phase, a multicast or peer mask outside the cluster, TMEM and cluster
     launch control misuse. docs/Verification.md says what this proves and
-    under which bounds. An op the simulator has no semantics for is an
-    error naming it. With `max-steps` the check of a kernel stops (with a
-    warning, not an error) once that many ops were simulated.
+    under which bounds. A kernel with an op the simulator has no semantics
+    for (or a form of one it does not model) is not checked: it gets a
+    warning naming the op ("not simulated: gemm.direct.load; the protocol of
+    kernel 'k' is not checked"), not an error, so that new kernel ops never
+    break the pipelines before the simulator learns them (gemm-sim, which
+    runs a kernel on request, still fails on them). With `max-steps` the
+    check of a kernel stops (with a warning, not an error) once that many
+    ops were simulated.
   }];
   let options = [
     Option<"sms", "sms", "unsigned", "0",
