@@ -202,9 +202,21 @@ void readParam(const json &value, const std::string &path, Param &param,
     reader.readEnum("dim", param.dim);
     return;
   }
+  if (param.kind == ParamKind::Scale) {
+    reader.rejectUnknownFields({"kind", "tensor", "granularity"});
+    reader.readEnum("tensor", param.scale.tensor);
+    reader.readEnum("granularity", param.scale.granularity);
+    param.tensor = param.scale.tensor;
+    return;
+  }
   if (param.kind == ParamKind::Pointer || param.kind == ParamKind::LeadingDim) {
     reader.rejectUnknownFields({"kind", "tensor"});
     reader.readEnum("tensor", param.tensor);
+    return;
+  }
+  if (param.kind == ParamKind::Amax) {
+    reader.rejectUnknownFields({"kind"});
+    param.tensor = Tensor::C;
     return;
   }
   if (param.kind == ParamKind::Workspace) {
@@ -244,6 +256,10 @@ template <typename Json> Json toJsonImpl(const KernelManifest &m) {
       if (param.workspace.bytesPerCta != 0)
         p["bytes_per_cta"] = param.workspace.bytesPerCta;
       p["zero_init"] = param.workspace.zeroInit;
+    } else if (param.kind == ParamKind::Scale) {
+      p["tensor"] = toString(param.scale.tensor);
+      p["granularity"] = toString(param.scale.granularity);
+    } else if (param.kind == ParamKind::Amax) {
     } else {
       p["tensor"] = toString(param.tma.tensor);
       p["box"] = param.tma.box;
@@ -283,6 +299,10 @@ template <typename Json> Json toJsonImpl(const KernelManifest &m) {
                 {"b", toString(m.types.b)},
                 {"c", toString(m.types.c)},
                 {"accumulator", toString(m.types.accumulator)}};
+  if (m.types.fp8Accumulation)
+    j["types"]["fp8_accumulation"] = {
+        {"mode", toString(*m.types.fp8Accumulation)},
+        {"promote_every_k", m.types.promoteEveryK}};
   j["layouts"] = {{"a", toString(m.layouts.a)},
                   {"b", toString(m.layouts.b)},
                   {"c", toString(m.layouts.c)}};
@@ -309,7 +329,66 @@ bool isPtxIdentifier(std::string_view name) {
          std::all_of(name.begin() + 1, name.end(), isBody);
 }
 
-bool isFp8(DType type) { return type == DType::E4M3 || type == DType::E5M2; }
+/// The rules of one scale or amax parameter (params[index]) of `m`.
+void validateScale(const KernelManifest &m, size_t index,
+                   std::vector<std::string> &errors) {
+  const Param &param = m.params[index];
+  std::string path = "params[" + std::to_string(index) + "]";
+  auto fail = [&](const std::string &message) {
+    errors.push_back(path + ": " + message);
+  };
+  for (size_t j = 0; j < index; ++j) {
+    const Param &other = m.params[j];
+    if (other.kind != param.kind)
+      continue;
+    if (param.kind == ParamKind::Amax)
+      return fail("a second amax (first at params[" + std::to_string(j) + "])");
+    if (other.scale.tensor == param.scale.tensor)
+      return fail("a second scale for tensor " +
+                  std::string(toString(param.scale.tensor)) +
+                  " (first at params[" + std::to_string(j) + "])");
+  }
+  if (param.kind == ParamKind::Amax) {
+    if (!isFp8(m.types.c))
+      fail("an amax is written for fp8 outputs only, but c is " +
+           std::string(toString(m.types.c)));
+    return;
+  }
+  const ScaleParam &scale = param.scale;
+  std::string what = "a " + std::string(toString(scale.granularity)) +
+                     " scale for tensor " + std::string(toString(scale.tensor));
+  if (scale.tensor == Tensor::C) {
+    if (!isFp8(m.types.c))
+      fail(what + ": output scales apply to fp8 outputs only, but c is " +
+           std::string(toString(m.types.c)));
+    else if (scale.granularity != ScaleGranularity::Tensor)
+      fail(what + ": the output scale is one f32 per tensor");
+    return;
+  }
+  DType input = scale.tensor == Tensor::A ? m.types.a : m.types.b;
+  if (!isFp8(input) && !isInt8(input))
+    return fail(what +
+                ": scales apply to fp8 and 8-bit integer inputs, "
+                "not " +
+                std::string(toString(input)));
+  if (m.types.c == DType::S32)
+    return fail(what + ": an s32 output holds the raw accumulator, "
+                       "without scales");
+  ScaleGranularity other =
+      scale.tensor == Tensor::A ? ScaleGranularity::Col : ScaleGranularity::Row;
+  if (scale.granularity == other)
+    return fail(what + ": A is scaled per tensor, row or block, B per "
+                       "tensor, column or block");
+  if (scale.granularity == ScaleGranularity::Block) {
+    if (!isFp8(input))
+      return fail(what + ": block scales apply to fp8 inputs");
+    Tensor partner = scale.tensor == Tensor::A ? Tensor::B : Tensor::A;
+    const ScaleParam *partnerScale = m.scaleFor(partner);
+    if (!partnerScale || partnerScale->granularity != ScaleGranularity::Block)
+      fail(what + ": block scales of A (1 x 128) go with block scales of B "
+                  "(128 x 128)");
+  }
+}
 
 void validateTmaDescriptor(const TmaDescriptorParam &tma, DType dtype,
                            const std::string &path,
@@ -351,6 +430,18 @@ const TmaDescriptorParam *KernelManifest::tmaDescriptorFor(Tensor t) const {
     if (param.kind == ParamKind::TmaDescriptor && param.tma.tensor == t)
       return &param.tma;
   return nullptr;
+}
+
+const ScaleParam *KernelManifest::scaleFor(Tensor t) const {
+  for (const Param &param : params)
+    if (param.kind == ParamKind::Scale && param.scale.tensor == t)
+      return &param.scale;
+  return nullptr;
+}
+
+bool KernelManifest::hasAmax() const {
+  return std::any_of(params.begin(), params.end(),
+                     [](const Param &p) { return p.kind == ParamKind::Amax; });
 }
 
 bool KernelManifest::takesPointer(Tensor t) const {
@@ -430,13 +521,36 @@ std::vector<std::string> KernelManifest::validate() const {
   if (std::find(tile.begin(), tile.end(), 0u) != tile.end())
     fail("tile: " + dimsToString(tile) + " has a zero extent");
 
-  if (types.accumulator != DType::F32 && types.accumulator != DType::F16)
+  bool int8 = isInt8(types.a);
+  if (types.accumulator != DType::F32 && types.accumulator != DType::F16 &&
+      types.accumulator != DType::S32)
     fail("types.accumulator: " + std::string(toString(types.accumulator)) +
-         " cannot accumulate; expected f32 or f16");
-  if (types.a != types.b && !(isFp8(types.a) && isFp8(types.b)))
+         " cannot accumulate; expected f32, f16 or s32");
+  else if (int8 != (types.accumulator == DType::S32))
+    fail("types.accumulator: " + std::string(toString(types.accumulator)) +
+         (int8 ? "; 8-bit integer inputs accumulate in s32"
+               : "; s32 accumulates 8-bit integer inputs only"));
+  if (types.a != types.b && !(isFp8(types.a) && isFp8(types.b)) &&
+      !(isInt8(types.a) && isInt8(types.b)))
     fail("types: a is " + std::string(toString(types.a)) + " and b is " +
          std::string(toString(types.b)) +
-         "; A and B must have the same dtype (only e4m3 and e5m2 mix)");
+         "; A and B must have the same dtype (only e4m3 and e5m2 mix, and "
+         "s8 and u8)");
+  if (isInt8(types.c) || (types.c == DType::S32 && !int8))
+    fail("types.c: " + std::string(toString(types.c)) +
+         " is not an output dtype (s32 is the output of 8-bit integer "
+         "inputs)");
+  // SM90 fp8 kernels say how they accumulate; SM100 ones (tcgen05,
+  // accumulating in f32 tensor memory) need not.
+  if (types.fp8Accumulation && !isFp8(types.a))
+    fail("types.fp8_accumulation: only fp8 inputs have one, but a is " +
+         std::string(toString(types.a)));
+  else if (types.fp8Accumulation &&
+           (*types.fp8Accumulation == Fp8Accumulation::Fast) !=
+               (types.promoteEveryK == 0))
+    fail("types.fp8_accumulation.promote_every_k: " +
+         std::to_string(types.promoteEveryK) +
+         " must be 0 for fast accumulation and positive when promoted");
 
   std::array<int, 3> descriptorAt = {-1, -1, -1};
   std::array<int, 3> pointerAt = {-1, -1, -1}, leadingDimAt = {-1, -1, -1};
@@ -453,6 +567,10 @@ std::vector<std::string> KernelManifest::validate() const {
              std::to_string(at) + "])");
       else
         at = static_cast<int>(i);
+      continue;
+    }
+    if (param.kind == ParamKind::Scale || param.kind == ParamKind::Amax) {
+      validateScale(*this, i, errors);
       continue;
     }
     if (param.kind == ParamKind::Pointer ||
@@ -516,12 +634,29 @@ std::vector<std::string> KernelManifest::validate() const {
   for (ProblemDim d : {ProblemDim::M, ProblemDim::N, ProblemDim::K})
     if (dimAt[static_cast<size_t>(d)] < 0)
       fail("params: no problem_size for dim " + std::string(toString(d)));
+  if (isFp8(types.c) && !scaleFor(Tensor::C))
+    fail("params: an " + std::string(toString(types.c)) +
+         " output needs an output scale (a scale parameter for tensor c)");
   // A batched kernel reads the broadcast mask with the batch size: the
   // runtime gives a broadcast operand's descriptor one batch entry.
   if ((dimAt[static_cast<size_t>(ProblemDim::Batch)] < 0) !=
       (dimAt[static_cast<size_t>(ProblemDim::BatchBroadcast)] < 0))
     fail("params: problem_size batch and batch_broadcast go together (a "
          "batched kernel takes both)");
+  // Pointers are the direct kernel's, built for bf16 and f16 only (no
+  // scales, no 8-bit or tf32 inputs: docs/LowPrecision.md).
+  bool anyPointer = std::any_of(pointerAt.begin(), pointerAt.end(),
+                                [](int at) { return at >= 0; });
+  bool anyScale = std::any_of(params.begin(), params.end(), [](const Param &p) {
+    return p.kind == ParamKind::Scale || p.kind == ParamKind::Amax;
+  });
+  if (anyPointer && (elementBytes(types.a) != 2 || types.a != types.b ||
+                     anyScale || types.accumulator != DType::F32))
+    fail("params: pointer parameters (the direct kernel) take bf16 or f16 "
+         "inputs without scales; a kernel of " +
+         std::string(toString(types.a)) + " x " +
+         std::string(toString(types.b)) + (anyScale ? " with scales" : "") +
+         " takes tma_descriptors");
   // Batch entries are addressed through rank-3 descriptors; a pointer has
   // no batch stride.
   if (dimAt[static_cast<size_t>(ProblemDim::Batch)] >= 0)
@@ -641,11 +776,23 @@ ParseResult parseManifest(const json &j) {
   if (const json *types = top.field("types", /*required=*/true)) {
     ObjectReader reader(*types, "types", errors);
     if (reader.isObject()) {
-      reader.rejectUnknownFields({"a", "b", "c", "accumulator"});
+      reader.rejectUnknownFields(
+          {"a", "b", "c", "accumulator", "fp8_accumulation"});
       reader.readEnum("a", m.types.a);
       reader.readEnum("b", m.types.b);
       reader.readEnum("c", m.types.c);
       reader.readEnum("accumulator", m.types.accumulator);
+      if (const json *accumulation =
+              reader.field("fp8_accumulation", /*required=*/false)) {
+        ObjectReader inner(*accumulation, "types.fp8_accumulation", errors);
+        if (inner.isObject()) {
+          inner.rejectUnknownFields({"mode", "promote_every_k"});
+          Fp8Accumulation mode = Fp8Accumulation::Promoted;
+          if (inner.readEnum("mode", mode))
+            m.types.fp8Accumulation = mode;
+          inner.readUInt32("promote_every_k", m.types.promoteEveryK);
+        }
+      }
     }
   }
   if (const json *layouts = top.field("layouts", /*required=*/true)) {

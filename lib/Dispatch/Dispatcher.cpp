@@ -19,8 +19,14 @@ using nlohmann::json;
 KernelConfig withTypes(KernelConfig config, const Problem &problem) {
   config.inType = problem.inType;
   config.outType = problem.outType;
-  if (config.outType == config.inType)
+  if (config.outType == KernelConfig::defaultOutput(config.inType) &&
+      config.outType == config.inType)
     config.outType.reset();
+  config.inTypeB = problem.inTypeB;
+  if (config.inTypeB == config.inType)
+    config.inTypeB.reset();
+  config.quant = problem.quant;
+  config.tileK = KernelConfig::tileKFor(problem.inType);
   config.layouts = problem.layouts;
   config.batched = problem.batch > 1;
   return config;
@@ -36,16 +42,16 @@ std::string describe(const KernelConfig &config, const Estimate &e) {
   std::string text =
       std::to_string(e.tiles) + " tiles of " + std::to_string(config.tileM) +
       "x" + std::to_string(config.tileN) +
-      (config.splits > 1 ? " in " + std::to_string(config.splits) +
-                               " k-ranges"
+      (config.splits > 1 ? " in " + std::to_string(config.splits) + " k-ranges"
                          : "") +
       (config.streamK ? ", stream-K" : "") + " (" + fixed(e.waves, 2) +
       " waves), " + (e.memoryBound() ? "memory" : "compute") +
       "-bound, estimated " + fixed(e.seconds * 1e6, 1) + " us";
   if (e.correction != 1)
     text += " (physics " + fixed(e.physicsSeconds * 1e6, 1) + " us x " +
-            fixed(e.correction, 2) + " learned from training shapes of weight " +
-            fixed(e.evidence, 1) + ")";
+            fixed(e.correction, 2) +
+            " learned from training shapes of weight " + fixed(e.evidence, 1) +
+            ")";
   return text;
 }
 
@@ -54,6 +60,56 @@ bool contains(const std::vector<KernelConfig> &list, const KernelConfig &c) {
 }
 
 } // namespace
+
+void checkProblem(const Problem &problem) {
+  DType a = problem.inType, b = problem.inTypeB.value_or(a);
+  DType c = problem.outType.value_or(KernelConfig::defaultOutput(a));
+  auto refuse = [&](const std::string &why) {
+    throw DispatchError(problem.toString() + ": " + why);
+  };
+  bool fp8 = bundle::isFp8(a), int8 = bundle::isInt8(a);
+  bool sameFamily = fp8 ? bundle::isFp8(b) : int8 ? bundle::isInt8(b) : a == b;
+  if (a == DType::S32 || !sameFamily)
+    refuse("sm_90a kernels take A and B of bf16, f16 or f32 (tf32), or fp8 "
+           "(e4m3, e5m2) or 8-bit integer (s8, u8) pairs");
+  bool floatOut = c == DType::BF16 || c == DType::F16 || c == DType::F32;
+  if (!floatOut && !(fp8 && bundle::isFp8(c)) && !(int8 && c == DType::S32))
+    refuse("the output of " + std::string(bundle::toString(a)) +
+           " inputs is bf16, f16 or f32" +
+           (fp8 ? std::string(", or e4m3/e5m2") : "") +
+           (int8 ? std::string(", or s32") : ""));
+  const QuantConfig &q = problem.quant;
+  if (!fp8 && !int8 && !q.isDefault())
+    refuse("scales apply to fp8 and 8-bit integer inputs");
+  if (int8 && (q.fastAccumulation || q.promoteEvery != 1 ||
+               q.a == bundle::ScaleGranularity::Block))
+    refuse("8-bit integers accumulate exactly; they take per-tensor, row "
+           "and column scales");
+  if (int8 && c == DType::S32 && (q.a || q.b))
+    refuse("an s32 output has no scales");
+  if (q.a == bundle::ScaleGranularity::Col ||
+      q.b == bundle::ScaleGranularity::Row)
+    refuse("A is scaled per tensor, row or block, B per tensor, column or "
+           "block");
+  if ((q.a == bundle::ScaleGranularity::Block) !=
+      (q.b == bundle::ScaleGranularity::Block))
+    refuse("block-wise scales go together (A 1 x 128, B 128 x 128)");
+  // WGMMA transposes only 16-bit operands.
+  if (bundle::elementBytes(a) != 2 &&
+      (problem.layouts.a != Layout::Row || problem.layouts.b != Layout::Col))
+    refuse(std::string(bundle::toString(a)) +
+           " A and B must be K-major (A row-major M x K, B column-major K x "
+           "N, i.e. N x K row-major): WGMMA transposes only 16-bit operands; "
+           "transpose the MN-major operand in memory first");
+  if (problem.batch > 1 && ((q.a && q.a != bundle::ScaleGranularity::Tensor) ||
+                            (q.b && q.b != bundle::ScaleGranularity::Tensor)))
+    refuse("a batch takes per-tensor scales (one for the whole batch); "
+           "row, column and block scales are not implemented for batches");
+  if (bundle::isFp8(c) && problem.layouts.c == Layout::Col &&
+      !problem.transposable())
+    refuse("an fp8 C is written row-major; a column-major one is computed as "
+           "the transposed problem, which block-wise scales do not have");
+}
 
 std::string_view toString(Source source) {
   switch (source) {
@@ -73,12 +129,9 @@ Selection select(const Problem &problem, const DispatchModel &model,
         "no dispatch data for " + std::string(bundle::toString(target.arch)) +
         " (kernels are measured and modelled for sm_90a only): compile a "
         "configuration explicitly (gemm.compile, or gemm-opt)");
-  if (problem.inType != DType::BF16 && problem.inType != DType::F16)
-    throw DispatchError(problem.toString() +
-                        ": sm_90a kernels take bf16 or f16 inputs");
+  checkProblem(problem);
   if (problem.m == 0 || problem.n == 0 || problem.k == 0)
-    throw DispatchError(problem.toString() +
-                        ": every size must be at least 1");
+    throw DispatchError(problem.toString() + ": every size must be at least 1");
   auto fastest = [&](const std::vector<KernelConfig> &configs)
       -> std::optional<std::pair<KernelConfig, Estimate>> {
     std::optional<std::pair<KernelConfig, Estimate>> best;
@@ -93,8 +146,11 @@ Selection select(const Problem &problem, const DispatchModel &model,
   std::vector<KernelConfig> candidates;
   for (const KernelConfig &config : model.candidates()) {
     KernelConfig typed = withTypes(config, problem);
+    // Low-precision types rule out some tiles (e.g. promoted fp8 sums need
+    // twice the accumulator registers).
     if ((!available || contains(*available, typed)) &&
-        isApplicable(typed, problem, target))
+        isApplicable(typed, problem, target) &&
+        (!problem.lowPrecision() || typed.buildable()))
       candidates.push_back(typed);
   }
   std::string fitted = "fitted model (" + model.source() + ", " +
@@ -111,15 +167,18 @@ Selection select(const Problem &problem, const DispatchModel &model,
 
   // Only configurations whose tile the physics knows can be estimated.
   std::vector<KernelConfig> sameTypes;
-  for (const KernelConfig &config : *available)
-    if (config.inType == problem.inType &&
-        config.cType() == problem.outType.value_or(problem.inType) &&
+  KernelConfig wanted = withTypes(KernelConfig(), problem);
+  static const std::vector<KernelConfig> none;
+  for (const KernelConfig &config : available ? *available : none)
+    if (config.inType == problem.inType && config.bType() == wanted.bType() &&
+        config.cType() == wanted.cType() && config.quant == problem.quant &&
         config.layouts == problem.layouts &&
         config.batched == (problem.batch > 1) &&
         isApplicable(config, problem, target) &&
         model.params().tileEfficiency.count(HardwareParams::tileKey(config)))
       sameTypes.push_back(config);
-  if (sameTypes.empty() && problem.layouts.c == Layout::Col) {
+  if (sameTypes.empty() && problem.layouts.c == Layout::Col &&
+      problem.transposable()) {
     // No kernel writes this column-major C: its transpose is a row-major C^T
     // = B A^T, which the library's kernels of the flipped layouts compute.
     Selection swapped = select(problem.transposed(), model, target, available);
@@ -130,12 +189,15 @@ Selection select(const Problem &problem, const DispatchModel &model,
     return swapped;
   }
   auto best = fastest(sameTypes);
+  if (!best && !available)
+    throw DispatchError("no candidate of the model for " + problem.toString() +
+                        " is a kernel the compiler builds");
   if (!best) {
     // Say why available direct kernels of these types were passed over.
     std::string direct;
     for (const KernelConfig &config : *available)
       if (config.direct() && config.inType == problem.inType &&
-          config.cType() == problem.outType.value_or(problem.inType) &&
+          config.cType() == wanted.cType() &&
           !isApplicable(config, problem, target)) {
         direct = "; direct kernels (schedule = direct) run single problems "
                  "of at most 2^31 multiply-adds with K-major A and B (a(row) "
@@ -198,6 +260,58 @@ std::vector<KernelConfig> librarySet(const DispatchModel &model,
   return out;
 }
 
+std::vector<Problem> libraryLowPrecisionProblems() {
+  auto problem = [](DType in, std::optional<DType> out, const char *quant) {
+    Problem p;
+    p.inType = in;
+    p.outType = out;
+    std::string error;
+    if (*quant)
+      p.quant = *QuantConfig::parse(quant, error);
+    return p;
+  };
+  return {problem(DType::E4M3, DType::BF16, "tt"),
+          problem(DType::E4M3, DType::BF16, "rc"),
+          problem(DType::E4M3, DType::BF16, "bb"),
+          problem(DType::S8, DType::S32, ""),
+          problem(DType::S8, DType::BF16, "rc"),
+          problem(DType::F32, DType::F32, "")};
+}
+
+std::vector<KernelConfig> lowPrecisionLibrarySet(const DispatchModel &model) {
+  // Whole tiles of the sizes worth shipping (what select() among a library
+  // falls back to), and the model's picks for the library's problems at the
+  // squares and LLM shapes low-precision GEMMs are mostly run at (split-K
+  // and stream-K ones included). Others are compiled on first use.
+  static const std::pair<uint32_t, uint32_t> Shipped[] = {
+      {128, 256}, {256, 128}, {128, 192}, {128, 128}, {64, 256}, {64, 128}};
+  static const uint64_t Shapes[][3] = {
+      {1024, 1024, 1024}, {2048, 2048, 2048},  {4096, 4096, 4096},
+      {8192, 8192, 8192}, {2048, 28672, 8192}, {128, 8192, 8192},
+      {16, 8192, 8192},   {4096, 14336, 4096}, {8192, 4096, 14336}};
+  std::vector<KernelConfig> out;
+  for (const Problem &problem : libraryLowPrecisionProblems()) {
+    for (auto [m, n] : Shipped)
+      for (const KernelConfig &config : model.candidates()) {
+        KernelConfig typed = withTypes(config, problem);
+        if (typed.tileM == m && typed.tileN == n && typed.splits == 1 &&
+            !typed.streamK && typed.clusterM == 1 && typed.clusterN == 1 &&
+            typed.buildable() && !contains(out, typed))
+          out.push_back(typed);
+      }
+    for (const auto &shape : Shapes) {
+      Problem sized = problem;
+      sized.m = shape[0];
+      sized.n = shape[1];
+      sized.k = shape[2];
+      KernelConfig pick = select(sized, model, Target()).config;
+      if (!contains(out, pick))
+        out.push_back(pick);
+    }
+  }
+  return out;
+}
+
 KernelLibrary KernelLibrary::load(const std::filesystem::path &dir) {
   std::filesystem::path indexPath = dir / "library.json";
   std::ifstream in(indexPath);
@@ -217,7 +331,8 @@ KernelLibrary KernelLibrary::load(const std::filesystem::path &dir) {
                         std::to_string(LibraryFormatVersion));
   KernelLibrary library;
   library.root = dir;
-  library.fitted = DispatchModel::load(dir / index.value("model", "model.json"));
+  library.fitted =
+      DispatchModel::load(dir / index.value("model", "model.json"));
   std::vector<std::string> missing;
   for (const json &name : index.value("kernels", json::array())) {
     std::string error;

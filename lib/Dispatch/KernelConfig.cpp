@@ -32,9 +32,138 @@ std::string_view rasterAbbrev(Raster raster) {
   return raster == Raster::AlongM ? "rm" : "rn";
 }
 
+// QuantConfig spellings of the granularities, in ScaleGranularity order.
+constexpr char GranularityLetters[] = {'t', 'r', 'c', 'b'};
+constexpr const char *GranularityNames[] = {"tensor", "row", "col", "block"};
+
+/// The MLIR element type of a dtype.
+std::string_view mlirType(DType type) {
+  switch (type) {
+  case DType::E4M3:
+    return "f8E4M3FN";
+  case DType::E5M2:
+    return "f8E5M2";
+  case DType::S8:
+    return "si8";
+  case DType::U8:
+    return "ui8";
+  case DType::S32:
+    return "i32";
+  default:
+    return bundle::toString(type);
+  }
+}
+
+/// Accumulator registers the promoted fp8 pair (and one WGMMA accumulator)
+/// may take (MaterializeSM90.cpp, kMaxPromotedAccRegisters and
+/// kMaxAccRegisters).
+constexpr uint32_t MaxAccRegisters = 128, MaxPromotedAccRegisters = 192;
+
 const TensorLayouts DefaultLayouts{};
 
 } // namespace
+
+std::string QuantConfig::spelling() const {
+  if (isDefault())
+    return "";
+  auto letter = [](const std::optional<bundle::ScaleGranularity> &g) {
+    return g ? GranularityLetters[static_cast<size_t>(*g)] : 'n';
+  };
+  std::string text = {'q', letter(a), letter(b)};
+  if (fastAccumulation)
+    text += 'f';
+  else if (promoteEvery != 1)
+    text += std::to_string(promoteEvery);
+  return text;
+}
+
+std::optional<QuantConfig> QuantConfig::parse(std::string_view text,
+                                              std::string &error) {
+  static const std::regex pattern(R"(^q?([ntrcb])([ntrcb])(f|\d+)?$)");
+  std::cmatch match;
+  if (!std::regex_match(text.begin(), text.end(), match, pattern)) {
+    error = "not a quant spelling: '" + std::string(text) +
+            "' (expected e.g. tt, rc, bb, ttf, tt4: the granularity of A's "
+            "and B's scales, n t r c b, then f for fast accumulation or the "
+            "promotion interval)";
+    return std::nullopt;
+  }
+  auto granularity = [](char c) -> std::optional<bundle::ScaleGranularity> {
+    for (size_t i = 0; i < std::size(GranularityLetters); ++i)
+      if (GranularityLetters[i] == c)
+        return static_cast<bundle::ScaleGranularity>(i);
+    return std::nullopt;
+  };
+  QuantConfig quant;
+  quant.a = granularity(match.str(1)[0]);
+  quant.b = granularity(match.str(2)[0]);
+  if (match[3].matched) {
+    if (match.str(3) == "f")
+      quant.fastAccumulation = true;
+    else
+      quant.promoteEvery = static_cast<uint32_t>(std::stoul(match.str(3)));
+  }
+  return quant;
+}
+
+DType KernelConfig::defaultOutput(DType in) {
+  if (bundle::isFp8(in))
+    return DType::BF16;
+  if (bundle::isInt8(in))
+    return DType::S32;
+  return in;
+}
+
+uint32_t KernelConfig::tileKFor(DType in) {
+  return 128 / bundle::elementBytes(in);
+}
+
+bool KernelConfig::buildable(std::string *why) const {
+  auto fail = [&](const std::string &message) {
+    if (why)
+      *why = name() + ": " + message;
+    return false;
+  };
+  // The direct kernel stores C with plain stores (no epilogue sub-tiles)
+  // from 64-row warpgroups; its one rule here is its types.
+  if (direct()) {
+    if (bundle::elementBytes(inType) != 2 || bType() != inType ||
+        !quant.isDefault() || bundle::isFp8(cType()) || cType() == DType::S32)
+      return fail("the direct kernel (schedule = direct) takes bf16 and f16 "
+                  "inputs without scales; low-precision (fp8, int8, tf32) "
+                  "kernels use the cooperative or pingpong schedule");
+    return true;
+  }
+  if (bundle::isInt8(inType) && tileN > 24 && tileN % 16 != 0)
+    return fail("8-bit integer WGMMA takes N of 8, 16, 24 or a multiple of 16");
+  uint32_t epilogueCols = 128 / bundle::elementBytes(cType());
+  if (bundle::elementBytes(inType) != 2 &&
+      (layouts.a != Layout::Row || layouts.b != Layout::Col))
+    return fail("8-bit and f32 (tf32) A and B must be K-major (WGMMA "
+                "transposes only 16-bit operands)");
+  if (bundle::isFp8(cType()) && layouts.c == Layout::Col)
+    return fail("an fp8 C is written row-major only");
+  if (batched && ((quant.a && quant.a != bundle::ScaleGranularity::Tensor) ||
+                  (quant.b && quant.b != bundle::ScaleGranularity::Tensor)))
+    return fail("a batched kernel takes per-tensor scales only");
+  if (tileN % epilogueCols != 0)
+    return fail("tile N is not a multiple of the " +
+                std::to_string(epilogueCols) + "-column epilogue sub-tile");
+  if (quant.a == bundle::ScaleGranularity::Block && 128 % tileN != 0 &&
+      tileN % 128 != 0)
+    return fail("block-wise scales need tile N to divide 128 or be a "
+                "multiple of it");
+  if (schedule == Schedule::Cooperative && tileM < 128)
+    return fail("the cooperative schedule needs tile M >= 128");
+  uint32_t accRows = schedule == Schedule::Cooperative ? tileM / 2 : tileM;
+  bool promoted = bundle::isFp8(inType) && !quant.fastAccumulation;
+  uint32_t registers = accRows / 64 * tileN / 2 * (promoted ? 2 : 1);
+  if (registers > (promoted ? MaxPromotedAccRegisters : MaxAccRegisters))
+    return fail(std::to_string(registers) +
+                " accumulator registers per consumer thread" +
+                (promoted ? " (promoted fp8: two accumulators)" : ""));
+  return true;
+}
 
 std::string layoutToken(const TensorLayouts &layouts) {
   std::string token = "a";
@@ -129,9 +258,16 @@ std::string KernelConfig::key() const {
 }
 
 std::string KernelConfig::name() const {
-  std::string name = "sm90_" + std::string(bundle::toString(inType)) + "_";
-  if (cType() != inType)
+  std::string name = "sm90_" + std::string(bundle::toString(inType));
+  if (bType() != inType)
+    name += "x" + std::string(bundle::toString(bType()));
+  name += "_";
+  // C's type, unless it is the input type and the default (bf16, f16, f32
+  // inputs): an fp8 output of fp8 inputs is spelled out too.
+  if (cType() != inType || cType() != defaultOutput(inType))
     name += "c" + std::string(bundle::toString(cType())) + "_";
+  if (!quant.isDefault())
+    name += quant.spelling() + "_";
   if (!(layouts == DefaultLayouts))
     name += layoutToken(layouts) + "_";
   if (batched)
@@ -141,13 +277,33 @@ std::string KernelConfig::name() const {
 
 std::string KernelConfig::mlir() const {
   std::ostringstream out;
-  std::string_view in = bundle::toString(inType);
-  out << "gemm.matmul @" << name() << " a(" << in << ", "
-      << bundle::toString(layouts.a) << ") b(" << in << ", "
-      << bundle::toString(layouts.b) << ") c(" << bundle::toString(cType())
-      << ", " << bundle::toString(layouts.c) << ") acc(f32)"
-      << (batched ? " batched" : "") << "\n"
-      << "    config(#gemm.config<arch = sm_90a, tile = [" << tileM << ", "
+  bool int8 = bundle::isInt8(inType);
+  out << "gemm.matmul @" << name() << " a(" << mlirType(inType) << ", "
+      << bundle::toString(layouts.a) << ") b(" << mlirType(bType()) << ", "
+      << bundle::toString(layouts.b) << ") c(" << mlirType(cType()) << ", "
+      << bundle::toString(layouts.c) << ") acc(" << (int8 ? "i32" : "f32")
+      << ")" << (batched ? " batched" : "") << "\n";
+  bool fp8Out = bundle::isFp8(cType());
+  if (!quant.isDefault() || fp8Out) {
+    std::vector<std::string> fields;
+    if (quant.a)
+      fields.push_back(std::string("a = ") +
+                       GranularityNames[static_cast<size_t>(*quant.a)]);
+    if (quant.b)
+      fields.push_back(std::string("b = ") +
+                       GranularityNames[static_cast<size_t>(*quant.b)]);
+    if (fp8Out)
+      fields.push_back("c = tensor");
+    if (quant.fastAccumulation)
+      fields.push_back("accumulate = fast");
+    if (quant.promoteEvery != 1)
+      fields.push_back("promote_every = " + std::to_string(quant.promoteEvery));
+    out << "    quant(#gemm.quant<";
+    for (size_t i = 0; i < fields.size(); ++i)
+      out << (i ? ", " : "") << fields[i];
+    out << ">)\n";
+  }
+  out << "    config(#gemm.config<arch = sm_90a, tile = [" << tileM << ", "
       << tileN << ", " << tileK << "], cluster = [" << clusterM << ", "
       << clusterN << "], stages = " << stages
       << ", schedule = " << toString(schedule)
@@ -171,8 +327,8 @@ std::optional<KernelConfig> KernelConfig::parse(std::string_view text,
                                                 std::string &error,
                                                 DType defaultType) {
   static const std::regex pattern(
-      R"(^(?:sm90_([a-z0-9]+)_(?:c([a-z0-9]+)_)?(?:(a[km]b[kn]c[rc])_)?)"
-      R"((batched_)?)?)"
+      R"(^(?:sm90_([a-z0-9]+?)(?:x([a-z0-9]+))?_(?:c([a-z0-9]+)_)?)"
+      R"((?:(q[a-z0-9]+)_)?(?:(a[km]b[kn]c[rc])_)?(batched_)?)?)"
       R"((\d+)x(\d+)x(\d+)_(coop|pingpong|direct))"
       R"(_c(\d+)x(\d+)_(rm|rn)_s(\d+)_st(\d+)(?:_k(\d+)|(_sk))?$)");
   std::cmatch match;
@@ -197,26 +353,38 @@ std::optional<KernelConfig> KernelConfig::parse(std::string_view text,
   };
   KernelConfig config;
   std::optional<DType> inType = defaultType;
-  if (!typeIn(1, "input", inType) || !typeIn(2, "output", config.outType))
+  if (!typeIn(1, "input", inType) || !typeIn(2, "B input", config.inTypeB) ||
+      !typeIn(3, "output", config.outType))
     return std::nullopt;
   config.inType = *inType;
-  if (match[3].matched)
-    config.layouts = *parseLayoutToken(match[3].str());
-  config.batched = match[4].matched;
-  config.tileM = number(5);
-  config.tileN = number(6);
-  config.tileK = number(7);
-  config.schedule = match[8] == "coop"       ? Schedule::Cooperative
-                    : match[8] == "pingpong" ? Schedule::Pingpong
-                                             : Schedule::Direct;
-  config.clusterM = number(9);
-  config.clusterN = number(10);
-  config.raster = match[11] == "rm" ? Raster::AlongM : Raster::AlongN;
-  config.swizzle = number(12);
-  config.stages = number(13);
-  if (match[14].matched)
-    config.splits = number(14);
-  config.streamK = match[15].matched;
+  if (config.inTypeB == config.inType)
+    config.inTypeB.reset();
+  if (config.outType == defaultOutput(config.inType) &&
+      config.outType == config.inType)
+    config.outType.reset();
+  if (match[4].matched) {
+    std::optional<QuantConfig> quant = QuantConfig::parse(match.str(4), error);
+    if (!quant)
+      return std::nullopt;
+    config.quant = *quant;
+  }
+  if (match[5].matched)
+    config.layouts = *parseLayoutToken(match[5].str());
+  config.batched = match[6].matched;
+  config.tileM = number(7);
+  config.tileN = number(8);
+  config.tileK = number(9);
+  config.schedule = match[10] == "coop"       ? Schedule::Cooperative
+                    : match[10] == "pingpong" ? Schedule::Pingpong
+                                              : Schedule::Direct;
+  config.clusterM = number(11);
+  config.clusterN = number(12);
+  config.raster = match[13] == "rm" ? Raster::AlongM : Raster::AlongN;
+  config.swizzle = number(14);
+  config.stages = number(15);
+  if (match[16].matched)
+    config.splits = number(16);
+  config.streamK = match[17].matched;
   return config;
 }
 

@@ -21,6 +21,25 @@ constexpr double SmPeakFlops = 989e12 / 132;
 
 uint64_t ceilDiv(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
 
+/// The tensor-core rate of the input type relative to 16-bit types: 8-bit
+/// types run at twice, tf32 at half the rate (H200: 1979, 989, 494 dense
+/// TFLOP/s).
+double mmaRate(const KernelConfig &config) {
+  switch (bundle::elementBytes(config.inType)) {
+  case 1:
+    return 2.0;
+  case 4:
+    return 0.5;
+  default:
+    return 1.0;
+  }
+}
+
+/// Promoted fp8 sums make a warpgroup wait for its MMAs every few k-blocks
+/// (the other warpgroup runs meanwhile): an estimated cost, until the H200
+/// measures it.
+constexpr double PromotionEfficiency = 0.9;
+
 /// (field name in the file, member): the hardware constants, in the units
 /// the file uses (us, TB/s) and the scale to seconds / bytes per second.
 struct ParamField {
@@ -54,8 +73,13 @@ std::string Problem::toString() const {
   std::string text = "m=" + std::to_string(m) + " n=" + std::to_string(n) +
                      " k=" + std::to_string(k) + " " +
                      std::string(bundle::toString(inType));
-  if (outType && *outType != inType)
-    text += " -> " + std::string(bundle::toString(*outType));
+  if (inTypeB && *inTypeB != inType)
+    text += " x " + std::string(bundle::toString(*inTypeB));
+  DType out = outType.value_or(KernelConfig::defaultOutput(inType));
+  if (out != inType)
+    text += " -> " + std::string(bundle::toString(out));
+  if (!quant.isDefault())
+    text += " (" + quant.spelling() + ")";
   if (!(layouts == TensorLayouts{}))
     text += " a " + std::string(bundle::toString(layouts.a)) + " b " +
             std::string(bundle::toString(layouts.b)) + " c " +
@@ -63,6 +87,15 @@ std::string Problem::toString() const {
   if (batch > 1)
     text += " batch=" + std::to_string(batch);
   return text;
+}
+
+bool Problem::lowPrecision() const {
+  return inType != DType::BF16 && inType != DType::F16;
+}
+
+bool Problem::transposable() const {
+  return quant.a != bundle::ScaleGranularity::Block &&
+         quant.b != bundle::ScaleGranularity::Block;
 }
 
 std::string Problem::stagingNote() const {
@@ -78,9 +111,25 @@ Problem Problem::transposed() const {
   auto flipped = [](Layout layout) {
     return layout == Layout::Row ? Layout::Col : Layout::Row;
   };
+  // A's row scales are the column scales of the new B and B's column
+  // scales the row scales of the new A; tensor scales stay tensor scales.
+  auto across = [](std::optional<bundle::ScaleGranularity> g)
+      -> std::optional<bundle::ScaleGranularity> {
+    if (g == bundle::ScaleGranularity::Row)
+      return bundle::ScaleGranularity::Col;
+    if (g == bundle::ScaleGranularity::Col)
+      return bundle::ScaleGranularity::Row;
+    return g;
+  };
   Problem t = *this;
   t.m = n;
   t.n = m;
+  if (inTypeB && *inTypeB != inType) {
+    t.inType = *inTypeB;
+    t.inTypeB = inType;
+  }
+  t.quant.a = across(quant.b);
+  t.quant.b = across(quant.a);
   // The new A is B's memory: K-major (B col) stays K-major (A row). The new
   // B is A's memory: K-major (A row) stays K-major (B col).
   t.layouts.a = flipped(layouts.b);
@@ -155,9 +204,11 @@ bool isApplicable(const KernelConfig &config, const Problem &problem,
   if (batch > 1 && (config.splits > 1 || config.streamK))
     return false;
   // The direct kernel's loads walk K with consecutive lanes: coalesced for
-  // K-major operands only (MN-major ones run correctly, but slowly).
+  // K-major operands only (MN-major ones run correctly, but slowly). It
+  // multiplies bf16 and f16 only.
   if (config.direct())
-    return batch == 1 && problem.layouts.a == Layout::Row &&
+    return !problem.lowPrecision() && batch == 1 &&
+           problem.layouts.a == Layout::Row &&
            problem.layouts.b == Layout::Col &&
            double(m) * double(n) * double(problem.k) <= DirectMaxMacs;
   if (config.splits > 1)
@@ -175,8 +226,8 @@ double stagingSeconds(const HardwareParams &p, const Problem &problem) {
   if (!problem.anyStaged() || p.stagingBytesPerSecond <= 0)
     return 0;
   const double in = bundle::elementBytes(problem.inType);
-  const double out =
-      bundle::elementBytes(problem.outType.value_or(problem.inType));
+  const double out = bundle::elementBytes(
+      problem.outType.value_or(KernelConfig::defaultOutput(problem.inType)));
   const double batch = double(std::max<uint64_t>(problem.batch, 1));
   const double bytes[3] = {batch * double(problem.m) * double(problem.k) * in,
                            batch * double(problem.n) * double(problem.k) * in,
@@ -208,8 +259,8 @@ Estimate directEstimate(const HardwareParams &p, const KernelConfig &config,
                         config.name());
   const double bm = config.tileM, bn = config.tileN, bk = config.tileK;
   const double in = bundle::elementBytes(problem.inType);
-  const double out =
-      bundle::elementBytes(problem.outType.value_or(problem.inType));
+  const double out = bundle::elementBytes(
+      problem.outType.value_or(KernelConfig::defaultOutput(problem.inType)));
   const uint64_t m = problem.m, n = problem.n, k = problem.k;
   const uint64_t kBlocks = ceilDiv(k, config.tileK);
   Estimate e;
@@ -249,8 +300,11 @@ Estimate physicsEstimate(const HardwareParams &p, const KernelConfig &config,
     return directEstimate(p, config, efficiency->second, problem, target);
   const double bm = config.tileM, bn = config.tileN, bk = config.tileK;
   const double in = bundle::elementBytes(problem.inType);
-  const double out =
-      bundle::elementBytes(problem.outType.value_or(problem.inType));
+  const double out = bundle::elementBytes(
+      problem.outType.value_or(KernelConfig::defaultOutput(problem.inType)));
+  double rate = mmaRate(config);
+  if (bundle::isFp8(config.inType) && !config.quant.fastAccumulation)
+    rate *= PromotionEfficiency;
   const uint64_t m = problem.m, n = problem.n, k = problem.k;
   // A batch's entries are tiled one after the other, as the rows of one
   // problem of batch x M rows whose tiles do not straddle entries.
@@ -274,7 +328,7 @@ Estimate physicsEstimate(const HardwareParams &p, const KernelConfig &config,
   // One k-block of one CTA: the MMAs, this CTA's share of the L2 feed of
   // all active CTAs (multicast divides a cluster's shared operand), or the
   // ring's latency bound, whichever is slowest.
-  double mma = 2 * bm * bn * bk / (SmPeakFlops * efficiency->second);
+  double mma = 2 * bm * bn * bk / (SmPeakFlops * efficiency->second * rate);
   if (clusterSize > 1)
     mma *= p.clusterComputeFactor;
   double fed = (bm / config.clusterN + bn / config.clusterM) * bk * in;
@@ -299,8 +353,8 @@ Estimate physicsEstimate(const HardwareParams &p, const KernelConfig &config,
     uint64_t waves = ceilDiv(units, slots);
     e.waves = double(units) / double(slots);
     // A unit's operands at its share of the read bandwidth.
-    double unitRead = read / double(e.tiles * splits) * active /
-                      p.readBytesPerSecond;
+    double unitRead =
+        read / double(e.tiles * splits) * active / p.readBytesPerSecond;
     double perUnit = std::max(unitKBlocks * kBlock, unitRead) + tileWrite;
     if (splits > 1)
       perUnit += bm * bn * 4 * 2 * active / p.fixupBytesPerSecond;
@@ -419,7 +473,8 @@ Estimate DispatchModel::estimate(const KernelConfig &config,
   for (size_t i = 0; i < kernels.size(); ++i) {
     if (kernels[i].key() != config.key())
       continue;
-    double rows = double(problem.m) * double(std::max<uint64_t>(problem.batch, 1));
+    double rows =
+        double(problem.m) * double(std::max<uint64_t>(problem.batch, 1));
     double x[3] = {std::log(rows), std::log(double(problem.n)),
                    std::log(double(problem.k))};
     double weighted = 0, weights = 0;

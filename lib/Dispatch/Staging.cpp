@@ -1,6 +1,7 @@
 //===- Staging.cpp - Which matrices the runtime stages for TMA ------------===//
 
 #include "gemm/Dispatch/Staging.h"
+#include "gemm/Dispatch/KernelConfig.h"
 
 namespace gemm::dispatch {
 
@@ -40,8 +41,9 @@ std::array<bool, 3> packedStaging(const StagingShape &shape,
   const uint64_t ldc = layouts.c == Layout::Row ? shape.n : shape.m;
   return {stagedForTma(Tensor::A, shape, inType, lda, 0, realign),
           stagedForTma(Tensor::B, shape, inType, ldb, 0, realign),
-          stagedForTma(Tensor::C, shape, outType.value_or(inType), ldc, 0,
-                       realign)};
+          stagedForTma(Tensor::C, shape,
+                       outType.value_or(KernelConfig::defaultOutput(inType)),
+                       ldc, 0, realign)};
 }
 
 } // namespace gemm::dispatch

@@ -33,6 +33,12 @@ cudaDataType_t cudaType(DType dtype) {
     return CUDA_R_8F_E4M3;
   case DType::E5M2:
     return CUDA_R_8F_E5M2;
+  case DType::S8:
+    return CUDA_R_8I;
+  case DType::U8:
+    return CUDA_R_8U;
+  case DType::S32:
+    return CUDA_R_32I;
   }
   return CUDA_R_32F;
 }
@@ -61,14 +67,20 @@ struct CublasGemm::State {
   size_t workspaceBytes = 0;
   cublasLtMatmulDesc_t op = nullptr;
   cublasLtMatrixLayout_t aLayout = nullptr, bLayout = nullptr,
-                         dLayout = nullptr;
+                         cLayout = nullptr, dLayout = nullptr;
   cublasLtMatmulAlgo_t algo = {};
+  /// IMMA: s32 alpha and beta instead of f32.
+  bool integer = false;
+  /// fp8 outputs: a C of another type (beta = 0, never read).
+  DeviceBuffer cBuffer;
   /// cuBLASLt's first operand is our A (column-major D), else our B.
   bool swapped = false;
 
   ~State() {
     if (!gpuUsable())
       return;
+    if (cLayout)
+      cublasLtMatrixLayoutDestroy(cLayout);
     if (dLayout)
       cublasLtMatrixLayoutDestroy(dLayout);
     if (bLayout)
@@ -86,12 +98,18 @@ CublasGemm::~CublasGemm() = default;
 
 std::unique_ptr<CublasGemm>
 CublasGemm::create(const CublasLt &lt, const MatrixPlan &a, const MatrixPlan &b,
-                   const MatrixPlan &d, std::string &whyNot) {
+                   const MatrixPlan &d, std::string &whyNot,
+                   const CublasOptions &options) {
   auto s = std::make_unique<State>();
   s->handle = lt.handle();
   s->workspace = lt.workspace();
   s->workspaceBytes = lt.workspaceBytes();
-  checkLt(cublasLtMatmulDescCreate(&s->op, CUBLAS_COMPUTE_32F, CUDA_R_32F),
+  s->integer = bundle::isInt8(a.dtype);
+  cublasComputeType_t compute = s->integer     ? CUBLAS_COMPUTE_32I
+                                : options.tf32 ? CUBLAS_COMPUTE_32F_FAST_TF32
+                                               : CUBLAS_COMPUTE_32F;
+  checkLt(cublasLtMatmulDescCreate(&s->op, compute,
+                                   s->integer ? CUDA_R_32I : CUDA_R_32F),
           "creating the cuBLASLt matmul descriptor");
   // cuBLASLt computes column-major D' = op(X) * op(Y), and each of our
   // matrices is, read column-major, `inner` rows by `outer` columns. A
@@ -99,13 +117,46 @@ CublasGemm::create(const CublasLt &lt, const MatrixPlan &a, const MatrixPlan &b,
   // B (N x K) and Y is A^T (K x M). A column-major D is D' = D = A * B^T: X
   // is our A (M x K) and Y is B^T (K x N). X is transposed for cuBLASLt when
   // its stored rows (inner) run along K, Y when they do not. The default
-  // layouts (A row, B col, D row) are the "TN" form, which fp8 requires.
+  // layouts (A row, B col, D row) are the "TN" form, which fp8 requires
+  // (K-major A and B keep it TN with a column-major D too).
   bool columnMajorD = d.transposed();
   const MatrixPlan &x = columnMajorD ? a : b;
   const MatrixPlan &y = columnMajorD ? b : a;
   auto innerIsK = [](const MatrixPlan &m) { return !m.transposed(); };
   cublasOperation_t transA = innerIsK(x) ? CUBLAS_OP_T : CUBLAS_OP_N;
   cublasOperation_t transB = innerIsK(y) ? CUBLAS_OP_N : CUBLAS_OP_T;
+  auto set = [&](cublasLtMatmulDescAttributes_t attribute, const auto &value,
+                 const char *what) {
+    checkLt(
+        cublasLtMatmulDescSetAttribute(s->op, attribute, &value, sizeof(value)),
+        std::string("setting cuBLASLt ") + what);
+  };
+  // cuBLASLt's A is X and its B is Y; the scales follow the operands (an
+  // outer vector runs along its operand's M or N either way).
+  auto pointer = [](CUdeviceptr p) { return reinterpret_cast<void *>(p); };
+  CUdeviceptr scaleX = columnMajorD ? options.scaleA : options.scaleB;
+  CUdeviceptr scaleY = columnMajorD ? options.scaleB : options.scaleA;
+  if (scaleX)
+    set(CUBLASLT_MATMUL_DESC_A_SCALE_POINTER, pointer(scaleX),
+        columnMajorD ? "the scale of A" : "the scale of B");
+  if (scaleY)
+    set(CUBLASLT_MATMUL_DESC_B_SCALE_POINTER, pointer(scaleY),
+        columnMajorD ? "the scale of B" : "the scale of A");
+  if (options.scaleD)
+    set(CUBLASLT_MATMUL_DESC_D_SCALE_POINTER, pointer(options.scaleD),
+        "the output scale");
+  if (options.amaxD)
+    set(CUBLASLT_MATMUL_DESC_AMAX_D_POINTER, pointer(options.amaxD),
+        "the amax of D");
+  if (options.outerVectors) {
+    int32_t mode = CUBLASLT_MATMUL_MATRIX_SCALE_OUTER_VEC_32F;
+    set(CUBLASLT_MATMUL_DESC_A_SCALE_MODE, mode, "the scale mode of X");
+    set(CUBLASLT_MATMUL_DESC_B_SCALE_MODE, mode, "the scale mode of Y");
+  }
+  if (bundle::isFp8(a.dtype)) {
+    int8_t fast = options.fastAccum ? 1 : 0;
+    set(CUBLASLT_MATMUL_DESC_FAST_ACCUM, fast, "fast accumulation");
+  }
   checkLt(cublasLtMatmulDescSetAttribute(s->op, CUBLASLT_MATMUL_DESC_TRANSA,
                                          &transA, sizeof(transA)),
           "setting cuBLASLt transa");
@@ -133,6 +184,14 @@ CublasGemm::create(const CublasLt &lt, const MatrixPlan &a, const MatrixPlan &b,
   layout(s->aLayout, x, columnMajorD ? "A" : "B");
   layout(s->bLayout, y, columnMajorD ? "B" : "A");
   layout(s->dLayout, d, "D");
+  // An fp8 D goes with a bf16 C (cuBLASLt's fp8 type rules); beta = 0, so
+  // it is never read, but it must be a matrix of its own.
+  MatrixPlan c = d;
+  if (bundle::isFp8(d.dtype)) {
+    c.dtype = DType::BF16;
+    s->cBuffer = DeviceBuffer(c.bytes(), "the cuBLAS C of an fp8 output");
+    layout(s->cLayout, c, "C");
+  }
   s->swapped = columnMajorD;
 
   cublasLtMatmulPreference_t preference = nullptr;
@@ -145,13 +204,17 @@ CublasGemm::create(const CublasLt &lt, const MatrixPlan &a, const MatrixPlan &b,
   cublasLtMatmulHeuristicResult_t heuristic = {};
   int found = 0;
   if (status == CUBLAS_STATUS_SUCCESS)
-    status = cublasLtMatmulAlgoGetHeuristic(s->handle, s->op, s->aLayout,
-                                            s->bLayout, s->dLayout, s->dLayout,
-                                            preference, 1, &heuristic, &found);
+    status = cublasLtMatmulAlgoGetHeuristic(
+        s->handle, s->op, s->aLayout, s->bLayout,
+        s->cLayout ? s->cLayout : s->dLayout, s->dLayout, preference, 1,
+        &heuristic, &found);
   cublasLtMatmulPreferenceDestroy(preference);
   std::string types = std::string(bundle::toString(a.dtype)) + " x " +
                       std::string(bundle::toString(b.dtype)) + " -> " +
-                      std::string(bundle::toString(d.dtype));
+                      std::string(bundle::toString(d.dtype)) +
+                      (options.tf32 ? " (tf32)" : "") +
+                      (options.outerVectors ? " (row/column scales)" : "") +
+                      (options.fastAccum ? " (fast accumulation)" : "");
   if (status == CUBLAS_STATUS_NOT_SUPPORTED ||
       (status == CUBLAS_STATUS_SUCCESS && found == 0)) {
     whyNot = "cuBLASLt has no algorithm for " + types + " (layouts a " +
@@ -170,14 +233,21 @@ CublasGemm::create(const CublasLt &lt, const MatrixPlan &a, const MatrixPlan &b,
 void CublasGemm::run(CUdeviceptr a, CUdeviceptr b, CUdeviceptr d,
                      CUstream stream) const {
   const float alpha = 1.0f, beta = 0.0f;
+  const int32_t alphaInt = 1, betaInt = 0;
+  const void *alphaPtr = state->integer ? static_cast<const void *>(&alphaInt)
+                                        : static_cast<const void *>(&alpha);
+  const void *betaPtr = state->integer ? static_cast<const void *>(&betaInt)
+                                       : static_cast<const void *>(&beta);
   auto ptr = [](CUdeviceptr p) { return reinterpret_cast<void *>(p); };
+  CUdeviceptr c = state->cLayout ? state->cBuffer.get() : d;
   CUdeviceptr first = state->swapped ? a : b;
   CUdeviceptr second = state->swapped ? b : a;
-  checkLt(cublasLtMatmul(state->handle, state->op, &alpha, ptr(first),
-                         state->aLayout, ptr(second), state->bLayout, &beta,
-                         ptr(d), state->dLayout, ptr(d), state->dLayout,
-                         &state->algo, ptr(state->workspace),
-                         state->workspaceBytes, stream),
+  checkLt(cublasLtMatmul(state->handle, state->op, alphaPtr, ptr(first),
+                         state->aLayout, ptr(second), state->bLayout, betaPtr,
+                         ptr(c),
+                         state->cLayout ? state->cLayout : state->dLayout,
+                         ptr(d), state->dLayout, &state->algo,
+                         ptr(state->workspace), state->workspaceBytes, stream),
           "running cuBLASLt");
 }
 

@@ -19,8 +19,12 @@ CUtensorMapDataType tmaDataType(DType dtype) {
     return CU_TENSOR_MAP_DATA_TYPE_FLOAT32;
   case DType::E4M3:
   case DType::E5M2:
-    // TMA has no fp8 type; it moves fp8 tiles as bytes.
+  case DType::S8:
+  case DType::U8:
+    // TMA has no fp8 or signed 8-bit type; it moves such tiles as bytes.
     return CU_TENSOR_MAP_DATA_TYPE_UINT8;
+  case DType::S32:
+    return CU_TENSOR_MAP_DATA_TYPE_INT32;
   }
   return CU_TENSOR_MAP_DATA_TYPE_UINT8;
 }
@@ -174,7 +178,15 @@ std::vector<CUtensorMap> encodeTensorMaps(const LaunchPlan &plan, CUdeviceptr a,
 void launchKernel(const LoadedKernel &kernel, const LaunchPlan &plan,
                   const std::vector<CUtensorMap> &tensorMaps,
                   const std::vector<CUdeviceptr> &workspaces,
-                  const std::array<CUdeviceptr, 3> &matrices, CUstream stream) {
+                  const std::array<CUdeviceptr, 3> &matrices, CUstream stream,
+                  const std::vector<CUdeviceptr> &scales) {
+  if (scales.size() < plan.scales.size())
+    throw Error(
+        ErrorKind::Usage,
+        "kernel " + kernel.name() + " takes " +
+            std::to_string(plan.scales.size()) + " scale/amax buffers, got " +
+            std::to_string(scales.size()) +
+            " (first missing: " + plan.scales[scales.size()].describe() + ")");
   // kernelParams[i] points at the value of parameter i: the 128-byte
   // descriptor itself (passed by value), the 32-bit size, the 64-bit
   // workspace or matrix address, or the 64-bit leading dimension.
@@ -187,6 +199,8 @@ void launchKernel(const LoadedKernel &kernel, const LaunchPlan &plan,
       params[i] = const_cast<CUtensorMap *>(&tensorMaps.at(arg.tmaIndex));
     } else if (arg.kind == ParamKind::Workspace) {
       params[i] = const_cast<CUdeviceptr *>(&workspaces.at(arg.workspaceIndex));
+    } else if (arg.kind == ParamKind::Scale || arg.kind == ParamKind::Amax) {
+      params[i] = const_cast<CUdeviceptr *>(&scales.at(arg.scaleIndex));
     } else if (arg.kind == ParamKind::Pointer) {
       wide[i] = matrices[static_cast<size_t>(arg.tensor)];
       const MatrixPlan &matrix = plan.kernelMatrix(arg.tensor);

@@ -231,6 +231,49 @@ TmaPlan planTma(size_t paramIndex, const TmaDescriptorParam &param,
 
 } // namespace
 
+ScalePlan planScale(size_t paramIndex, const Param &param,
+                    const Problem &problem) {
+  ScalePlan plan;
+  plan.paramIndex = paramIndex;
+  if (param.kind == ParamKind::Amax) {
+    plan.amax = true;
+    plan.tensor = Tensor::C;
+    return plan;
+  }
+  plan.tensor = param.scale.tensor;
+  plan.granularity = param.scale.granularity;
+  uint64_t kBlocks = ceilDiv(problem.k, 128);
+  switch (plan.granularity) {
+  case ScaleGranularity::Tensor:
+    break;
+  case ScaleGranularity::Row:
+    plan.rows = problem.m;
+    break;
+  case ScaleGranularity::Col:
+    plan.cols = problem.n;
+    break;
+  case ScaleGranularity::Block:
+    if (plan.tensor == Tensor::A) {
+      plan.rows = kBlocks;
+      plan.cols = problem.m;
+    } else {
+      plan.rows = ceilDiv(problem.n, 128);
+      plan.cols = kBlocks;
+    }
+    break;
+  }
+  return plan;
+}
+
+std::string ScalePlan::describe() const {
+  std::string shape = std::to_string(rows) + " x " + std::to_string(cols) +
+                      " f32 (" + std::to_string(bytes()) + " bytes)";
+  if (amax)
+    return "amax: " + shape + ", zeroed before each launch";
+  return "scale of " + std::string(toString(tensor)) + " (" +
+         std::string(toString(granularity)) + "): " + shape;
+}
+
 std::string_view toString(RealignPolicy policy) {
   switch (policy) {
   case RealignPolicy::Auto:
@@ -333,9 +376,23 @@ std::string LaunchPlan::configString() const {
 void checkRunnerSupports(const KernelManifest &manifest) {
   std::vector<std::string> errors;
   DType c = manifest.types.c;
-  if (c != DType::BF16 && c != DType::F16 && c != DType::F32)
+  if (c != DType::BF16 && c != DType::F16 && c != DType::F32 && !isFp8(c) &&
+      c != DType::S32)
     errors.push_back("types.c: output dtype " + std::string(toString(c)) +
-                     " is not supported by this runner yet (bf16, f16, f32)");
+                     " is not supported by this runner yet (bf16, f16, f32, "
+                     "e4m3, e5m2, s32)");
+  // WGMMA transposes only 16-bit operands; the runner's dequantised
+  // references read 8-bit and f32 operands K-major too.
+  if (elementBytes(manifest.types.a) != 2 &&
+      (manifest.layouts.a != Layout::Row || manifest.layouts.b != Layout::Col))
+    errors.push_back(
+        "layouts: a(" + std::string(toString(manifest.layouts.a)) + ") b(" +
+        std::string(toString(manifest.layouts.b)) + ") with " +
+        std::string(toString(manifest.types.a)) +
+        " inputs: 8-bit and f32 (tf32) A and B must be K-major (a row, b col)");
+  if (isFp8(c) && manifest.layouts.c != Layout::Row)
+    errors.push_back("layouts: c(col) with an fp8 output is not supported "
+                     "(fp8 C is row-major)");
   if (manifest.cluster[1] != 1 || manifest.cluster[2] != 1)
     errors.push_back("cluster: " + list(manifest.cluster) +
                      " is not supported by this runner yet (it launches 1-D "
@@ -376,16 +433,14 @@ LaunchPlan planLaunch(const KernelManifest &manifest, const Problem &problem,
            realignPays(t, problem, inner * elementBytes(type), options.realign);
   };
   const PlannedMatrix planned[] = {
-      planMatrix(Tensor::A, types.a, layouts.a, problem.m, problem.k,
-                 problem.batch, align, options.unaligned,
-                 options.leadingDims[0],
-                 realign(Tensor::A, types.a, layouts.a, problem.m, problem.k),
-                 errors),
-      planMatrix(Tensor::B, types.b, layouts.b, problem.n, problem.k,
-                 problem.batch, align, options.unaligned,
-                 options.leadingDims[1],
-                 realign(Tensor::B, types.b, layouts.b, problem.n, problem.k),
-                 errors),
+      planMatrix(
+          Tensor::A, types.a, layouts.a, problem.m, problem.k, problem.batch,
+          align, options.unaligned, options.leadingDims[0],
+          realign(Tensor::A, types.a, layouts.a, problem.m, problem.k), errors),
+      planMatrix(
+          Tensor::B, types.b, layouts.b, problem.n, problem.k, problem.batch,
+          align, options.unaligned, options.leadingDims[1],
+          realign(Tensor::B, types.b, layouts.b, problem.n, problem.k), errors),
       planMatrix(Tensor::C, types.c, layouts.c, problem.m, problem.n,
                  problem.batch, align, options.unaligned,
                  options.leadingDims[2], false, errors)};
@@ -425,7 +480,10 @@ LaunchPlan planLaunch(const KernelManifest &manifest, const Problem &problem,
     const Param &param = manifest.params[i];
     KernelArg arg;
     arg.kind = param.kind;
-    if (param.kind == ParamKind::Workspace) {
+    if (param.kind == ParamKind::Scale || param.kind == ParamKind::Amax) {
+      arg.scaleIndex = plan.scales.size();
+      plan.scales.push_back(planScale(i, param, problem));
+    } else if (param.kind == ParamKind::Workspace) {
       // Sized below, once the grid is known.
       WorkspacePlan workspace;
       workspace.paramIndex = i;
@@ -649,6 +707,10 @@ std::string describePlan(const LaunchPlan &plan) {
       const WorkspacePlan &w = plan.workspaces[arg.workspaceIndex];
       out << "workspace: " << w.bytes << " bytes"
           << (w.zeroInit ? ", zeroed once" : "") << "\n";
+      continue;
+    }
+    if (arg.kind == ParamKind::Scale || arg.kind == ParamKind::Amax) {
+      out << plan.scales[arg.scaleIndex].describe() << "\n";
       continue;
     }
     if (arg.kind == ParamKind::Pointer) {

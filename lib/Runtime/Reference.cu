@@ -59,11 +59,72 @@ template <__nv_fp8_interpretation_t Kind> struct Fp8Element {
 };
 template <> struct Element<DType::E4M3> : Fp8Element<__NV_E4M3> {};
 template <> struct Element<DType::E5M2> : Fp8Element<__NV_E5M2> {};
+// 8-bit integers: exact as floats. Random values are integers of a normal
+// distribution: s8 ~ 16 z (clamped to +-127), u8 ~ 128 + 32 z (to 0..255),
+// so that products and their sums exercise every bit of the s32
+// accumulator's low half without overflowing it at K = 65536.
+template <> struct Element<DType::S8> {
+  using Storage = int8_t;
+  static __device__ float decode(Storage bits) { return float(bits); }
+  static __device__ Storage encode(float x) {
+    return Storage(fminf(fmaxf(rintf(x), -127.0f), 127.0f));
+  }
+  static __device__ float random(float z) { return 16.0f * z; }
+};
+template <> struct Element<DType::U8> {
+  using Storage = uint8_t;
+  static __device__ float decode(Storage bits) { return float(bits); }
+  static __device__ Storage encode(float x) {
+    return Storage(fminf(fmaxf(rintf(x), 0.0f), 255.0f));
+  }
+  static __device__ float random(float z) { return 128.0f + 32.0f * z; }
+};
+template <> struct Element<DType::S32> {
+  using Storage = int32_t;
+  static __device__ float decode(Storage bits) { return float(bits); }
+  static __device__ double decodeExact(Storage bits) { return double(bits); }
+  static __device__ Storage encode(float x) { return Storage(rintf(x)); }
+};
 
 template <DType D> using StorageOf = typename Element<D>::Storage;
+template <DType D> using StorageOfType = typename Element<D>::Storage;
+
+/// The random value a fill writes for a standard normal z: z itself, or the
+/// integer distributions above.
+template <DType D> __device__ float randomValue(float z) {
+  if constexpr (D == DType::S8 || D == DType::U8)
+    return Element<D>::random(z);
+  else
+    return z;
+}
+
+/// An output element as a double: exact for s32.
+template <DType D> __device__ double decodeOutput(StorageOfType<D> bits) {
+  if constexpr (D == DType::S32)
+    return Element<D>::decodeExact(bits);
+  else
+    return Element<D>::decode(bits);
+}
+
+/// The largest finite value of an output type that rounds to infinity past
+/// it (round to nearest: f16, bf16, e5m2, f32); infinity for the others,
+/// whose conversions saturate (e4m3) or are exact (s32).
+template <DType D> __device__ double largestFinite() {
+  if constexpr (D == DType::F16)
+    return 65504.0;
+  else if constexpr (D == DType::BF16)
+    return 3.3895313892515355e38;
+  else if constexpr (D == DType::E5M2)
+    return 57344.0;
+  else if constexpr (D == DType::F32)
+    return 3.4028234663852886e38;
+  else
+    return HUGE_VAL;
+}
 
 /// Calls f(std::integral_constant<DType, d>) so kernels get the dtype as a
-/// template argument.
+/// template argument: the floating-point types the reference GEMM takes
+/// (others are dequantised to f32 first).
 template <typename F> void dispatch(DType dtype, F &&f) {
   switch (dtype) {
   case DType::BF16:
@@ -76,6 +137,26 @@ template <typename F> void dispatch(DType dtype, F &&f) {
     return f(std::integral_constant<DType, DType::E4M3>{});
   case DType::E5M2:
     return f(std::integral_constant<DType, DType::E5M2>{});
+  default:
+    throw Error(ErrorKind::Usage,
+                "the reference GEMM takes bf16, f16, f32 and fp8 inputs; " +
+                    std::string(bundle::toString(dtype)) +
+                    " is dequantised to f32 first");
+  }
+}
+
+/// Calls f(std::integral_constant<DType, d>) for every input and output
+/// dtype, 8-bit integers and s32 included (fills, dequantisation, compare).
+template <typename F> void dispatchAll(DType dtype, F &&f) {
+  switch (dtype) {
+  case DType::S8:
+    return f(std::integral_constant<DType, DType::S8>{});
+  case DType::U8:
+    return f(std::integral_constant<DType, DType::U8>{});
+  case DType::S32:
+    return f(std::integral_constant<DType, DType::S32>{});
+  default:
+    return dispatch(dtype, f);
   }
 }
 
@@ -126,7 +207,8 @@ fillNormalKernel(StorageOf<D> *data, uint64_t outer, uint64_t inner,
     uint64_t row, column;
     uint64_t at = addressOf(i, outer, ld, batchStride, row, column);
     if (column < inner)
-      data[at] = Element<D>::encode(normalAt(seed, row * inner + column));
+      data[at] = Element<D>::encode(
+          randomValue<D>(normalAt(seed, row * inner + column)));
     else if (fillPadding)
       data[at] = poison;
   }
@@ -207,7 +289,7 @@ __global__ void referenceGemmKernel(RefOperand<DA> a, RefOperand<DB> b,
 
 struct CompareAccumulators {
   double errorSquared, referenceSquared;
-  unsigned long long maxAbsErrorBits;
+  unsigned long long maxAbsErrorBits, referenceMaxAbsBits;
   unsigned long long unwritten, nonFinite, outOfBounds, referenceNonFinite;
   unsigned long long firstBad;
 };
@@ -230,9 +312,10 @@ template <DType D>
 __global__ void compareKernel(const StorageOf<D> *out, uint64_t rows,
                               uint64_t outer, uint64_t inner, uint64_t ld,
                               uint64_t batchStride, bool checkPadding,
-                              const float *ref, StorageOf<D> poison,
-                              CompareAccumulators *acc) {
-  double errorSquared = 0, referenceSquared = 0, maxAbsError = 0;
+                              const float *ref, double referenceScale,
+                              StorageOf<D> poison, CompareAccumulators *acc) {
+  double errorSquared = 0, referenceSquared = 0, maxAbsError = 0,
+         referenceMaxAbs = 0;
   unsigned long long unwritten = 0, nonFinite = 0, outOfBounds = 0,
                      referenceNonFinite = 0, firstBad = ~0ull;
   uint64_t total = rows * ld;
@@ -248,13 +331,22 @@ __global__ void compareKernel(const StorageOf<D> *out, uint64_t rows,
       continue;
     }
     uint64_t index = row * inner + column;
-    double expected = ref[index];
-    if (!isfinite(expected)) {
+    double unscaled = ref[index];
+    if (!isfinite(unscaled)) {
       ++referenceNonFinite;
       continue;
     }
+    referenceMaxAbs = fmax(referenceMaxAbs, fabs(unscaled));
+    double expected = unscaled * referenceScale;
     referenceSquared += expected * expected;
-    float value = Element<D>::decode(bits);
+    double value = decodeOutput<D>(bits);
+    // A value past the output type's range is infinity when rounded to it
+    // (e.g. an unscaled u8 x u8 sum in f16): the kernel's infinity of the
+    // same sign is the right answer, not a non-finite error.
+    if (bits != poison && isinf(value) &&
+        fabs(expected) > largestFinite<D>() &&
+        signbit(value) == signbit(expected))
+      continue;
     if (bits == poison || !isfinite(value)) {
       unwritten += bits == poison;
       nonFinite += bits != poison;
@@ -269,6 +361,7 @@ __global__ void compareKernel(const StorageOf<D> *out, uint64_t rows,
   errorSquared = warpSum(errorSquared);
   referenceSquared = warpSum(referenceSquared);
   maxAbsError = warpReduce(maxAbsError, /*takeMax=*/true);
+  referenceMaxAbs = warpReduce(referenceMaxAbs, /*takeMax=*/true);
   unwritten = warpSum(unwritten);
   nonFinite = warpSum(nonFinite);
   outOfBounds = warpSum(outOfBounds);
@@ -281,11 +374,66 @@ __global__ void compareKernel(const StorageOf<D> *out, uint64_t rows,
   // Non-negative doubles order like their bit patterns.
   atomicMax(&acc->maxAbsErrorBits,
             (unsigned long long)__double_as_longlong(maxAbsError));
+  atomicMax(&acc->referenceMaxAbsBits,
+            (unsigned long long)__double_as_longlong(referenceMaxAbs));
   atomicAdd(&acc->unwritten, unwritten);
   atomicAdd(&acc->nonFinite, nonFinite);
   atomicAdd(&acc->outOfBounds, outOfBounds);
   atomicAdd(&acc->referenceNonFinite, referenceNonFinite);
   atomicMin(&acc->firstBad, firstBad);
+}
+
+/// How a dequantisation reads the scale of element (row, column) of an
+/// operand (docs/Runtime.md): none, one scalar, one per row of the matrix
+/// (A's rows, or B's rows, i.e. C's columns), A's 1 x 128 blocks stored
+/// k-block-major (ld = M), B's 128 x 128 blocks row-major (ld = k-blocks).
+enum class ScaleRead { None, Scalar, PerRow, BlockA, BlockB };
+
+__device__ float scaleAt(const float *scales, ScaleRead read, uint64_t ld,
+                         uint64_t row, uint64_t column) {
+  switch (read) {
+  case ScaleRead::None:
+    return 1.0f;
+  case ScaleRead::Scalar:
+    return scales[0];
+  case ScaleRead::PerRow:
+    return scales[row];
+  case ScaleRead::BlockA:
+    return scales[column / 128 * ld + row];
+  case ScaleRead::BlockB:
+    return scales[row / 128 * ld + column / 128];
+  }
+  return 1.0f;
+}
+
+template <DType D>
+__global__ void dequantizeKernel(const StorageOf<D> *in, uint64_t outer,
+                                 uint64_t inner, uint64_t ld,
+                                 uint64_t batchStride, uint64_t total,
+                                 const float *scales, ScaleRead read,
+                                 uint64_t scaleLd, float *out) {
+  for (uint64_t i = blockIdx.x * uint64_t(blockDim.x) + threadIdx.x; i < total;
+       i += uint64_t(gridDim.x) * blockDim.x) {
+    uint64_t column = i % inner;
+    uint64_t row = i / inner % outer;
+    uint64_t batch = i / inner / outer;
+    float value =
+        Element<D>::decode(in[batch * batchStride + row * ld + column]);
+    // Products of exact fp8/int8 values and f32 scales: the f32 rounding of
+    // the product is the only error the reference takes on.
+    out[i] = value * scaleAt(scales, read, scaleLd, row, column);
+  }
+}
+
+/// Log-uniform scale factors in [1/4, 4): a scaling bug (a wrong block, row
+/// or column) changes results by up to 16x, not by a rounding error.
+__global__ void fillScalesKernel(float *data, uint64_t total, uint64_t seed) {
+  for (uint64_t i = blockIdx.x * uint64_t(blockDim.x) + threadIdx.x; i < total;
+       i += uint64_t(gridDim.x) * blockDim.x) {
+    uint64_t h = mix64(seed ^ mix64(i + 0x9e3779b97f4a7c15ull));
+    float u = float(h >> 40) * 0x1p-24f;
+    data[i] = exp2f(4.0f * u - 2.0f);
+  }
 }
 
 unsigned strideBlocks(uint64_t total) {
@@ -306,6 +454,13 @@ uint32_t poisonBits(DType dtype) {
   case DType::E4M3:
   case DType::E5M2:
     return 0x7f;
+  case DType::S8:
+  case DType::U8:
+    return 0x7f;
+  case DType::S32:
+    // Not a NaN: an s32 output still holding it was most likely not
+    // written (the chance that a sum equals it is negligible).
+    return 0x7fa5a5a5;
   }
   return 0;
 }
@@ -334,7 +489,7 @@ void fillRandomNormal(CUdeviceptr ptr, const MatrixPlan &matrix, uint64_t seed,
   // Distinct streams per tensor from one user seed.
   uint64_t tensorSeed =
       seed * 0x9e3779b97f4a7c15ull + static_cast<uint64_t>(matrix.tensor) + 1;
-  dispatch(matrix.dtype, [&](auto d) {
+  dispatchAll(matrix.dtype, [&](auto d) {
     constexpr DType D = decltype(d)::value;
     fillNormalKernel<D><<<strideBlocks(total), StrideThreads, 0, stream>>>(
         reinterpret_cast<StorageOf<D> *>(ptr), matrix.outer, matrix.inner,
@@ -399,9 +554,53 @@ double CompareStats::relativeError() const {
   return std::sqrt(errorSquared / referenceSquared);
 }
 
+void fillRandomScales(CUdeviceptr ptr, const ScalePlan &plan, uint64_t seed,
+                      CUstream stream) {
+  uint64_t total = plan.elements();
+  uint64_t scaleSeed = seed * 0xd1b54a32d192ed03ull +
+                       static_cast<uint64_t>(plan.tensor) * 977 +
+                       static_cast<uint64_t>(plan.granularity) + 11;
+  fillScalesKernel<<<strideBlocks(total), StrideThreads, 0, stream>>>(
+      reinterpret_cast<float *>(ptr), total, scaleSeed);
+  checkLaunch("fillScales");
+}
+
+void dequantize(CUdeviceptr in, const MatrixPlan &plan, const ScalePlan *scale,
+                CUdeviceptr scales, CUdeviceptr out, CUstream stream) {
+  ScaleRead read = ScaleRead::None;
+  uint64_t scaleLd = 0;
+  if (scale) {
+    switch (scale->granularity) {
+    case bundle::ScaleGranularity::Tensor:
+      read = ScaleRead::Scalar;
+      break;
+    case bundle::ScaleGranularity::Row:
+    case bundle::ScaleGranularity::Col:
+      read = ScaleRead::PerRow;
+      break;
+    case bundle::ScaleGranularity::Block:
+      read = plan.tensor == Tensor::A ? ScaleRead::BlockA : ScaleRead::BlockB;
+      scaleLd = scale->cols;
+      break;
+    }
+  }
+  uint64_t total = plan.elements();
+  dispatchAll(plan.dtype, [&](auto d) {
+    constexpr DType D = decltype(d)::value;
+    if constexpr (D != DType::S32)
+      dequantizeKernel<D><<<strideBlocks(total), StrideThreads, 0, stream>>>(
+          reinterpret_cast<const StorageOf<D> *>(in), plan.outer, plan.inner,
+          plan.ld, plan.batchStride, total,
+          reinterpret_cast<const float *>(scales), read, scaleLd,
+          reinterpret_cast<float *>(out));
+  });
+  checkLaunch("dequantize");
+}
+
 CompareStats compareToReference(CUdeviceptr out, const MatrixPlan &outPlan,
                                 CUdeviceptr reference, CUstream stream,
-                                std::chrono::milliseconds timeout) {
+                                std::chrono::milliseconds timeout,
+                                double referenceScale) {
   const DriverApi &api = driver();
   DeviceBuffer accumulators(sizeof(CompareAccumulators), "check results");
   // Zero everything, then set firstBad to "none" (all ones).
@@ -415,17 +614,17 @@ CompareStats compareToReference(CUdeviceptr out, const MatrixPlan &outPlan,
   uint64_t rows = outPlan.batch * outPlan.outer;
   uint64_t total = rows * outPlan.ld;
   DType dtype = outPlan.dtype;
-  if (dtype != DType::BF16 && dtype != DType::F16 && dtype != DType::F32)
+  if (bundle::isInt8(dtype))
     throw Error(ErrorKind::Usage, "cannot check " +
                                       std::string(bundle::toString(dtype)) +
                                       " outputs");
-  dispatch(dtype, [&](auto d) {
+  dispatchAll(dtype, [&](auto d) {
     constexpr DType D = decltype(d)::value;
-    if constexpr (D == DType::BF16 || D == DType::F16 || D == DType::F32)
+    if constexpr (D != DType::S8 && D != DType::U8)
       compareKernel<D><<<strideBlocks(total), StrideThreads, 0, stream>>>(
           reinterpret_cast<const StorageOf<D> *>(out), rows, outPlan.outer,
           outPlan.inner, outPlan.ld, outPlan.batchStride, outPlan.blocked(),
-          reinterpret_cast<const float *>(reference),
+          reinterpret_cast<const float *>(reference), referenceScale,
           StorageOf<D>(poisonBits(D)),
           reinterpret_cast<CompareAccumulators *>(accumulators.get()));
   });
@@ -445,6 +644,8 @@ CompareStats compareToReference(CUdeviceptr out, const MatrixPlan &outPlan,
   stats.errorSquared = result.errorSquared;
   stats.referenceSquared = result.referenceSquared;
   std::memcpy(&stats.maxAbsError, &result.maxAbsErrorBits, sizeof(double));
+  std::memcpy(&stats.referenceMaxAbs, &result.referenceMaxAbsBits,
+              sizeof(double));
   return stats;
 }
 

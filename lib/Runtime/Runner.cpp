@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 
 namespace gemm::runtime {
 namespace {
@@ -32,13 +33,41 @@ MatrixPlan referencePlan(const LaunchPlan &plan) {
   return ref;
 }
 
-bool isFp8(DType t) { return t == DType::E4M3 || t == DType::E5M2; }
+using bundle::isFp8;
+using bundle::isInt8;
+
+/// The scale plan of `tensor` (an input's scale factors, or the output
+/// scale for Tensor::C), or null.
+const ScalePlan *scaleOf(const LaunchPlan &plan, Tensor tensor) {
+  for (const ScalePlan &scale : plan.scales)
+    if (!scale.amax && scale.tensor == tensor)
+      return &scale;
+  return nullptr;
+}
+
+/// The root mean square of the log-uniform scales of fillRandomScales over
+/// [1/4, 4): sqrt((16 - 1/16) / (8 ln 2)).
+constexpr double RandomScaleRms = 1.6956;
+
+/// The output scale the runner gives fp8 outputs: 8 over the expected
+/// standard deviation of C (sqrt(K) times the scales of A and B, for
+/// standard normal inputs), so that C * scale has a standard deviation of
+/// about 8 and its largest values (about 6 standard deviations) stay far
+/// below the e4m3 limit of 448.
+float runnerOutputScale(const LaunchPlan &plan) {
+  double sigma = std::sqrt(double(plan.problem.k));
+  for (Tensor t : {Tensor::A, Tensor::B})
+    if (scaleOf(plan, t))
+      sigma *= RandomScaleRms;
+  return float(8.0 / sigma);
+}
 
 /// The operands of one problem: fresh A and B from `seed` (random normal, or
 /// the simulator's small integers) and
 /// an output C, as the caller holds them (what cuBLAS and the references
 /// use); aligned scratch copies of the staged ones; the kernel's tensor maps
-/// over the scratch copies where staged and the caller's buffers elsewhere.
+/// over the scratch copies where staged and the caller's buffers elsewhere;
+/// the scale factors (random, log-uniform) and amax the kernel takes.
 struct Operands {
   DeviceBuffer a, b, c;
   Staging staging;
@@ -49,6 +78,13 @@ struct Operands {
   /// plan.workspaces order, and their addresses for the launch.
   std::vector<DeviceBuffer> workspaces;
   std::vector<CUdeviceptr> workspaceAddresses;
+  /// The scale factors and amax, in plan.scales order, and their addresses.
+  std::vector<DeviceBuffer> scales;
+  std::vector<CUdeviceptr> scaleAddresses;
+  /// An fp8 output's output scale (1 otherwise).
+  float outputScale = 1.0f;
+  /// fp8 inputs accumulated fast (no promotion): cuBLASLt's baseline too.
+  bool fastAccumulation = false;
 
   Operands(const LaunchPlan &plan, uint64_t seed, CUstream stream,
            InputValues inputs = InputValues::Normal)
@@ -63,6 +99,21 @@ struct Operands {
                 staging.kernelAddress(Tensor::B, b.get()),
                 staging.kernelAddress(Tensor::C, c.get())};
     maps = encodeTensorMaps(plan, matrices[0], matrices[1], matrices[2]);
+    for (const ScalePlan &scale : plan.scales) {
+      scales.emplace_back(scale.bytes(), scale.describe());
+      scaleAddresses.push_back(scales.back().get());
+      if (scale.amax)
+        continue;
+      if (scale.tensor != Tensor::C) {
+        fillRandomScales(scales.back().get(), scale, seed, stream);
+        continue;
+      }
+      outputScale = runnerOutputScale(plan);
+      uint32_t bits;
+      std::memcpy(&bits, &outputScale, sizeof(bits));
+      checkCu(driver().cuMemsetD32Async(scales.back().get(), bits, 1, stream),
+              "writing the output scale");
+    }
     for (const WorkspacePlan &w : plan.workspaces) {
       workspaces.emplace_back(w.bytes, "workspace (params[" +
                                            std::to_string(w.paramIndex) + "])");
@@ -80,16 +131,156 @@ bool stagesInputs(const LaunchPlan &plan) {
   return plan.isStaged(Tensor::A) || plan.isStaged(Tensor::B);
 }
 
+/// The amax buffer of the operands (0 when the kernel writes none).
+CUdeviceptr amaxOf(const LaunchPlan &plan, const Operands &operands) {
+  for (size_t i = 0; i < plan.scales.size(); ++i)
+    if (plan.scales[i].amax)
+      return operands.scaleAddresses[i];
+  return 0;
+}
+
+/// Whether the references multiply dequantised f32 copies of A and B (fp8
+/// and 8-bit integer inputs, and inputs with scale factors).
+bool dequantizesInputs(const bundle::KernelManifest &manifest) {
+  if (isFp8(manifest.types.a) || isInt8(manifest.types.a))
+    return true;
+  return manifest.scaleFor(Tensor::A) || manifest.scaleFor(Tensor::B);
+}
+
+/// A packed f32 matrix of the shape of `m`.
+MatrixPlan f32Plan(const MatrixPlan &m) {
+  MatrixPlan f32 = m;
+  f32.dtype = DType::F32;
+  f32.ld = f32.inner;
+  f32.batchStride = f32.outer * f32.inner;
+  f32.padded = false;
+  return f32;
+}
+
+/// What cuBLASLt runs beside a kernel (--vs cublas): the same problem in
+/// cuBLASLt's nearest form, and a line saying which.
+struct CublasBaseline {
+  MatrixPlan a, b, d;
+  /// amaxD = 1: allocate an amax for cuBLASLt (the caller replaces it).
+  CublasOptions options;
+  std::string description;
+};
+
+CublasBaseline cublasBaseline(const LaunchPlan &plan,
+                              const Operands &operands) {
+  CublasBaseline baseline{plan.matrix(Tensor::A),
+                          plan.matrix(Tensor::B),
+                          plan.matrix(Tensor::C),
+                          {},
+                          ""};
+  auto address = [&](const ScalePlan *scale) -> CUdeviceptr {
+    return scale ? operands.scaleAddresses[static_cast<size_t>(
+                       scale - plan.scales.data())]
+                 : 0;
+  };
+  DType a = baseline.a.dtype;
+  std::string types = std::string(bundle::toString(a)) + " x " +
+                      std::string(bundle::toString(baseline.b.dtype)) + " -> " +
+                      std::string(bundle::toString(baseline.d.dtype));
+  if (isFp8(a)) {
+    const ScalePlan *sa = scaleOf(plan, Tensor::A);
+    const ScalePlan *sb = scaleOf(plan, Tensor::B);
+    auto granularity = [](const ScalePlan *scale) {
+      return scale ? scale->granularity : bundle::ScaleGranularity::Tensor;
+    };
+    bool outer = granularity(sa) == bundle::ScaleGranularity::Row &&
+                 granularity(sb) == bundle::ScaleGranularity::Col;
+    bool blockwise = granularity(sa) == bundle::ScaleGranularity::Block;
+    CublasOptions &o = baseline.options;
+    o.outerVectors = outer;
+    o.fastAccum = operands.fastAccumulation;
+    std::string scales = "unscaled";
+    if (outer) {
+      o.scaleA = address(sa);
+      o.scaleB = address(sb);
+      scales = "row/column scales (outer vectors)";
+    } else if (!blockwise) {
+      if (granularity(sa) == bundle::ScaleGranularity::Tensor)
+        o.scaleA = address(sa);
+      if (granularity(sb) == bundle::ScaleGranularity::Tensor)
+        o.scaleB = address(sb);
+      scales = o.scaleA || o.scaleB ? "per-tensor scales" : "unscaled";
+      if (granularity(sa) == bundle::ScaleGranularity::Row ||
+          granularity(sb) == bundle::ScaleGranularity::Col)
+        scales += " (cuBLASLt has no one-sided row/column scales: those "
+                  "left out)";
+    } else {
+      scales = "per-tensor scales (block-wise scales are compared with our "
+               "own per-tensor kernel)";
+    }
+    if (isFp8(baseline.d.dtype)) {
+      o.scaleD = address(scaleOf(plan, Tensor::C));
+      o.amaxD = 1;
+    }
+    baseline.description =
+        "cuBLASLt fp8 " + types + ", " + scales +
+        (o.fastAccum ? ", fast accumulation" : ", promoted accumulation");
+  } else if (isInt8(a)) {
+    // cuBLASLt's IMMA: s8 x s8 -> s32 (same bytes, same work).
+    baseline.a.dtype = baseline.b.dtype = DType::S8;
+    baseline.d.dtype = DType::S32;
+    baseline.d.ld = baseline.d.inner;
+    baseline.d.batchStride = baseline.d.outer * baseline.d.inner;
+    baseline.d.padded = false;
+    baseline.description = "cuBLASLt IMMA s8 x s8 -> s32 (for " + types + ")";
+  } else if (a == DType::F32) {
+    baseline.options.tf32 = true;
+    baseline.description =
+        "cuBLASLt tf32 (CUBLAS_COMPUTE_32F_FAST_TF32) " + types;
+  } else {
+    baseline.description = "cuBLASLt " + types;
+  }
+  return baseline;
+}
+
 } // namespace
 
-double defaultTolerance(const bundle::TensorTypes &types) {
-  double tolerance = types.c == DType::BF16  ? 1e-2
-                     : types.c == DType::F16 ? 5e-3
-                                             : 1e-4;
-  // Hopper's fp8 MMA accumulates with fewer bits than f32, and tf32 rounds
-  // f32 inputs to 10 mantissa bits: the result is that much less exact.
-  if (isFp8(types.a) || isFp8(types.b))
+double outputTolerance(DType c) {
+  switch (c) {
+  case DType::BF16:
+    return 1e-2;
+  case DType::F16:
+    return 5e-3;
+  case DType::E4M3:
+    // Rounding to 4 significant bits: relative error at most 2^-4.
+    return 0x1p-4;
+  case DType::E5M2:
+    // 3 significant bits: at most 2^-3.
+    return 0x1p-3;
+  case DType::S32:
+    // Exact sums, against an f32 reference of sums up to ~2^30.
+    return 1e-5;
+  default:
+    return 1e-4;
+  }
+}
+
+double fp8AccumulationTolerance(uint64_t elements) {
+  // Hopper's fp8 WGMMA keeps about 13-14 bits of its sums (DeepSeek-V3
+  // measured 14), truncating: over L elements of K the relative error
+  // grows like L 2^-14 / 48 (docs/LowPrecision.md); 8x that as margin.
+  return double(std::max<uint64_t>(elements, 32)) * 0x1p-14 / 6.0;
+}
+
+double defaultTolerance(const bundle::TensorTypes &types, uint64_t k) {
+  double tolerance = outputTolerance(types.c);
+  // Partial sums promoted every L elements of K carry the error of L
+  // elements; fast accumulation that of all K.
+  if (isFp8(types.a) && !types.fp8Accumulation)
+    // SM100: tcgen05 accumulates fp8 products in f32 tensor memory.
     tolerance = std::max(tolerance, 2e-2);
+  else if (isFp8(types.a))
+    tolerance += fp8AccumulationTolerance(*types.fp8Accumulation ==
+                                                  bundle::Fp8Accumulation::Fast
+                                              ? (k ? k : 4096)
+                                              : types.promoteEveryK);
+  // tf32 truncates f32 inputs to 10 mantissa bits: every product shrinks
+  // by about 2^-10 on average, coherently.
   else if (types.a == DType::F32)
     tolerance = std::max(tolerance, 5e-3);
   return tolerance;
@@ -149,6 +340,10 @@ CheckResult GemmRunner::check(const LaunchPlan &plan,
     // caller's C.
     poison(operands.c.get(), c.dtype, c.spanElements(), stream.get());
     operands.staging.poisonOutput(stream.get());
+    // The amax only ever rises: it starts at 0 for every launch.
+    if (CUdeviceptr amax = amaxOf(plan, operands))
+      checkCu(driver().cuMemsetD32Async(amax, 0, 1, stream.get()),
+              "zeroing the amax");
     // One wait per step, so that a fault names the step.
     if (stagesInputs(plan)) {
       operands.staging.copyIn(operands.a.get(), operands.b.get(), stream.get());
@@ -157,7 +352,7 @@ CheckResult GemmRunner::check(const LaunchPlan &plan,
                         which + ")");
     }
     launchKernel(loaded, plan, operands.maps, operands.workspaceAddresses,
-                 operands.matrices, stream.get());
+                 operands.matrices, stream.get(), operands.scaleAddresses);
     waitForStream(stream.get(), options.timeout,
                   "kernel " + loaded.name() + " (" + which + ")");
     if (plan.isStaged(Tensor::C)) {
@@ -191,8 +386,8 @@ CheckResult GemmRunner::check(const LaunchPlan &plan,
     result.output = std::move(dump);
   }
   result.seed = checkOptions.seed;
-  result.tolerance =
-      checkOptions.tolerance.value_or(defaultTolerance(bundle.manifest.types));
+  result.tolerance = checkOptions.tolerance.value_or(
+      defaultTolerance(bundle.manifest.types, plan.problem.k));
 
   ReferenceMode mode = checkOptions.reference;
   bool wantCublas = mode != ReferenceMode::Naive;
@@ -201,10 +396,41 @@ CheckResult GemmRunner::check(const LaunchPlan &plan,
                    (mode == ReferenceMode::Auto &&
                     plan.problem.flops() / 2 <= SecondOpinionMacs);
   MatrixPlan refPlan = referencePlan(plan);
+  // Low-precision inputs: both references multiply f32 copies of A and B
+  // decoded and multiplied by their scale factors (exact products of fp8
+  // or integer values and f32 scales, rounded once to f32), in f32 (cuBLAS,
+  // exact f32 arithmetic, no tf32) or f64 (naive).
+  const MatrixPlan *refA = &a, *refB = &b;
+  CUdeviceptr refAData = operands.a.get(), refBData = operands.b.get();
+  MatrixPlan a32, b32;
+  DeviceBuffer a32Data, b32Data;
+  if (dequantizesInputs(bundle.manifest)) {
+    a32 = f32Plan(a);
+    b32 = f32Plan(b);
+    a32Data = DeviceBuffer(a32.bytes(), "the dequantised copy of A");
+    b32Data = DeviceBuffer(b32.bytes(), "the dequantised copy of B");
+    auto scaleData = [&](Tensor t) -> CUdeviceptr {
+      for (size_t i = 0; i < plan.scales.size(); ++i)
+        if (!plan.scales[i].amax && plan.scales[i].tensor == t)
+          return operands.scaleAddresses[i];
+      return 0;
+    };
+    dequantize(operands.a.get(), a, scaleOf(plan, Tensor::A),
+               scaleData(Tensor::A), a32Data.get(), stream.get());
+    dequantize(operands.b.get(), b, scaleOf(plan, Tensor::B),
+               scaleData(Tensor::B), b32Data.get(), stream.get());
+    waitForStream(stream.get(), ReferenceTimeout,
+                  "dequantising the inputs for the references");
+    refA = &a32;
+    refB = &b32;
+    refAData = a32Data.get();
+    refBData = b32Data.get();
+  }
+  double referenceScale = operands.outputScale;
   std::unique_ptr<CublasGemm> gemm;
   if (wantCublas) {
     std::string whyNot;
-    gemm = CublasGemm::create(cublas(), a, b, refPlan, whyNot);
+    gemm = CublasGemm::create(cublas(), *refA, *refB, refPlan, whyNot);
     if (!gemm && mode != ReferenceMode::Auto)
       throw Error(ErrorKind::Usage,
                   "--reference cublas: " + whyNot + "; use --reference naive");
@@ -217,21 +443,33 @@ CheckResult GemmRunner::check(const LaunchPlan &plan,
   DeviceBuffer cublasRef, naiveRef;
   if (gemm) {
     cublasRef = DeviceBuffer(refPlan.bytes(), "the cuBLAS reference");
-    gemm->run(operands.a.get(), operands.b.get(), cublasRef.get(),
-              stream.get());
+    gemm->run(refAData, refBData, cublasRef.get(), stream.get());
     waitForStream(stream.get(), ReferenceTimeout, "the cuBLAS reference");
     result.comparisons.push_back(
-        {"cublas", compareToReference(operands.c.get(), c, cublasRef.get(),
-                                      stream.get(), ReferenceTimeout)});
+        {"cublas",
+         compareToReference(operands.c.get(), c, cublasRef.get(), stream.get(),
+                            ReferenceTimeout, referenceScale)});
   }
   if (wantNaive) {
     naiveRef = DeviceBuffer(refPlan.bytes(), "the naive reference");
-    referenceGemm(operands.a.get(), a, operands.b.get(), b, naiveRef.get(),
-                  refPlan, stream.get());
+    referenceGemm(refAData, *refA, refBData, *refB, naiveRef.get(), refPlan,
+                  stream.get());
     waitForStream(stream.get(), ReferenceTimeout, "the naive reference");
     result.comparisons.push_back(
-        {"naive", compareToReference(operands.c.get(), c, naiveRef.get(),
-                                     stream.get(), ReferenceTimeout)});
+        {"naive",
+         compareToReference(operands.c.get(), c, naiveRef.get(), stream.get(),
+                            ReferenceTimeout, referenceScale)});
+  }
+  // fp8 outputs: the kernel's amax against the reference's largest
+  // |value| before the output scale.
+  if (CUdeviceptr amaxData = amaxOf(plan, operands)) {
+    float amax = 0;
+    checkCu(driver().cuMemcpyDtoH(&amax, amaxData, sizeof(amax)),
+            "reading the amax");
+    double expected = result.comparisons.front().stats.referenceMaxAbs;
+    result.amax = amax;
+    result.referenceAmax = expected;
+    result.outputScale = referenceScale;
   }
   // A kernel must leave its zeroed workspaces zeroed (split-K counters): a
   // second launch on the same workspaces has to compute C again.
@@ -245,7 +483,7 @@ CheckResult GemmRunner::check(const LaunchPlan &plan,
         {std::string(useCublas ? "cublas" : "naive") + ", second launch",
          compareToReference(operands.c.get(), c,
                             useCublas ? cublasRef.get() : naiveRef.get(),
-                            stream.get(), ReferenceTimeout)});
+                            stream.get(), ReferenceTimeout, referenceScale)});
   }
   if (gemm && wantNaive) {
     CompareStats agreement =
@@ -269,25 +507,42 @@ CheckResult GemmRunner::check(const LaunchPlan &plan,
     result.passed = false;
     result.notes.push_back("the cuBLAS and naive references disagree");
   }
+  if (result.amax) {
+    double expected = *result.referenceAmax;
+    double error =
+        std::fabs(*result.amax - expected) / std::max(expected, 1e-30);
+    if (!(error <= result.tolerance)) {
+      result.passed = false;
+      result.notes.push_back("the amax differs from the reference's by " +
+                             std::to_string(error) + " (relative)");
+    }
+  }
   return result;
 }
 
 BenchResult GemmRunner::bench(const LaunchPlan &plan,
                               const BenchOptions &benchOptions) {
-  const MatrixPlan &a = plan.matrix(Tensor::A);
-  const MatrixPlan &b = plan.matrix(Tensor::B);
-  const MatrixPlan &c = plan.matrix(Tensor::C);
   Stream stream;
   Operands operands(plan, benchOptions.seed, stream.get());
+  operands.fastAccumulation =
+      bundle.manifest.types.fp8Accumulation == bundle::Fp8Accumulation::Fast;
 
   std::unique_ptr<CublasGemm> gemm;
-  DeviceBuffer cublasOut;
+  DeviceBuffer cublasOut, cublasAmax;
+  BenchResult result;
   if (benchOptions.vsCublas) {
     std::string whyNot;
-    gemm = CublasGemm::create(cublas(), a, b, c, whyNot);
+    CublasBaseline baseline = cublasBaseline(plan, operands);
+    if (baseline.options.amaxD == 1) {
+      cublasAmax = DeviceBuffer(sizeof(float), "the cuBLAS amax");
+      baseline.options.amaxD = cublasAmax.get();
+    }
+    gemm = CublasGemm::create(cublas(), baseline.a, baseline.b, baseline.d,
+                              whyNot, baseline.options);
     if (!gemm)
       throw Error(ErrorKind::Usage, "--vs cublas: " + whyNot);
-    cublasOut = DeviceBuffer(c.bytes(), "the cuBLAS output");
+    cublasOut = DeviceBuffer(baseline.d.bytes(), "the cuBLAS output");
+    result.cublasBaseline = baseline.description;
   }
   // Twice the L2, so the flush evicts everything the previous run left.
   DeviceBuffer flush;
@@ -310,7 +565,7 @@ BenchResult GemmRunner::bench(const LaunchPlan &plan,
     if (kernelStart)
       kernelStart->record(stream.get());
     launchKernel(loaded, plan, operands.maps, operands.workspaceAddresses,
-                 operands.matrices, stream.get());
+                 operands.matrices, stream.get(), operands.scaleAddresses);
     if (kernelStop)
       kernelStop->record(stream.get());
     operands.staging.copyOut(operands.c.get(), stream.get());
@@ -362,7 +617,6 @@ BenchResult GemmRunner::bench(const LaunchPlan &plan,
       cublasMs.push_back(timed(runCublas, "cuBLAS", i));
   }
 
-  BenchResult result;
   result.clocks = device.sampleClocks();
   result.ours = TimingStats::from(std::move(oursMs));
   if (staged) {

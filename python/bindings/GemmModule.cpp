@@ -78,6 +78,17 @@ bundle::DType parseType(const std::string &text, const char *what) {
   return *type;
 }
 
+dispatch::QuantConfig parseQuant(const std::string &text) {
+  dispatch::QuantConfig quant;
+  if (text.empty())
+    return quant;
+  std::string error;
+  auto parsed = dispatch::QuantConfig::parse(text, error);
+  if (!parsed)
+    usageError("quant: " + error);
+  return *parsed;
+}
+
 /// "row,col,row" (A, B, C) to layouts; a UsageError naming the text.
 bundle::TensorLayouts parseLayouts(const std::string &text) {
   std::string error;
@@ -90,6 +101,8 @@ bundle::TensorLayouts parseLayouts(const std::string &text) {
 dispatch::Problem makeProblem(uint64_t m, uint64_t n, uint64_t k,
                               const std::string &inType,
                               const std::optional<std::string> &outType,
+                              const std::optional<std::string> &bType = {},
+                              const std::string &quant = "",
                               const std::string &layouts = "row,col,row") {
   if (m == 0 || n == 0 || k == 0)
     usageError("M, N and K must be at least 1, got " + std::to_string(m) + "x" +
@@ -101,6 +114,9 @@ dispatch::Problem makeProblem(uint64_t m, uint64_t n, uint64_t k,
   problem.inType = parseType(inType, "input dtype");
   if (outType)
     problem.outType = parseType(*outType, "output dtype");
+  if (bType && *bType != inType)
+    problem.inTypeB = parseType(*bType, "B dtype");
+  problem.quant = parseQuant(quant);
   problem.layouts = parseLayouts(layouts);
   return problem;
 }
@@ -121,8 +137,10 @@ Staged tmaStaging(const dispatch::Problem &problem,
     staged = dispatch::packedStaging(shape, problem.inType, problem.outType,
                                      problem.layouts);
   } else {
-    const bundle::DType types[3] = {problem.inType, problem.inType,
-                                    problem.outType.value_or(problem.inType)};
+    const bundle::DType types[3] = {
+        problem.inType, problem.inTypeB.value_or(problem.inType),
+        problem.outType.value_or(
+            dispatch::KernelConfig::defaultOutput(problem.inType))};
     for (size_t i = 0; i < 3; ++i)
       staged[i] = dispatch::stagedForTma(static_cast<bundle::Tensor>(i), shape,
                                          types[i], (*lds)[i], addresses[i]);
@@ -237,8 +255,11 @@ public:
     loaded.emplace(runtime::LoadedKernel::load(bundle.bundle, *device));
     capacity = runtime::persistentCtaCapacity(*loaded, bundle.manifest(),
                                               device->info());
-    for (const bundle::Param &param : bundle.manifest().params)
+    for (const bundle::Param &param : bundle.manifest().params) {
       hasWorkspaces |= param.kind == bundle::ParamKind::Workspace;
+      hasScales |= param.kind == bundle::ParamKind::Scale ||
+                   param.kind == bundle::ParamKind::Amax;
+    }
   }
 
   runtime::LaunchPlan plan(uint64_t m, uint64_t n, uint64_t k,
@@ -257,19 +278,25 @@ public:
   void run(uint64_t m, uint64_t n, uint64_t k, uintptr_t a, uint64_t lda,
            uintptr_t b, uint64_t ldb, uintptr_t c, uint64_t ldc,
            const std::vector<uintptr_t> &workspaces, uintptr_t stream,
-           uint64_t batch, const BatchStrides &batchStrides) const {
+           uint64_t batch, const BatchStrides &batchStrides,
+           const std::vector<uintptr_t> &scales) const {
     runtime::LaunchPlan launchPlan =
         plan(m, n, k, lda, ldb, ldc, batch, batchStrides);
     if (workspaces.size() != launchPlan.workspaces.size())
       usageError(bundle.manifest().name + " takes " +
                  std::to_string(launchPlan.workspaces.size()) +
                  " workspaces, got " + std::to_string(workspaces.size()));
+    if (scales.size() != launchPlan.scales.size())
+      usageError(bundle.manifest().name + " takes " +
+                 std::to_string(launchPlan.scales.size()) +
+                 " scale/amax buffers, got " + std::to_string(scales.size()));
     ContextScope scope(*device);
     std::vector<CUtensorMap> maps =
         runtime::encodeTensorMaps(launchPlan, a, b, c);
     std::vector<CUdeviceptr> spaces(workspaces.begin(), workspaces.end());
+    std::vector<CUdeviceptr> scaleBuffers(scales.begin(), scales.end());
     runtime::launchKernel(*loaded, launchPlan, maps, spaces, {a, b, c},
-                          reinterpret_cast<CUstream>(stream));
+                          reinterpret_cast<CUstream>(stream), scaleBuffers);
   }
 
   Bundle bundle;
@@ -277,6 +304,7 @@ public:
   std::optional<runtime::LoadedKernel> loaded;
   uint32_t capacity = 0;
   bool hasWorkspaces = false;
+  bool hasScales = false;
 };
 
 nb::dict estimateDict(const dispatch::Estimate &e) {
@@ -296,6 +324,16 @@ nb::dict estimateDict(const dispatch::Estimate &e) {
 
 std::string typeName(bundle::DType type) {
   return std::string(bundle::toString(type));
+}
+
+/// The problem of a configuration's types and scales.
+dispatch::Problem configProblem(const KernelConfig &config, uint64_t m,
+                                uint64_t n, uint64_t k) {
+  dispatch::Problem problem =
+      makeProblem(m, n, k, typeName(config.inType), typeName(config.cType()),
+                  typeName(config.bType()), config.quant.spelling());
+  problem.layouts = config.layouts;
+  return problem;
 }
 
 } // namespace
@@ -368,13 +406,19 @@ NB_MODULE(_core, m) {
              std::pair<uint32_t, uint32_t> cluster, const std::string &schedule,
              const std::string &raster, uint32_t swizzle, uint32_t stages,
              uint32_t splits, bool streamK, const std::string &layouts,
-             bool batched) {
+             bool batched, const std::optional<std::string> &bType,
+             const std::string &quant) {
             KernelConfig c;
             c.layouts = parseLayouts(layouts);
             c.batched = batched;
             c.inType = parseType(inType, "input dtype");
-            if (outType && *outType != inType)
+            if (outType && (*outType != inType ||
+                            parseType(*outType, "output dtype") !=
+                                KernelConfig::defaultOutput(c.inType)))
               c.outType = parseType(*outType, "output dtype");
+            if (bType && *bType != inType)
+              c.inTypeB = parseType(*bType, "B dtype");
+            c.quant = parseQuant(quant);
             std::tie(c.tileM, c.tileN, c.tileK) = tile;
             std::tie(c.clusterM, c.clusterN) = cluster;
             if (schedule != "cooperative" && schedule != "pingpong" &&
@@ -400,7 +444,8 @@ NB_MODULE(_core, m) {
           nb::arg("cluster"), nb::arg("schedule"), nb::arg("raster"),
           nb::arg("swizzle"), nb::arg("stages"), nb::arg("splits"),
           nb::arg("stream_k"), nb::arg("layouts") = "row,col,row",
-          nb::arg("batched") = false,
+          nb::arg("batched") = false, nb::arg("b_dtype") = nb::none(),
+          nb::arg("quant") = "",
           "From fields; the compiler checks them when it compiles.")
       .def_prop_ro("name", &KernelConfig::name)
       .def_prop_ro("key", &KernelConfig::key)
@@ -409,6 +454,18 @@ NB_MODULE(_core, m) {
                    [](const KernelConfig &c) { return typeName(c.inType); })
       .def_prop_ro("out_dtype",
                    [](const KernelConfig &c) { return typeName(c.cType()); })
+      .def_prop_ro("b_dtype",
+                   [](const KernelConfig &c) { return typeName(c.bType()); })
+      .def_prop_ro("quant",
+                   [](const KernelConfig &c) { return c.quant.spelling(); })
+      .def(
+          "buildable",
+          [](const KernelConfig &c) {
+            std::string why;
+            bool ok = c.buildable(&why);
+            return std::make_pair(ok, why);
+          },
+          "(whether the compiler builds it, why not)")
       .def_prop_ro("tile",
                    [](const KernelConfig &c) {
                      return std::make_tuple(c.tileM, c.tileN, c.tileK);
@@ -463,12 +520,9 @@ NB_MODULE(_core, m) {
           [](const dispatch::DispatchModel &model, const KernelConfig &config,
              uint64_t mm, uint64_t n, uint64_t k, uint32_t smCount,
              const std::optional<Staged> &staged) {
-            dispatch::Problem problem = makeProblem(
-                mm, n, k, typeName(config.inType), typeName(config.cType()));
-            problem.layouts = config.layouts;
-            return estimateDict(model.estimate(config,
-                                               withStaging(problem, staged),
-                                               {bundle::Arch::Sm90a, smCount}));
+            return estimateDict(model.estimate(
+                config, withStaging(configProblem(config, mm, n, k), staged),
+                {bundle::Arch::Sm90a, smCount}));
           },
           nb::arg("config"), nb::arg("m"), nb::arg("n"), nb::arg("k"),
           nb::arg("sm_count") = 132, nb::arg("staged") = nb::none(),
@@ -482,10 +536,9 @@ NB_MODULE(_core, m) {
                    [](const dispatch::Selection &s) {
                      return std::string(dispatch::toString(s.source));
                    })
-      .def_prop_ro("estimate",
-                   [](const dispatch::Selection &s) {
-                     return estimateDict(s.estimate);
-                   })
+      .def_prop_ro(
+          "estimate",
+          [](const dispatch::Selection &s) { return estimateDict(s.estimate); })
       .def_ro("reason", &dispatch::Selection::reason)
       .def_ro("transposed", &dispatch::Selection::transposed)
       .def("__repr__", [](const dispatch::Selection &s) {
@@ -501,9 +554,10 @@ NB_MODULE(_core, m) {
          uint32_t smCount,
          const std::optional<std::vector<KernelConfig>> &available,
          const std::string &layouts, uint64_t batch,
+         const std::optional<std::string> &bType, const std::string &quant,
          const std::optional<Staged> &staged) {
         dispatch::Problem problem =
-            makeProblem(mm, n, k, inType, outType, layouts);
+            makeProblem(mm, n, k, inType, outType, bType, quant, layouts);
         if (batch == 0)
           usageError("batch must be at least 1, got 0");
         problem.batch = batch;
@@ -515,7 +569,8 @@ NB_MODULE(_core, m) {
       nb::arg("out_dtype") = nb::none(), nb::arg("model"),
       nb::arg("arch") = "sm_90a", nb::arg("sm_count") = 132,
       nb::arg("available") = nb::none(), nb::arg("layouts") = "row,col,row",
-      nb::arg("batch") = 1, nb::arg("staged") = nb::none(),
+      nb::arg("batch") = 1, nb::arg("b_dtype") = nb::none(),
+      nb::arg("quant") = "", nb::arg("staged") = nb::none(),
       "The dispatcher's choice for a problem (see "
       "include/gemm/Dispatch/Dispatcher.h); `staged`: which of A, B, C a "
       "TMA kernel would get staged (tma_staging; default: packed rows).");
@@ -525,8 +580,9 @@ NB_MODULE(_core, m) {
          const std::optional<std::string> &outType,
          const std::optional<std::array<uint64_t, 3>> &lds,
          const std::array<uint64_t, 3> &addresses, const std::string &layouts) {
-        return tmaStaging(makeProblem(mm, n, k, inType, outType, layouts), lds,
-                          addresses);
+        return tmaStaging(
+            makeProblem(mm, n, k, inType, outType, {}, "", layouts), lds,
+            addresses);
       },
       nb::arg("m"), nb::arg("n"), nb::arg("k"), nb::arg("dtype") = "bf16",
       nb::arg("out_dtype") = nb::none(), nb::arg("lds") = nb::none(),
@@ -539,6 +595,23 @@ NB_MODULE(_core, m) {
       "gemm::dispatch::stagedForTma, the rule of gemm-runner's plans and of "
       "the package's copies. Kernels that take pointers never stage.");
   m.attr("STAGING_ROW_ALIGNMENT") = runtime::StagingRowAlignmentBytes;
+  m.def(
+      "check_problem",
+      [](uint64_t mm, uint64_t n, uint64_t k, const std::string &inType,
+         const std::optional<std::string> &outType,
+         const std::optional<std::string> &bType, const std::string &quant,
+         const std::string &layouts, uint64_t batch) {
+        dispatch::Problem problem =
+            makeProblem(mm, n, k, inType, outType, bType, quant, layouts);
+        problem.batch = batch;
+        dispatch::checkProblem(problem);
+      },
+      nb::arg("m"), nb::arg("n"), nb::arg("k"), nb::arg("dtype"),
+      nb::arg("out_dtype") = nb::none(), nb::arg("b_dtype") = nb::none(),
+      nb::arg("quant") = "", nb::arg("layouts") = "row,col,row",
+      nb::arg("batch") = 1,
+      "DispatchError when no SM90 kernel takes these types, scales, layouts "
+      "and batch.");
   m.def(
       "realign_pays",
       [](const std::string &tensor, uint64_t mm, uint64_t n, uint64_t k,
@@ -560,11 +633,8 @@ NB_MODULE(_core, m) {
       "is_applicable",
       [](const KernelConfig &config, uint64_t mm, uint64_t n, uint64_t k,
          uint32_t smCount) {
-        return dispatch::isApplicable(
-            config,
-            makeProblem(mm, n, k, typeName(config.inType),
-                        typeName(config.cType())),
-            {bundle::Arch::Sm90a, smCount});
+        return dispatch::isApplicable(config, configProblem(config, mm, n, k),
+                                      {bundle::Arch::Sm90a, smCount});
       },
       nb::arg("config"), nb::arg("m"), nb::arg("n"), nb::arg("k"),
       nb::arg("sm_count") = 132,
@@ -591,13 +661,11 @@ NB_MODULE(_core, m) {
           std::optional<Staged> flags;
           if (staged)
             flags = (*staged)[i];
-          dispatch::Problem problem =
-              makeProblem(mm, n, k, typeName(c.inType), typeName(c.cType()));
-          problem.layouts = c.layouts;
-          seconds.push_back(
-              dispatch::physicsEstimate(params, c, withStaging(problem, flags),
-                                        {bundle::Arch::Sm90a, smCount})
-                  .physicsSeconds);
+          seconds.push_back(dispatch::physicsEstimate(
+                                params, c,
+                                withStaging(configProblem(c, mm, n, k), flags),
+                                {bundle::Arch::Sm90a, smCount})
+                                .physicsSeconds);
         }
         return seconds;
       },
@@ -653,6 +721,20 @@ NB_MODULE(_core, m) {
                        out.emplace_back(w.bytes, w.zeroInit);
                      return out;
                    })
+      .def_prop_ro(
+          "scales",
+          [](const runtime::LaunchPlan &p) {
+            // (tensor or "amax", granularity, rows, cols).
+            std::vector<
+                std::tuple<std::string, std::string, uint64_t, uint64_t>>
+                out;
+            for (const runtime::ScalePlan &s : p.scales)
+              out.emplace_back(
+                  s.amax ? "amax" : std::string(bundle::toString(s.tensor)),
+                  s.amax ? "" : std::string(bundle::toString(s.granularity)),
+                  s.rows, s.cols);
+            return out;
+          })
       .def_ro("grid", &runtime::LaunchPlan::grid)
       .def_ro("block", &runtime::LaunchPlan::block)
       .def_ro("cluster", &runtime::LaunchPlan::cluster)
@@ -727,6 +809,7 @@ NB_MODULE(_core, m) {
       .def_ro("bundle", &Kernel::bundle)
       .def_ro("capacity", &Kernel::capacity)
       .def_ro("has_workspaces", &Kernel::hasWorkspaces)
+      .def_ro("has_scales", &Kernel::hasScales)
       .def_prop_ro("source", [](const Kernel &k) { return k.loaded->source(); })
       .def("plan", &Kernel::plan, nb::arg("m"), nb::arg("n"), nb::arg("k"),
            nb::arg("lda") = nb::none(), nb::arg("ldb") = nb::none(),
@@ -738,7 +821,8 @@ NB_MODULE(_core, m) {
            nb::arg("c"), nb::arg("ldc"), nb::arg("workspaces"),
            nb::arg("stream"), nb::arg("batch") = 1,
            nb::arg("batch_strides") =
-               std::make_tuple(nb::none(), nb::none(), nb::none()));
+               std::make_tuple(nb::none(), nb::none(), nb::none()),
+           nb::arg("scales") = std::vector<uintptr_t>());
 
   m.def(
       "dlpack_info",

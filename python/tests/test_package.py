@@ -57,8 +57,9 @@ def test_select_explains_its_choice():
     estimates = [model.estimate(c, 4096, 4096, 4096)["seconds"] for c in model.candidates
                  if gemm._core.is_applicable(c, 4096, 4096, 4096)]
     assert big.estimate["seconds"] == pytest.approx(min(estimates))
-    with pytest.raises(gemm.DispatchError, match="take bf16 or f16 inputs"):
-        gemm.select(64, 64, 64, "e4m3")
+    with pytest.raises(gemm.DispatchError, match="e4m3 x bf16 -> bf16: sm_90a kernels take A "
+                       "and B of bf16, f16 or f32"):
+        gemm.select(64, 64, 64, "e4m3", b_dtype="bf16")
     with pytest.raises(gemm.UsageError, match="at least 1"):
         gemm.select(0, 64, 64)
 
@@ -204,6 +205,12 @@ def test_tma_staging_is_the_runtimes_rule():
     assert copied["seconds"] > model.estimate(tma, 44, 206, 46, staged=(False,) * 3)["seconds"]
     assert model.estimate(direct, 44, 206, 46)["staging_s"] == 0
     assert gemm._core.select(44, 206, 46, model=model).config.schedule == "direct"
+    # The direct kernel multiplies bf16 and f16 only: low-precision problems
+    # get TMA kernels there, every matrix staged or not.
+    for dtype, out, quant in (("e4m3", "bf16", "tt"), ("s8", None, ""), ("f32", None, "")):
+        pick = gemm._core.select(44, 206, 46, dtype, out, model=model, quant=quant,
+                                 staged=(True, True, True)).config
+        assert pick.schedule != "direct" and pick.in_dtype == dtype
 
 
 def test_load_bundle_and_plan_without_gpu():
@@ -377,10 +384,12 @@ def test_a_missing_compiler_is_named(cache, monkeypatch, tmp_path):
 
 
 def test_compile_refuses_mixed_types():
-    with pytest.raises(gemm.UsageError, match="A and B of one type"):
+    with pytest.raises(gemm.UsageError, match="bf16 x f16: sm_90a kernels take A and B"):
         gemm.compile(UNUSUAL, a_dtype="bf16", b_dtype="f16")
-    with pytest.raises(gemm.UsageError, match="c_dtype=e4m3"):
+    with pytest.raises(gemm.UsageError, match="the output of bf16 inputs is bf16, f16 or f32"):
         gemm.compile(UNUSUAL, c_dtype="e4m3")
+    with pytest.raises(gemm.UsageError, match="c_dtype=s8: expected one of"):
+        gemm.compile(UNUSUAL, c_dtype="s8")
 
 
 # ---------------------------------------------------------------------------
@@ -405,7 +414,8 @@ class FakeCuda:
     (np.ones((4, 8), np.float16), np.ones((4, 8), np.float16), "a is on cpu.*move it there"),
     (FakeCuda((4, 8)), "weights", "a builtins.str is not a tensor"),
     (FakeCuda((4, 8)), FakeCuda((4, 8), "<f4"), "a is f16 and b is f32: A and B must be both"),
-    (FakeCuda((4, 8), "<f4"), FakeCuda((4, 8), "<f4"), "a is f32 and b is f32"),
+    (FakeCuda((4, 8), "<f8"), FakeCuda((4, 8), "<f8"), "a is f64 and b is f64"),
+    (FakeCuda((4, 8), "|i1"), FakeCuda((4, 8), "<f2"), "a is s8 and b is f16"),
     (FakeCuda((4, 8)), FakeCuda((5, 9)), r"same K \(8 != 9\); for x @ W with W \[K, N\] pass W.T"),
     (FakeCuda((2, 2, 4, 8)), FakeCuda((4, 8)), r"expected a matrix \(A \[M, K\]\) or a batch "
      r"of them \(A \[batch, M, K\]\)"),
@@ -431,7 +441,9 @@ def test_bad_output_is_named():
     a, b = FakeCuda((4, 8)), FakeCuda((6, 8))
     with pytest.raises(gemm.UsageError, match=r"out has shape \[4, 5\]; C = A @ B\^T is \[4, 6\]"):
         gemm.matmul(a, b, out=FakeCuda((4, 5)))
-    with pytest.raises(gemm.UsageError, match="out_dtype=e4m3"):
+    with pytest.raises(gemm.UsageError, match="the output of f16 inputs is bf16, f16 or f32"):
         gemm.matmul(a, b, out_dtype="e4m3")
+    with pytest.raises(gemm.UsageError, match="out_dtype=s8: expected one of"):
+        gemm.matmul(a, b, out_dtype="s8")
     with pytest.raises(gemm.UsageError, match="out is on cpu"):
         gemm.matmul(a, b, out=np.ones((4, 6), np.float16))

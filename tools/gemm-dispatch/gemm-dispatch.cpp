@@ -3,18 +3,23 @@
 // The dispatcher on the command line, without a GPU or the compiler:
 //
 //   gemm-dispatch (--model FILE | --library DIR) --m M --n N --k K
-//       [--dtype bf16|f16] [--out-dtype bf16|f16|f32] [--layout A,B,C]
-//       [--batch B] [--sms N] [--staged packed|none|a,b,c] [--json]
-//     prints the configuration the dispatcher picks and why, for matrices
-//     the runtime stages around TMA kernels as packed rows get staged
-//     (--staged packed, the default: rows that are not 16-byte multiples,
-//     or worth realigning; gemm/Dispatch/Staging.h) or as listed;
+//       [--dtype T] [--b-dtype T] [--out-dtype T] [--quant Q]
+//       [--layout A,B,C] [--batch B] [--sms N] [--staged packed|none|a,b,c]
+//       [--json]
+//     prints the configuration the dispatcher picks and why (low-precision
+//     types and scales: docs/LowPrecision.md; Q is a quant spelling, e.g.
+//     tt, rc, bb, ttf), for matrices the runtime stages around TMA kernels
+//     as packed rows get staged (--staged packed, the default: rows that are
+//     not 16-byte multiples, or worth realigning; gemm/Dispatch/Staging.h)
+//     or as listed;
 //   gemm-dispatch --model FILE --write-library DIR [--dtypes bf16,f16]
+//       [--low-precision yes|no]
 //     writes the kernel library's index (DIR/library.json, DIR/model.json)
 //     and the gemm.matmul ops of its kernels for gemm-opt, one file per
 //     layout group and batched or not (DIR/library-<a?b?c?>[-batched].mlir,
-//     e.g. library-akbkcr.mlir: the build compiles them in parallel) and all
-//     of them (DIR/library.mlir).
+//     e.g. library-akbkcr.mlir: the build compiles them in parallel), the
+//     low-precision kernels of lowPrecisionLibrarySet() unless no
+//     (DIR/library-lowp.mlir), and all of them (DIR/library.mlir).
 //
 // Exit codes: 0 ok, 2 bad usage or unreadable data.
 //
@@ -38,13 +43,13 @@ namespace {
 
 const char *Usage =
     "usage: gemm-dispatch (--model FILE | --library DIR) --m M --n N --k K\n"
-    "           [--dtype bf16|f16] [--out-dtype bf16|f16|f32] "
+    "           [--dtype T] [--b-dtype T] [--out-dtype T] [--quant Q] "
     "[--layout A,B,C] [--batch B] [--sms N]\n"
     "           [--staged packed|none|a,b,c] [--json]\n"
     "       (--layout: row|col of A, B, C, e.g. col,row,row; default "
     "row,col,row)\n"
     "       gemm-dispatch --model FILE --write-library DIR "
-    "[--dtypes bf16,f16]\n";
+    "[--dtypes bf16,f16] [--low-precision yes|no]\n";
 
 struct UsageError : std::runtime_error {
   using std::runtime_error::runtime_error;
@@ -72,7 +77,7 @@ uint64_t parseCount(const std::string &text, const char *option) {
 }
 
 int writeLibrary(const std::string &modelPath, const std::string &dir,
-                 const std::string &dtypes) {
+                 const std::string &dtypes, bool lowPrecision) {
   std::vector<DType> types;
   std::stringstream list(dtypes);
   for (std::string item; std::getline(list, item, ',');)
@@ -80,14 +85,20 @@ int writeLibrary(const std::string &modelPath, const std::string &dir,
   DispatchModel model = DispatchModel::load(modelPath);
   std::vector<KernelConfig> configs =
       librarySet(model, types, libraryLayouts(), /*batched=*/true);
+  if (lowPrecision)
+    for (const KernelConfig &config : lowPrecisionLibrarySet(model))
+      configs.push_back(config);
   KernelLibrary::writeIndex(dir, modelPath, configs);
   // All kernels, and one file per layout group.
   std::map<std::string, std::string> parts;
   std::string all;
   for (const KernelConfig &config : configs) {
     all += config.mlir();
-    parts[layoutToken(config.layouts) + (config.batched ? "-batched" : "")] +=
-        config.mlir();
+    bool sixteenBit =
+        config.inType == DType::BF16 || config.inType == DType::F16;
+    parts[sixteenBit
+              ? layoutToken(config.layouts) + (config.batched ? "-batched" : "")
+              : "lowp"] += config.mlir();
   }
   auto write = [&](const std::string &path, const std::string &ops) {
     std::ofstream mlir(path);
@@ -121,10 +132,21 @@ int run(const std::vector<std::string> &args) {
       throw UsageError("unexpected argument '" + arg + "'");
     }
   }
-  static const char *Known[] = {"--model",     "--library", "--m",
-                                "--n",         "--k",       "--dtype",
-                                "--out-dtype", "--sms",     "--write-library",
-                                "--dtypes",    "--layout",  "--batch",
+  static const char *Known[] = {"--model",
+                                "--library",
+                                "--m",
+                                "--n",
+                                "--k",
+                                "--dtype",
+                                "--b-dtype",
+                                "--out-dtype",
+                                "--quant",
+                                "--sms",
+                                "--write-library",
+                                "--dtypes",
+                                "--low-precision",
+                                "--layout",
+                                "--batch",
                                 "--staged"};
   for (const auto &[option, value] : values)
     if (std::find(std::begin(Known), std::end(Known), option) ==
@@ -133,9 +155,14 @@ int run(const std::vector<std::string> &args) {
   if (values.count("--write-library")) {
     if (!values.count("--model"))
       throw UsageError("--write-library needs --model FILE");
-    return writeLibrary(values["--model"], values["--write-library"],
-                        values.count("--dtypes") ? values["--dtypes"]
-                                                 : "bf16,f16");
+    if (values.count("--low-precision") && values["--low-precision"] != "yes" &&
+        values["--low-precision"] != "no")
+      throw UsageError("--low-precision " + values["--low-precision"] +
+                       ": expected yes or no");
+    return writeLibrary(
+        values["--model"], values["--write-library"],
+        values.count("--dtypes") ? values["--dtypes"] : "bf16,f16",
+        !values.count("--low-precision") || values["--low-precision"] == "yes");
   }
   for (const char *dim : {"--m", "--n", "--k"})
     if (!values.count(dim))
@@ -151,6 +178,16 @@ int run(const std::vector<std::string> &args) {
     problem.inType = parseType(values["--dtype"], "--dtype");
   if (values.count("--out-dtype"))
     problem.outType = parseType(values["--out-dtype"], "--out-dtype");
+  if (values.count("--b-dtype"))
+    problem.inTypeB = parseType(values["--b-dtype"], "--b-dtype");
+  if (values.count("--quant")) {
+    std::string error;
+    std::optional<QuantConfig> quant =
+        QuantConfig::parse(values["--quant"], error);
+    if (!quant)
+      throw UsageError("--quant: " + error);
+    problem.quant = *quant;
+  }
   if (values.count("--batch"))
     problem.batch = parseCount(values["--batch"], "--batch");
   if (values.count("--layout")) {

@@ -218,39 +218,57 @@ const char *const kConfigKeys[] = {
     "splits", "raster", "swizzle", "accum_stages", "cta_group", "k_group"};
 
 std::string inputType(Rng &rng, bool legal) {
-  const char *const good[] = {"bf16", "f16", "f8E4M3FN", "f8E5M2"};
-  const char *const bad[] = {"f32",
-                             "f64",
-                             "i8",
-                             "i16",
-                             "i32",
-                             "tf32",
-                             "f8E4M3FNUZ",
-                             "f8E5M2FNUZ",
-                             "f4E2M1FN",
-                             "f6E2M3FN",
-                             "f8E8M0FNU",
-                             "index",
-                             "i1",
-                             "complex<f16>",
-                             "vector<2xbf16>",
-                             "tensor<4xf16>",
-                             "none",
-                             "!llvm.ptr",
-                             "i0"};
+  // sm_90a also takes f32 (tf32) and 8-bit integers (docs/LowPrecision.md).
+  const char *const good[] = {"bf16", "f16", "f8E4M3FN", "f8E5M2",
+                              "f32",  "si8", "ui8"};
+  const char *const bad[] = {"f64",           "i8",
+                             "i16",           "i32",
+                             "tf32",          "f8E4M3FNUZ",
+                             "f8E5M2FNUZ",    "f4E2M1FN",
+                             "f6E2M3FN",      "f8E8M0FNU",
+                             "index",         "i1",
+                             "complex<f16>",  "vector<2xbf16>",
+                             "tensor<4xf16>", "none",
+                             "!llvm.ptr",     "i0"};
   return legal ? pick(rng, good) : pick(rng, bad);
 }
 
 std::string outputType(Rng &rng, bool legal) {
-  const char *const good[] = {"bf16", "f16", "f32"};
-  const char *const bad[] = {"f8E4M3FN", "f8E5M2", "i32",  "f64",
-                             "i8",       "tf32",   "index"};
+  const char *const good[] = {"bf16",     "f16",    "f32",
+                              "f8E4M3FN", "f8E5M2", "i32"};
+  const char *const bad[] = {"si32", "f64", "i8", "si8", "tf32", "index"};
   return legal ? pick(rng, good) : pick(rng, bad);
 }
 
 std::string accType(Rng &rng, bool legal) {
-  const char *const bad[] = {"f16", "bf16", "i32", "f64", "tf32", "i64"};
-  return legal ? std::string("f32") : pick(rng, bad);
+  const char *const good[] = {"f32", "i32"};
+  const char *const bad[] = {"f16", "bf16", "f64", "tf32", "i64", "si32"};
+  return legal ? pick(rng, good) : pick(rng, bad);
+}
+
+/// A `quant(#gemm.quant<...>)` clause: scales, accumulation and promotion
+/// of low-precision kernels (fields legal or not, in any combination).
+std::string quant(Rng &rng, bool legal) {
+  const char *const a[] = {"none", "tensor", "row", "block"};
+  const char *const b[] = {"none", "tensor", "col", "block"};
+  const char *const bad[] = {"col", "rows", "1", "blocks", ""};
+  std::string fields;
+  auto add = [&](const std::string &field) {
+    fields += (fields.empty() ? "" : ", ") + field;
+  };
+  if (chance(rng, 3, 4))
+    add("a = " + (legal ? pick(rng, a) : pick(rng, bad)));
+  if (chance(rng, 3, 4))
+    add("b = " + (legal ? pick(rng, b) : pick(rng, bad)));
+  if (chance(rng, 1, 4))
+    add(std::string("c = ") + (legal ? "tensor" : "row"));
+  if (chance(rng, 1, 4))
+    add(std::string("accumulate = ") +
+        (chance(rng, 1, 2) ? "fast" : "promoted"));
+  if (chance(rng, 1, 4))
+    add("promote_every = " +
+        (legal ? std::string(chance(rng, 1, 2) ? "2" : "4") : integer(rng)));
+  return "quant(#gemm.quant<" + fields + ">)";
 }
 
 std::string layout(Rng &rng, bool legal) {
@@ -565,7 +583,7 @@ bool mutateMatmul(std::string &text, Rng &rng) {
   if (!sig.ok)
     return false;
   bool legal = legalValue(rng);
-  switch (below(rng, 8)) {
+  switch (below(rng, 9)) {
   case 0: { // A and B types, together (legal) or apart
     std::string type = inputType(rng, legal);
     replace(text, sig.type[1], chance(rng, 4, 5) ? type : inputType(rng, true));
@@ -642,6 +660,25 @@ bool mutateMatmul(std::string &text, Rng &rng) {
     Span other = bodies[below(rng, bodies.size())];
     std::string body = text.substr(other.begin, other.size());
     replace(text, sig.config, "config(#gemm.config<" + body + ">)");
+    return true;
+  }
+  case 7: { // the quant clause after acc(...): added, replaced or removed
+    size_t accEnd = text.find(')', sig.type[3].end);
+    if (accEnd == std::string::npos || accEnd > sig.config.begin)
+      return false;
+    Span clause = {accEnd + 1, accEnd + 1};
+    size_t q = text.find("quant(", accEnd);
+    if (q != std::string::npos && q < sig.config.begin) {
+      size_t close = findClosing(text, q + 6, '(', ')');
+      if (close == std::string::npos || close > sig.config.begin)
+        return false;
+      clause = {q, close + 1};
+    }
+    if (clause.size() != 0 && chance(rng, 1, 4)) {
+      replace(text, clause, "");
+      return true;
+    }
+    replace(text, clause, (clause.size() ? "" : " ") + quant(rng, legal));
     return true;
   }
   default: { // the whole op duplicated (a second kernel, same name or not)

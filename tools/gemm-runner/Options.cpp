@@ -96,12 +96,13 @@ Options parseCommandLine(const std::vector<std::string> &args) {
       "--check",   "--bench", "--cold-l2", "--pad-leading-dims",
       "--dry-run", "--help",  "-h",        "--probe"};
   static const char *const valued[] = {
-      "--m",          "--n",         "--k",      "--batch",
-      "--shapes",     "--reference", "--seed",   "--tolerance",
-      "--warmup",     "--iters",     "--vs",     "--json",
-      "--timeout-ms", "--sm-count",  "--device", "--unaligned",
-      "--library",    "--dtype",     "--layout", "--batch-strides",
-      "--realign",    "--inputs",    "--dump-c", "--expect-c"};
+      "--m",          "--n",         "--k",           "--batch",
+      "--shapes",     "--reference", "--seed",        "--tolerance",
+      "--warmup",     "--iters",     "--vs",          "--json",
+      "--timeout-ms", "--sm-count",  "--device",      "--unaligned",
+      "--library",    "--dtype",     "--out-dtype",   "--quant",
+      "--layout",     "--batch-strides", "--realign", "--inputs",
+      "--dump-c",     "--expect-c"};
   auto isOneOf = [](const std::string &name, const auto &list) {
     for (const char *entry : list)
       if (name == entry)
@@ -178,6 +179,22 @@ Options parseCommandLine(const std::vector<std::string> &args) {
                  bundle::spellingList<bundle::DType>() + ", got '" +
                  values["--dtype"] + "'");
     options.inType = *type;
+  }
+  if (has("--out-dtype")) {
+    if (!has("--library"))
+      usageError("--out-dtype applies to --library (a bundle has its own "
+                 "types)");
+    auto type = bundle::parseEnum<bundle::DType>(values["--out-dtype"]);
+    if (!type)
+      usageError("--out-dtype: expected one of " +
+                 bundle::spellingList<bundle::DType>() + ", got '" +
+                 values["--out-dtype"] + "'");
+    options.outType = *type;
+  }
+  if (has("--quant")) {
+    if (!has("--library"))
+      usageError("--quant applies to --library (a bundle has its own scales)");
+    options.quant = values["--quant"];
   }
   if (has("--layout")) {
     if (!has("--library"))
@@ -333,7 +350,7 @@ Options parseCommandLine(const std::vector<std::string> &args) {
 
 std::string usage() {
   return R"(usage: gemm-runner BUNDLE.json (--m M --n N --k K [--batch B] | --shapes FILE) [options]
-       gemm-runner --library DIR [--dtype bf16|f16] --m M --n N --k K [options]
+       gemm-runner --library DIR [--dtype T] [--out-dtype T] [--quant Q] --m M --n N --k K [options]
 
 Runs a kernel bundle (NAME.json + NAME.ptx/.cubin) on the GPU, checks it
 against a reference and times it beside cuBLAS.
@@ -343,6 +360,10 @@ kernel:
                         gemm-kernels build target, build/kernels) with the
                         dispatcher; prints which and why
   --dtype T             input type of A and B for --library (default bf16)
+  --out-dtype T         output type for --library (default: the input type;
+                        bf16 for fp8, s32 for 8-bit integers)
+  --quant Q             scales for --library, e.g. tt, rc, bb, ttf
+                        (docs/LowPrecision.md)
   --layout A,B,C        storage orders for --library, row|col each (default
                         row,col,row: A K-major, B N rows of K, C row-major;
                         e.g. col,row,row: M-major A, N-major B); a

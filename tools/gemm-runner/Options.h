@@ -22,6 +22,9 @@ struct Options {
   /// with the dispatcher, for inputs of type `inType`.
   std::optional<std::string> libraryDir;
   bundle::DType inType = bundle::DType::BF16;
+  /// --out-dtype and --quant (a QuantConfig spelling) for --library.
+  std::optional<bundle::DType> outType;
+  std::string quant;
   /// --layout A,B,C for --library: the storage orders the kernel is picked
   /// for (a bundle has its own).
   bundle::TensorLayouts layouts;

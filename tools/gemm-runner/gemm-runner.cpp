@@ -183,6 +183,11 @@ ordered_json checkJson(const CheckResult &check, const MatrixPlan &c) {
   j["reference_agreement"] = check.referenceAgreement
                                  ? ordered_json(*check.referenceAgreement)
                                  : ordered_json(nullptr);
+  if (check.amax) {
+    j["amax"] = *check.amax;
+    j["reference_amax"] = *check.referenceAmax;
+    j["output_scale"] = *check.outputScale;
+  }
   j["notes"] = check.notes;
   return j;
 }
@@ -236,6 +241,7 @@ ordered_json benchJson(const BenchResult &bench, const Options &options,
     j["kernel_only"] = timingJson(*bench.kernelOnly, flops);
   if (bench.cublas) {
     j["cublas"] = timingJson(*bench.cublas, flops);
+    j["cublas_baseline"] = bench.cublasBaseline;
     j["speedup_vs_cublas"] = orUnknown(bench.speedupVsCublas);
   }
   j["clocks"] = clocksJson(bench.clocks);
@@ -269,6 +275,9 @@ std::string checkSummary(const CheckResult &check, const MatrixPlan &c) {
   }
   if (!check.comparisons.empty())
     text += ")";
+  if (check.amax)
+    text += ", amax " + format("%.4g", *check.amax) + " (reference " +
+            format("%.4g", *check.referenceAmax) + ")";
   text += ", tolerance " + format("%.0e", check.tolerance);
   for (const std::string &note : check.notes)
     text += "; " + note;
@@ -403,6 +412,7 @@ std::string pickFromLibrary(Options &options, ordered_json &report) {
   problem.n = options.problems.front().n;
   problem.k = options.problems.front().k;
   problem.inType = options.inType;
+  problem.outType = options.outType;
   problem.layouts = options.layouts;
   problem.batch = options.problems.front().batch;
   // What a TMA kernel would get staged: packed rows under --unaligned stage
@@ -412,6 +422,13 @@ std::string pickFromLibrary(Options &options, ordered_json &report) {
         {problem.m, problem.n, problem.k, problem.batch}, options.inType, {},
         options.layouts, options.realign);
   try {
+    if (!options.quant.empty()) {
+      std::string error;
+      auto quant = dispatch::QuantConfig::parse(options.quant, error);
+      if (!quant)
+        throw Error(ErrorKind::Usage, "--quant: " + error);
+      problem.quant = *quant;
+    }
     library = dispatch::KernelLibrary::load(*options.libraryDir);
     selection = library.select(problem, {bundle::Arch::Sm90a, smCount});
   } catch (const dispatch::DispatchError &e) {
@@ -517,6 +534,15 @@ int run(Options options, Context &context, ordered_json &report) {
 
   std::printf("gemm-runner: %s from %s\n", kernel.name().c_str(),
               kernel.source().c_str());
+  if (bundle.manifest.types.fp8Accumulation)
+    std::printf("fp8 accumulation: %s\n",
+                *bundle.manifest.types.fp8Accumulation ==
+                        bundle::Fp8Accumulation::Fast
+                    ? "fast (in the WGMMA accumulator)"
+                    : ("promoted into f32 every " +
+                       std::to_string(bundle.manifest.types.promoteEveryK) +
+                       " elements of K")
+                          .c_str());
   if (!kernel.note().empty())
     std::printf("note: %s\n", kernel.note().c_str());
   std::printf(
@@ -583,6 +609,9 @@ int run(Options options, Context &context, ordered_json &report) {
         benchOptions.coldL2 = options.coldL2;
         benchOptions.seed = seed;
         row.bench = runner.bench(plan, benchOptions);
+        if (i == 0 && !row.bench->cublasBaseline.empty())
+          std::printf("cuBLAS baseline: %s\n",
+                      row.bench->cublasBaseline.c_str());
         result["bench"] = benchJson(*row.bench, options, plan);
         line += (options.check ? " | " : " ") +
                 benchSummary(*row.bench, row.problem.flops());

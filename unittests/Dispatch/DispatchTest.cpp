@@ -510,8 +510,10 @@ TEST(SelectTest, RefusesWhatItCannotDispatch) {
     }
     return "no error";
   };
-  EXPECT_THAT(message(problem(64, 64, 64, DType::E4M3)),
-              HasSubstr("take bf16 or f16 inputs"));
+  Problem mixed = problem(64, 64, 64, DType::E4M3);
+  mixed.inTypeB = DType::BF16;
+  EXPECT_THAT(message(mixed), HasSubstr("m=64 n=64 k=64 e4m3 x bf16 -> bf16: "
+                                        "sm_90a kernels take A and B of bf16"));
   EXPECT_THAT(message(problem(0, 64, 64)),
               HasSubstr("every size must be at least 1"));
 }

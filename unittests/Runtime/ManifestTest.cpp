@@ -133,7 +133,7 @@ TEST(Manifest, ReportsEveryBadField) {
                   "block: expected an array of 3 unsigned integers, got "
                   "[384,1]",
                   "types.a: unknown dtype 'bf17' (expected one of bf16, f16, "
-                  "f32, e4m3, e5m2)",
+                  "f32, e4m3, e5m2, s8, u8, s32)",
                   "params[1].swizzle: unknown swizzle '96B' (expected one of "
                   "none, 32B, 64B, 128B)"));
 }
@@ -166,7 +166,8 @@ TEST(Manifest, ValidateHardwareLimits) {
           "8 (set \"cluster_non_portable\": true to allow up to 16)",
           "dynamic_smem_bytes: 240000 exceeds the per-block maximum of 232448 "
           "bytes (227 KiB)",
-          "types.accumulator: e4m3 cannot accumulate; expected f32 or f16"));
+          "types.accumulator: e4m3 cannot accumulate; expected f32, f16 or "
+          "s32"));
   m = exampleManifest();
   m.cluster = {4, 4, 1};
   m.clusterNonPortable = true;
@@ -274,7 +275,8 @@ TEST(Manifest, ValidateParamList) {
               ElementsAre("kernel: 'not a symbol' is not a valid PTX entry "
                           "name",
                           "types: a is bf16 and b is f16; A and B must have "
-                          "the same dtype (only e4m3 and e5m2 mix)",
+                          "the same dtype (only e4m3 and e5m2 mix, and s8 "
+                          "and u8)",
                           "params[2]: a second tma_descriptor for tensor a "
                           "with the box of params[0]",
                           "params[5]: a second problem_size for dim m (first "
@@ -362,6 +364,14 @@ TEST(Manifest, PointerParams) {
                           "params: tensor c is a pointer in a batched kernel; "
                           "batched kernels address their entries through "
                           "(rank-3) tma_descriptors"));
+  // Pointers are the direct kernel's: bf16 and f16 only.
+  KernelManifest fp8 = pointerManifest();
+  fp8.types.a = fp8.types.b = DType::E4M3;
+  fp8.types.c = DType::BF16;
+  EXPECT_THAT(fp8.validate(),
+              ElementsAre("params: pointer parameters (the direct kernel) "
+                          "take bf16 or f16 inputs without scales; a kernel "
+                          "of e4m3 x e4m3 takes tma_descriptors"));
   KernelManifest tma = exampleManifest();
   tma.constraints.leadingDimAlignmentBytes = 2;
   EXPECT_THAT(tma.validate(),

@@ -313,7 +313,8 @@ TEST(Plan, RealignRowsThatStraddleL2LinesWhereReused) {
   // k = 7784: 15568-byte rows, 16-byte multiples (legal for TMA) but not
   // 128-byte ones. A is reused n times, B m times: both staged into 15616-byte
   // rows at 7784 cubed; at m = 512 only A (n = 7784) is; C never.
-  LaunchPlan plan = planLaunch(manifest(), problem(7784, 7784, 7784), options());
+  LaunchPlan plan =
+      planLaunch(manifest(), problem(7784, 7784, 7784), options());
   EXPECT_EQ(plan.realign, RealignPolicy::Auto);
   EXPECT_THAT(plan.stagedTensors(), ElementsAre("a", "b"));
   EXPECT_EQ(plan.kernelMatrix(Tensor::A).ld, 7808u);
@@ -336,9 +337,9 @@ TEST(Plan, RealignRowsThatStraddleL2LinesWhereReused) {
       planLaunch(manifest(), problem(7784, 7784, 7784), never).anyStaged());
   PlanOptions always = options();
   always.realign = RealignPolicy::Always;
-  EXPECT_THAT(planLaunch(manifest(), problem(1000, 1000, 7784), always)
-                  .stagedTensors(),
-              ElementsAre("a", "b"));
+  EXPECT_THAT(
+      planLaunch(manifest(), problem(1000, 1000, 7784), always).stagedTensors(),
+      ElementsAre("a", "b"));
   // Only with staging, and never for the caller's own leading dimensions.
   PlanOptions reject = options();
   reject.unaligned = UnalignedPolicy::Reject;
@@ -634,14 +635,27 @@ TEST(Plan, RunnerSupport) {
   m.layouts.a = Layout::Col;
   m.layouts.b = Layout::Row;
   checkRunnerSupports(m);
-  m.types.c = DType::E4M3;
+  m.types.c = DType::U8;
   m.cluster = {2, 2, 1};
   std::string message =
       errorOf([&] { checkRunnerSupports(m); }, ErrorKind::Bundle);
   EXPECT_THAT(message, ::testing::Not(HasSubstr("layouts")));
-  EXPECT_THAT(message, HasSubstr("types.c: output dtype e4m3 is not "
+  EXPECT_THAT(message, HasSubstr("types.c: output dtype u8 is not "
                                  "supported by this runner yet"));
   EXPECT_THAT(message, HasSubstr("cluster: [2, 2, 1] is not supported"));
+
+  // WGMMA transposes only 16-bit operands: 8-bit and f32 A and B are
+  // K-major, and an fp8 C is row-major.
+  KernelManifest lowp = manifest();
+  lowp.types.a = lowp.types.b = DType::E4M3;
+  lowp.types.c = DType::E4M3;
+  lowp.layouts.b = Layout::Row;
+  lowp.layouts.c = Layout::Col;
+  message = errorOf([&] { checkRunnerSupports(lowp); }, ErrorKind::Bundle);
+  EXPECT_THAT(message, HasSubstr("layouts: a(row) b(row) with e4m3 inputs: "
+                                 "8-bit and f32 (tf32) A and B must be "
+                                 "K-major"));
+  EXPECT_THAT(message, HasSubstr("c(col) with an fp8 output"));
 }
 
 TEST(Plan, Describe) {

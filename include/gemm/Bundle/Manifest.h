@@ -45,7 +45,9 @@ inline constexpr uint32_t MaxDynamicSmemBytes = 232448;
 inline constexpr uint32_t MaxTmaBoxDim = 256;
 
 enum class Arch { Sm90a, Sm100a };
-enum class DType { BF16, F16, F32, E4M3, E5M2 };
+/// Element types. F32 inputs are read by SM90 WGMMA as tf32; S8/U8 inputs
+/// accumulate in S32 (docs/LowPrecision.md).
+enum class DType { BF16, F16, F32, E4M3, E5M2, S8, U8, S32 };
 enum class Layout { Row, Col };
 enum class Tensor { A, B, C };
 enum class Swizzle { None, B32, B64, B128 };
@@ -59,9 +61,19 @@ enum class ParamKind {
   TmaDescriptor,
   ProblemSize,
   Workspace,
+  Scale,
+  Amax,
   Pointer,
   LeadingDim
 };
+/// What one f32 scale factor of a Scale parameter covers (docs/Runtime.md
+/// gives the storage order of each): the whole tensor, one row of A, one
+/// column of C (a row of the N x K operand B), or a block (A: 1 x 128 of
+/// M x K, B: 128 x 128 of N x K).
+enum class ScaleGranularity { Tensor, Row, Col, Block };
+/// How fp8 WGMMA partial sums are accumulated: promoted into f32 every few
+/// k-blocks, or kept in the WGMMA accumulator.
+enum class Fp8Accumulation { Promoted, Fast };
 /// Batch: the number of problems of a batched kernel. BatchBroadcast: a
 /// batched kernel's mask of the operands whose batch stride is 0 (bit 0: A,
 /// bit 1: B): their descriptors hold one matrix, read at batch entry 0.
@@ -75,7 +87,8 @@ template <typename E> struct EnumSpellings;
     static constexpr std::string_view names[] = {__VA_ARGS__};                 \
   };
 GEMM_BUNDLE_SPELLINGS(Arch, "arch", "sm_90a", "sm_100a")
-GEMM_BUNDLE_SPELLINGS(DType, "dtype", "bf16", "f16", "f32", "e4m3", "e5m2")
+GEMM_BUNDLE_SPELLINGS(DType, "dtype", "bf16", "f16", "f32", "e4m3", "e5m2",
+                      "s8", "u8", "s32")
 GEMM_BUNDLE_SPELLINGS(Layout, "layout", "row", "col")
 GEMM_BUNDLE_SPELLINGS(Tensor, "tensor", "a", "b", "c")
 GEMM_BUNDLE_SPELLINGS(Swizzle, "swizzle", "none", "32B", "64B", "128B")
@@ -85,7 +98,10 @@ GEMM_BUNDLE_SPELLINGS(L2Promotion, "l2_promotion", "none", "64B", "128B",
 GEMM_BUNDLE_SPELLINGS(OobFill, "oob_fill", "zero", "nan_request_zero_fma")
 GEMM_BUNDLE_SPELLINGS(GridPolicy, "grid policy", "persistent", "tiles")
 GEMM_BUNDLE_SPELLINGS(ParamKind, "param kind", "tma_descriptor", "problem_size",
-                      "workspace", "pointer", "leading_dim")
+                      "workspace", "scale", "amax", "pointer", "leading_dim")
+GEMM_BUNDLE_SPELLINGS(ScaleGranularity, "scale granularity", "tensor", "row",
+                      "col", "block")
+GEMM_BUNDLE_SPELLINGS(Fp8Accumulation, "fp8 accumulation", "promoted", "fast")
 GEMM_BUNDLE_SPELLINGS(ProblemDim, "problem dim", "m", "n", "k", "batch",
                       "batch_broadcast")
 #undef GEMM_BUNDLE_SPELLINGS
@@ -122,9 +138,20 @@ constexpr uint32_t elementBytes(DType type) {
     return 4;
   case DType::E4M3:
   case DType::E5M2:
+  case DType::S8:
+  case DType::U8:
     return 1;
+  case DType::S32:
+    return 4;
   }
   return 0;
+}
+
+constexpr bool isFp8(DType type) {
+  return type == DType::E4M3 || type == DType::E5M2;
+}
+constexpr bool isInt8(DType type) {
+  return type == DType::S8 || type == DType::U8;
 }
 
 /// Bytes of one swizzle pattern row; the inner box extent may not exceed it.
@@ -184,9 +211,24 @@ struct WorkspaceParam {
   }
 };
 
+/// The f32 scale factors of one operand (A, B) or the output scale (C),
+/// passed as a u64 device address. The kernel only reads them.
+struct ScaleParam {
+  Tensor tensor = Tensor::A;
+  ScaleGranularity granularity = ScaleGranularity::Tensor;
+
+  bool operator==(const ScaleParam &o) const {
+    return std::tie(tensor, granularity) == std::tie(o.tensor, o.granularity);
+  }
+};
+
 /// One kernel parameter, in declaration order. `tma` is meaningful for
 /// ParamKind::TmaDescriptor, `dim` for ParamKind::ProblemSize (passed as u32),
 /// `workspace` for ParamKind::Workspace (passed as a u64 device address),
+/// `scale` for ParamKind::Scale (a u64 device address of f32 scales).
+/// ParamKind::Amax is the u64 device address of one f32 that the kernel
+/// raises to the largest absolute value of the output before its output
+/// scale (an fp8 output's amax); the caller sets it to 0 first.
 /// `tensor` for ParamKind::Pointer (the u64 device address of the matrix's
 /// first element: the kernel reads or writes it with plain loads and stores,
 /// at any element-aligned address) and ParamKind::LeadingDim (u64: the
@@ -202,22 +244,29 @@ struct Param {
   TmaDescriptorParam tma;
   ProblemDim dim = ProblemDim::M;
   WorkspaceParam workspace;
+  ScaleParam scale;
   Tensor tensor = Tensor::A;
 
   static Param tmaDescriptor(TmaDescriptorParam tma) {
-    return {ParamKind::TmaDescriptor, tma, ProblemDim::M, {}, tma.tensor};
+    return {ParamKind::TmaDescriptor, tma, ProblemDim::M, {}, {}, tma.tensor};
   }
   static Param problemSize(ProblemDim dim) {
-    return {ParamKind::ProblemSize, {}, dim, {}, Tensor::A};
+    return {ParamKind::ProblemSize, {}, dim, {}, {}, Tensor::A};
   }
   static Param workspaceBuffer(WorkspaceParam workspace) {
-    return {ParamKind::Workspace, {}, ProblemDim::M, workspace, Tensor::A};
+    return {ParamKind::Workspace, {}, ProblemDim::M, workspace, {}, Tensor::A};
+  }
+  static Param scaleFactors(ScaleParam scale) {
+    return {ParamKind::Scale, {}, ProblemDim::M, {}, scale, scale.tensor};
+  }
+  static Param amaxOutput() {
+    return {ParamKind::Amax, {}, ProblemDim::M, {}, {}, Tensor::C};
   }
   static Param pointer(Tensor tensor) {
-    return {ParamKind::Pointer, {}, ProblemDim::M, {}, tensor};
+    return {ParamKind::Pointer, {}, ProblemDim::M, {}, {}, tensor};
   }
   static Param leadingDim(Tensor tensor) {
-    return {ParamKind::LeadingDim, {}, ProblemDim::M, {}, tensor};
+    return {ParamKind::LeadingDim, {}, ProblemDim::M, {}, {}, tensor};
   }
   bool operator==(const Param &other) const {
     if (kind != other.kind)
@@ -229,6 +278,10 @@ struct Param {
       return dim == other.dim;
     case ParamKind::Workspace:
       return workspace == other.workspace;
+    case ParamKind::Scale:
+      return scale == other.scale;
+    case ParamKind::Amax:
+      return true;
     case ParamKind::Pointer:
     case ParamKind::LeadingDim:
       return tensor == other.tensor;
@@ -240,9 +293,16 @@ struct Param {
 struct TensorTypes {
   DType a = DType::BF16, b = DType::BF16, c = DType::BF16;
   DType accumulator = DType::F32;
+  /// fp8 inputs: how the WGMMA partial sums are accumulated, and every how
+  /// many elements of K they are promoted into f32 (0 when fast). JSON:
+  /// types.fp8_accumulation {"mode", "promote_every_k"}, optional; absent
+  /// for other inputs.
+  std::optional<Fp8Accumulation> fp8Accumulation;
+  uint32_t promoteEveryK = 0;
   bool operator==(const TensorTypes &o) const {
-    return std::tie(a, b, c, accumulator) ==
-           std::tie(o.a, o.b, o.c, o.accumulator);
+    return std::tie(a, b, c, accumulator, fp8Accumulation, promoteEveryK) ==
+           std::tie(o.a, o.b, o.c, o.accumulator, o.fp8Accumulation,
+                    o.promoteEveryK);
   }
 };
 
@@ -341,6 +401,10 @@ struct KernelManifest {
 
   /// The TMA descriptor parameter of `tensor`, or null.
   const TmaDescriptorParam *tmaDescriptorFor(Tensor tensor) const;
+  /// The scale parameter of `tensor`, or null.
+  const ScaleParam *scaleFor(Tensor tensor) const;
+  /// Whether the kernel writes an amax.
+  bool hasAmax() const;
   /// Whether the kernel takes `tensor` as a pointer (with its leading
   /// dimension) instead of a TMA descriptor.
   bool takesPointer(Tensor tensor) const;

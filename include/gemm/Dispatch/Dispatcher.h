@@ -32,6 +32,11 @@ enum class Source {
 };
 std::string_view toString(Source source);
 
+/// Refuses (DispatchError naming the problem and the rule) type pairs,
+/// outputs and scales that no SM90 kernel takes: the compiler's rules
+/// (docs/LowPrecision.md), checked before any kernel is looked for.
+void checkProblem(const Problem &problem);
+
 struct Selection {
   KernelConfig config;
   Source source = Source::Model;
@@ -48,11 +53,15 @@ struct Selection {
 /// Picks the kernel for `problem`: the candidate of `model` (with the
 /// problem's types and layouts) of least estimated time. `available` null
 /// means every configuration can be had (the caller compiles what is
-/// missing), else only those listed can (a kernel library). A column-major C
-/// that none of the available kernels writes is computed as the transposed
-/// problem (Selection::transposed). Throws DispatchError when the arch or
-/// the types have no dispatch data (only sm_90a bf16/f16 has) or when
-/// `available` holds no configuration of the problem's types and layouts.
+/// missing), else only those listed can (a kernel library). Low-precision
+/// problems (fp8, int8, tf32) take the candidates at their BK (128 for
+/// 8-bit, 32 for tf32) that the compiler builds, estimated by the physics
+/// alone at their MMA rate (the model is fitted on bf16 kernels). A
+/// column-major C that none of the available (or buildable: an fp8 C is
+/// written row-major only) kernels writes is computed as the transposed
+/// problem (Selection::transposed). Throws DispatchError for an arch other
+/// than sm_90a, a problem checkProblem() refuses, or when `available` holds
+/// no configuration of the problem's types and layouts.
 Selection select(const Problem &problem, const DispatchModel &model,
                  const Target &target,
                  const std::vector<KernelConfig> *available = nullptr);
@@ -72,6 +81,15 @@ std::vector<KernelConfig>
 librarySet(const DispatchModel &model, const std::vector<DType> &inTypes,
            const std::vector<TensorLayouts> &layouts = {TensorLayouts{}},
            bool batched = false);
+
+/// The low-precision problems a kernel library serves without the
+/// compiler: fp8 e4m3 to bf16 with per-tensor, row/column and block-wise
+/// scales, s8 to s32 and to bf16 with row/column scales, f32 through tf32.
+std::vector<Problem> libraryLowPrecisionProblems();
+/// The whole-tile candidates of `model` for those problems that the
+/// compiler builds, at the tiles worth shipping (select() picks among them
+/// with a library; other low-precision kernels are compiled on first use).
+std::vector<KernelConfig> lowPrecisionLibrarySet(const DispatchModel &model);
 
 /// The value of a kernel library index's "format" and its version.
 inline constexpr std::string_view LibraryFormatName = "gemm-kernel-library";

@@ -52,10 +52,40 @@ std::optional<TensorLayouts> parseLayoutTriple(std::string_view text,
 std::string layoutTriple(const TensorLayouts &layouts);
 enum class Raster { AlongM, AlongN };
 
+/// The scales and fp8 accumulation of a low-precision configuration: the
+/// `#gemm.quant` of its gemm.matmul (docs/LowPrecision.md). Spelled in
+/// names as "q" + A's and B's granularity (n none, t tensor, r row, c col,
+/// b block) + "f" for fast accumulation or the promotion interval in
+/// k-blocks when not 1: "qtt", "qrc", "qbb", "qttf", "qtt4". An fp8 output
+/// always has its output scale (implied by the type).
+struct QuantConfig {
+  std::optional<bundle::ScaleGranularity> a, b;
+  bool fastAccumulation = false;
+  uint32_t promoteEvery = 1;
+
+  bool isDefault() const {
+    return !a && !b && !fastAccumulation && promoteEvery == 1;
+  }
+  /// "" for the default, else e.g. "qtt".
+  std::string spelling() const;
+  /// Parses a spelling (with or without the leading "q"); nullopt and
+  /// `error` set when it is not one.
+  static std::optional<QuantConfig> parse(std::string_view text,
+                                          std::string &error);
+  bool operator==(const QuantConfig &o) const {
+    return spelling() == o.spelling();
+  }
+};
+
 struct KernelConfig {
-  /// Input type of A and B; C is `outType` when set, else the input type.
+  /// Input type of A (and of B unless `inTypeB`); C is `outType` when set,
+  /// else defaultOutput(inType).
   DType inType = DType::BF16;
   std::optional<DType> outType;
+  /// B's type when it differs from A's (mixed fp8 or 8-bit integer pairs).
+  std::optional<DType> inTypeB;
+  /// Scales and accumulation of fp8 and int8 configurations.
+  QuantConfig quant;
   uint32_t tileM = 128, tileN = 256, tileK = 64;
   Schedule schedule = Schedule::Cooperative;
   uint32_t clusterM = 1, clusterN = 1;
@@ -73,18 +103,35 @@ struct KernelConfig {
   /// broadcast) entries, rank-3 descriptors. Also a problem property.
   bool batched = false;
 
-  DType cType() const { return outType.value_or(inType); }
+  DType cType() const { return outType.value_or(defaultOutput(inType)); }
+  DType bType() const { return inTypeB.value_or(inType); }
+  /// C's type when none is given: the input type for 16-bit and f32 (tf32)
+  /// inputs, bf16 for fp8, s32 for 8-bit integers.
+  static DType defaultOutput(DType in);
+  /// Whether the compiler builds this configuration: the SM90 kernel's
+  /// rules that depend on the tile and the types (the WGMMA N of 8-bit
+  /// integers, whole epilogue sub-tiles, block-wise scales covering whole
+  /// 128-column blocks, the accumulator register budget, twice the
+  /// accumulator when fp8 sums are promoted, the direct kernel's 16-bit
+  /// types). `why` says which rule fails.
+  bool buildable(std::string *why = nullptr) const;
+  /// K of a tile row of 128 bytes: 64 for 16-bit, 128 for 8-bit, 32 for
+  /// tf32 inputs.
+  static uint32_t tileKFor(DType in);
   /// The direct kernel (schedule = direct): pointers and leading dimensions
   /// instead of TMA descriptors, so the runtime never stages its matrices.
+  /// bf16 and f16 only.
   bool direct() const { return schedule == Schedule::Direct; }
 
   /// "128x256x64_coop_c2x1_rm_s8_st0[_k2|_sk]": the name without the types,
   /// one key for a bf16 and an f16 twin (the tuning file's spelling).
   std::string key() const;
   /// "sm90_bf16_" + key(), with "_cf32" after the input type when C's type
-  /// differs from it (e.g. "sm90_bf16_cf32_128x..."), then the layout token
-  /// unless the layouts are the default, then "batched_" for a batched
-  /// kernel.
+  /// differs from it or from the default output (e.g. "sm90_bf16_cf32_128x...",
+  /// "sm90_e4m3_ce4m3_qtt_..."), "xe5m2" after A's type for a B of another
+  /// type, the quant spelling (e.g.
+  /// "sm90_e4m3xe5m2_cbf16_qtt_128x128x128_..."), then the layout token unless
+  /// the layouts are the default, then "batched_" for a batched kernel.
   std::string name() const;
   /// The `gemm.matmul @NAME ...` op text that gemm-opt compiles.
   std::string mlir() const;

@@ -80,8 +80,12 @@ struct Target {
 struct Problem {
   uint64_t m = 1, n = 1, k = 1;
   DType inType = DType::BF16;
-  /// C's type; nullopt: the input type.
+  /// C's type; nullopt: KernelConfig::defaultOutput(inType).
   std::optional<DType> outType;
+  /// B's type when it differs from A's (fp8 and 8-bit integer pairs).
+  std::optional<DType> inTypeB;
+  /// Scales and fp8 accumulation (fp8 and int8 problems).
+  QuantConfig quant;
   /// Storage orders of A, B, C. They do not change the estimate (every
   /// layout runs the same kernel structure); the kernel picked has them.
   TensorLayouts layouts;
@@ -95,15 +99,22 @@ struct Problem {
   /// never stages. All false: rows TMA reads as they are.
   std::array<bool, 3> staged = {false, false, false};
   bool anyStaged() const { return staged[0] || staged[1] || staged[2]; }
-  /// "m=.. n=.. k=.. bf16" (+ " a col b row c row" when not the default,
-  /// " batch=B" when batched) for messages.
+  /// "m=.. n=.. k=.. bf16" (+ " x e5m2", " -> bf16", " (qrc)", " a col b row
+  /// c row" when not the default, " batch=B" when batched) for messages.
   std::string toString() const;
   /// " (a, c staged for TMA)", or "" when nothing is staged.
   std::string stagingNote() const;
+  /// fp8, 8-bit integer or tf32 inputs: kernels the model was not fitted on
+  /// (and that the direct kernel, bf16 and f16 only, does not run).
+  bool lowPrecision() const;
+  /// Whether transposed() computes this product: block-wise scales (A 1 x
+  /// 128, B 128 x 128) have no transposed form.
+  bool transposable() const;
   /// The same product transposed, C^T = B A^T: N x M x K with A and B
   /// exchanged (each keeping its memory, so its layout flips: an N-major B
-  /// is an M-major A of the transposed problem, and its staging with it)
-  /// and a row-major C^T, which is this problem's column-major C. Only for a
+  /// is an M-major A of the transposed problem; its type, scales and staging
+  /// go with it: B's column scales are the row scales of the new A) and a
+  /// row-major C^T, which is this problem's column-major C. Only for a
   /// column-major C.
   Problem transposed() const;
 };
@@ -197,7 +208,10 @@ bool isApplicable(const KernelConfig &config, const Problem &problem,
 double stagingSeconds(const HardwareParams &params, const Problem &problem);
 
 /// The physics part alone for `params` (what the fit varies). Throws
-/// DispatchError for a tile `params` has no efficiency for.
+/// DispatchError for a tile `params` has no efficiency for. Low-precision
+/// configurations take their tile's 16-bit efficiency at their MMA rate
+/// (8-bit types twice, tf32 half the 16-bit rate), times an estimated cost
+/// of promoting fp8 sums.
 Estimate physicsEstimate(const HardwareParams &params,
                          const KernelConfig &config, const Problem &problem,
                          const Target &target);

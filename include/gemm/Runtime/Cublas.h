@@ -32,16 +32,35 @@ private:
   DeviceBuffer workspaceBuffer;
 };
 
+/// How cuBLASLt runs a low-precision GEMM (our A and B, as in MatrixPlan).
+struct CublasOptions {
+  /// f32 inputs through TF32 tensor cores (CUBLAS_COMPUTE_32F_FAST_TF32)
+  /// instead of exact f32 arithmetic.
+  bool tf32 = false;
+  /// fp8: device addresses of the f32 scales of A, B (one per tensor, or
+  /// with outerVectors M and N), the output scale and the amax of D; 0:
+  /// none (1, and no amax).
+  CUdeviceptr scaleA = 0, scaleB = 0, scaleD = 0, amaxD = 0;
+  /// The scales of A and B are per row of A and per column of D
+  /// (CUBLASLT_MATMUL_MATRIX_SCALE_OUTER_VEC_32F).
+  bool outerVectors = false;
+  /// fp8: accumulate in the MMA's own precision (CUBLASLT_MATMUL_DESC_
+  /// FAST_ACCUM) instead of promoting to f32.
+  bool fastAccum = false;
+};
+
 /// D = A * B^T in the runner's terms (A: M x K, B: N x K, D: M x N, each in
-/// its plan's layout, strided batches as planned), f32 accumulation, prepared
-/// once per problem with the algorithm cuBLASLt's heuristic picks first.
+/// its plan's layout, strided batches as planned), f32 accumulation (s32
+/// for s8 inputs: IMMA), prepared once per problem with the algorithm
+/// cuBLASLt's heuristic picks first.
 class CublasGemm {
 public:
   /// Null, with `whyNot` set, when cuBLASLt has no algorithm for these
-  /// dtypes, sizes and leading dimensions.
+  /// dtypes, options, sizes and leading dimensions.
   static std::unique_ptr<CublasGemm>
   create(const CublasLt &lt, const MatrixPlan &a, const MatrixPlan &b,
-         const MatrixPlan &d, std::string &whyNot);
+         const MatrixPlan &d, std::string &whyNot,
+         const CublasOptions &options = {});
   ~CublasGemm();
   void run(CUdeviceptr a, CUdeviceptr b, CUdeviceptr d, CUstream stream) const;
 

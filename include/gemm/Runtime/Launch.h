@@ -34,11 +34,14 @@ std::vector<CUtensorMap> encodeTensorMaps(const LaunchPlan &plan, CUdeviceptr a,
 /// workspaces as the u64 addresses in plan.workspaces order, pointers as the
 /// u64 addresses `matrices` gives for A, B, C: the kernel's view of each,
 /// i.e. the staged copy where the plan stages it; leading dimensions as
-/// u64).
+/// u64; scale factors and the amax as the u64 addresses in plan.scales
+/// order). Throws Error(Usage) when the kernel takes scales and fewer are
+/// given.
 void launchKernel(const LoadedKernel &kernel, const LaunchPlan &plan,
                   const std::vector<CUtensorMap> &tensorMaps,
                   const std::vector<CUdeviceptr> &workspaces,
-                  const std::array<CUdeviceptr, 3> &matrices, CUstream stream);
+                  const std::array<CUdeviceptr, 3> &matrices, CUstream stream,
+                  const std::vector<CUdeviceptr> &scales = {});
 
 } // namespace gemm::runtime
 

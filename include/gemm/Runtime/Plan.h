@@ -158,6 +158,30 @@ struct TmaPlan {
   bundle::OobFill oobFill = bundle::OobFill::Zero;
 };
 
+/// The f32 scale factors of a Scale parameter, or the f32 of an Amax
+/// parameter, for a problem: a row-major rows x cols array of f32. Shapes
+/// (docs/Runtime.md): tensor and output scales and the amax 1 x 1; A per
+/// row M x 1; B per column (of C) 1 x N; A block-wise ceil(K/128) x M
+/// (k-block-major: the scale of row m and k-block j is element j * M + m);
+/// B block-wise ceil(N/128) x ceil(K/128).
+struct ScalePlan {
+  size_t paramIndex = 0;
+  /// The amax output instead of scale factors.
+  bool amax = false;
+  Tensor tensor = Tensor::A;
+  bundle::ScaleGranularity granularity = bundle::ScaleGranularity::Tensor;
+  uint64_t rows = 1, cols = 1;
+
+  uint64_t elements() const { return rows * cols; }
+  uint64_t bytes() const { return elements() * 4; }
+  /// "scale of a (block): 32 x 4096 f32", "amax: 1 x 1 f32".
+  std::string describe() const;
+};
+
+/// The rows x cols of the scale (or amax) parameter `param` for `problem`.
+ScalePlan planScale(size_t paramIndex, const bundle::Param &param,
+                    const Problem &problem);
+
 /// A workspace buffer of the launch (bundle::WorkspaceParam) for a problem.
 struct WorkspacePlan {
   size_t paramIndex = 0;
@@ -172,6 +196,8 @@ struct KernelArg {
   size_t tmaIndex = 0;
   /// Workspace: index into LaunchPlan::workspaces.
   size_t workspaceIndex = 0;
+  /// Scale, Amax: index into LaunchPlan::scales.
+  size_t scaleIndex = 0;
   /// ProblemSize: passed as a 32-bit unsigned integer.
   bundle::ProblemDim dim = bundle::ProblemDim::M;
   uint32_t value = 0;
@@ -198,6 +224,8 @@ struct LaunchPlan {
   std::array<bool, 3> staged = {false, false, false};
   std::vector<TmaPlan> tma;
   std::vector<WorkspacePlan> workspaces;
+  /// The scale factors and amax the caller provides (Scale, Amax params).
+  std::vector<ScalePlan> scales;
   /// In the manifest's parameter order.
   std::vector<KernelArg> args;
   bundle::GridPolicy policy = bundle::GridPolicy::Persistent;
@@ -235,9 +263,10 @@ struct LaunchPlan {
   std::string configString() const;
 };
 
-/// Which dtypes and launch shapes this runner can run (C bf16, f16 or f32;
-/// clusters along x). Every layout is. Throws Error(Bundle) naming what is
-/// not supported.
+/// Which dtypes, layouts and launch shapes this runner can run (C bf16,
+/// f16, f32, fp8 or s32; clusters along x; every layout of 16-bit inputs,
+/// K-major A and B of the others). Throws Error(Bundle) naming what is not
+/// supported.
 void checkRunnerSupports(const bundle::KernelManifest &manifest);
 
 /// Plans one launch. Throws Error(Usage) when the problem does not fit the

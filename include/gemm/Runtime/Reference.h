@@ -41,10 +41,24 @@ void fillRandomNormal(CUdeviceptr ptr, const MatrixPlan &matrix, uint64_t seed,
 void fillSmallIntegers(CUdeviceptr ptr, const MatrixPlan &matrix, uint64_t seed,
                        CUstream stream);
 
+/// Log-uniform f32 scale factors in [1/4, 4) from (seed, tensor,
+/// granularity): scales of the wrong block, row or column change results by
+/// factors, never by a rounding error.
+void fillRandomScales(CUdeviceptr ptr, const ScalePlan &plan, uint64_t seed,
+                      CUstream stream);
+
+/// out (packed f32, batch x outer x inner) = the matrix `plan` at `in`
+/// decoded to f32 and multiplied by its scale factors (`scale` at `scales`;
+/// none when null): the dequantised operand the reference multiplies, in
+/// the layout of `plan`. Inputs of any input dtype (fp8, 8-bit integers,
+/// bf16, f16, f32).
+void dequantize(CUdeviceptr in, const MatrixPlan &plan, const ScalePlan *scale,
+                CUdeviceptr scales, CUdeviceptr out, CUstream stream);
+
 /// out[b][m][n] = sum_k A[b][m][k] * B[b][n][k] for A and B in their
 /// layouts (aPlan, bPlan), accumulated in f64 and stored as packed f32 in
 /// the layout of `outPlan` (batch x M x N, or batch x N x M when C is
-/// column-major).
+/// column-major). bf16, f16, f32 and fp8 inputs (dequantise others first).
 void referenceGemm(CUdeviceptr a, const MatrixPlan &aPlan, CUdeviceptr b,
                    const MatrixPlan &bPlan, CUdeviceptr out,
                    const MatrixPlan &outPlan, CUstream stream);
@@ -67,6 +81,8 @@ struct CompareStats {
   uint64_t firstBadIndex = UINT64_MAX;
   double errorSquared = 0, referenceSquared = 0;
   double maxAbsError = 0;
+  /// The largest |reference| before referenceScale: the expected amax.
+  double referenceMaxAbs = 0;
 
   /// ||out - ref||_F / ||ref||_F over the finite elements.
   double relativeError() const;
@@ -75,11 +91,13 @@ struct CompareStats {
   }
 };
 
-/// Compares `out` (laid out as `outPlan`) against the packed f32 reference.
-/// Waits for the result, at most `timeout`.
+/// Compares `out` (laid out as `outPlan`; bf16, f16, f32, fp8 or s32)
+/// against the packed f32 reference times `referenceScale` (an fp8
+/// output's output scale). Waits for the result, at most `timeout`.
 CompareStats compareToReference(CUdeviceptr out, const MatrixPlan &outPlan,
                                 CUdeviceptr reference, CUstream stream,
-                                std::chrono::milliseconds timeout);
+                                std::chrono::milliseconds timeout,
+                                double referenceScale = 1.0);
 
 } // namespace gemm::runtime
 

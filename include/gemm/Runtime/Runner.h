@@ -33,9 +33,12 @@ enum class ReferenceMode {
   Both,
 };
 
-/// Passing bound on ||out - ref||_F / ||ref||_F (docs/Runtime.md explains the
-/// values): by output dtype, loosened for fp8 and tf32 inputs.
-double defaultTolerance(const bundle::TensorTypes &types);
+/// Passing bound on ||out - ref||_F / ||ref||_F (docs/Runtime.md and
+/// docs/LowPrecision.md derive the values): by output dtype, plus for fp8
+/// inputs the accumulation error of the elements of K accumulated in the
+/// WGMMA (promote_every_k, or all `k` with fast accumulation), at least 5e-3
+/// for tf32 inputs.
+double defaultTolerance(const bundle::TensorTypes &types, uint64_t k = 0);
 
 /// References must agree with each other this closely (f32 rounding only).
 inline constexpr double ReferenceAgreementTolerance = 1e-4;
@@ -71,6 +74,9 @@ struct CheckResult {
   std::vector<ReferenceComparison> comparisons;
   /// Relative error between the cuBLAS and naive references when both ran.
   std::optional<double> referenceAgreement;
+  /// fp8 outputs: the amax the kernel wrote, the reference's (the largest
+  /// |C| before the output scale), and the output scale the runner gave.
+  std::optional<double> amax, referenceAmax, outputScale;
   /// Why a reference was skipped or why the check failed, for humans.
   std::vector<std::string> notes;
   /// C as the kernel left it (CheckOptions::keepOutput).
@@ -100,6 +106,8 @@ struct BenchResult {
   /// (in and out together) and the kernel alone.
   std::optional<TimingStats> staging, kernelOnly;
   std::optional<TimingStats> cublas;
+  /// What cuBLAS ran (types, scales, accumulation) with --vs cublas.
+  std::string cublasBaseline;
   /// cuBLAS median / our median: above 1 means ours is faster.
   std::optional<double> speedupVsCublas;
   /// Sampled right after the timed runs.

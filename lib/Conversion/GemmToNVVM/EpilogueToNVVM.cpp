@@ -2,6 +2,7 @@
 
 #include "Patterns.h"
 
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IRMapping.h"
 
 using namespace mlir;
@@ -11,7 +12,7 @@ Value mlir::gemm::applyEpilogue(ConversionPatternRewriter &rewriter,
                                 Location loc, Region &epilogue, Type outType,
                                 Value acc) {
   if (epilogue.empty()) {
-    if (outType.isF32())
+    if (outType == acc.getType())
       return acc;
     return LLVM::FPTruncOp::create(rewriter, loc, outType, acc);
   }
@@ -160,6 +161,11 @@ struct AccumStoreSmemLowering
     Type outType = bufferType.getElementType();
     int64_t elementBytes = getElementBytes(outType);
     int64_t width = 128 / elementBytes;
+    if (isa<Float8E4M3FNType, Float8E5M2Type>(outType)) {
+      storeFp8(op, adaptor, rewriter);
+      rewriter.eraseOp(op);
+      return success();
+    }
 
     Value tid = NVVM::ThreadIdXOp::create(rewriter, loc, rewriter.getI32Type());
     Value threadInGroup =
@@ -270,6 +276,101 @@ struct AccumStoreSmemLowering
     }
     rewriter.eraseOp(op);
     return success();
+  }
+
+private:
+  /// fp8 outputs: each value through the epilogue region (f32), its
+  /// absolute value into the amax, times the output scale, and two adjacent
+  /// columns rounded together (cvt.rn.satfinite.{e4m3x2,e5m2x2}.f32) into
+  /// one 2-byte store at their place in the swizzled slot: row y, byte b
+  /// lives in chunk (b / 16) ^ (y mod 8). The 8 rows a warp writes at once
+  /// fall in 8 distinct chunks, so the stores do not conflict.
+  void storeFp8(AccumStoreSmemOp op, OpAdaptor adaptor,
+                ConversionPatternRewriter &rewriter) const {
+    Location loc = op.getLoc();
+    SmemBufferType bufferType = op.getBuffer().getType();
+    Type outType = bufferType.getElementType();
+    Type f32 = rewriter.getF32Type(), i32 = rewriter.getI32Type();
+    Value tid = NVVM::ThreadIdXOp::create(rewriter, loc, i32);
+    Value threadInGroup =
+        LLVM::URemOp::create(rewriter, loc, tid, createI32(rewriter, loc, 128));
+    Value warp = LLVM::UDivOp::create(rewriter, loc, threadInGroup,
+                                      createI32(rewriter, loc, 32));
+    Value lane = LLVM::URemOp::create(rewriter, loc, threadInGroup,
+                                      createI32(rewriter, loc, 32));
+    Value slot = getSlotAddress(rewriter, loc, adaptor.getBuffer(), bufferType,
+                                adaptor.getSlot());
+    Value atomAcc = LLVM::ExtractValueOp::create(
+        rewriter, loc, adaptor.getAccumulator(), op.getAtom());
+    Value rowBase = LLVM::AddOp::create(
+        rewriter, loc,
+        LLVM::MulOp::create(rewriter, loc, warp, createI32(rewriter, loc, 16)),
+        LLVM::UDivOp::create(rewriter, loc, lane, createI32(rewriter, loc, 4)));
+    Value laneBytes = LLVM::MulOp::create(
+        rewriter, loc,
+        LLVM::URemOp::create(rewriter, loc, lane, createI32(rewriter, loc, 4)),
+        createI32(rewriter, loc, 2));
+    // The amax as the bits of |y|: non-negative floats order like their
+    // bits, so an integer max is the float max (llvm.fabs and llvm.maxnum
+    // would become libdevice calls in convert-gpu-to-nvvm).
+    Value amax = createI32(rewriter, loc, 0);
+    Value magnitude = createI32(rewriter, loc, 0x7fffffff);
+    Value scale = adaptor.getOutScale();
+    for (int64_t group = 0; group < 16; ++group) {
+      Value byteInRow = LLVM::AddOp::create(
+          rewriter, loc, createI32(rewriter, loc, 8 * group), laneBytes);
+      Value chunk = LLVM::LShrOp::create(rewriter, loc, byteInRow,
+                                         createI32(rewriter, loc, 4));
+      Value inChunk = LLVM::AndOp::create(rewriter, loc, byteInRow,
+                                          createI32(rewriter, loc, 15));
+      for (int64_t half = 0; half < 2; ++half) {
+        int64_t value = (op.getCol() / 8 + group) * 4 + half * 2;
+        Value scaled[2];
+        for (int64_t i = 0; i < 2; ++i) {
+          Value acc =
+              LLVM::ExtractValueOp::create(rewriter, loc, atomAcc, value + i);
+          Value y = applyEpilogue(rewriter, loc, op.getEpilogue(), f32, acc);
+          Value bits = LLVM::AndOp::create(
+              rewriter, loc, LLVM::BitcastOp::create(rewriter, loc, i32, y),
+              magnitude);
+          amax = LLVM::UMaxOp::create(rewriter, loc, amax, bits);
+          scaled[i] = LLVM::FMulOp::create(rewriter, loc, y, scale);
+        }
+        // The first operand lands in the upper byte: the higher column.
+        Value packed = NVVM::ConvertF32x2ToF8x2Op::create(
+            rewriter, loc, rewriter.getI16Type(), scaled[1], scaled[0],
+            NVVM::FPRoundingMode::RN, NVVM::SaturationMode::SATFINITE,
+            /*relu=*/false, outType);
+        Value row = LLVM::AddOp::create(rewriter, loc, rowBase,
+                                        createI32(rewriter, loc, 8 * half));
+        Value target = LLVM::GEPOp::create(
+            rewriter, loc, slot.getType(), rewriter.getI8Type(),
+            getSwizzledChunkAddress(rewriter, loc, slot, row, chunk),
+            ValueRange{inChunk});
+        LLVM::StoreOp::create(rewriter, loc, packed, target, /*alignment=*/2);
+      }
+    }
+    if (Value pointer = adaptor.getAmax())
+      reduceAmax(rewriter, loc, amax, pointer, lane);
+  }
+
+  /// The warp's largest `amax` (the bits of a non-negative f32, which order
+  /// like the values; a NaN's bits exceed infinity's, so it wins) raises the
+  /// f32 at `pointer`, from the warp's first lane.
+  static void reduceAmax(ConversionPatternRewriter &rewriter, Location loc,
+                         Value amax, Value pointer, Value lane) {
+    Type i32 = rewriter.getI32Type();
+    Value warpMax =
+        NVVM::ReduxOp::create(rewriter, loc, i32, amax, NVVM::ReduxKind::UMAX,
+                              createI32(rewriter, loc, -1));
+    Value first = LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::eq,
+                                       lane, createI32(rewriter, loc, 0));
+    auto ifFirst = scf::IfOp::create(rewriter, loc, first,
+                                     /*withElseRegion=*/false);
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPoint(ifFirst.thenBlock()->getTerminator());
+    LLVM::AtomicRMWOp::create(rewriter, loc, LLVM::AtomicBinOp::umax, pointer,
+                              warpMax, LLVM::AtomicOrdering::monotonic);
   }
 };
 

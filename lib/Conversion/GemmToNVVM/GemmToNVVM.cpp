@@ -558,6 +558,7 @@ struct ConvertGemmToNVVMPass
     populateEpilogueToNVVMPatterns(converter, patterns);
     populateDirectToNVVMPatterns(converter, patterns);
     populateSchedulerToNVVMPatterns(converter, patterns);
+    populateQuantToNVVMPatterns(converter, patterns);
     populateBarrierToNVVMPatterns(converter, patterns, debugWaitsMs);
     populateTmemToNVVMPatterns(converter, patterns);
     populateTcgen05MmaToNVVMPatterns(converter, patterns);

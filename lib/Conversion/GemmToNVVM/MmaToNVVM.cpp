@@ -2,6 +2,8 @@
 
 #include "Patterns.h"
 
+#include "gemm/Dialect/Gemm/IR/WgmmaTypes.h"
+
 using namespace mlir;
 using namespace mlir::gemm;
 
@@ -91,12 +93,24 @@ Value createDescriptor(OpBuilder &b, Location loc, Value start, int64_t offset,
   return LLVM::AddOp::create(b, loc, start, fixed);
 }
 
-NVVM::WGMMATypes getWgmmaType(Type type) {
-  if (type.isBF16())
+NVVM::WGMMATypes getWgmmaType(MmaOperandKind kind) {
+  switch (kind) {
+  case MmaOperandKind::BF16:
     return NVVM::WGMMATypes::bf16;
-  if (type.isF16())
+  case MmaOperandKind::F16:
     return NVVM::WGMMATypes::f16;
-  return NVVM::WGMMATypes::f32;
+  case MmaOperandKind::TF32:
+    return NVVM::WGMMATypes::tf32;
+  case MmaOperandKind::E4M3:
+    return NVVM::WGMMATypes::e4m3;
+  case MmaOperandKind::E5M2:
+    return NVVM::WGMMATypes::e5m2;
+  case MmaOperandKind::S8:
+    return NVVM::WGMMATypes::s8;
+  case MmaOperandKind::U8:
+    return NVVM::WGMMATypes::u8;
+  }
+  return NVVM::WGMMATypes::bf16;
 }
 
 struct MmaSm90Lowering : public ConvertOpToLLVMPattern<MmaSm90Op> {
@@ -123,10 +137,20 @@ struct MmaSm90Lowering : public ConvertOpToLLVMPattern<MmaSm90Op> {
                                  adaptor.getSlot(), adaptor.getARow());
     Value bSlot =
         getSlotAddress(rewriter, loc, adaptor.getB(), bType, adaptor.getSlot());
-    auto shape = NVVM::MMAShapeAttr::get(ctx, 64, accType.getCols(), 16);
-    auto inputType =
-        NVVM::WGMMATypesAttr::get(ctx, getWgmmaType(aType.getElementType()));
-    auto accumType = NVVM::WGMMATypesAttr::get(ctx, NVVM::WGMMATypes::f32);
+    // The verifier checked the pair: one instruction is 32 bytes of K deep
+    // whatever the type (k16 for 16-bit, k32 for 8-bit, k8 for tf32).
+    WgmmaOperands mma =
+        *getWgmmaOperands(aType.getElementType(), bType.getElementType());
+    auto shape = NVVM::MMAShapeAttr::get(ctx, 64, accType.getCols(), mma.k());
+    auto typeA = NVVM::WGMMATypesAttr::get(ctx, getWgmmaType(mma.a));
+    auto typeB = NVVM::WGMMATypesAttr::get(ctx, getWgmmaType(mma.b));
+    auto accumType = NVVM::WGMMATypesAttr::get(
+        ctx, mma.isInt8() ? NVVM::WGMMATypes::s32 : NVVM::WGMMATypes::f32);
+    // s32 accumulators saturate instead of wrapping (.satfinite), so an
+    // overflow shows as the s32 limit rather than a wrong sign.
+    auto satfinite = mma.isInt8() ? NVVM::MMAIntOverflowAttr::get(
+                                        ctx, NVVM::MMAIntOverflow::satfinite)
+                                  : NVVM::MMAIntOverflowAttr();
     auto scaleOne = NVVM::WGMMAScaleInAttr::get(ctx, NVVM::WGMMAScaleIn::one);
     auto accumulate =
         NVVM::WGMMAScaleOutAttr::get(ctx, NVVM::WGMMAScaleOut::one);
@@ -156,9 +180,9 @@ struct MmaSm90Lowering : public ConvertOpToLLVMPattern<MmaSm90Op> {
             atom * aLayout.atomBytes + k * aLayout.kStepBytes, aLayout);
         Value atomAcc = LLVM::ExtractValueOp::create(rewriter, loc, acc, atom);
         Value updated = NVVM::WgmmaMmaAsyncOp::create(
-            rewriter, loc, atomType, atomAcc, aDesc, bDesc, shape, inputType,
-            inputType, accumType, fresh && k == 0 ? overwrite : accumulate,
-            scaleOne, scaleOne, aMmaLayout, bMmaLayout, /*satfinite=*/nullptr);
+            rewriter, loc, atomType, atomAcc, aDesc, bDesc, shape, typeA, typeB,
+            accumType, fresh && k == 0 ? overwrite : accumulate, scaleOne,
+            scaleOne, aMmaLayout, bMmaLayout, satfinite);
         acc = LLVM::InsertValueOp::create(rewriter, loc, acc, updated, atom);
       }
     }
@@ -176,8 +200,9 @@ struct AccumZeroLowering : public ConvertOpToLLVMPattern<AccumZeroOp> {
     Location loc = op.getLoc();
     AccumulatorType type = op.getResult().getType();
     Type structType = getTypeConverter()->convertType(type);
-    Value zero = LLVM::ConstantOp::create(rewriter, loc, rewriter.getF32Type(),
-                                          rewriter.getF32FloatAttr(0.0f));
+    Type element = type.getElementType();
+    Value zero = LLVM::ConstantOp::create(rewriter, loc, element,
+                                          rewriter.getZeroAttr(element));
     Value acc = LLVM::UndefOp::create(rewriter, loc, structType);
     for (int64_t atom = 0; atom < type.getAtoms(); ++atom)
       for (int64_t i = 0; i < type.getValuesPerAtom(); ++i)
@@ -230,7 +255,7 @@ struct AccumStoreGlobalLowering
     AccumulatorType type = op.getAccumulator().getType();
     Value first = getPartialAddress(rewriter, loc, type, adaptor.getBuffer(),
                                     adaptor.getIndex());
-    auto vectorType = VectorType::get({4}, rewriter.getF32Type());
+    auto vectorType = VectorType::get({4}, type.getElementType());
     int64_t perAtom = type.getValuesPerAtom();
     Value acc = adaptor.getAccumulator();
     for (int64_t step = 0; step < type.getAtoms() * perAtom / 4; ++step) {
@@ -263,9 +288,10 @@ struct AccumLoadAddGlobalLowering
     AccumulatorType type = op.getAccumulator().getType();
     Value first = getPartialAddress(rewriter, loc, type, adaptor.getBuffer(),
                                     adaptor.getIndex());
-    auto vectorType = VectorType::get({4}, rewriter.getF32Type());
+    auto vectorType = VectorType::get({4}, type.getElementType());
     int64_t perAtom = type.getValuesPerAtom();
     Value acc = adaptor.getAccumulator();
+    bool integer = type.getElementType().isInteger(32);
     auto [firstValue, count] = op.getValueRange();
     for (int64_t step = firstValue / 4; step < (firstValue + count) / 4;
          ++step) {
@@ -275,11 +301,14 @@ struct AccumLoadAddGlobalLowering
       for (int64_t i = 0; i < 4; ++i) {
         int64_t value = step * 4 + i;
         SmallVector<int64_t> position = {value / perAtom, value % perAtom};
-        Value sum = LLVM::FAddOp::create(
-            rewriter, loc,
-            LLVM::ExtractValueOp::create(rewriter, loc, acc, position),
-            LLVM::ExtractElementOp::create(rewriter, loc, vector,
-                                           createI32(rewriter, loc, i)));
+        Value other = LLVM::ExtractElementOp::create(
+            rewriter, loc, vector, createI32(rewriter, loc, i));
+        Value mine = LLVM::ExtractValueOp::create(rewriter, loc, acc, position);
+        // s32 partial sums add exactly.
+        Value sum =
+            integer
+                ? LLVM::AddOp::create(rewriter, loc, mine, other).getResult()
+                : LLVM::FAddOp::create(rewriter, loc, mine, other).getResult();
         acc = LLVM::InsertValueOp::create(rewriter, loc, acc, sum, position);
       }
     }

@@ -47,6 +47,9 @@ void populateDirectToNVVMPatterns(LLVMTypeConverter &converter,
                                   RewritePatternSet &patterns);
 void populateSchedulerToNVVMPatterns(LLVMTypeConverter &converter,
                                      RewritePatternSet &patterns);
+/// Scale factors of low-precision GEMMs.
+void populateQuantToNVVMPatterns(LLVMTypeConverter &converter,
+                                 RewritePatternSet &patterns);
 /// gemm.barrier_any; with `debugWaitsMs` > 0 also the bounded form of the
 /// named barriers given a wait site (createBoundedNamedBarrier).
 void populateBarrierToNVVMPatterns(LLVMTypeConverter &converter,
@@ -148,9 +151,15 @@ Value getPairLeaderAddress(OpBuilder &b, Location loc, Value barrier);
 Value loadTmemLaneQuarter(OpBuilder &b, Location loc, Value tmem, TmemType type,
                           Value stage, int64_t col, int64_t count);
 
+/// Element `index` (i32) of the f32 tensor at `ptr` (!llvm.ptr<1>), read as
+/// invariant (ld.global.nc): scale factors do not change while a kernel
+/// runs.
+Value loadScale(OpBuilder &b, Location loc, Value ptr, Value index);
+
 /// The user's epilogue region (one accumulator value in, one value of
 /// `outType` out) cloned at the rewriter's position for `acc`, or, for an
-/// empty region, `acc` rounded to `outType`.
+/// empty region, `acc` rounded to `outType` (none for f32 into f32 and i32
+/// into i32).
 Value applyEpilogue(ConversionPatternRewriter &rewriter, Location loc,
                     Region &epilogue, Type outType, Value acc);
 

@@ -20,8 +20,9 @@ void mlir::gemm::populateGemmTypeConversions(LLVMTypeConverter &converter) {
     return LLVM::LLVMPointerType::get(ctx, kSharedSpace);
   });
   converter.addConversion([ctx](AccumulatorType type) -> Type {
-    Type f32 = Float32Type::get(ctx);
-    SmallVector<Type> atomFields(type.getValuesPerAtom(), f32);
+    // f32 registers, or i32 for the s32 accumulators of 8-bit integer MMA.
+    SmallVector<Type> atomFields(type.getValuesPerAtom(),
+                                 type.getElementType());
     Type atom = LLVM::LLVMStructType::getLiteral(ctx, atomFields);
     SmallVector<Type> atoms(type.getAtoms(), atom);
     return LLVM::LLVMStructType::getLiteral(ctx, atoms);

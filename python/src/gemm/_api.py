@@ -1,9 +1,12 @@
 """matmul, compile, load: the three ways in.
 
 C[M, N] = A[M, K] @ B[N, K]^T with A and B of one 16-bit type (bf16 or f16),
-f32 accumulation, C in the input type (or out_dtype). Each of A, B and C may
-be row- or column-major (a transposed view such as a.t() or W.T is used as it
-is: the kernel of that layout runs). The kernel for a shape and its layouts
+f32 accumulation, C in the input type (or out_dtype); or of low precision
+(docs/LowPrecision.md): fp8 (e4m3, e5m2) and 8-bit integer (s8, u8) pairs
+with their scale factors, f32 through tf32. Each of A, B and C may be row- or
+column-major (a transposed view such as a.t() or W.T is used as it is: the
+kernel of that layout runs; low-precision A and B are K-major, others are
+copied so). The kernel for a shape and its layouts
 comes from the C++ dispatcher (the one gemm-runner --library uses), from the
 kernel library shipped in the package when it has it, else compiled on first
 use (gemm._jit). Warm calls look the kernel up in a dictionary and launch: no
@@ -25,8 +28,10 @@ from gemm._tensors import memory, view
 # What the build installs (data/, kernels/, bin/) lies beside the compiled
 # module, which in an editable install is not beside these sources.
 _PACKAGE_DIR = os.path.dirname(os.path.abspath(_core.__file__))
-_INPUT_TYPES = ("bf16", "f16")
-_OUTPUT_TYPES = ("bf16", "f16", "f32")
+_INPUT_TYPES = ("bf16", "f16", "f32", "e4m3", "e5m2", "s8", "u8")
+_OUTPUT_TYPES = ("bf16", "f16", "f32", "e4m3", "e5m2", "s32")
+_FP8 = ("e4m3", "e5m2")
+_INT8 = ("s8", "u8")
 _ALIGN = 16  # TMA: base addresses and row strides are 16-byte multiples
 _DEFAULT_LAYOUTS = "row,col,row"
 
@@ -45,10 +50,12 @@ class Config:
     stream_k: bool = False
 
     def kernel_config(self, dtype="bf16", out_dtype=None, layouts=_DEFAULT_LAYOUTS,
-                      batched=False):
+                      batched=False, b_dtype=None, quant=""):
         """The gemm._core.KernelConfig of this configuration for these types
         and layouts ("row,col,row": A, B, C as gemm.matmul spells them),
-        batched or not."""
+        batched or not; for fp8 and int8, B's type when it differs from A's
+        and the quant spelling of its scales (e.g. "tt", "rc", "bb", "ttf";
+        docs/LowPrecision.md)."""
         if self.arch != "sm_90a":
             raise _core.UsageError(
                 f"arch {self.arch}: the package compiles sm_90a configurations; SM100 "
@@ -58,7 +65,8 @@ class Config:
                                    f"{self.tile} and {self.cluster}")
         return _core.KernelConfig.make(dtype, out_dtype, tuple(self.tile), tuple(self.cluster),
                                        self.schedule, self.raster, self.swizzle, self.stages,
-                                       self.splits, self.stream_k, layouts, batched)
+                                       self.splits, self.stream_k, layouts, batched, b_dtype,
+                                       quant)
 
     @staticmethod
     def from_kernel_config(config):
@@ -122,23 +130,28 @@ def device_info(device=0):
 
 
 def select(m, n, k, dtype="bf16", out_dtype=None, device=None, sm_count=None,
-           layouts=_DEFAULT_LAYOUTS, batch=1, staged=None):
+           layouts=_DEFAULT_LAYOUTS, batch=1, b_dtype=None, quant="", staged=None):
     """The dispatcher's choice for a problem (gemm._core.Selection: config,
     source, reason, transposed), as matmul makes it: for GPU `device`'s SM
     count, or for `sm_count` (default 132, the H200) without a GPU; among the
     kernel library's kernels when there is one. `layouts`: "A,B,C" storage
     orders, row|col each (see gemm.matmul). `batch`: problems of a batch
-    (gemm.bmm, 3-D matmul). `staged`: which of A, B, C a TMA kernel would
-    have to copy (gemm._core.tma_staging of the caller's strides and
-    addresses); default: packed rows, as gemm-runner --library assumes."""
+    (gemm.bmm, 3-D matmul). Low precision: B's type when it differs from
+    A's, and the quant spelling of the scales ("tt" per tensor, "rc" per row
+    of A and column of B, "bb" block-wise, a trailing "f" for fast fp8
+    accumulation). `staged`: which of A, B, C a TMA kernel would have to
+    copy (gemm._core.tma_staging of the caller's strides and addresses);
+    default: packed rows, as gemm-runner --library assumes."""
     arch = "sm_90a"
     if device is not None:
         info = device_info(device)
         arch, sm_count = info["arch"] or "unknown", info["sm_count"]
-    return _select(m, n, k, dtype, out_dtype, arch, sm_count or 132, layouts, batch, staged)
+    return _select(m, n, k, dtype, out_dtype, arch, sm_count or 132, layouts, batch, b_dtype,
+                   quant, staged)
 
 
-def _select(m, n, k, dtype, out_dtype, arch, sm_count, layouts, batch=1, staged=None):
+def _select(m, n, k, dtype, out_dtype, arch, sm_count, layouts, batch=1, b_dtype=None,
+            quant="", staged=None):
     """Among the library's kernels when it holds some for these types and
     layouts (a column-major C the library does not write comes back as the
     transposed problem), else among all (compiled on first use)."""
@@ -147,11 +160,11 @@ def _select(m, n, k, dtype, out_dtype, arch, sm_count, layouts, batch=1, staged=
     if library is not None:
         try:
             return _core.select(m, n, k, dtype, out_dtype, model, arch, sm_count,
-                                library.configs, layouts, batch, staged)
+                                library.configs, layouts, batch, b_dtype, quant, staged)
         except _core.DispatchError:
             pass
     return _core.select(m, n, k, dtype, out_dtype, model, arch, sm_count, None, layouts,
-                        batch, staged)
+                        batch, b_dtype, quant, staged)
 
 
 # ---------------------------------------------------------------------------
@@ -198,10 +211,12 @@ class Kernel:
         packed)."""
         return self.bundle.plan(m, n, k, sm_count, batch=batch, batch_strides=batch_strides)
 
-    def __call__(self, a, b, out=None, stream=None):
+    def __call__(self, a, b, out=None, stream=None, *, scale_a=None, scale_b=None,
+                 scale_out=None, amax=None):
         """C = A @ B^T with this kernel; operands in other layouts than the
         kernel's are copied into its layouts first."""
-        return _run(self, a, b, out, stream, self.dtypes[2])
+        scales = _Scales(scale_a, scale_b, scale_out, amax, "promoted")
+        return _run(self, a, b, out, stream, self.dtypes[2], scales)
 
 
 _kernels = {}        # manifest path, or ("config", name, cache dir) -> Kernel
@@ -229,23 +244,30 @@ def _kernel_for_config(config):
 
 
 def compile(config, a_dtype="bf16", b_dtype=None, c_dtype=None, layouts=_DEFAULT_LAYOUTS,
-            batched=False):
+            batched=False, quant=""):
     """The kernel of `config` (a gemm.Config) for these types and layouts
     ("A,B,C" storage orders, row|col each: "row,col,row" is A K-major, B N
-    rows of K, C row-major), batched or not, from the kernel library when it
-    has it, else compiled (once, then from the disk cache). Needs no GPU."""
+    rows of K, C row-major; fp8, int8 and f32 A and B are K-major), batched
+    or not, and scales (`quant`, e.g. "tt", "rc", "bb"), from the kernel
+    library when it has it, else compiled (once, then from the disk cache).
+    Needs no GPU."""
     if isinstance(config, str):
         config = Config.from_kernel_config(_core.KernelConfig(config, a_dtype))
     if not isinstance(config, Config):
         raise _core.UsageError(f"config must be a gemm.Config, got {type(config).__name__}")
     b_dtype = b_dtype or a_dtype
-    if a_dtype not in _INPUT_TYPES or b_dtype != a_dtype:
+    if a_dtype not in _INPUT_TYPES or b_dtype not in _INPUT_TYPES:
         raise _core.UsageError(
-            f"a_dtype={a_dtype}, b_dtype={b_dtype}: sm_90a kernels take A and B of one type, "
-            "bf16 or f16")
+            f"a_dtype={a_dtype}, b_dtype={b_dtype}: expected one of {', '.join(_INPUT_TYPES)}")
     if c_dtype is not None and c_dtype not in _OUTPUT_TYPES:
         raise _core.UsageError(f"c_dtype={c_dtype}: expected one of {', '.join(_OUTPUT_TYPES)}")
-    return _kernel_for_config(config.kernel_config(a_dtype, c_dtype, layouts, batched))
+    try:
+        _core.check_problem(1, 1, 1, a_dtype, c_dtype, b_dtype, quant, layouts,
+                            2 if batched else 1)
+    except _core.DispatchError as e:
+        raise _core.UsageError(str(e)) from None
+    return _kernel_for_config(config.kernel_config(a_dtype, c_dtype, layouts, batched, b_dtype,
+                                                   quant))
 
 
 def load(manifest_path):
@@ -258,11 +280,12 @@ def load(manifest_path):
     return kernel
 
 
-def _dispatch(m, n, k, dtype, out_dtype, layouts, device, batch=1, staged=None):
+def _dispatch(m, n, k, dtype, out_dtype, layouts, device, batch=1, b_dtype=None, quant="",
+              staged=None):
     """(Kernel, transposed) for a problem: transposed means the kernel
     computes C^T = B A^T (a column-major C as the row-major C^T). `staged`:
     what a TMA kernel would have to copy (gemm._core.tma_staging)."""
-    key = (m, n, k, dtype, out_dtype, layouts, device, batch, staged)
+    key = (m, n, k, dtype, out_dtype, layouts, device, batch, b_dtype, quant, staged)
     found = _dispatched.get(key)
     if found is None:
         info = device_info(device)
@@ -272,7 +295,8 @@ def _dispatch(m, n, k, dtype, out_dtype, layouts, device, batch=1, staged=None):
                 f"{'.'.join(map(str, info['compute_capability']))}) does not run sm_90a kernels; "
                 "the package runs kernels on Hopper GPUs (compute capability 9.0)")
         selection = _select(m, n, k, dtype, out_dtype if out_dtype != dtype else None,
-                            "sm_90a", info["sm_count"], layouts, batch, staged)
+                            "sm_90a", info["sm_count"], layouts, batch,
+                            b_dtype if b_dtype != dtype else None, quant, staged)
         found = _dispatched[key] = (_kernel_for_config(selection.config), selection.transposed)
     return found
 
@@ -288,7 +312,8 @@ def bmm(a, b, out=None, *, out_dtype=None, config=None, stream=None):
     return matmul(a, b_t, out, out_dtype=out_dtype, config=config, stream=stream)
 
 
-def matmul(a, b, out=None, *, out_dtype=None, config=None, stream=None):
+def matmul(a, b, out=None, *, out_dtype=None, scale_a=None, scale_b=None, scale_out=None,
+           amax=None, accumulate="promoted", config=None, stream=None):
     """C = A @ B^T for A [M, K] and B [N, K]; returns C [M, N].
 
     Batched: A [batch, M, K] and/or B [batch, N, K] give C [batch, M, N]
@@ -301,21 +326,189 @@ def matmul(a, b, out=None, *, out_dtype=None, config=None, stream=None):
     Each of A, B and out may be row-major or column-major (e.g. a.t() of a
     [K, M] tensor, or W.T of a weight W [K, N] for x @ W), with rows 16-byte
     aligned: it is used as it is, by the kernel of those layouts. Anything
-    else (other strides, misaligned) is copied aligned first.
+    else (other strides, misaligned), and low-precision A and B that are not
+    K-major (WGMMA reads fp8, int8 and tf32 operands K-major only), is
+    copied aligned first.
     out: write into this tensor (M x N, of the output type) instead of a new
-    (row-major) one. out_dtype: "bf16", "f16" or "f32" (default: the input
-    type). config: a gemm.Config to use instead of the dispatcher's choice.
-    stream: a CUDA stream handle (int) for non-PyTorch, non-CuPy tensors;
-    otherwise the framework's current stream is used.
+    (row-major) one. out_dtype: "bf16", "f16", "f32", "e4m3", "e5m2" or "s32" (default:
+    the input type; bf16 for fp8 inputs, s32 for 8-bit integer inputs
+    without scales and bf16 with them). config: a gemm.Config to use instead
+    of the dispatcher's choice. stream: a CUDA stream handle (int) for
+    non-PyTorch, non-CuPy tensors; otherwise the framework's current stream
+    is used.
+
+    Low precision (docs/LowPrecision.md, docs/Python.md): A and B of
+    float8_e4m3fn / float8_e5m2 (any pair), int8 / uint8 (any pair), or
+    float32 (multiplied as tf32). scale_a, scale_b: f32 tensors, one
+    element (per tensor), [M, 1] / [1, N] (per row of A / column of C), or
+    block-wise [M, ceil(K/128)] (outer-dim-major, as torch._scaled_mm's) and
+    [ceil(N/128), ceil(K/128)]; C = scale_a * A @ (scale_b * B)^T. An fp8
+    output needs scale_out (one f32, multiplied before rounding) and sets
+    amax (one f32, if given) to max |C| before scale_out. accumulate: fp8
+    partial sums "promoted" into f32 every 128 of K (the default) or "fast".
+    A batch takes per-tensor scales only (one scale_a and one scale_b for
+    every entry).
     """
     from gemm import _torch_ops
-    if _torch_ops.is_torch(a, b, out) and stream is None:
+    plain = (scale_a is None and scale_b is None and scale_out is None and amax is None
+             and accumulate == "promoted")
+    if plain and _torch_ops.is_torch(a, b, out) and stream is None and \
+            _torch_ops.is_16bit(a, b):
         return _torch_ops.matmul(a, b, out, out_dtype, config)
-    return matmul_impl(a, b, out, out_dtype, config, stream)
+    return matmul_impl(a, b, out, out_dtype, config, stream,
+                       _Scales(scale_a, scale_b, scale_out, amax, accumulate))
 
 
-def matmul_impl(a, b, out, out_dtype, config, stream):
-    return _run(config, a, b, out, stream, out_dtype)
+def matmul_impl(a, b, out, out_dtype, config, stream, scales=None):
+    return _run(config, a, b, out, stream, out_dtype, scales)
+
+
+def _default_output(dtype, scales=None):
+    if dtype in _FP8:
+        return "bf16"
+    if dtype in _INT8:
+        return "bf16" if scales is not None and scales.any_input() else "s32"
+    return dtype
+
+
+class _Scales:
+    """The scale factors of a low-precision call, their granularity and
+    storage checked against the problem (docs/Runtime.md gives the shapes)."""
+
+    def __init__(self, scale_a, scale_b, scale_out, amax, accumulate):
+        if accumulate not in ("promoted", "fast"):
+            raise _core.UsageError(f"accumulate={accumulate!r}: expected 'promoted' or 'fast'")
+        self.scale_a, self.scale_b, self.scale_out, self.amax = scale_a, scale_b, scale_out, amax
+        self.accumulate = accumulate
+        self.letters = None
+        self.views = {}
+
+    def any_input(self):
+        return self.scale_a is not None or self.scale_b is not None
+
+    def _options(self, scale, which, m, n, k, device):
+        """{letter: view} of the granularities the tensor's shape and strides
+        fit (t tensor, r row of A, c column of C, b block)."""
+        if scale is None:
+            return {"n": None}
+        v = view(scale, f"scale_{which}")
+        if not v.is_cuda or v.device != device or v.dtype != "f32":
+            raise _core.UsageError(
+                f"scale_{which} is {v.dtype} on {v.device_text}: scales are f32 tensors on "
+                "the GPU of a and b")
+        shape, strides = tuple(v.shape), tuple(v.strides)
+        numel = 1
+        for extent in shape:
+            numel *= extent
+        kb = -(-k // 128)
+        options = {}
+        if numel == 1:
+            options["t"] = v
+        dense = all(s == 1 or e == 1 for e, s in zip(shape, strides))  # one run of memory
+        if which == "a":
+            if shape in ((m,), (m, 1)) and dense:
+                options["r"] = v
+            # The scale of row r and k-block j at j * M + r: [M, KB] with
+            # strides (1, M) (outer-dim-major) or [KB, M] row-major.
+            if (shape == (m, kb) and (strides[0] == 1 or m == 1) and (strides[1] == m or kb == 1)) \
+                    or (shape == (kb, m) and (strides[1] == 1 or m == 1) and (strides[0] == m or kb == 1)):
+                options["b"] = v
+        else:
+            if shape in ((n,), (1, n), (n, 1)) and dense:
+                options["c"] = v
+            nb = -(-n // 128)
+            if shape == (nb, kb) and (strides[1] == 1 or kb == 1) and (strides[0] == kb or nb == 1):
+                options["b"] = v
+        if not options:
+            expected = ("one element, [M, 1] per row, or [M, ceil(K/128)] with strides (1, M) "
+                        "(1 x 128 blocks)" if which == "a" else
+                        "one element, [1, N] per column, or [ceil(N/128), ceil(K/128)] "
+                        "row-major (128 x 128 blocks)")
+            raise _core.UsageError(
+                f"scale_{which} has shape {list(shape)} and strides {list(strides)} for "
+                f"M={m}, N={n}, K={k}: expected {expected}")
+        return options
+
+    def resolve(self, va, vb, m, n, k):
+        """The granularities (letters) and views of the input scales."""
+        a = self._options(self.scale_a, "a", m, n, k, va.device)
+        b = self._options(self.scale_b, "b", m, n, k, va.device)
+        if set(a) == {"b"} or set(b) == {"b"}:
+            if "b" not in a or "b" not in b:
+                raise _core.UsageError(
+                    "block-wise scales go together: scale_a [M, ceil(K/128)] (1 x 128 blocks) "
+                    "with scale_b [ceil(N/128), ceil(K/128)] (128 x 128 blocks)")
+            la = lb = "b"
+        else:
+            la = next(c for c in "ntr" if c in a)
+            lb = next(c for c in "ntc" if c in b)
+        self.letters = (la, lb)
+        self.views = {"a": a[la], "b": b[lb]}
+
+    def spelling(self, va, vb, out_dtype):
+        if va.dtype not in _FP8 + _INT8:
+            if self.any_input() or self.accumulate != "promoted":
+                raise _core.UsageError(
+                    f"a and b are {va.dtype}: scales and accumulate apply to fp8 "
+                    "(float8_e4m3fn, float8_e5m2) and 8-bit integer inputs")
+            return ""
+        if self.letters is None:
+            self.resolve(va, vb, va.shape[-2], vb.shape[-2], va.shape[-1])
+        la, lb = self.letters
+        if la == "n" and lb == "n" and self.accumulate == "promoted":
+            return ""
+        return "q" + la + lb + ("f" if self.accumulate == "fast" else "")
+
+    def pointers(self, kernel, plan, mem, c_dtype, device, transposed=False):
+        """The scale and amax addresses in the kernel's parameter order; for
+        a kernel of the transposed problem (C^T = B A^T) its A's scales are
+        scale_b (B's column scales are the row scales of its A) and its B's
+        scale_a."""
+        if c_dtype in _FP8 and self.scale_out is None:
+            raise _core.UsageError(
+                f"an {c_dtype} output needs scale_out (one f32 on the GPU: C is multiplied by "
+                "it before rounding to fp8)")
+        if c_dtype not in _FP8 and (self.scale_out is not None or self.amax is not None):
+            raise _core.UsageError("scale_out and amax apply to fp8 outputs (out_dtype e4m3 or "
+                                   f"e5m2), not {c_dtype}")
+        out = []
+        for tensor, granularity, rows, cols in plan.scales:
+            if tensor == "amax":
+                if self.amax is None:
+                    buffer = mem.bytes(4, True)
+                    self._scratch = buffer
+                    out.append(mem.address(buffer))
+                    continue
+                v = self._single(self.amax, "amax", device)
+                mem.fill_zero(self.amax)  # the kernel only raises it
+                out.append(v.ptr)
+                continue
+            if tensor == "c":
+                out.append(self._single(self.scale_out, "scale_out", device).ptr)
+                continue
+            mine = {"a": "b", "b": "a"}[tensor] if transposed else tensor
+            v = self.views.get(mine)
+            if v is None:
+                raise _core.UsageError(
+                    f"{kernel.name} takes scale_{tensor} ({granularity}, {rows} x {cols} f32)")
+            out.append(v.ptr)
+        for which in ("a", "b"):
+            theirs = {"a": "b", "b": "a"}[which] if transposed else which
+            if self.views.get(which) is not None and not any(
+                    t == theirs for t, _, _, _ in plan.scales):
+                raise _core.UsageError(f"{kernel.name} takes no scale_{which}")
+        return out
+
+    @staticmethod
+    def _single(tensor, what, device):
+        v = view(tensor, what)
+        numel = 1
+        for extent in v.shape:
+            numel *= extent
+        if numel != 1 or v.dtype != "f32" or not v.is_cuda or v.device != device:
+            raise _core.UsageError(f"{what} must be one f32 on the GPU of a and b, got "
+                                   f"{v.dtype} of shape {list(v.shape)} on {v.device_text}")
+        return v
 
 
 def _check_inputs(a, b):
@@ -330,10 +523,13 @@ def _check_inputs(a, b):
                 f"{name} has shape {list(v.shape)}: expected a matrix "
                 f"({'A [M, K]' if name == 'a' else 'B [N, K]'}) or a batch of them "
                 f"({'A [batch, M, K]' if name == 'a' else 'B [batch, N, K]'})")
-    if va.dtype != vb.dtype or va.dtype not in _INPUT_TYPES:
+    if va.dtype not in _INPUT_TYPES or vb.dtype not in _INPUT_TYPES or (
+            va.dtype != vb.dtype and not (va.dtype in _FP8 and vb.dtype in _FP8)
+            and not (va.dtype in _INT8 and vb.dtype in _INT8)):
         raise _core.UsageError(
-            f"a is {va.dtype} and b is {vb.dtype}: A and B must be both bf16 or both f16 "
-            "(convert with .to(torch.bfloat16))")
+            f"a is {va.dtype} and b is {vb.dtype}: A and B must be both bf16, both f16 or "
+            "both f32 (tf32), or an fp8 pair (float8_e4m3fn, float8_e5m2) or an 8-bit "
+            "integer pair (int8, uint8) (convert with .to(torch.bfloat16))")
     if va.device != vb.device:
         raise _core.UsageError(f"a is on {va.device_text} and b on {vb.device_text}: "
                                "put both on the same GPU")
@@ -434,7 +630,7 @@ def _copy(mem, v, what, order, batch=None, row_align=_ALIGN):
 _B_LAYOUT = {"row": "col", "col": "row"}
 
 
-def _run(kernel, a, b, out, stream, out_dtype):
+def _run(kernel, a, b, out, stream, out_dtype, scales=None):
     """C = A @ B^T with `kernel` (a Kernel, a Config, or None: the
     dispatcher's choice), for matrices or batches of them."""
     va, vb = _check_inputs(a, b)
@@ -445,13 +641,18 @@ def _run(kernel, a, b, out, stream, out_dtype):
                 vb.shape[0] if len(vb.shape) == 3 else 1) if batched else None
     out_shape = (batch, m, n) if batched else (m, n)
     device = va.device
+    if scales is None:
+        scales = _Scales(None, None, None, None, "promoted")
+    quant = scales.spelling(va, vb, out_dtype)
     if isinstance(kernel, Config):
-        kernel = compile(kernel, va.dtype, va.dtype, out_dtype, batched=bool(batch and batch > 1))
+        kernel = compile(kernel, va.dtype, vb.dtype, out_dtype or _default_output(va.dtype, scales),
+                         batched=bool(batch and batch > 1), quant=quant)
         out_dtype = kernel.dtypes[2]
-    if kernel is not None and kernel.dtypes[0] != va.dtype:
+    if kernel is not None and kernel.dtypes[:2] != (va.dtype, vb.dtype):
         raise _core.UsageError(
-            f"{kernel.name} takes {kernel.dtypes[0]} inputs; a and b are {va.dtype}")
-    c_dtype = out_dtype or va.dtype
+            f"{kernel.name} takes {kernel.dtypes[0]} x {kernel.dtypes[1]} inputs; a and b "
+            f"are {va.dtype} x {vb.dtype}")
+    c_dtype = out_dtype or _default_output(va.dtype, scales)
     if c_dtype not in _OUTPUT_TYPES:
         raise _core.UsageError(f"out_dtype={c_dtype}: expected one of {', '.join(_OUTPUT_TYPES)}")
     vc = None
@@ -471,6 +672,17 @@ def _run(kernel, a, b, out, stream, out_dtype):
                                    f"{', '.join(_OUTPUT_TYPES)}")
     if kernel is not None and kernel.dtypes[2] != c_dtype:
         raise _core.UsageError(f"{kernel.name} writes {kernel.dtypes[2]}; the output is {c_dtype}")
+    # WGMMA reads 8-bit and tf32 operands K-major only: such A and B are
+    # used K-major (copied so when they are not).
+    k_major = va.dtype not in ("bf16", "f16")
+    if kernel is None:
+        # Refuse pairs, outputs and scales no kernel takes before any GPU work.
+        try:
+            _core.check_problem(max(m, 1), max(n, 1), max(k, 1), va.dtype, c_dtype, vb.dtype,
+                                quant, "row,col,row" if k_major else _DEFAULT_LAYOUTS,
+                                batch if batched and batch else 1)
+        except _core.DispatchError as e:
+            raise _core.UsageError(str(e)) from None
     mem = memory(va.framework if vc is None else vc.framework, device)
     if m == 0 or n == 0 or k == 0 or batch == 0:
         # Nothing to launch; an empty K sums nothing.
@@ -496,13 +708,17 @@ def _run(kernel, a, b, out, stream, out_dtype):
         # dimension, whatever the alignment), and what a TMA kernel of that
         # layout would have to copy (the runtime's rule): the dispatcher
         # weighs those copies against the direct kernels, which need none.
+        # 8-bit and tf32 A and B are used K-major (copied so when they are
+        # not): no direct kernel takes them.
         orders = [(x.loose or x.storage or ("row",))[0] if x else "row" for x in (ma, mb, mc)]
+        if k_major:
+            orders[:2] = ["row", "row"]
         layouts = f"{orders[0]},{_B_LAYOUT[orders[1]]},{orders[2]}"
         staged = None
         if not multi:
             staged = _staging(m, n, k, va.dtype, c_dtype, (ma, mb, mc), orders)
         kernel, transposed = _dispatch(m, n, k, va.dtype, c_dtype, layouts, device,
-                                       batch if multi else 1, staged)
+                                       batch if multi else 1, vb.dtype, quant, staged)
         want = orders
     else:
         la, lb, lc = kernel.layouts.split(",")
@@ -568,14 +784,20 @@ def _run(kernel, a, b, out, stream, out_dtype):
     kbatch = batch if multi else 1
     strides = (first.stride, second.stride, mc.stride) if multi else (None, None, None)
     workspaces = []
+    plan = None
     if loaded.has_workspaces:
-        for size, zeroed in loaded.plan(km, kn, k, lda, ldb, ldc, kbatch, strides).workspaces:
+        plan = loaded.plan(km, kn, k, lda, ldb, ldc, kbatch, strides)
+        for size, zeroed in plan.workspaces:
             # Per-call buffers come from the framework's caching allocator,
             # which hands them out again only after this launch on the stream.
             buffer = _workspace(kernel, mem, device, stream, size, zeroed)
             workspaces.append((buffer, mem.address(buffer)))
+    pointers = []
+    if quant or c_dtype in _FP8 or loaded.has_scales:
+        plan = plan or loaded.plan(km, kn, k, lda, ldb, ldc, kbatch, strides)
+        pointers = scales.pointers(kernel, plan, mem, c_dtype, device, transposed)
     loaded.run(km, kn, k, first.first.ptr, lda, second.first.ptr, ldb, mc.first.ptr, ldc,
-               [w[1] for w in workspaces], stream, kbatch, strides)
+               [w[1] for w in workspaces], stream, kbatch, strides, pointers)
     if target is not None:
         mem.copy(result, target)
     return result

@@ -16,7 +16,8 @@ _DLPACK_TYPES = {(2, 16): "f16", (4, 16): "bf16", (2, 32): "f32", (2, 64): "f64"
 _DLPACK_CUDA = (2, 13)  # kDLCUDA, kDLCUDAManaged
 _TYPESTR = {"<f2": "f16", "<f4": "f32", "<f8": "f64", "|i1": "s8", "|u1": "u8",
             "<i4": "s32", "<V2": "bf16"}
-_ELEMENT_BYTES = {"bf16": 2, "f16": 2, "f32": 4, "f64": 8, "s8": 1, "u8": 1, "s32": 4}
+_ELEMENT_BYTES = {"bf16": 2, "f16": 2, "f32": 4, "f64": 8, "s8": 1, "u8": 1, "s32": 4,
+                  "e4m3": 1, "e5m2": 1}
 
 
 class TensorView:
@@ -43,10 +44,13 @@ def _torch_dtype_name(dtype):
     name = _torch_types.get(dtype)
     if name is None:
         torch = sys.modules["torch"]
-        name = _torch_types[dtype] = {
-            torch.bfloat16: "bf16", torch.float16: "f16", torch.float32: "f32",
-            torch.float64: "f64", torch.int8: "s8", torch.uint8: "u8",
-            torch.int32: "s32"}.get(dtype, str(dtype).replace("torch.", ""))
+        known = {torch.bfloat16: "bf16", torch.float16: "f16", torch.float32: "f32",
+                 torch.float64: "f64", torch.int8: "s8", torch.uint8: "u8",
+                 torch.int32: "s32"}
+        for attr, spelling in (("float8_e4m3fn", "e4m3"), ("float8_e5m2", "e5m2")):
+            if hasattr(torch, attr):
+                known[getattr(torch, attr)] = spelling
+        name = _torch_types[dtype] = known.get(dtype, str(dtype).replace("torch.", ""))
     return name
 
 
@@ -155,14 +159,19 @@ class Memory:
         ld = ld or cols
         if self.kind == "torch":
             t = self.torch
-            tdtype = {"bf16": t.bfloat16, "f16": t.float16, "f32": t.float32}[dtype]
+            tdtype = {"bf16": t.bfloat16, "f16": t.float16, "f32": t.float32, "s32": t.int32,
+                      "s8": t.int8, "u8": t.uint8,
+                      "e4m3": getattr(t, "float8_e4m3fn", None),
+                      "e5m2": getattr(t, "float8_e5m2", None)}[dtype]
             buffer = t.empty((rows, ld), dtype=tdtype, device=f"cuda:{self.device}")
         else:
             cp = self.cupy
-            if dtype == "bf16":
-                raise _core.UsageError("CuPy has no bfloat16 type: pass out= for bf16 results")
+            if dtype in ("bf16", "e4m3", "e5m2"):
+                raise _core.UsageError(f"CuPy has no {dtype} type: pass out= for {dtype} "
+                                       "results")
             with cp.cuda.Device(self.device):
-                buffer = cp.empty((rows, ld), dtype={"f16": cp.float16, "f32": cp.float32}[dtype])
+                buffer = cp.empty((rows, ld), dtype={"f16": cp.float16, "f32": cp.float32,
+                                                     "s32": cp.int32}[dtype])
         return buffer[:, :cols] if ld != cols else buffer
 
     def bytes(self, count, zeroed):

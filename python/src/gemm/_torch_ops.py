@@ -25,6 +25,13 @@ def is_torch(*tensors):
         t is None or isinstance(t, torch.Tensor) for t in tensors)
 
 
+def is_16bit(a, b):
+    """bf16 or f16 operands: what the custom ops take (low-precision calls
+    run eagerly, outside them)."""
+    torch = sys.modules["torch"]
+    return a.dtype in (torch.bfloat16, torch.float16) and b.dtype == a.dtype
+
+
 def _config_name(config, dtype):
     if config is None:
         return None

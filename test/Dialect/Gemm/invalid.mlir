@@ -319,7 +319,7 @@ func.func @pipeline_consumers(%p: !gemm.pipeline<stages = 4, producers = 1, cons
 // !gemm.accum
 //===----------------------------------------------------------------------===//
 
-// expected-error @+1 {{accumulators are f32, got 'f16'}}
+// expected-error @+1 {{accumulators are f32 (or i32 for 8-bit integer MMA), got 'f16'}}
 func.func @accum_element(%a: !gemm.accum<64 x 256 x f16>) { return }
 
 // -----
@@ -348,13 +348,13 @@ func.func @accum_cols_odd(%a: !gemm.accum<64 x 100 x f32>) { return }
 // gemm.matmul
 //===----------------------------------------------------------------------===//
 
-// expected-error @+1 {{'gemm.matmul' op A element type must be bf16, f16, f8E4M3FN or f8E5M2, got 'f32'}}
-gemm.matmul @a_type a(f32, row) b(f32, col) c(f32, row) acc(f32)
-    config(#gemm.config<arch = sm_90a, tile = [128, 256, 32]>)
+// expected-error @+1 {{'gemm.matmul' op element type 'i16' is not a WGMMA operand type (bf16, f16, f32 as tf32, f8E4M3FN, f8E5M2, si8, ui8)}}
+gemm.matmul @a_type a(i16, row) b(i16, col) c(f32, row) acc(f32)
+    config(#gemm.config<arch = sm_90a, tile = [128, 256, 64]>)
 
 // -----
 
-// expected-error @+1 {{'gemm.matmul' op A and B element types must match, got 'bf16' and 'f16'}}
+// expected-error @+1 {{'gemm.matmul' op wgmma has no instruction for A of 'bf16' with B of 'f16' (16-bit and tf32 operands must match; e4m3 and e5m2 mix with each other, si8 and ui8 with each other)}}
 gemm.matmul @b_type a(bf16, row) b(f16, col) c(bf16, row) acc(f32)
     config(#gemm.config<arch = sm_90a, tile = [128, 256, 64]>)
 
@@ -366,14 +366,14 @@ gemm.matmul @c_type a(bf16, row) b(bf16, col) c(i32, row) acc(f32)
 
 // -----
 
-// expected-error @+1 {{'gemm.matmul' op accumulator type must be f32, got 'f16'}}
+// expected-error @+1 {{'gemm.matmul' op accumulator type must be 'f32' for 'f16' x 'f16' operands, got 'f16'}}
 gemm.matmul @acc_type a(f16, row) b(f16, col) c(f16, row) acc(f16)
     config(#gemm.config<arch = sm_90a, tile = [128, 256, 64]>)
 
 // -----
 
 // WGMMA transposes only 16-bit operands: 8-bit A and B stay K-major.
-// expected-error @+1 {{'gemm.matmul' op a(col) b(col) c(row): 'f8E4M3FN' operands must be K-major on sm_90a (a(row) b(col)); WGMMA transposes only 16-bit operands}}
+// expected-error @+1 {{'gemm.matmul' op WGMMA reads 'f8E4M3FN' x 'f8E4M3FN' operands from shared memory only K-major (no transpose for 8-bit and tf32 types): use a(T, row) and b(T, col), i.e. transpose the MN-major operand in memory first}}
 gemm.matmul @fp8_m_major a(f8E4M3FN, col) b(f8E4M3FN, col) c(bf16, row) acc(f32)
     config(#gemm.config<arch = sm_90a, tile = [128, 256, 128]>)
 
@@ -425,17 +425,17 @@ gemm.matmul @tile_k a(bf16, row) b(bf16, col) c(bf16, row) acc(f32)
 
 // -----
 
+// expected-error @+1 {{'gemm.matmul' op tile K of 64 must span 128 bytes of 'f8E4M3FN' (one 128-byte swizzle row): use BK = 128}}
+gemm.matmul @sm90_fp8_bk a(f8E4M3FN, row) b(f8E4M3FN, col) c(bf16, row) acc(f32)
+    config(#gemm.config<arch = sm_90a, tile = [128, 256, 64]>)
+
+// -----
+
 // Found by gemm-fuzz: tile K x element bytes overflowed in the verifier
 // (signed overflow, UBSan).
 // expected-error @+1 {{'gemm.matmul' op tile K of 4611686018427387904 must span 128 bytes of 'bf16' (one 128-byte swizzle row): use BK = 64}}
 gemm.matmul @tile_k_huge a(bf16, row) b(bf16, col) c(bf16, row) acc(f32)
     config(#gemm.config<arch = sm_90a, tile = [256, 128, 4611686018427387904]>)
-
-// -----
-
-// expected-error @+1 {{'gemm.matmul' op sm_90a kernels take bf16 or f16 inputs; 8-bit inputs are implemented for sm_100a only}}
-gemm.matmul @sm90_fp8 a(f8E4M3FN, row) b(f8E4M3FN, col) c(bf16, row) acc(f32)
-    config(#gemm.config<arch = sm_90a, tile = [128, 256, 128]>)
 
 // -----
 
@@ -1050,7 +1050,7 @@ func.func @store_rows_tile(%d: !gemm.tma_desc<f32, box = [32, 48], swizzle = 128
 func.func @mma_element_mismatch(%acc: !gemm.accum<64 x 256 x f32>,
                                 %a: !gemm.smem<4 x 128 x 64 x bf16, swizzle = 128>,
                                 %b: !gemm.smem<4 x 256 x 64 x f16, swizzle = 128>, %i: i32) {
-  // expected-error @+1 {{'gemm.mma.sm90' op A and B element types differ: 'bf16' vs 'f16'}}
+  // expected-error @+1 {{'gemm.mma.sm90' op wgmma has no instruction for A of 'bf16' with B of 'f16'}}
   %r = gemm.mma.sm90 %acc, %a[%i], %b slot(%i)
       : !gemm.accum<64 x 256 x f32>, !gemm.smem<4 x 128 x 64 x bf16, swizzle = 128>,
         !gemm.smem<4 x 256 x 64 x f16, swizzle = 128>
@@ -1060,12 +1060,48 @@ func.func @mma_element_mismatch(%acc: !gemm.accum<64 x 256 x f32>,
 // -----
 
 func.func @mma_element_type(%acc: !gemm.accum<64 x 256 x f32>,
-                            %a: !gemm.smem<4 x 128 x 32 x f32, swizzle = 128>,
-                            %b: !gemm.smem<4 x 256 x 32 x f32, swizzle = 128>, %i: i32) {
-  // expected-error @+1 {{'gemm.mma.sm90' op SM90 WGMMA here takes bf16 or f16 operands, got 'f32'}}
+                            %a: !gemm.smem<4 x 128 x 64 x i16, swizzle = 128>,
+                            %b: !gemm.smem<4 x 256 x 64 x i16, swizzle = 128>, %i: i32) {
+  // expected-error @+1 {{'gemm.mma.sm90' op element type 'i16' is not a WGMMA operand type}}
   %r = gemm.mma.sm90 %acc, %a[%i], %b slot(%i)
-      : !gemm.accum<64 x 256 x f32>, !gemm.smem<4 x 128 x 32 x f32, swizzle = 128>,
-        !gemm.smem<4 x 256 x 32 x f32, swizzle = 128>
+      : !gemm.accum<64 x 256 x f32>, !gemm.smem<4 x 128 x 64 x i16, swizzle = 128>,
+        !gemm.smem<4 x 256 x 64 x i16, swizzle = 128>
+  return
+}
+
+// -----
+
+func.func @mma_int8_accumulator(%acc: !gemm.accum<64 x 256 x f32>,
+                                %a: !gemm.smem<4 x 128 x 128 x si8, swizzle = 128>,
+                                %b: !gemm.smem<4 x 256 x 128 x ui8, swizzle = 128>, %i: i32) {
+  // expected-error @+1 {{'gemm.mma.sm90' op a WGMMA of 'si8' x 'ui8' accumulates into 'i32', not 'f32'}}
+  %r = gemm.mma.sm90 %acc, %a[%i], %b slot(%i)
+      : !gemm.accum<64 x 256 x f32>, !gemm.smem<4 x 128 x 128 x si8, swizzle = 128>,
+        !gemm.smem<4 x 256 x 128 x ui8, swizzle = 128>
+  return
+}
+
+// -----
+
+func.func @mma_int8_n(%acc: !gemm.accum<64 x 40 x i32>,
+                      %a: !gemm.smem<4 x 128 x 128 x si8, swizzle = 128>,
+                      %b: !gemm.smem<4 x 40 x 128 x si8, swizzle = 128>, %i: i32) {
+  // expected-error @+1 {{'gemm.mma.sm90' op illegal WGMMA N of 40 (8, 16, 24 or a multiple of 16 up to 256, for 8-bit integers)}}
+  %r = gemm.mma.sm90 %acc, %a[%i], %b slot(%i)
+      : !gemm.accum<64 x 40 x i32>, !gemm.smem<4 x 128 x 128 x si8, swizzle = 128>,
+        !gemm.smem<4 x 40 x 128 x si8, swizzle = 128>
+  return
+}
+
+// -----
+
+func.func @mma_fp8_with_bf16(%acc: !gemm.accum<64 x 256 x f32>,
+                             %a: !gemm.smem<4 x 128 x 128 x f8E4M3FN, swizzle = 128>,
+                             %b: !gemm.smem<4 x 256 x 64 x bf16, swizzle = 128>, %i: i32) {
+  // expected-error @+1 {{'gemm.mma.sm90' op wgmma has no instruction for A of 'f8E4M3FN' with B of 'bf16'}}
+  %r = gemm.mma.sm90 %acc, %a[%i], %b slot(%i)
+      : !gemm.accum<64 x 256 x f32>, !gemm.smem<4 x 128 x 128 x f8E4M3FN, swizzle = 128>,
+        !gemm.smem<4 x 256 x 64 x bf16, swizzle = 128>
   return
 }
 
@@ -1168,10 +1204,64 @@ func.func @store_smem_negative_atom(%acc: !gemm.accum<64 x 256 x f32>,
 // -----
 
 func.func @store_smem_element(%acc: !gemm.accum<64 x 256 x f32>,
-                              %s: !gemm.smem<2 x 64 x 32 x i32, swizzle = 128>, %i: i32) {
-  // expected-error @+1 {{'gemm.accum.store_smem' op staging element type must be bf16, f16 or f32, got 'i32'}}
+                              %s: !gemm.smem<2 x 64 x 128 x i8, swizzle = 128>, %i: i32) {
+  // expected-error @+1 {{'gemm.accum.store_smem' op staging element type must be bf16, f16 or f32 (or f8E4M3FN, f8E5M2, i32), got 'i8'}}
+  gemm.accum.store_smem %acc atom(0) col(0) -> %s[%i]
+      : !gemm.accum<64 x 256 x f32>, !gemm.smem<2 x 64 x 128 x i8, swizzle = 128>
+  return
+}
+
+// -----
+
+func.func @store_smem_f32_into_i32(%acc: !gemm.accum<64 x 256 x f32>,
+                                   %s: !gemm.smem<2 x 64 x 32 x i32, swizzle = 128>, %i: i32) {
+  // expected-error @+1 {{'gemm.accum.store_smem' op an i32 accumulator is stored into i32 slots only (convert and scale it with gemm.accum.scale for a float output), got 'f32' into 'i32'}}
   gemm.accum.store_smem %acc atom(0) col(0) -> %s[%i]
       : !gemm.accum<64 x 256 x f32>, !gemm.smem<2 x 64 x 32 x i32, swizzle = 128>
+  return
+}
+
+// -----
+
+func.func @store_smem_i32_into_bf16(%acc: !gemm.accum<64 x 256 x i32>,
+                                    %s: !gemm.smem<2 x 64 x 64 x bf16, swizzle = 128>, %i: i32) {
+  // expected-error @+1 {{'gemm.accum.store_smem' op an i32 accumulator is stored into i32 slots only (convert and scale it with gemm.accum.scale for a float output), got 'i32' into 'bf16'}}
+  gemm.accum.store_smem %acc atom(0) col(0) -> %s[%i]
+      : !gemm.accum<64 x 256 x i32>, !gemm.smem<2 x 64 x 64 x bf16, swizzle = 128>
+  return
+}
+
+// -----
+
+func.func @store_smem_fp8_no_scale(%acc: !gemm.accum<64 x 256 x f32>,
+                                   %s: !gemm.smem<2 x 64 x 128 x f8E4M3FN, swizzle = 128>, %i: i32) {
+  // expected-error @+1 {{'gemm.accum.store_smem' op an fp8 output needs its output scale: scale(%s)}}
+  gemm.accum.store_smem %acc atom(0) col(0) -> %s[%i]
+      : !gemm.accum<64 x 256 x f32>, !gemm.smem<2 x 64 x 128 x f8E4M3FN, swizzle = 128>
+  return
+}
+
+// -----
+
+func.func @store_smem_scale_bf16(%acc: !gemm.accum<64 x 256 x f32>,
+                                 %s: !gemm.smem<2 x 64 x 64 x bf16, swizzle = 128>, %i: i32, %f: f32) {
+  // expected-error @+1 {{'gemm.accum.store_smem' op scale(...) and amax(...) apply to fp8 outputs, not 'bf16'}}
+  gemm.accum.store_smem %acc atom(0) col(0) -> %s[%i] scale(%f)
+      : !gemm.accum<64 x 256 x f32>, !gemm.smem<2 x 64 x 64 x bf16, swizzle = 128>
+  return
+}
+
+// -----
+
+func.func @store_smem_fp8_region(%acc: !gemm.accum<64 x 256 x f32>,
+                                 %s: !gemm.smem<2 x 64 x 128 x f8E4M3FN, swizzle = 128>, %i: i32, %f: f32) {
+  // expected-error @+1 {{'gemm.accum.store_smem' op epilogue region must yield one 'f32' value}}
+  gemm.accum.store_smem %acc atom(0) col(0) -> %s[%i] scale(%f)
+      : !gemm.accum<64 x 256 x f32>, !gemm.smem<2 x 64 x 128 x f8E4M3FN, swizzle = 128> {
+  ^bb0(%v: f32):
+    %t = arith.truncf %v : f32 to f8E4M3FN
+    gemm.yield %t : f8E4M3FN
+  }
   return
 }
 
@@ -1407,5 +1497,23 @@ func.func @stream_k_no_workers(%u: i32, %c: i32, %k: i32) {
 func.func @barrier_any_threads(%p: i1, %id: i32) {
   // expected-error @+1 {{'gemm.barrier_any' op threads must be a multiple of 32 in [32, 1024], got 100}}
   %any = gemm.barrier_any %p barrier(%id) threads(100)
+  return
+}
+
+// -----
+
+// Found by gemm-fuzz: pending(2^32 - 1) reached NVVM as wait_group -1, which
+// the NVVM verifier refused after convert-gemm-to-nvvm had succeeded.
+func.func @tma_store_wait_pending_out_of_range() {
+  // expected-error @+1 {{'gemm.tma.store_wait' op pending(4294967295) is out of range: the number of store groups left in flight is 0 .. 2147483647}}
+  gemm.tma.store_wait pending(4294967295)
+  return
+}
+
+// -----
+
+func.func @tma_store_wait_pending_negative() {
+  // expected-error @+1 {{'gemm.tma.store_wait' op pending(-1) is out of range}}
+  gemm.tma.store_wait pending(-1) read
   return
 }

@@ -1,11 +1,14 @@
 //===- GemmOps.cpp - gemm dialect operations -----------------------------===//
 
 #include "gemm/Dialect/Gemm/IR/GemmOps.h"
+#include "gemm/Dialect/Gemm/IR/WgmmaTypes.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/OpImplementation.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+
+#include <limits>
 
 using namespace mlir;
 using namespace mlir::gemm;
@@ -57,19 +60,11 @@ LogicalResult MatmulOp::verify() {
            << name
            << "\" must be an identifier ([A-Za-z_][A-Za-z0-9_]*): it names "
               "the PTX kernel and its bundle files";
-  Type aType = getAType(), bType = getBType(), cType = getCType();
-  if (!isSupportedInputType(aType))
-    return emitOpError("A element type must be bf16, f16, f8E4M3FN or "
-                       "f8E5M2, got ")
-           << aType;
-  if (aType != bType)
-    return emitOpError("A and B element types must match, got ")
-           << aType << " and " << bType;
-  if (!isa<BFloat16Type, Float16Type, Float32Type>(cType))
-    return emitOpError("C element type must be bf16, f16 or f32, got ")
-           << cType;
-  if (!getAccType().isF32())
-    return emitOpError("accumulator type must be f32, got ") << getAccType();
+  Type aType = getAType(), cType = getCType();
+  // The element types and scales; on sm_90a also that 8-bit and tf32
+  // operands are K-major (WGMMA transposes only 16-bit operands).
+  if (failed(verifyMatmulTypes(*this)))
+    return failure();
 
   ConfigAttr config = getConfig();
   ArrayRef<int64_t> tile = config.getTile();
@@ -83,17 +78,15 @@ LogicalResult MatmulOp::verify() {
            << bk << " must span 128 bytes of " << aType
            << " (one 128-byte swizzle row): use BK = " << 128 / elementBytes;
   if (config.getArch() == Arch::sm_90a) {
-    if (elementBytes != 2)
-      return emitOpError("sm_90a kernels take bf16 or f16 inputs; 8-bit "
-                         "inputs are implemented for sm_100a only");
     if (bm % 64 != 0 || bm > 256)
       return emitOpError("tile M of ")
              << bm
              << " is not a multiple of the 64-row WGMMA atom (64, 128, "
                 "192 or 256)";
-    if (bn % 8 != 0 || bn < 8 || bn > 256)
+    WgmmaOperands mma = *getWgmmaOperands(aType, getBType());
+    if (!mma.isLegalN(bn))
       return emitOpError("tile N of ")
-             << bn << " is not a legal WGMMA N (a multiple of 8 in [8, 256])";
+             << bn << " is not a legal WGMMA N (" << mma.legalNRule() << ")";
     if (config.getSchedule() == Schedule::pingpong && bm > 128)
       return emitOpError("pingpong gives each consumer warpgroup a whole "
                          "tile; tile M must be 64 or 128, got ")
@@ -137,8 +130,9 @@ LogicalResult MatmulOp::verify() {
            << bm << " cannot be split into " << cluster[1]
            << " multicast slices of whole 8-row atoms (cluster N = "
            << cluster[1] << ")";
-  return verifyEpilogueRegion(getOperation(), getEpilogue(), getAccType(),
-                              cType);
+  return verifyEpilogueRegion(getOperation(), getEpilogue(),
+                              getEpilogueValueType(),
+                              getEpilogueResultType(cType));
 }
 
 LogicalResult MatmulOp::verifyBatched() {
@@ -152,6 +146,22 @@ LogicalResult MatmulOp::verifyBatched() {
     return emitOpError("schedule = direct has no batched form (it takes "
                        "plain pointers, one problem a launch): use "
                        "schedule = cooperative or pingpong for a batch");
+  // One scale tensor serves every entry of the batch: per-tensor scales
+  // (and the fp8 output's scale and amax) are those of the whole batch;
+  // per-row, per-column and block scales would need a batch dimension.
+  QuantAttr quant = getQuantOrDefault();
+  if (quant.getA() != ScaleMode::none && quant.getA() != ScaleMode::tensor)
+    return emitOpError("batched kernels take per-tensor scales (one for the "
+                       "whole batch); a = ")
+           << stringifyScaleMode(quant.getA())
+           << " is not implemented: use a = tensor, or one kernel call per "
+              "batch entry";
+  if (quant.getB() != ScaleMode::none && quant.getB() != ScaleMode::tensor)
+    return emitOpError("batched kernels take per-tensor scales (one for the "
+                       "whole batch); b = ")
+           << stringifyScaleMode(quant.getB())
+           << " is not implemented: use b = tensor, or one kernel call per "
+              "batch entry";
   return success();
 }
 
@@ -168,14 +178,17 @@ LogicalResult MatmulOp::verifyLayouts() {
     return emitOpError(layouts)
            << " is implemented for sm_90a; sm_100a kernels take a(row) "
               "b(col) c(row) (K-major A and B, row-major C)";
-  // WGMMA reads transposed (MN-major) shared-memory operands only for
-  // 16-bit types: 8-bit A and B must be K-major on SM90.
+  // That 8-bit and tf32 A and B are K-major (WGMMA transposes only 16-bit
+  // operands) is checked with the types (verifyMatmulTypes).
   Type aType = getAType();
-  if ((aMMajor || bNMajor) && getElementBytes(aType) != 2)
+  // The transposed staging of a column-major C holds 4- and 2-byte values:
+  // a 128-column fp8 sub-tile would be 128 lines of 64 bytes.
+  if (cColumns && getElementBytes(getCType()) == 1)
     return emitOpError(layouts)
-           << ": " << aType
-           << " operands must be K-major on sm_90a (a(row) b(col)); WGMMA "
-              "transposes only 16-bit operands";
+           << ": a column-major " << getCType()
+           << " C is not implemented (the epilogue stages fp8 sub-tiles "
+              "row-major only): use c(row) and transpose the result, or a "
+              "bf16/f16/f32 C";
   int64_t bn = getConfig().getTile()[1];
   int64_t span = 128 / getElementBytes(aType);
   // The direct kernel loads element by element into K-major shared memory
@@ -405,6 +418,17 @@ LogicalResult TmaLoadOp::verify() {
   return verifyOptionalCtaGroup(*this, getCtaGroup());
 }
 
+LogicalResult TmaStoreWaitOp::verify() {
+  int64_t pending = getPending();
+  if (pending < 0 || pending > std::numeric_limits<int32_t>::max())
+    return emitOpError("pending(")
+           << pending
+           << ") is out of range: the number of store groups left in flight "
+              "is 0 .. 2147483647 (cp.async.bulk.wait_group takes a 32-bit "
+              "constant)";
+  return success();
+}
+
 LogicalResult TmaStoreOp::verify() {
   auto descriptor = getDescriptor().getType();
   auto buffer = getBuffer().getType();
@@ -432,19 +456,27 @@ LogicalResult MmaSm90Op::verify() {
   auto acc = getAccumulator().getType();
   auto a = getA().getType();
   auto b = getB().getType();
-  if (a.getElementType() != b.getElementType())
-    return emitOpError("A and B element types differ: ")
-           << a.getElementType() << " vs " << b.getElementType();
+  std::string why;
+  std::optional<WgmmaOperands> mma =
+      getWgmmaOperands(a.getElementType(), b.getElementType(), &why);
+  if (!mma)
+    return emitOpError(why);
+  Type accType = mma->getAccumulatorType(getContext());
+  if (acc.getElementType() != accType)
+    return emitOpError("a WGMMA of ")
+           << a.getElementType() << " x " << b.getElementType()
+           << " accumulates into " << accType << ", not "
+           << acc.getElementType();
+  if (!mma->isLegalN(acc.getCols()))
+    return emitOpError("illegal WGMMA N of ")
+           << acc.getCols() << " (" << mma->legalNRule() << ")";
   // The transposed (MN-major) shared-memory operands of wgmma exist for
-  // 16-bit types only: 8-bit operands must be K-major.
+  // 16-bit types only: 8-bit and tf32 operands must be K-major.
   for (auto [name, operand] : {std::pair{"A", a}, std::pair{"B", b}})
-    if (operand.isMNMajor() && getElementBytes(operand.getElementType()) != 2)
+    if (operand.isMNMajor() && mma->requiresKMajor())
       return emitOpError("an MN-major ")
              << name << " operand must be 16-bit (WGMMA transposes only "
              << ".f16/.bf16 operands), got " << operand.getElementType();
-  if (!isa<BFloat16Type, Float16Type>(a.getElementType()))
-    return emitOpError("SM90 WGMMA here takes bf16 or f16 operands, got ")
-           << a.getElementType();
   if (a.getSwizzle() != 128 || b.getSwizzle() != 128)
     return emitOpError("WGMMA operands must be 128-byte swizzled tiles");
   if (b.getRows() != acc.getCols())
@@ -466,11 +498,16 @@ LogicalResult MmaSm90Op::verify() {
 
 LogicalResult mlir::gemm::verifyStagingBuffer(Operation *op,
                                               SmemBufferType buffer,
-                                              int64_t rows) {
-  if (!isa<BFloat16Type, Float16Type, Float32Type>(buffer.getElementType()))
-    return op->emitOpError(
-               "staging element type must be bf16, f16 or f32, got ")
-           << buffer.getElementType();
+                                              int64_t rows, bool lowPrecision) {
+  Type element = buffer.getElementType();
+  if (lowPrecision && (isa<Float8E4M3FNType, Float8E5M2Type>(element) ||
+                       element.isInteger(32))) {
+    // fp8 and s32 outputs (the SM90 epilogue).
+  } else if (!isa<BFloat16Type, Float16Type, Float32Type>(element)) {
+    return op->emitOpError("staging element type must be bf16, f16 or f32")
+           << (lowPrecision ? " (or f8E4M3FN, f8E5M2, i32)" : "") << ", got "
+           << element;
+  }
   if (buffer.getRows() != rows || buffer.getSwizzle() != 128)
     return op->emitOpError("staging slots hold ")
            << rows << " rows of 128 bytes in the 128-byte swizzle, got "
@@ -483,7 +520,7 @@ LogicalResult AccumStoreSmemOp::verify() {
   auto buffer = getBuffer().getType();
   int64_t elementBytes = getElementBytes(buffer.getElementType());
   // One slot per 64-row WGMMA atom.
-  if (failed(verifyStagingBuffer(*this, buffer, 64)))
+  if (failed(verifyStagingBuffer(*this, buffer, 64, /*lowPrecision=*/true)))
     return failure();
   // The attributes are signless: read them as signed so that negative
   // values are rejected rather than wrapped.
@@ -497,8 +534,15 @@ LogicalResult AccumStoreSmemOp::verify() {
     return emitOpError("col ")
            << col << " must be a multiple of " << width
            << " inside the accumulator's " << acc.getCols() << " columns";
+  if (failed(verifyStoreConversion(*this)))
+    return failure();
+  if (getTransposed() && elementBytes == 1)
+    return emitOpError("transposed staging takes 16- and 32-bit slots (boxes "
+                       "of 128 / sizeof(elem) lines), not ")
+           << buffer.getElementType();
   return verifyEpilogueRegion(getOperation(), getEpilogue(),
-                              acc.getElementType(), buffer.getElementType());
+                              acc.getElementType(),
+                              getEpilogueResultType(buffer.getElementType()));
 }
 
 //===----------------------------------------------------------------------===//

@@ -13,6 +13,7 @@ TileGeometry mlir::gemm::getTileGeometry(MatmulOp op) {
   TileGeometry geometry;
   geometry.name = op.getSymName().str();
   geometry.inputType = op.getAType();
+  geometry.inputTypeB = op.getBType();
   geometry.outputType = op.getCType();
   geometry.bm = config.getTile()[0];
   geometry.bn = config.getTile()[1];
@@ -42,6 +43,12 @@ bundle::DType mlir::gemm::toBundleType(Type type) {
     return bundle::DType::E4M3;
   if (isa<Float8E5M2Type>(type))
     return bundle::DType::E5M2;
+  if (type.isSignedInteger(8))
+    return bundle::DType::S8;
+  if (type.isUnsignedInteger(8))
+    return bundle::DType::U8;
+  if (type.isInteger(32))
+    return bundle::DType::S32;
   return bundle::DType::F32;
 }
 
@@ -75,9 +82,12 @@ bundle::KernelManifest buildManifest(const TileGeometry &geometry,
   manifest.tile = {static_cast<uint32_t>(geometry.bm),
                    static_cast<uint32_t>(geometry.bn),
                    static_cast<uint32_t>(geometry.bk)};
-  manifest.types.a = manifest.types.b = toBundleType(geometry.inputType);
+  manifest.types.a = toBundleType(geometry.inputType);
+  manifest.types.b = toBundleType(geometry.inputTypeB);
   manifest.types.c = toBundleType(geometry.outputType);
-  manifest.types.accumulator = bundle::DType::F32;
+  // 8-bit integer MMA accumulates in s32, everything else in f32.
+  bool int8 = geometry.inputType.isInteger(8);
+  manifest.types.accumulator = int8 ? bundle::DType::S32 : bundle::DType::F32;
   manifest.layouts.a =
       geometry.aMNMajor ? bundle::Layout::Col : bundle::Layout::Row;
   manifest.layouts.b =
@@ -108,10 +118,15 @@ gpu::GPUFuncOp createKernelFunc(OpBuilder &b, Location loc,
                                 int64_t threads, int64_t storeBoxRows,
                                 ArrayRef<Type> extraParams) {
   MLIRContext *ctx = b.getContext();
+  // wgmma of mixed s8/u8 operands needs PTX ISA 8.4; LLVM's NVPTX back end
+  // otherwise writes .version 8.0 for sm_90a.
+  bool mixedIntegers = geometry.inputType.isInteger(8) &&
+                       geometry.inputType != geometry.inputTypeB;
   auto gpuModule = gpu::GPUModuleOp::create(
       b, loc, geometry.name,
-      b.getArrayAttr({NVVM::NVVMTargetAttr::get(ctx, /*optLevel=*/3,
-                                                "nvptx64-nvidia-cuda", chip)}));
+      b.getArrayAttr(
+          {NVVM::NVVMTargetAttr::get(ctx, /*optLevel=*/3, "nvptx64-nvidia-cuda",
+                                     chip, mixedIntegers ? "+ptx84" : "")}));
   b.setInsertionPointToStart(gpuModule.getBody());
   // A batched kernel's descriptors are rank 3: one matrix of the batch per
   // box.
@@ -126,7 +141,7 @@ gpu::GPUFuncOp createKernelFunc(OpBuilder &b, Location loc,
   auto [bInner, bOuter] = geometry.bBox();
   SmallVector<Type> params = {
       descType(aInner, aOuter, geometry.inputType),
-      descType(bInner, bOuter, geometry.inputType),
+      descType(bInner, bOuter, geometry.inputTypeB),
       descType(geometry.epilogueCols, storeBoxRows, geometry.outputType),
       i32,
       i32,

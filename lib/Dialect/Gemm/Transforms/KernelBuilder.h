@@ -29,7 +29,9 @@ namespace mlir::gemm {
 /// schedule depend on, for either arch.
 struct TileGeometry {
   std::string name;
+  /// A's element type (and B's, but for mixed fp8 and int8 pairs), C's.
   Type inputType, outputType;
+  Type inputTypeB;
   /// The tile of one CTA.
   int64_t bm = 0, bn = 0, bk = 0;
   int64_t clusterM = 1, clusterN = 1;

@@ -8,6 +8,7 @@
 
 #include "DirectKernel.h"
 #include "KernelBuilder.h"
+#include "QuantBuilder.h"
 #include "gemm/Dialect/Gemm/Transforms/Passes.h"
 
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
@@ -37,6 +38,12 @@ constexpr int64_t kSmallTileABoxRows = 16;
 /// Stream-K: the most CTAs that share a tile unit's k-blocks on average,
 /// which bounds the partial tiles a unit is summed from (at most one more).
 constexpr int64_t kStreamKMaxWorkersPerUnit = 4;
+/// Accumulator registers per consumer thread that leave room for addresses
+/// and the epilogue in the consumers' register budget: one WGMMA
+/// accumulator, or (fp8 promotion) the partial sums and the f32 accumulator
+/// together, whose promotion needs few other live values.
+constexpr int64_t kMaxAccRegisters = 128;
+constexpr int64_t kMaxPromotedAccRegisters = 192;
 /// Stream-K: epilogue sub-tiles whose partial values are loaded together.
 /// Each load of a partial waits out an L2 round trip; two sub-tiles halve
 /// the round trips and still fit the registers (four spill in clusters).
@@ -46,6 +53,8 @@ constexpr int64_t kStreamKSubTilesPerAdd = 2;
 /// matmul.
 struct KernelShape : TileGeometry {
   Schedule schedule;
+  /// Element types, scales and fp8 accumulation (QuantBuilder.h).
+  QuantPlan quant;
   bool streamK = false;
   /// Consumer warpgroups and the accumulator rows each one owns.
   int64_t consumers, accRows;
@@ -87,7 +96,7 @@ SmallVector<Type> getSmemObjects(MLIRContext *ctx, const KernelShape &shape) {
       SmemBufferType::get(ctx, shape.stages, shape.bm, shape.bk,
                           shape.inputType, 128, major(shape.aMNMajor)),
       SmemBufferType::get(ctx, shape.stages, shape.bn, shape.bk,
-                          shape.inputType, 128, major(shape.bMNMajor)),
+                          shape.inputTypeB, 128, major(shape.bMNMajor)),
       SmemBufferType::get(ctx, shape.storeSlots * shape.consumers,
                           kStoreBoxRows, shape.epilogueCols, shape.outputType,
                           128),
@@ -107,6 +116,7 @@ FailureOr<KernelShape> planKernel(MatmulOp op, int64_t wgmmaLookahead,
   shape.storeSlots = storeSlots;
   shape.schedule = op.getConfig().getSchedule();
   shape.streamK = op.getConfig().getScheduler() == TileScheduler::stream_k;
+  shape.quant = planQuant(op);
   // 64-row tiles serve M <= 64, where rows past M would make up most of
   // their A boxes. With A multicast a skipped box's bytes would have to be
   // completed in the other CTAs' barriers, so those keep one box.
@@ -142,15 +152,24 @@ FailureOr<KernelShape> planKernel(MatmulOp op, int64_t wgmmaLookahead,
            failure();
   // Register budget of the WGMMA accumulators: (accRows / 64) atoms of
   // bn / 2 f32 registers each must leave room for addresses and the
-  // epilogue within the consumers' setmaxnreg budget.
-  int64_t accRegisters = shape.accRows / 64 * shape.bn / 2;
-  if (accRegisters > 128)
+  // epilogue within the consumers' setmaxnreg budget. Promoting fp8 partial
+  // sums holds a second accumulator of the same size.
+  int64_t accRegisters =
+      shape.quant.accumulatorRegisters(shape.accRows, shape.bn);
+  int64_t maxAccRegisters =
+      shape.quant.promote ? kMaxPromotedAccRegisters : kMaxAccRegisters;
+  if (accRegisters > maxAccRegisters)
     return op.emitOpError("a consumer warpgroup would hold ")
-               << accRegisters
-               << " accumulator registers per thread; at most 128 fit the "
-               << kConsumerRegisters
-               << "-register budget: use a smaller tile or the cooperative "
-                  "schedule",
+               << accRegisters << " accumulator registers per thread"
+               << (shape.quant.promote
+                       ? " (the WGMMA partial sums and the f32 accumulator "
+                         "they are promoted into)"
+                       : "")
+               << "; at most " << maxAccRegisters << " fit the "
+               << kConsumerRegisters << "-register budget: use a smaller tile"
+               << (shape.quant.promote ? " (e.g. 128x128 cooperative) or "
+                                         "accumulate = fast"
+                                       : " or the cooperative schedule"),
            failure();
   if (shape.stages == 0) {
     int64_t ring =
@@ -178,7 +197,8 @@ class SM90KernelBuilder : public KernelBuilder {
 public:
   SM90KernelBuilder(OpBuilder &b, Location loc, const KernelShape &shape,
                     MatmulOp matmul)
-      : KernelBuilder(b, loc, shape), shape(shape), matmul(matmul) {}
+      : KernelBuilder(b, loc, shape), shape(shape), matmul(matmul),
+        quant(*this, shape.quant) {}
 
   void build(gpu::GPUFuncOp func);
 
@@ -202,10 +222,21 @@ private:
 
   void buildProducer(Region &region);
   void buildConsumer(Region &region);
-  /// Mainloop over k-blocks [begin, end) of one tile: returns the
-  /// accumulator and the next iteration.
+  /// One k-block: waits for its stage, issues its MMAs into `acc` and
+  /// leaves at most `lookahead` WGMMA groups in flight.
+  Value issueKBlock(Value acc, Value current, int64_t lookahead, Value aRow);
+  /// Mainloop over k-blocks [begin, end) of the tile at (originM, originN):
+  /// returns the accumulator and the next iteration.
   std::pair<Value, Value> buildMainloop(Value iteration, Value begin, Value end,
-                                        Value aRow, Value isLeader);
+                                        Value aRow, Value isLeader,
+                                        Value originM, Value originN);
+  /// The mainloop of fp8 kernels that promote their partial sums into an
+  /// f32 accumulator (QuantPlan::promote); `zero` is the fresh WGMMA
+  /// accumulator.
+  std::pair<Value, Value> buildPromotedMainloop(Value iteration, Value begin,
+                                                Value end, Value aRow,
+                                                Value isLeader, Value originM,
+                                                Value originN, Value zero);
   /// Stores the consumer's partial tile to block `block` of the partials,
   /// counts it in on counter `counter` of a tile made of `arrivals`
   /// partials, and returns (in every thread of the warpgroup) whether it was
@@ -234,6 +265,8 @@ private:
 
   const KernelShape &shape;
   MatmulOp matmul;
+  /// Scales and fp8 promotion (low-precision inputs).
+  QuantBuilder quant;
 
   Value ringA, ringB, staging, pipeline;
   /// Pingpong only: the turn order of the consumers' mainloops.
@@ -283,6 +316,9 @@ void SM90KernelBuilder::build(gpu::GPUFuncOp func) {
     partials = entry.getArgument(shape.commonParams());
     counters = entry.getArgument(shape.commonParams() + 1);
   }
+  // Scales follow M, N, K, the batch and the workspaces.
+  quant.readArguments(entry,
+                      shape.commonParams() + (shape.sharesTiles() ? 2 : 0));
   planWorkItems();
 
   auto roles =
@@ -401,28 +437,36 @@ void SM90KernelBuilder::releaseStage(Value iteration) {
                               IntegerAttr());
 }
 
-std::pair<Value, Value> SM90KernelBuilder::buildMainloop(Value iteration,
-                                                         Value begin, Value end,
-                                                         Value aRow,
-                                                         Value isLeader) {
+Value SM90KernelBuilder::issueKBlock(Value acc, Value current,
+                                     int64_t lookahead, Value aRow) {
+  ConsumerWaitOp::create(b, loc, pipeline, current);
+  WgmmaFenceOp::create(b, loc);
+  Value slot = arith::RemUIOp::create(b, loc, current, i32(shape.stages));
+  Value next =
+      MmaSm90Op::create(b, loc, acc.getType(), acc, ringA, slot, aRow, ringB);
+  WgmmaCommitOp::create(b, loc);
+  WgmmaWaitOp::create(b, loc, b.getI64IntegerAttr(lookahead));
+  return next;
+}
+
+std::pair<Value, Value>
+SM90KernelBuilder::buildMainloop(Value iteration, Value begin, Value end,
+                                 Value aRow, Value isLeader, Value originM,
+                                 Value originN) {
   auto accType = AccumulatorType::get(b.getContext(), shape.accRows, shape.bn,
-                                      b.getF32Type());
+                                      shape.quant.accType);
   // One k-block: wait for its stage, issue its MMAs, and leave at most
   // `wgmmaLookahead` groups in flight.
-  auto issueKBlock = [&](Value acc, Value current) {
-    ConsumerWaitOp::create(b, loc, pipeline, current);
-    WgmmaFenceOp::create(b, loc);
-    Value slot = arith::RemUIOp::create(b, loc, current, i32(shape.stages));
-    Value next =
-        MmaSm90Op::create(b, loc, acc.getType(), acc, ringA, slot, aRow, ringB);
-    WgmmaCommitOp::create(b, loc);
-    WgmmaWaitOp::create(b, loc, b.getI64IntegerAttr(shape.wgmmaLookahead));
-    return next;
+  auto issue = [&](Value acc, Value current) {
+    return issueKBlock(acc, current, shape.wgmmaLookahead, aRow);
   };
   // The first k-block is peeled: its MMAs take the zero accumulator
   // directly, which the lowering turns into scale-d = 0 instead of zero
   // registers. A split-K or stream-K range may be empty.
   Value zero = AccumZeroOp::create(b, loc, accType);
+  if (shape.quant.promote)
+    return buildPromotedMainloop(iteration, begin, end, aRow, isLeader, originM,
+                                 originN, zero);
   Value nonEmpty =
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, begin, end);
   auto first = scf::IfOp::create(b, loc, TypeRange{accType, b.getI32Type()},
@@ -430,7 +474,7 @@ std::pair<Value, Value> SM90KernelBuilder::buildMainloop(Value iteration,
   {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(first.thenBlock());
-    Value acc = issueKBlock(zero, iteration);
+    Value acc = issue(zero, iteration);
     if (shape.wgmmaLookahead == 0)
       ifThen(isLeader, [&] { releaseStage(iteration); });
     scf::YieldOp::create(b, loc, ValueRange{acc, add(iteration, i32(1))});
@@ -443,7 +487,7 @@ std::pair<Value, Value> SM90KernelBuilder::buildMainloop(Value iteration,
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(kLoop.getBody());
     Value current = kLoop.getRegionIterArgs()[1];
-    Value next = issueKBlock(kLoop.getRegionIterArgs()[0], current);
+    Value next = issue(kLoop.getRegionIterArgs()[0], current);
     // Without lookahead this k-block's MMAs are done; with a lookahead of
     // one group the previous k-block's are, so its stage goes back to the
     // producer while this one runs.
@@ -464,6 +508,68 @@ std::pair<Value, Value> SM90KernelBuilder::buildMainloop(Value iteration,
   return {kLoop.getResult(0), next};
 }
 
+std::pair<Value, Value> SM90KernelBuilder::buildPromotedMainloop(
+    Value iteration, Value begin, Value end, Value aRow, Value isLeader,
+    Value originM, Value originN, Value zero) {
+  // fp8 partial sums stay in the WGMMA accumulator for at most promoteEvery
+  // k-blocks (Hopper's fp8 MMA keeps fewer bits than f32), then are added,
+  // scaled by the k-block's block scales if any, into an f32 accumulator
+  // (docs/LowPrecision.md). Each group of k-blocks starts a fresh WGMMA
+  // accumulator: its first MMAs take the zero accumulator (scale-d = 0), so
+  // only the promotion reads the partial sums. An empty range (split-K,
+  // stream-K) runs no group and leaves the accumulator zero.
+  int64_t every = shape.quant.promoteEvery;
+  Value rowOrigin = add(originM, aRow);
+  // The f32 accumulator starts as zero registers (it is no MMA operand).
+  Value start = AccumZeroOp::create(b, loc, zero.getType());
+  auto groups = scf::ForOp::create(b, loc, begin, end, i32(every),
+                                   ValueRange{start, iteration});
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(groups.getBody());
+  Value kBlock = groups.getInductionVar();
+  Value current = groups.getRegionIterArgs()[1];
+  // Block-wise scales of this k-block, loaded before its data is awaited so
+  // that the loads overlap the wait and the MMAs.
+  quant.prefetchBlockScales(kBlock, rowOrigin, originN, shape.accRows / 64,
+                            shape.bn);
+  // The first k-block of the group; its sums are read only after the
+  // group's last MMAs complete.
+  int64_t lookahead = every == 1 ? 0 : shape.wgmmaLookahead;
+  Value partial = issueKBlock(zero, current, lookahead, aRow);
+  if (lookahead == 0)
+    ifThen(isLeader, [&] { releaseStage(current); });
+  Value next = add(current, i32(1));
+  if (every > 1) {
+    // The group's other k-blocks, as in the plain mainloop: each releases
+    // the stage before it (or its own without lookahead).
+    Value last = arith::MinUIOp::create(b, loc, add(kBlock, i32(every)), end);
+    auto kLoop = scf::ForOp::create(b, loc, add(kBlock, i32(1)), last, i32(1),
+                                    ValueRange{partial, next});
+    {
+      OpBuilder::InsertionGuard inner(b);
+      b.setInsertionPointToStart(kLoop.getBody());
+      Value at = kLoop.getRegionIterArgs()[1];
+      Value sums =
+          issueKBlock(kLoop.getRegionIterArgs()[0], at, lookahead, aRow);
+      Value released =
+          lookahead == 0 ? at : arith::SubIOp::create(b, loc, at, i32(1));
+      ifThen(isLeader, [&] { releaseStage(released); });
+      scf::YieldOp::create(b, loc, ValueRange{sums, add(at, i32(1))});
+    }
+    partial = kLoop.getResult(0);
+    next = kLoop.getResult(1);
+    if (lookahead != 0) {
+      WgmmaWaitOp::create(b, loc, b.getI64IntegerAttr(0));
+      ifThen(isLeader, [&] {
+        releaseStage(arith::SubIOp::create(b, loc, next, i32(1)));
+      });
+    }
+  }
+  Value acc = quant.promote(partial, groups.getRegionIterArgs()[0]);
+  scf::YieldOp::create(b, loc, ValueRange{acc, next});
+  return {groups.getResult(0), groups.getResult(1)};
+}
+
 Value SM90KernelBuilder::buildEpilogue(Value acc, Value originM, Value originN,
                                        Value batch, Value aRow, Value consumer,
                                        Value staged, Value isLeader,
@@ -480,6 +586,9 @@ Value SM90KernelBuilder::buildEpilogue(Value acc, Value originM, Value originN,
       Value slot =
           add(firstSlot,
               arith::RemUIOp::create(b, loc, staged, i32(shape.storeSlots)));
+      // Per-column scales of the sub-tile, loaded before its waits.
+      Value colScales = quant.loadColumnScales(block * shape.epilogueCols,
+                                               shape.epilogueCols, originN);
       // The slot written storeSlots sub-tiles ago must have been read by its
       // TMA store before it is overwritten.
       ifThen(isLeader, [&] {
@@ -496,12 +605,19 @@ Value SM90KernelBuilder::buildEpilogue(Value acc, Value originM, Value originN,
                           atom * valuesPerAtom + block * shape.epilogueCols / 2,
                           std::min(subTilesPerAdd, columnBlocks - block) *
                               shape.epilogueCols / 2);
+      // Low-precision outputs: the sub-tile's values dequantised (i32 to
+      // f32) and scaled by their row, column and tensor scales. Only this
+      // sub-tile's store reads the result; `acc` keeps the accumulator's
+      // type for the next sub-tile's partial sums.
+      Value values = quant.scaleSubTile(acc, atom, block * shape.epilogueCols,
+                                        shape.epilogueCols, colScales);
       // A column-major C stages the sub-tile transposed: 64 / epilogueCols
       // boxes of epilogueCols x epilogueCols, M along their lines.
       auto store = AccumStoreSmemOp::create(
-          b, loc, acc, b.getI64IntegerAttr(atom),
+          b, loc, values, b.getI64IntegerAttr(atom),
           b.getI64IntegerAttr(block * shape.epilogueCols),
-          shape.cColumns ? b.getUnitAttr() : UnitAttr(), staging, slot);
+          shape.cColumns ? b.getUnitAttr() : UnitAttr(), staging, slot,
+          quant.outputScale(), quant.amaxPointer());
       if (!matmul.getEpilogue().empty()) {
         IRMapping mapping;
         matmul.getEpilogue().cloneInto(&store.getEpilogue(), mapping);
@@ -677,6 +793,8 @@ void SM90KernelBuilder::buildConsumer(Region &region) {
   // Pingpong: consumers take turns with whole items, and skip the pipeline
   // iterations of the other consumer's items.
   Value aRow = pingpong ? i32(0) : mul(consumer, i32(shape.accRows));
+  // Per-tensor scales and the output scale, once per consumer.
+  quant.loadInvariants();
   Value firstItem = pingpong ? consumer : i32(0);
   Value itemStep = i32(pingpong ? shape.consumers : 1);
   Value firstIteration = pingpong ? mul(consumer, tripsOf(i32(0))) : i32(0);
@@ -697,8 +815,12 @@ void SM90KernelBuilder::buildConsumer(Region &region) {
     // (the previous item's mainloop) happened, and passes for n = 0.
     if (pingpong)
       ProducerAcquireOp::create(b, loc, mathOrder, add(item, i32(1)));
-    auto [acc, next] = buildMainloop(items.getRegionIterArgs()[0], work.begin,
-                                     work.end, aRow, isLeader);
+    // Row scales of A (row-wise scaling) for this tile's epilogue, loaded
+    // before the mainloop hides their latency.
+    quant.beginTile(add(originM, aRow), shape.accRows / 64);
+    auto [acc, next] =
+        buildMainloop(items.getRegionIterArgs()[0], work.begin, work.end, aRow,
+                      isLeader, originM, originN);
     if (pingpong) {
       // The leader may pass the turn on only once every thread of the
       // warpgroup passed its acquire above: otherwise a lagging warp could
@@ -773,17 +895,18 @@ struct GemmMaterializeSM90Pass
         SM90KernelBuilder(b, loc, *shape, matmul).build(func);
       };
       // Split-K, stream-K: the partial tiles and the arrival counters.
-      SmallVector<Type> sharedTileParams;
+      SmallVector<Type> extraParams;
       if (shape->sharesTiles())
-        sharedTileParams.assign(2,
-                                LLVM::LLVMPointerType::get(b.getContext(), 1));
+        extraParams.assign(2, LLVM::LLVMPointerType::get(b.getContext(), 1));
+      // Then the scale pointers of low-precision kernels.
+      llvm::append_range(extraParams, shape->quant.paramTypes(b.getContext()));
       // The C box: 64 rows (one atom) of a 128-byte sub-tile row, or for a
       // column-major C a square box of one swizzle span along M.
       int64_t storeBoxRows =
           shape->cColumns ? shape->epilogueCols : kStoreBoxRows;
       bundle::KernelManifest manifest =
           buildKernel(b, loc, *shape, Arch::sm_90a, shape->threads(),
-                      storeBoxRows, buildBody, sharedTileParams);
+                      storeBoxRows, buildBody, extraParams);
       if (shape->sharesTiles()) {
         bundle::WorkspaceParam partialTiles;
         if (shape->streamK) {
@@ -802,6 +925,14 @@ struct GemmMaterializeSM90Pass
         manifest.params.push_back(bundle::Param::workspaceBuffer(
             {static_cast<uint64_t>(KernelShape::kCounterBytesPerTile), 0,
              true}));
+      }
+      llvm::append_range(manifest.params, shape->quant.manifestParams());
+      if (shape->quant.mma.isFp8()) {
+        manifest.types.fp8Accumulation = shape->quant.promote
+                                             ? bundle::Fp8Accumulation::Promoted
+                                             : bundle::Fp8Accumulation::Fast;
+        manifest.types.promoteEveryK = static_cast<uint32_t>(
+            shape->quant.promote ? shape->quant.promoteEvery * shape->bk : 0);
       }
       if (shape->aBoxesPerSlice > 1)
         manifest.params.push_back(partialTileADescriptor(*shape));

@@ -78,4 +78,52 @@ def Gemm_ConfigAttr : AttrDef<Gemm_Dialect, "Config"> {
   let genVerifyDecl = 1;
 }
 
+def Gemm_QuantAttr : AttrDef<Gemm_Dialect, "Quant"> {
+  let mnemonic = "quant";
+  let summary = "scale factors and accumulation of a low-precision GEMM";
+  let description = [{
+    How a `gemm.matmul` with fp8 or int8 operands is scaled and
+    accumulated (docs/LowPrecision.md):
+    `C = scale_c * epilogue(sum_k (scale_a * A) (scale_b * B))`.
+    - `a`: `none`, `tensor` (one f32), `row` (one f32 per row of A) or
+      `block` (one f32 per row and 128-deep k-block of A, the 1 x 128
+      blocks of DeepSeek-V3's recipe).
+    - `b`: `none`, `tensor`, `col` (one f32 per column of C, i.e. per row
+      of the N x K operand B) or `block` (one f32 per 128 x 128 block of
+      B). `block` goes with `block`: those scales are applied to each
+      k-block's partial sums when they are promoted; the others in the
+      epilogue.
+    - `c`: `none`, or `tensor` for an fp8 output: the output scale that
+      multiplies the result before it is rounded to fp8 (fp8 outputs also
+      write the amax of the result before that scale).
+    - `accumulate` (fp8 inputs): `promoted` (the default) adds the WGMMA
+      partial sums into a separate f32 accumulator every `promote_every`
+      k-blocks, since Hopper's fp8 WGMMA accumulates with fewer bits than
+      f32; `fast` keeps them in the WGMMA accumulator (fewer registers,
+      less exact for long K).
+
+    Example: `#gemm.quant<a = block, b = block>`,
+    `#gemm.quant<a = tensor, b = tensor, c = tensor, accumulate = fast>`
+  }];
+  let parameters = (ins
+    DefaultValuedParameter<"::mlir::gemm::ScaleMode",
+        "::mlir::gemm::ScaleMode::none">:$a,
+    DefaultValuedParameter<"::mlir::gemm::ScaleMode",
+        "::mlir::gemm::ScaleMode::none">:$b,
+    DefaultValuedParameter<"::mlir::gemm::ScaleMode",
+        "::mlir::gemm::ScaleMode::none">:$c,
+    DefaultValuedParameter<"::mlir::gemm::Accumulation",
+        "::mlir::gemm::Accumulation::promoted">:$accumulate,
+    DefaultValuedParameter<"int64_t", "1">:$promote_every
+  );
+  let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// Whether the inputs are scaled block-wise (applied at promotion).
+    bool isBlockwise() const {
+      return getA() == ::mlir::gemm::ScaleMode::block;
+    }
+  }];
+}
+
 #endif // GEMM_ATTRS_TD

@@ -83,4 +83,29 @@ def Gemm_RasterAttr : EnumAttr<Gemm_Dialect, Gemm_Raster, "raster"> {
   let assemblyFormat = "$value";
 }
 
+// Low-precision GEMMs (docs/LowPrecision.md).
+def Gemm_ScaleNone : I32EnumAttrCase<"none", 0>;
+def Gemm_ScaleTensor : I32EnumAttrCase<"tensor", 1>;
+def Gemm_ScaleRow : I32EnumAttrCase<"row", 2>;
+def Gemm_ScaleCol : I32EnumAttrCase<"col", 3>;
+def Gemm_ScaleBlock : I32EnumAttrCase<"block", 4>;
+def Gemm_ScaleMode : I32EnumAttr<"ScaleMode",
+    "how an operand's scale factors cover it: none, one per tensor, one per "
+    "row of A / column of B, or one per block (A: 1 x 128, B: 128 x 128)",
+    [Gemm_ScaleNone, Gemm_ScaleTensor, Gemm_ScaleRow, Gemm_ScaleCol,
+     Gemm_ScaleBlock]> {
+  let cppNamespace = "::mlir::gemm";
+  let genSpecializedAttr = 0;
+}
+
+def Gemm_AccumulatePromoted : I32EnumAttrCase<"promoted", 0>;
+def Gemm_AccumulateFast : I32EnumAttrCase<"fast", 1>;
+def Gemm_Accumulation : I32EnumAttr<"Accumulation",
+    "how fp8 WGMMA partial sums are accumulated: promoted into a separate f32 "
+    "accumulator every few k-blocks, or kept in the WGMMA accumulator (fast)",
+    [Gemm_AccumulatePromoted, Gemm_AccumulateFast]> {
+  let cppNamespace = "::mlir::gemm";
+  let genSpecializedAttr = 0;
+}
+
 #endif // GEMM_ENUMS_TD

@@ -40,10 +40,20 @@ LogicalResult verifyArch(Operation *op, Arch required);
 /// write accumulators to staging shared memory).
 LogicalResult verifyEpilogueRegion(Operation *op, Region &region, Type accType,
                                    Type resultType);
-/// Checks an epilogue staging buffer: bf16/f16/f32 rows of 128 bytes in the
+/// The element type rules of a gemm.matmul (A, B, C, accumulator) and its
+/// quant attribute (GemmQuant.cpp).
+LogicalResult verifyMatmulTypes(MatmulOp op);
+/// What an epilogue region yields for output type `cType`: cType, or f32
+/// for fp8 outputs (the kernel applies the output scale and rounds).
+Type getEpilogueResultType(Type cType);
+/// The conversion rules of gemm.accum.store_smem: i32 accumulators only into
+/// i32 slots; fp8 slots need the output scale, others take no scale or amax.
+LogicalResult verifyStoreConversion(AccumStoreSmemOp op);
+/// Checks an epilogue staging buffer: bf16/f16/f32 (with `lowPrecision`
+/// also fp8 and i32) rows of 128 bytes in the
 /// 128-byte swizzle, `rows` rows per slot.
 LogicalResult verifyStagingBuffer(Operation *op, SmemBufferType buffer,
-                                  int64_t rows);
+                                  int64_t rows, bool lowPrecision = false);
 } // namespace mlir::gemm
 
 #endif // GEMM_DIALECT_GEMM_IR_GEMMOPS_H

@@ -53,8 +53,10 @@ def Gemm_MatmulOp : Gemm_Op<"matmul", [Symbol, IsolatedFromAbove]> {
     Every combination is implemented on sm_90a for bf16 and f16 (the
     MN-major operands through WGMMA's transposed shared-memory layout, a
     column-major C through a transposed staging tile of the epilogue);
-    8-bit operands must be K-major, and sm_100a kernels take a(row) b(col)
-    c(row).
+    sm_100a kernels take a(row) b(col) c(row).
+    WGMMA transposes only 16-bit operands, so 8-bit and f32 (tf32) A and B
+    must be K-major (a row, b col); a column-major C takes every output
+    type but fp8.
 
     `batched` (sm_90a): C[b] = A[b] * B[b]^T for b < batch, the batch size
     a run-time value. Each of A, B and C is a batch of matrices with its own
@@ -69,10 +71,25 @@ def Gemm_MatmulOp : Gemm_Op<"matmul", [Symbol, IsolatedFromAbove]> {
     value (alpha scaling, activation, conversion); without it the
     accumulator is rounded to the output type.
 
+    Element types (docs/LowPrecision.md): bf16 or f16 (both the same), f32
+    (read by WGMMA as tf32), fp8 (`f8E4M3FN`, `f8E5M2`, mixed pairs too) or
+    8-bit integers (`si8`, `ui8`, mixed too). The accumulator is f32, or
+    i32 for 8-bit integers. 8-bit and f32 operands must be K-major (a row,
+    b col). The optional `quant(#gemm.quant<...>)` gives fp8 and int8
+    problems their scale factors (per tensor, per row of A / column of B,
+    or block-wise), fp8 outputs their output scale, and fp8 inputs their
+    accumulation (promoted into f32 every few k-blocks, or fast). With
+    scales or an int8-to-float dequantisation, the epilogue region takes
+    the scaled f32 value; for an fp8 output it yields f32, which the kernel
+    multiplies by the output scale and rounds to fp8.
+
     Example:
     ```mlir
     gemm.matmul @gemm_bf16 a(bf16, row) b(bf16, col) c(bf16, row) acc(f32)
         config(#gemm.config<arch = sm_90a, tile = [128, 256, 64]>)
+    gemm.matmul @gemm_fp8 a(f8E4M3FN, row) b(f8E4M3FN, col) c(bf16, row)
+        acc(f32) quant(#gemm.quant<a = block, b = block>)
+        config(#gemm.config<arch = sm_90a, tile = [128, 128, 128]>)
     ```
   }];
   let arguments = (ins SymbolNameAttr:$sym_name,
@@ -80,15 +97,22 @@ def Gemm_MatmulOp : Gemm_Op<"matmul", [Symbol, IsolatedFromAbove]> {
                        TypeAttr:$bType, Gemm_LayoutAttr:$bLayout,
                        TypeAttr:$cType, Gemm_LayoutAttr:$cLayout,
                        TypeAttr:$accType, UnitAttr:$batched,
+                       OptionalAttr<Gemm_QuantAttr>:$quant,
                        Gemm_ConfigAttr:$config);
   let regions = (region AnyRegion:$epilogue);
   let assemblyFormat = [{
     $sym_name `a` `(` $aType `,` $aLayout `)` `b` `(` $bType `,` $bLayout `)`
     `c` `(` $cType `,` $cLayout `)` `acc` `(` $accType `)` (`batched` $batched^)?
+    (`quant` `(` $quant^ `)`)?
     `config` `(` $config `)` attr-dict-with-keyword ($epilogue^)?
   }];
   let hasVerifier = 1;
   let extraClassDeclaration = [{
+    /// The quant attribute, or its defaults (no scales, promoted).
+    ::mlir::gemm::QuantAttr getQuantOrDefault();
+    /// The type the epilogue region takes: the accumulator's, or f32 where
+    /// an int8 accumulator is dequantised to a float output.
+    ::mlir::Type getEpilogueValueType();
     /// The storage orders this arch and element type can take.
     ::mlir::LogicalResult verifyLayouts();
     /// Batched kernels: sm_90a.
@@ -389,10 +413,14 @@ def Gemm_TmaStoreWaitOp : Gemm_Op<"tma.store_wait", [Gemm_SideEffects]> {
     memory reads must be done, so the staging slot can be rewritten) or
     `cp.async.bulk.wait_group pending` (the writes are done too).
 
+    `pending` is 0 .. 2^31 - 1 (the instruction's operand is a 32-bit
+    constant).
+
     Example: `gemm.tma.store_wait pending(1) read`
   }];
   let arguments = (ins I64Attr:$pending, UnitAttr:$read);
   let assemblyFormat = "`pending` `(` $pending `)` (`read` $read^)? attr-dict";
+  let hasVerifier = 1;
 }
 
 def Gemm_TmaPrefetchDescriptorOp : Gemm_Op<"tma.prefetch_descriptor", [Gemm_SideEffects]> {
@@ -567,7 +595,8 @@ def Gemm_AccumLoadAddGlobalOp : Gemm_Op<"accum.load_add_global", [Gemm_SideEffec
 // Epilogue
 //===----------------------------------------------------------------------===//
 
-def Gemm_AccumStoreSmemOp : Gemm_Op<"accum.store_smem", [Gemm_SideEffects]> {
+def Gemm_AccumStoreSmemOp : Gemm_Op<"accum.store_smem", [Gemm_SideEffects,
+    AttrSizedOperandSegments]> {
   let summary = "convert one 64-row, 128-byte-wide accumulator sub-tile into a swizzled staging slot";
   let description = [{
     Takes the columns `[col, col + 128 / sizeof(elem))` of atom `atom` of the
@@ -576,9 +605,20 @@ def Gemm_AccumStoreSmemOp : Gemm_Op<"accum.store_smem", [Gemm_SideEffects]> {
     `slot`, laid out for a 128-byte-swizzle TMA store of a
     `64 x (128 / sizeof(elem))` box: with
     `stmatrix.sync.aligned.m8n8.x4.shared.b16` for 16-bit outputs, with
-    8-byte `st.shared.v2.f32` for f32. The swizzle makes the writes of a
-    warp bank-conflict free. The caller issues
-    `fence.proxy.async.shared::cta` and a barrier before the TMA store.
+    8-byte `st.shared.v2.f32` for f32 and i32 (an i32 accumulator into an
+    i32 slot is stored as it is). The swizzle makes the writes of a warp
+    bank-conflict free. The caller issues `fence.proxy.async.shared::cta`
+    and a barrier before the TMA store.
+
+    fp8 slots (`f8E4M3FN`, `f8E5M2`): the region yields f32 (as does the
+    plain rounding), which is multiplied by `scale(%s)` (the output scale,
+    required) and rounded with `cvt.rn.satfinite.{e4m3x2,e5m2x2}.f32`, two
+    adjacent columns at a time, into 2-byte `st.shared.b16` stores. With
+    `amax(%ptr)`, the largest absolute value before the output scale is
+    reduced over the warp (`redux.sync.max.u32` of the non-negative f32
+    bits, which order like the values) and its first lane raises the f32
+    at `%ptr` to it with `red.global.max.u32`: the amax the next step's
+    scale is computed from. `%ptr` must start at 0 (or a smaller amax).
 
     With `transposed` (a column-major C) the slot holds the sub-tile's
     transpose, laid out for a 128-byte-swizzle TMA store whose inner
@@ -588,7 +628,9 @@ def Gemm_AccumStoreSmemOp : Gemm_Op<"accum.store_smem", [Gemm_SideEffects]> {
     with `stmatrix.sync.aligned.m8n8.x4.trans.shared.b16` (the transposing
     form), for f32 two 32 x 32 boxes written with 4-byte `st.shared.f32`
     (a thread's two adjacent values are adjacent columns, not rows; the
-    swizzle keeps a warp's stores conflict free).
+    swizzle keeps a warp's stores conflict free), for i32 likewise. fp8
+    slots are not transposed (a 128-column fp8 sub-tile would need 128
+    lines of 64 bytes): a column-major fp8 C is a diagnostic.
 
     Example:
     ```mlir
@@ -596,15 +638,21 @@ def Gemm_AccumStoreSmemOp : Gemm_Op<"accum.store_smem", [Gemm_SideEffects]> {
         : !gemm.accum<64 x 256 x f32>, !gemm.smem<2 x 64 x 64 x bf16, swizzle = 128>
     gemm.accum.store_smem %acc atom(0) col(64) transposed -> %stage[%slot]
         : !gemm.accum<64 x 256 x f32>, !gemm.smem<2 x 64 x 64 x bf16, swizzle = 128>
+    gemm.accum.store_smem %acc atom(0) col(0) -> %stage[%slot] scale(%s)
+        amax(%amax : !llvm.ptr<1>)
+        : !gemm.accum<64 x 256 x f32>, !gemm.smem<2 x 64 x 128 x f8E4M3FN, swizzle = 128>
     ```
   }];
   let arguments = (ins Gemm_Accumulator:$accumulator, I64Attr:$atom,
                        I64Attr:$col, UnitAttr:$transposed,
-                       Gemm_SmemBuffer:$buffer, I32:$slot);
+                       Gemm_SmemBuffer:$buffer, I32:$slot,
+                       Optional<F32>:$outScale,
+                       Optional<Gemm_GlobalPointer>:$amax);
   let regions = (region AnyRegion:$epilogue);
   let assemblyFormat = [{
     $accumulator `atom` `(` $atom `)` `col` `(` $col `)` (`transposed` $transposed^)?
     `->` $buffer `[` $slot `]`
+    (`scale` `(` $outScale^ `)`)? (`amax` `(` $amax^ `:` qualified(type($amax)) `)`)?
     attr-dict `:` type($accumulator) `,` type($buffer) ($epilogue^)?
   }];
   let hasVerifier = 1;
@@ -637,6 +685,7 @@ def Gemm_StaticTileOp : Gemm_Op<"sched.static_tile", [Pure]> {
 }
 
 include "gemm/Dialect/Gemm/IR/GemmSM100Ops.td"
+include "gemm/Dialect/Gemm/IR/GemmQuantOps.td"
 include "gemm/Dialect/Gemm/IR/GemmDirectOps.td"
 
 def Gemm_BarrierAnyOp : Gemm_Op<"barrier_any", [Gemm_SideEffects]> {

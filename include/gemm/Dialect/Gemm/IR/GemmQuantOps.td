@@ -1,0 +1,145 @@
+#ifndef GEMM_QUANT_OPS_TD
+#define GEMM_QUANT_OPS_TD
+
+// Scale factors of low-precision GEMMs (docs/LowPrecision.md). Included from
+// GemmOps.td. Scale tensors are read-only while a kernel runs, so reading
+// them is pure (they may be CSE'd and hoisted like constants); they are f32
+// vectors in global memory, passed as kernel parameters.
+
+def Gemm_ScaleLoadOp : Gemm_Op<"scale.load", [Pure]> {
+  let summary = "read one f32 scale factor from global memory";
+  let description = [{
+    `ld.global.nc.f32` of element `index` of the f32 scale tensor at `ptr`
+    (read through the non-coherent path: scales do not change while the
+    kernel runs). A per-tensor scale is element 0; a block scale of B is
+    the element of its 128 x 128 block.
+
+    Example: `%s = gemm.scale.load %scales[%i] : !llvm.ptr<1>`
+  }];
+  let arguments = (ins Gemm_GlobalPointer:$ptr, I32:$index);
+  let results = (outs F32:$result);
+  let assemblyFormat = "$ptr `[` $index `]` attr-dict `:` qualified(type($ptr))";
+}
+
+def Gemm_ScaleRowsOp : Gemm_Op<"scale.rows", [Pure]> {
+  let summary = "the scale factors of the accumulator rows a thread holds";
+  let description = [{
+    For an accumulator of `N / 2` 64-row atoms (the result has N elements),
+    each thread of the warpgroup loads the f32 scales of its rows: in atom
+    a, rows 16 w + l / 4 and 16 w + l / 4 + 8 (warp w, lane l), the rows of
+    the WGMMA accumulator layout. Accumulator row r reads element
+    `min(first + r, end - 1)` of `ptr`: `first` is the element of the
+    accumulator's row 0, and `end` bounds the reads, so rows past the matrix
+    (which the TMA store clips) read the last valid scale instead of past
+    the tensor. Element 2 a + h of the result is the scale of row
+    64 a + 16 w + l / 4 + 8 h.
+
+    Example: `%rs = gemm.scale.rows %scaleA[%row0] below(%m) : !llvm.ptr<1> -> vector<2xf32>`
+  }];
+  let arguments = (ins Gemm_GlobalPointer:$ptr, I32:$first, I32:$end);
+  let results = (outs VectorOfRankAndType<[1], [F32]>:$result);
+  let assemblyFormat = [{
+    $ptr `[` $first `]` `below` `(` $end `)` attr-dict `:`
+    qualified(type($ptr)) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def Gemm_ScaleColsOp : Gemm_Op<"scale.cols", [Pure]> {
+  let summary = "the scale factors of the accumulator columns a thread holds";
+  let description = [{
+    For `4 N` consecutive accumulator columns (the result has N elements),
+    each thread of the warpgroup loads the f32 scales of its columns: in
+    every 8-column group g, columns 8 g + 2 (l mod 4) and 8 g + 2 (l mod 4)
+    + 1 (lane l), the columns of the WGMMA accumulator layout. Column c
+    reads element `min(first + c, end - 1)` of `ptr`. Element 2 g + i of the
+    result is the scale of column 8 g + 2 (l mod 4) + i.
+
+    Example: `%cs = gemm.scale.cols %scaleB[%col0] below(%n) : !llvm.ptr<1> -> vector<16xf32>`
+  }];
+  let arguments = (ins Gemm_GlobalPointer:$ptr, I32:$first, I32:$end);
+  let results = (outs VectorOfRankAndType<[1], [F32]>:$result);
+  let assemblyFormat = [{
+    $ptr `[` $first `]` `below` `(` $end `)` attr-dict `:`
+    qualified(type($ptr)) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def Gemm_AccumScaleOp : Gemm_Op<"accum.scale", [Pure, AttrSizedOperandSegments]> {
+  let summary = "multiply accumulator values by their row, column and tensor scales";
+  let description = [{
+    Returns the accumulator as f32 (an i32 accumulator is converted, exactly
+    up to 2^24) with the thread's values [first, first + count) (all by
+    default; flattened over the atoms, as in `gemm.accum.load_add_global`)
+    multiplied by:
+    - `rows(%r)`: the scale of the value's row, from `gemm.scale.rows`
+      (one element per row the thread holds, 2 per atom);
+    - `cols(%c)`: the scale of the value's column, from `gemm.scale.cols`
+      over exactly the columns of the values (which must then be whole
+      8-column groups of one atom: count / 2 elements);
+    - `by(%s0, ...)`: f32 scalars, the i-th covering the i-th of as many
+      equal column blocks of the accumulator (one: the whole of it).
+    Values outside the range are only converted. The epilogue scales each
+    sub-tile just before it is staged, so the scales of only that
+    sub-tile's columns are in registers.
+
+    Example:
+    ```mlir
+    %y = gemm.accum.scale %acc values(0, 32) rows(%rs : vector<2xf32>)
+        cols(%cs : vector<16xf32>) by(%s)
+        : !gemm.accum<64 x 256 x i32> -> !gemm.accum<64 x 256 x f32>
+    ```
+  }];
+  let arguments = (ins Gemm_Accumulator:$accumulator,
+                       Optional<VectorOfRankAndType<[1], [F32]>>:$rowScales,
+                       Optional<VectorOfRankAndType<[1], [F32]>>:$colScales,
+                       Variadic<F32>:$scalars,
+                       OptionalAttr<I64Attr>:$first,
+                       OptionalAttr<I64Attr>:$count);
+  let results = (outs Gemm_Accumulator:$result);
+  let assemblyFormat = [{
+    $accumulator (`values` `(` $first^ `,` $count `)`)?
+    (`rows` `(` $rowScales^ `:` type($rowScales) `)`)?
+    (`cols` `(` $colScales^ `:` type($colScales) `)`)?
+    (`by` `(` $scalars^ `)`)?
+    attr-dict `:` type($accumulator) `->` type($result)
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The values [first, first + count) the op scales (all by default).
+    std::pair<int64_t, int64_t> getValueRange();
+  }];
+}
+
+def Gemm_AccumPromoteOp : Gemm_Op<"accum.promote", [Pure, AttrSizedOperandSegments,
+    AllTypesMatch<["partial", "accumulator", "result"]>]> {
+  let summary = "add scaled WGMMA partial sums into an f32 accumulator";
+  let description = [{
+    `accumulator + partial * scale`, value by value with `fma.rn.f32`: the
+    promotion of fp8 WGMMA partial sums (which Hopper accumulates with fewer
+    bits than f32) into a separate f32 accumulator. The scale of a value is
+    the product of its row's element of `rows(%r)` (from
+    `gemm.scale.rows`; block-wise scales of A for this k-block) and of
+    `by(%s0, ...)`, the i-th scalar covering the i-th of as many equal
+    column blocks (block-wise scales of B for this k-block); 1 without
+    them. The partial sums must be complete (`gemm.wgmma.wait pending(0)`).
+
+    Example:
+    ```mlir
+    %acc1 = gemm.accum.promote %partial, %acc0 rows(%ra : vector<2xf32>) by(%sb)
+        : !gemm.accum<64 x 128 x f32>
+    ```
+  }];
+  let arguments = (ins Gemm_Accumulator:$partial, Gemm_Accumulator:$accumulator,
+                       Optional<VectorOfRankAndType<[1], [F32]>>:$rowScales,
+                       Variadic<F32>:$scalars);
+  let results = (outs Gemm_Accumulator:$result);
+  let assemblyFormat = [{
+    $partial `,` $accumulator (`rows` `(` $rowScales^ `:` type($rowScales) `)`)?
+    (`by` `(` $scalars^ `)`)? attr-dict `:` type($accumulator)
+  }];
+  let hasVerifier = 1;
+}
+
+#endif // GEMM_QUANT_OPS_TD

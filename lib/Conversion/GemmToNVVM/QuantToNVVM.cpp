@@ -1,0 +1,227 @@
+//===- QuantToNVVM.cpp - scale factors of low-precision GEMMs ------------===//
+//
+// Loads of f32 scale factors into the WGMMA accumulator layout, and the
+// scaling and promotion of accumulator values. Accumulator value r of thread
+// (warp w, lane l) of a 64-row atom sits at row 16 w + l / 4 + 8 ((r / 2)
+// mod 2) and column 8 (r / 4) + 2 (l mod 4) + (r mod 2) (PTX ISA, "Matrix
+// fragments for wgmma.mma_async", D matrix; the same for f32 and s32).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Patterns.h"
+
+using namespace mlir;
+using namespace mlir::gemm;
+
+namespace {
+
+/// The warp (0-3) and lane of this thread within its warpgroup.
+std::pair<Value, Value> warpAndLane(OpBuilder &b, Location loc) {
+  Value tid = NVVM::ThreadIdXOp::create(b, loc, b.getI32Type());
+  Value inGroup = LLVM::URemOp::create(b, loc, tid, createI32(b, loc, 128));
+  return {LLVM::UDivOp::create(b, loc, inGroup, createI32(b, loc, 32)),
+          LLVM::URemOp::create(b, loc, inGroup, createI32(b, loc, 32))};
+}
+
+/// Element min(first + offset, end - 1) of the f32 tensor at `ptr`, read
+/// through the non-coherent cache (an invariant load: scales do not change
+/// while the kernel runs).
+Value loadClamped(OpBuilder &b, Location loc, Value ptr, Value first,
+                  Value offset, Value end) {
+  Value index = LLVM::AddOp::create(b, loc, first, offset);
+  Value last = LLVM::SubOp::create(b, loc, end, createI32(b, loc, 1));
+  index = LLVM::UMinOp::create(b, loc, index, last);
+  return loadScale(b, loc, ptr, index);
+}
+
+struct ScaleLoadLowering : public ConvertOpToLLVMPattern<ScaleLoadOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+
+  LogicalResult
+  matchAndRewrite(ScaleLoadOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOp(op, loadScale(rewriter, op.getLoc(), adaptor.getPtr(),
+                                     adaptor.getIndex()));
+    return success();
+  }
+};
+
+/// Element 2 a + h: the scale of row 64 a + 16 w + l / 4 + 8 h.
+struct ScaleRowsLowering : public ConvertOpToLLVMPattern<ScaleRowsOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+
+  LogicalResult
+  matchAndRewrite(ScaleRowsOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto type = op.getResult().getType();
+    auto [warp, lane] = warpAndLane(rewriter, loc);
+    Value rowInAtom = LLVM::AddOp::create(
+        rewriter, loc,
+        LLVM::MulOp::create(rewriter, loc, warp, createI32(rewriter, loc, 16)),
+        LLVM::UDivOp::create(rewriter, loc, lane, createI32(rewriter, loc, 4)));
+    Value result = LLVM::UndefOp::create(rewriter, loc, type);
+    for (int64_t i = 0; i < type.getNumElements(); ++i) {
+      int64_t atom = i / 2, half = i % 2;
+      Value row =
+          LLVM::AddOp::create(rewriter, loc, rowInAtom,
+                              createI32(rewriter, loc, 64 * atom + 8 * half));
+      Value scale = loadClamped(rewriter, loc, adaptor.getPtr(),
+                                adaptor.getFirst(), row, adaptor.getEnd());
+      result = LLVM::InsertElementOp::create(rewriter, loc, result, scale,
+                                             createI32(rewriter, loc, i));
+    }
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+/// Element 2 g + i: the scale of column 8 g + 2 (l mod 4) + i.
+struct ScaleColsLowering : public ConvertOpToLLVMPattern<ScaleColsOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+
+  LogicalResult
+  matchAndRewrite(ScaleColsOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto type = op.getResult().getType();
+    Value lane = warpAndLane(rewriter, loc).second;
+    Value colInGroup = LLVM::MulOp::create(
+        rewriter, loc,
+        LLVM::URemOp::create(rewriter, loc, lane, createI32(rewriter, loc, 4)),
+        createI32(rewriter, loc, 2));
+    Value result = LLVM::UndefOp::create(rewriter, loc, type);
+    for (int64_t i = 0; i < type.getNumElements(); ++i) {
+      Value column =
+          LLVM::AddOp::create(rewriter, loc, colInGroup,
+                              createI32(rewriter, loc, 8 * (i / 2) + i % 2));
+      Value scale = loadClamped(rewriter, loc, adaptor.getPtr(),
+                                adaptor.getFirst(), column, adaptor.getEnd());
+      result = LLVM::InsertElementOp::create(rewriter, loc, result, scale,
+                                             createI32(rewriter, loc, i));
+    }
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+/// The scale factors of accumulator value `value` (within its atom `atom`)
+/// that the ops' optional operands give: its row's, its column's and its
+/// column block's scalar. Null when none applies.
+struct ValueScales {
+  Value rowScales, colScales;
+  ValueRange scalars;
+  int64_t cols = 0;
+  /// The first value of the atom that colScales covers.
+  int64_t colFirst = 0;
+
+  Value get(OpBuilder &b, Location loc, int64_t atom, int64_t value) const {
+    Value scale;
+    auto times = [&](Value factor) {
+      scale = scale ? LLVM::FMulOp::create(b, loc, scale, factor).getResult()
+                    : factor;
+    };
+    int64_t group = value / 4, half = (value / 2) % 2, pair = value % 2;
+    if (rowScales)
+      times(LLVM::ExtractElementOp::create(b, loc, rowScales,
+                                           createI32(b, loc, 2 * atom + half)));
+    if (colScales)
+      times(LLVM::ExtractElementOp::create(
+          b, loc, colScales,
+          createI32(b, loc, 2 * (group - colFirst / 4) + pair)));
+    if (!scalars.empty()) {
+      int64_t blockCols = cols / static_cast<int64_t>(scalars.size());
+      times(scalars[8 * group / blockCols]);
+    }
+    return scale;
+  }
+};
+
+struct AccumScaleLowering : public ConvertOpToLLVMPattern<AccumScaleOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+
+  LogicalResult
+  matchAndRewrite(AccumScaleOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    AccumulatorType type = op.getAccumulator().getType();
+    bool integer = type.getElementType().isInteger(32);
+    int64_t perAtom = type.getValuesPerAtom();
+    auto [first, count] = op.getValueRange();
+    ValueScales scales{adaptor.getRowScales(), adaptor.getColScales(),
+                       adaptor.getScalars(), type.getCols(), first % perAtom};
+    Type f32 = rewriter.getF32Type();
+    Value in = adaptor.getAccumulator();
+    Value out = LLVM::UndefOp::create(
+        rewriter, loc, getTypeConverter()->convertType(op.getType()));
+    for (int64_t atom = 0; atom < type.getAtoms(); ++atom) {
+      for (int64_t value = 0; value < perAtom; ++value) {
+        SmallVector<int64_t> position = {atom, value};
+        Value element =
+            LLVM::ExtractValueOp::create(rewriter, loc, in, position);
+        // s32 to f32 rounds to nearest (exact below 2^24).
+        if (integer)
+          element = LLVM::SIToFPOp::create(rewriter, loc, f32, element);
+        int64_t flat = atom * perAtom + value;
+        if (flat >= first && flat < first + count)
+          if (Value scale = scales.get(rewriter, loc, atom, value))
+            element = LLVM::FMulOp::create(rewriter, loc, element, scale);
+        out =
+            LLVM::InsertValueOp::create(rewriter, loc, out, element, position);
+      }
+    }
+    rewriter.replaceOp(op, out);
+    return success();
+  }
+};
+
+struct AccumPromoteLowering : public ConvertOpToLLVMPattern<AccumPromoteOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+
+  LogicalResult
+  matchAndRewrite(AccumPromoteOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    AccumulatorType type = op.getAccumulator().getType();
+    ValueScales scales{adaptor.getRowScales(), Value(), adaptor.getScalars(),
+                       type.getCols(), 0};
+    Value partial = adaptor.getPartial();
+    Value acc = adaptor.getAccumulator();
+    for (int64_t atom = 0; atom < type.getAtoms(); ++atom) {
+      for (int64_t value = 0; value < type.getValuesPerAtom(); ++value) {
+        SmallVector<int64_t> position = {atom, value};
+        Value sum =
+            LLVM::ExtractValueOp::create(rewriter, loc, partial, position);
+        Value total =
+            LLVM::ExtractValueOp::create(rewriter, loc, acc, position);
+        Value scale = scales.get(rewriter, loc, atom, value);
+        Value promoted =
+            scale ? LLVM::FMAOp::create(rewriter, loc, sum, scale, total)
+                        .getResult()
+                  : LLVM::FAddOp::create(rewriter, loc, total, sum).getResult();
+        acc =
+            LLVM::InsertValueOp::create(rewriter, loc, acc, promoted, position);
+      }
+    }
+    rewriter.replaceOp(op, acc);
+    return success();
+  }
+};
+
+} // namespace
+
+Value mlir::gemm::loadScale(OpBuilder &b, Location loc, Value ptr,
+                            Value index) {
+  Type f32 = b.getF32Type();
+  Value address =
+      LLVM::GEPOp::create(b, loc, ptr.getType(), f32, ptr, ValueRange{index});
+  return LLVM::LoadOp::create(b, loc, f32, address, /*alignment=*/4,
+                              /*isVolatile=*/false, /*isNonTemporal=*/false,
+                              /*isInvariant=*/true);
+}
+
+void mlir::gemm::populateQuantToNVVMPatterns(LLVMTypeConverter &converter,
+                                             RewritePatternSet &patterns) {
+  patterns.add<ScaleLoadLowering, ScaleRowsLowering, ScaleColsLowering,
+               AccumScaleLowering, AccumPromoteLowering>(converter);
+}

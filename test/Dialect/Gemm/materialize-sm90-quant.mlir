@@ -1,0 +1,263 @@
+// RUN: gemm-opt %s --gemm-materialize-sm90 -split-input-file | FileCheck %s
+
+// The low-precision SM90 kernels (docs/LowPrecision.md): one tile row of
+// 128 bytes whatever the type (BK = 128 for 8-bit, 32 for tf32), the
+// WGMMA accumulator of the type pair, fp8 partial sums promoted into an f32
+// accumulator, and the scale parameters with their manifest entries.
+
+//===----------------------------------------------------------------------===//
+// (a) fp8 per-tensor, promoted every k-block (the default). A stage is
+// (128 + 128) x 128 bytes, as for bf16 128x128x64: 6 stages.
+//===----------------------------------------------------------------------===//
+
+// CHECK: \22types\22:{\22a\22:\22e4m3\22,\22b\22:\22e4m3\22,\22c\22:\22bf16\22,\22accumulator\22:\22f32\22,\22fp8_accumulation\22:{\22mode\22:\22promoted\22,\22promote_every_k\22:128}}
+// CHECK-SAME: {\22kind\22:\22tma_descriptor\22,\22tensor\22:\22a\22,\22box\22:[128,128]
+// CHECK-SAME: {\22kind\22:\22problem_size\22,\22dim\22:\22k\22},{\22kind\22:\22scale\22,\22tensor\22:\22a\22,\22granularity\22:\22tensor\22},{\22kind\22:\22scale\22,\22tensor\22:\22b\22,\22granularity\22:\22tensor\22}]
+// CHECK-LABEL: gpu.func @fp8_tensor(
+// CHECK-SAME: !gemm.tma_desc<f8E4M3FN, box = [128, 128], swizzle = 128>, %{{.*}}: !gemm.tma_desc<f8E4M3FN, box = [128, 128], swizzle = 128>
+// CHECK-SAME: %[[K:[a-z0-9]+]]: i32, %[[SA:[a-z0-9]+]]: !llvm.ptr<1>, %[[SB:[a-z0-9]+]]: !llvm.ptr<1>)
+// CHECK: %[[PLAN:.*]]:4 = gemm.smem.plan : !gemm.smem<6 x 128 x 128 x f8E4M3FN, swizzle = 128>, !gemm.smem<6 x 128 x 128 x f8E4M3FN, swizzle = 128>, !gemm.smem<4 x 64 x 64 x bf16, swizzle = 128>, !gemm.pipeline<stages = 6
+// The producer announces 32 KiB per stage.
+// CHECK: gemm.pipeline.producer_commit %[[PLAN]]#3[%{{.*}}] tx(32768)
+// CHECK: } consumer {
+// The per-tensor scales, once per consumer.
+// CHECK: %[[S0:.*]] = gemm.scale.load %[[SA]][%{{.*}}] : !llvm.ptr<1>
+// CHECK-NEXT: %[[S1:.*]] = gemm.scale.load %[[SB]][%{{.*}}] : !llvm.ptr<1>
+// CHECK-NEXT: %[[S:.*]] = arith.mulf %[[S0]], %[[S1]] : f32
+// Each k-block: fresh WGMMA sums (the zero accumulator), complete before
+// they are read (pending 0), the stage released, the sums promoted.
+// CHECK: %[[ZERO:.*]] = gemm.accum.zero : <64 x 128 x f32>
+// CHECK: %[[START:.*]] = gemm.accum.zero : <64 x 128 x f32>
+// CHECK: %[[MAIN:.*]]:2 = scf.for %{{.*}} = %{{.*}} to %{{.*}} step %c1_i32{{.*}} iter_args(%[[ACC:.*]] = %[[START]], %{{.*}} = %{{.*}}) -> (!gemm.accum<64 x 128 x f32>, i32)
+// CHECK-NEXT: gemm.pipeline.consumer_wait
+// CHECK-NEXT: gemm.wgmma.fence
+// CHECK: %[[SUMS:.*]] = gemm.mma.sm90 %[[ZERO]], %[[PLAN]]#0[%{{.*}}], %[[PLAN]]#1 slot(%{{.*}}) : <64 x 128 x f32>, <6 x 128 x 128 x f8E4M3FN, swizzle = 128>, <6 x 128 x 128 x f8E4M3FN, swizzle = 128>
+// CHECK-NEXT: gemm.wgmma.commit
+// CHECK-NEXT: gemm.wgmma.wait pending(0)
+// CHECK-NEXT: scf.if
+// CHECK-NEXT: gemm.pipeline.consumer_release
+// CHECK: %[[PROMOTED:.*]] = gemm.accum.promote %[[SUMS]], %[[ACC]] : <64 x 128 x f32>
+// CHECK-NEXT: scf.yield %[[PROMOTED]]
+// The epilogue scales each sub-tile by the tensor scales.
+// CHECK: %[[SCALED:.*]] = gemm.accum.scale %[[MAIN]]#0 values(0, 32) by(%[[S]]) : <64 x 128 x f32> -> <64 x 128 x f32>
+// CHECK-NEXT: gemm.accum.store_smem %[[SCALED]] atom(0) col(0)
+// CHECK: gemm.accum.scale %[[MAIN]]#0 values(32, 32) by(%[[S]])
+gemm.matmul @fp8_tensor a(f8E4M3FN, row) b(f8E4M3FN, col) c(bf16, row) acc(f32)
+    quant(#gemm.quant<a = tensor, b = tensor>)
+    config(#gemm.config<arch = sm_90a, tile = [128, 128, 128]>)
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// (b) fp8 block-wise (A 1 x 128, B 128 x 128): the k-block's scales are
+// loaded before its data is awaited and applied when it is promoted.
+//===----------------------------------------------------------------------===//
+
+// CHECK: {\22kind\22:\22scale\22,\22tensor\22:\22a\22,\22granularity\22:\22block\22},{\22kind\22:\22scale\22,\22tensor\22:\22b\22,\22granularity\22:\22block\22}
+// CHECK-LABEL: gpu.func @fp8_block(
+// CHECK-SAME: %[[M:[a-z0-9]+]]: i32, %[[N:[a-z0-9]+]]: i32, %[[K:[a-z0-9]+]]: i32, %[[SA:[a-z0-9]+]]: !llvm.ptr<1>, %[[SB:[a-z0-9]+]]: !llvm.ptr<1>)
+// CHECK: %[[KBLOCKS:.*]] = arith.ceildivui %[[K]]
+// CHECK: } consumer {
+// CHECK-NOT: gemm.scale.load
+// CHECK: scf.for %[[KB:.*]] = %{{.*}} to %{{.*}} step %c1_i32{{.*}} iter_args(%[[ACC:.*]] = %{{.*}}, %{{.*}} = %{{.*}}) -> (!gemm.accum<64 x 128 x f32>, i32)
+// A: row r of k-block kb at kb * M + r, clamped below (kb + 1) * M.
+// CHECK-NEXT: %[[BASE:.*]] = arith.muli %[[KB]], %[[M]] : i32
+// CHECK-NEXT: %[[END:.*]] = arith.addi %[[BASE]], %[[M]] : i32
+// CHECK-NEXT: %[[FIRST:.*]] = arith.addi %[[BASE]], %{{.*}} : i32
+// CHECK-NEXT: %[[ROWS:.*]] = gemm.scale.rows %[[SA]][%[[FIRST]]] below(%[[END]]) : !llvm.ptr<1> -> vector<2xf32>
+// B: block (n / 128, kb) of a [N / 128][K / 128] grid, the block column
+// clamped to the last.
+// CHECK: %[[COL:.*]] = arith.minui
+// CHECK-NEXT: %[[ROW:.*]] = arith.muli %[[COL]], %[[KBLOCKS]] : i32
+// CHECK-NEXT: %[[IDX:.*]] = arith.addi %[[ROW]], %[[KB]] : i32
+// CHECK-NEXT: %[[SBLK:.*]] = gemm.scale.load %[[SB]][%[[IDX]]] : !llvm.ptr<1>
+// CHECK-NEXT: gemm.pipeline.consumer_wait
+// CHECK: %[[SUMS:.*]] = gemm.mma.sm90
+// CHECK: gemm.wgmma.wait pending(0)
+// CHECK: gemm.accum.promote %[[SUMS]], %[[ACC]] rows(%[[ROWS]] : vector<2xf32>) by(%[[SBLK]]) : <64 x 128 x f32>
+// Nothing left to scale in the epilogue.
+// CHECK-NOT: gemm.accum.scale
+// CHECK: gemm.accum.store_smem
+gemm.matmul @fp8_block a(f8E4M3FN, row) b(f8E4M3FN, col) c(bf16, row) acc(f32)
+    quant(#gemm.quant<a = block, b = block>)
+    config(#gemm.config<arch = sm_90a, tile = [128, 128, 128]>)
+
+// -----
+
+// A 64-wide tile lies in one 128-column block of B: its block column is
+// origin N / 128, the same for two neighbouring tiles.
+// CHECK-LABEL: gpu.func @fp8_block_n64(
+// CHECK: gemm.scale.rows
+// CHECK: %[[DIV:.*]] = arith.divui %{{.*}}, %c128_i32{{.*}} : i32
+// CHECK: %[[B0:.*]] = gemm.scale.load
+// CHECK: gemm.accum.promote %{{.*}}, %{{.*}} rows(%{{.*}} : vector<2xf32>) by(%[[B0]]) : <64 x 64 x f32>
+gemm.matmul @fp8_block_n64 a(f8E4M3FN, row) b(f8E4M3FN, col) c(f32, row) acc(f32)
+    quant(#gemm.quant<a = block, b = block>)
+    config(#gemm.config<arch = sm_90a, tile = [128, 64, 128]>)
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// (c) fp8 row-wise A and column-wise B, promoted every 4 k-blocks: each
+// group keeps one WGMMA group in flight like the plain mainloop; the row
+// scales are loaded per tile before the mainloop, the column scales per
+// sub-tile.
+//===----------------------------------------------------------------------===//
+
+// CHECK: \22promote_every_k\22:512
+// CHECK-LABEL: gpu.func @fp8_rowwise(
+// CHECK-SAME: %[[N:[a-z0-9]+]]: i32, %{{[a-z0-9]+}}: i32, %[[SA:[a-z0-9]+]]: !llvm.ptr<1>, %[[SB:[a-z0-9]+]]: !llvm.ptr<1>)
+// CHECK: } consumer {
+// CHECK: %[[ROWS:.*]] = gemm.scale.rows %[[SA]][%{{.*}}] below(%{{.*}}) : !llvm.ptr<1> -> vector<2xf32>
+// CHECK: scf.for %[[KB:.*]] = %{{.*}} to %[[END:.*]] step %c4_i32
+// CHECK: gemm.mma.sm90
+// CHECK: gemm.wgmma.wait pending(1)
+// CHECK: %[[LAST:.*]] = arith.minui %{{.*}}, %[[END]] : i32
+// CHECK: scf.for %{{.*}} = %{{.*}} to %[[LAST]] step
+// CHECK: gemm.mma.sm90
+// CHECK: gemm.wgmma.wait pending(1)
+// CHECK: gemm.pipeline.consumer_release
+// CHECK: gemm.wgmma.wait pending(0)
+// CHECK: gemm.pipeline.consumer_release
+// CHECK: gemm.accum.promote %{{.*}}, %{{.*}} : <64 x 128 x f32>
+// CHECK: %[[COLS:.*]] = gemm.scale.cols %[[SB]][%{{.*}}] below(%[[N]]) : !llvm.ptr<1> -> vector<16xf32>
+// CHECK: gemm.tma.store_wait pending(1) read
+// CHECK: %[[Y:.*]] = gemm.accum.scale %{{.*}} values(0, 32) rows(%[[ROWS]] : vector<2xf32>) cols(%[[COLS]] : vector<16xf32>) : <64 x 128 x f32> -> <64 x 128 x f32>
+// CHECK-NEXT: gemm.accum.store_smem %[[Y]] atom(0) col(0)
+gemm.matmul @fp8_rowwise a(f8E4M3FN, row) b(f8E4M3FN, col) c(bf16, row) acc(f32)
+    quant(#gemm.quant<a = row, b = col, promote_every = 4>)
+    config(#gemm.config<arch = sm_90a, tile = [128, 128, 128]>)
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// (d) fp8 fast accumulation, mixed e4m3 x e5m2, 128x256: one WGMMA
+// accumulator, the plain mainloop.
+//===----------------------------------------------------------------------===//
+
+// CHECK: \22types\22:{\22a\22:\22e4m3\22,\22b\22:\22e5m2\22,\22c\22:\22f16\22,\22accumulator\22:\22f32\22,\22fp8_accumulation\22:{\22mode\22:\22fast\22,\22promote_every_k\22:0}}
+// CHECK-LABEL: gpu.func @fp8_fast(
+// CHECK: gemm.smem.plan : !gemm.smem<4 x 128 x 128 x f8E4M3FN, swizzle = 128>, !gemm.smem<4 x 256 x 128 x f8E5M2, swizzle = 128>
+// CHECK-NOT: gemm.accum.promote
+// CHECK: gemm.mma.sm90 {{.*}} : <64 x 256 x f32>, <4 x 128 x 128 x f8E4M3FN, swizzle = 128>, <4 x 256 x 128 x f8E5M2, swizzle = 128>
+// CHECK-NOT: gemm.accum.promote
+// CHECK: gemm.accum.store_smem
+gemm.matmul @fp8_fast a(f8E4M3FN, row) b(f8E5M2, col) c(f16, row) acc(f32)
+    quant(#gemm.quant<accumulate = fast>)
+    config(#gemm.config<arch = sm_90a, tile = [128, 256, 128]>)
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// (e) fp8 output: 128-column staging sub-tiles of fp8, the output scale and
+// the amax passed to each store.
+//===----------------------------------------------------------------------===//
+
+// CHECK: \22c\22:\22e5m2\22
+// CHECK-SAME: {\22kind\22:\22tma_descriptor\22,\22tensor\22:\22c\22,\22box\22:[128,64]
+// CHECK-SAME: {\22kind\22:\22scale\22,\22tensor\22:\22c\22,\22granularity\22:\22tensor\22},{\22kind\22:\22amax\22}]
+// CHECK-LABEL: gpu.func @fp8_out(
+// CHECK-SAME: %[[SC:[a-z0-9]+]]: !llvm.ptr<1>, %[[AMAX:[a-z0-9]+]]: !llvm.ptr<1>)
+// CHECK: gemm.smem.plan : {{.*}}, !gemm.smem<4 x 64 x 128 x f8E5M2, swizzle = 128>
+// CHECK: } consumer {
+// CHECK: %[[OUT:.*]] = gemm.scale.load %[[SC]][%{{.*}}] : !llvm.ptr<1>
+// CHECK: gemm.accum.store_smem %{{.*}} atom(0) col(0) -> %{{.*}} scale(%[[OUT]]) amax(%[[AMAX]] : !llvm.ptr<1>) : <64 x 128 x f32>, <4 x 64 x 128 x f8E5M2, swizzle = 128>
+gemm.matmul @fp8_out a(f8E5M2, row) b(f8E4M3FN, col) c(f8E5M2, row) acc(f32)
+    quant(#gemm.quant<c = tensor>)
+    config(#gemm.config<arch = sm_90a, tile = [128, 128, 128]>)
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// (f) int8: s32 accumulators; an i32 output stores them as they are (32
+// columns per sub-tile); mixed s8 x u8 needs PTX ISA 8.4.
+//===----------------------------------------------------------------------===//
+
+// CHECK: \22types\22:{\22a\22:\22s8\22,\22b\22:\22s8\22,\22c\22:\22s32\22,\22accumulator\22:\22s32\22}
+// CHECK-LABEL: gpu.module @int8 [#nvvm.target<O = 3, chip = "sm_90a">]
+// CHECK: gemm.smem.plan : !gemm.smem<4 x 128 x 128 x si8, swizzle = 128>, !gemm.smem<4 x 256 x 128 x si8, swizzle = 128>, !gemm.smem<4 x 64 x 32 x i32, swizzle = 128>
+// CHECK: gemm.accum.zero : <64 x 256 x i32>
+// CHECK: gemm.mma.sm90 {{.*}} : <64 x 256 x i32>, <4 x 128 x 128 x si8, swizzle = 128>, <4 x 256 x 128 x si8, swizzle = 128>
+// CHECK-NOT: gemm.accum.scale
+// CHECK: gemm.accum.store_smem %{{.*}} atom(0) col(0) -> %{{.*}} : <64 x 256 x i32>, <4 x 64 x 32 x i32, swizzle = 128>
+// CHECK: gemm.accum.store_smem %{{.*}} atom(0) col(224)
+gemm.matmul @int8 a(si8, row) b(si8, col) c(i32, row) acc(i32)
+    config(#gemm.config<arch = sm_90a, tile = [128, 256, 128]>)
+
+// -----
+
+// Dequantised to bf16 by per-row and per-column scales.
+// CHECK: \22types\22:{\22a\22:\22u8\22,\22b\22:\22s8\22,\22c\22:\22bf16\22,\22accumulator\22:\22s32\22}
+// CHECK-SAME: {\22kind\22:\22scale\22,\22tensor\22:\22a\22,\22granularity\22:\22row\22},{\22kind\22:\22scale\22,\22tensor\22:\22b\22,\22granularity\22:\22col\22}
+// CHECK-LABEL: gpu.module @int8_dequant [#nvvm.target<O = 3, chip = "sm_90a", features = "+ptx84">]
+// CHECK: %[[ROWS:.*]] = gemm.scale.rows
+// CHECK: %[[ACC:.*]]:2 = scf.for
+// CHECK: %[[COLS:.*]] = gemm.scale.cols
+// CHECK: %[[Y:.*]] = gemm.accum.scale %[[ACC]]#0 values(0, 32) rows(%[[ROWS]] : vector<2xf32>) cols(%[[COLS]] : vector<16xf32>) : <64 x 256 x i32> -> <64 x 256 x f32>
+// CHECK-NEXT: gemm.accum.store_smem %[[Y]] atom(0) col(0) -> %{{.*}} : <64 x 256 x f32>, <4 x 64 x 64 x bf16, swizzle = 128>
+gemm.matmul @int8_dequant a(ui8, row) b(si8, col) c(bf16, row) acc(i32)
+    quant(#gemm.quant<a = row, b = col>)
+    config(#gemm.config<arch = sm_90a, tile = [128, 256, 128]>)
+
+// -----
+
+// Without scales, an int8 product into bf16 is only converted.
+// CHECK-LABEL: gpu.func @int8_convert(
+// CHECK-NOT: gemm.scale
+// CHECK: gemm.accum.scale %{{.*}} values(0, 32) : <64 x 256 x i32> -> <64 x 256 x f32>
+gemm.matmul @int8_convert a(si8, row) b(si8, col) c(bf16, row) acc(i32)
+    config(#gemm.config<arch = sm_90a, tile = [128, 256, 128]>)
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// (g) tf32: f32 tiles of 32 columns (128 bytes), f32 out.
+//===----------------------------------------------------------------------===//
+
+// CHECK: \22types\22:{\22a\22:\22f32\22,\22b\22:\22f32\22,\22c\22:\22f32\22,\22accumulator\22:\22f32\22}
+// CHECK-SAME: \22box\22:[32,128]
+// CHECK-LABEL: gpu.func @tf32(
+// CHECK: gemm.smem.plan : !gemm.smem<4 x 128 x 32 x f32, swizzle = 128>, !gemm.smem<4 x 256 x 32 x f32, swizzle = 128>, !gemm.smem<4 x 64 x 32 x f32, swizzle = 128>
+// CHECK: gemm.mma.sm90 {{.*}} : <64 x 256 x f32>, <4 x 128 x 32 x f32, swizzle = 128>, <4 x 256 x 32 x f32, swizzle = 128>
+// CHECK-NOT: gemm.accum.scale
+gemm.matmul @tf32 a(f32, row) b(f32, col) c(f32, row) acc(f32)
+    config(#gemm.config<arch = sm_90a, tile = [128, 256, 32]>)
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// (h) Batches and a column-major C (issue 17's layouts and batches): a
+// batched fp8 kernel with per-tensor scales takes them after the batch
+// parameters (and after the split-K workspaces); its dequantised bf16 C
+// column-major is staged transposed. An int8 kernel's s32 C column-major
+// likewise (32-bit slots).
+//===----------------------------------------------------------------------===//
+
+// CHECK: \22layouts\22:{\22a\22:\22row\22,\22b\22:\22col\22,\22c\22:\22col\22}
+// CHECK-SAME: {\22kind\22:\22problem_size\22,\22dim\22:\22batch\22},{\22kind\22:\22problem_size\22,\22dim\22:\22batch_broadcast\22},{\22kind\22:\22scale\22,\22tensor\22:\22a\22,\22granularity\22:\22tensor\22},{\22kind\22:\22scale\22,\22tensor\22:\22b\22,\22granularity\22:\22tensor\22}]
+// CHECK-LABEL: gpu.func @fp8_batched_ccol(
+// CHECK-SAME: !gemm.tma_desc<f8E4M3FN, box = [128, 128, 1], swizzle = 128>
+// CHECK-SAME: %[[K:[a-z0-9]+]]: i32, %[[BATCH:[a-z0-9]+]]: i32, %[[BCAST:[a-z0-9]+]]: i32, %[[SA:[a-z0-9]+]]: !llvm.ptr<1>, %[[SB:[a-z0-9]+]]: !llvm.ptr<1>)
+// CHECK: gemm.scale.load %[[SA]]
+// CHECK: gemm.accum.promote
+// CHECK: %[[Y:.*]] = gemm.accum.scale
+// CHECK-NEXT: gemm.accum.store_smem %[[Y]] atom(0) col(0) transposed -> %{{.*}} : <64 x 128 x f32>, <4 x 64 x 64 x bf16, swizzle = 128>
+gemm.matmul @fp8_batched_ccol a(f8E4M3FN, row) b(f8E4M3FN, col) c(bf16, col) acc(f32) batched
+    quant(#gemm.quant<a = tensor, b = tensor>)
+    config(#gemm.config<arch = sm_90a, tile = [128, 128, 128]>)
+
+// -----
+
+// CHECK-LABEL: gpu.func @fp8_batched_split(
+// CHECK-SAME: %[[BATCH:[a-z0-9]+]]: i32, %[[BCAST:[a-z0-9]+]]: i32, %[[PART:[a-z0-9]+]]: !llvm.ptr<1>, %[[CNT:[a-z0-9]+]]: !llvm.ptr<1>, %[[SA:[a-z0-9]+]]: !llvm.ptr<1>, %[[SB:[a-z0-9]+]]: !llvm.ptr<1>)
+// CHECK: gemm.scale.load %[[SA]]
+gemm.matmul @fp8_batched_split a(f8E4M3FN, row) b(f8E4M3FN, col) c(bf16, row) acc(f32) batched
+    quant(#gemm.quant<a = tensor, b = tensor>)
+    config(#gemm.config<arch = sm_90a, tile = [128, 128, 128], scheduler = split_k, splits = 2>)
+
+// -----
+
+// CHECK-LABEL: gpu.func @int8_ccol(
+// CHECK: gemm.accum.store_smem %{{.*}} atom(0) col(0) transposed -> %{{.*}} : <64 x 256 x i32>, <4 x 64 x 32 x i32, swizzle = 128>
+gemm.matmul @int8_ccol a(si8, row) b(si8, col) c(i32, col) acc(i32)
+    config(#gemm.config<arch = sm_90a, tile = [128, 256, 128]>)

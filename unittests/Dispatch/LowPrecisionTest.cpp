@@ -1,0 +1,305 @@
+//===- LowPrecisionTest.cpp - fp8, int8 and tf32 configurations -----------===//
+//
+// The dispatcher's view of low-precision kernels (docs/LowPrecision.md):
+// their names (types, quant spelling), the gemm.matmul they compile from,
+// which tiles the compiler builds for them, the model's picks and the
+// kernel library's share of them.
+//
+//===----------------------------------------------------------------------===//
+
+#include "gemm/Dispatch/Dispatcher.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+using namespace gemm::dispatch;
+using gemm::bundle::ScaleGranularity;
+using ::testing::HasSubstr;
+
+namespace {
+
+KernelConfig parsed(const std::string &name) {
+  std::string error;
+  auto config = KernelConfig::parse(name, error);
+  EXPECT_TRUE(config) << error;
+  return config.value_or(KernelConfig{});
+}
+
+Problem lowp(uint64_t m, uint64_t n, uint64_t k, DType in,
+             std::optional<DType> out = std::nullopt, const char *quant = "",
+             std::optional<DType> b = std::nullopt) {
+  Problem p;
+  p.m = m;
+  p.n = n;
+  p.k = k;
+  p.inType = in;
+  p.outType = out;
+  p.inTypeB = b;
+  std::string error;
+  if (*quant)
+    p.quant = *QuantConfig::parse(quant, error);
+  return p;
+}
+
+/// The H200 model's hardware constants and tile efficiencies (2026-11-24)
+/// with its whole-tile candidates and a split-K and a stream-K one, without
+/// training points: low-precision kernels get the physics alone anyway.
+const char *H200Model = R"({
+  "format": "gemm-dispatch-model", "version": 1,
+  "gpu": {"name": "NVIDIA H200", "sm_count": 132},
+  "fitted_on": {},
+  "hardware": {"launch_us": 8.0447, "load_latency_us": 1.6102,
+               "l2_tbps": 11.9285, "read_tbps": 4.0938, "write_tbps": 4.6131,
+               "fixup_tbps": 5.0398, "stream_k_fixed_us": 11.9476,
+               "stream_k_traffic": 1.0, "cluster_compute": 1.0198},
+  "tile_efficiency": {"128x128_coop": 0.8123, "128x128_pingpong": 0.8208,
+                      "128x192_coop": 0.8465, "128x256_coop": 0.8536,
+                      "128x64_coop": 0.7931, "128x64_pingpong": 0.7717,
+                      "256x128_coop": 0.836, "256x64_coop": 0.8,
+                      "64x128_pingpong": 0.8, "64x192_pingpong": 0.7413,
+                      "64x256_pingpong": 0.8, "64x64_pingpong": 0.8},
+  "correction": {"bandwidth": 0.6, "prior_weight": 0.5},
+  "candidates": {
+    "128x128x64_coop_c1x1_rm_s8_st0": [],
+    "128x128x64_coop_c1x1_rm_s8_st0_k2": [],
+    "128x128x64_pingpong_c1x1_rm_s8_st0": [],
+    "128x128x64_pingpong_c1x1_rm_s8_st0_sk": [],
+    "128x192x64_coop_c1x1_rm_s8_st0": [],
+    "128x256x64_coop_c1x1_rm_s8_st0": [],
+    "128x64x64_coop_c1x1_rm_s8_st0": [],
+    "128x64x64_pingpong_c1x1_rm_s8_st0": [],
+    "256x128x64_coop_c1x1_rm_s8_st0": [],
+    "256x64x64_coop_c1x1_rm_s8_st0": [],
+    "64x128x64_pingpong_c1x1_rm_s8_st0": [],
+    "64x192x64_pingpong_c1x1_rm_s8_st0": [],
+    "64x256x64_pingpong_c1x1_rm_s8_st0": [],
+    "64x64x64_pingpong_c1x1_rm_s8_st0": []
+  }
+})";
+
+const DispatchModel &h200Model() {
+  static const DispatchModel model = DispatchModel::parse(H200Model, "h200");
+  return model;
+}
+
+TEST(LowPrecisionTest, QuantSpellings) {
+  std::string error;
+  auto block = QuantConfig::parse("qbb", error);
+  ASSERT_TRUE(block);
+  EXPECT_EQ(block->a, ScaleGranularity::Block);
+  EXPECT_EQ(block->spelling(), "qbb");
+  auto fast = QuantConfig::parse("tnf", error);
+  ASSERT_TRUE(fast);
+  EXPECT_EQ(fast->a, ScaleGranularity::Tensor);
+  EXPECT_FALSE(fast->b);
+  EXPECT_TRUE(fast->fastAccumulation);
+  EXPECT_EQ(QuantConfig::parse("rc4", error)->promoteEvery, 4u);
+  EXPECT_EQ(QuantConfig().spelling(), "");
+  EXPECT_FALSE(QuantConfig::parse("qxx", error));
+  EXPECT_THAT(error, HasSubstr("not a quant spelling: 'qxx'"));
+}
+
+TEST(LowPrecisionTest, NamesRoundTrip) {
+  for (const char *name :
+       {"sm90_e4m3_cbf16_qtt_128x128x128_coop_c1x1_rm_s8_st0",
+        "sm90_e4m3xe5m2_cf16_qrc4_128x192x128_coop_c2x1_rm_s8_st0",
+        "sm90_e4m3_ce4m3_qttf_128x256x128_coop_c1x1_rm_s8_st0",
+        "sm90_e5m2_cbf16_64x128x128_pingpong_c1x1_rm_s8_st0_k2",
+        "sm90_s8_cs32_128x256x128_coop_c1x1_rm_s8_st0",
+        "sm90_u8xs8_cbf16_qrc_128x256x128_coop_c1x1_rm_s8_st0_sk",
+        "sm90_f32_128x256x32_coop_c1x1_rm_s8_st0"})
+    EXPECT_EQ(parsed(name).name(), name);
+  KernelConfig mixed = parsed("sm90_u8xs8_cbf16_qrc_128x256x128_coop_c1x1_rm_"
+                              "s8_st0");
+  EXPECT_EQ(mixed.inType, DType::U8);
+  EXPECT_EQ(mixed.bType(), DType::S8);
+  EXPECT_EQ(mixed.cType(), DType::BF16);
+  EXPECT_EQ(mixed.quant.b, ScaleGranularity::Col);
+  // Defaults: fp8 -> bf16, s8 -> s32, f32 -> f32.
+  EXPECT_EQ(KernelConfig::defaultOutput(DType::E4M3), DType::BF16);
+  EXPECT_EQ(KernelConfig::defaultOutput(DType::S8), DType::S32);
+  EXPECT_EQ(KernelConfig::tileKFor(DType::E5M2), 128u);
+  EXPECT_EQ(KernelConfig::tileKFor(DType::F32), 32u);
+}
+
+TEST(LowPrecisionTest, MlirIsTheCompilersInput) {
+  EXPECT_EQ(parsed("sm90_e4m3xe5m2_ce4m3_qrc4_128x128x128_coop_c1x1_rm_s8_st0")
+                .mlir(),
+            "gemm.matmul @sm90_e4m3xe5m2_ce4m3_qrc4_128x128x128_coop_c1x1_rm_"
+            "s8_st0 a(f8E4M3FN, row) b(f8E5M2, col) c(f8E4M3FN, row) "
+            "acc(f32)\n"
+            "    quant(#gemm.quant<a = row, b = col, c = tensor, "
+            "promote_every = 4>)\n"
+            "    config(#gemm.config<arch = sm_90a, tile = [128, 128, 128], "
+            "cluster = [1, 1], stages = 0, schedule = cooperative, raster = "
+            "along_m, swizzle = 8>)\n");
+  EXPECT_THAT(
+      parsed("sm90_s8xu8_cbf16_qtt_128x256x128_coop_c1x1_rm_s8_st0").mlir(),
+      HasSubstr("a(si8, row) b(ui8, col) c(bf16, row) acc(i32)\n"
+                "    quant(#gemm.quant<a = tensor, b = tensor>)"));
+  EXPECT_THAT(parsed("sm90_f32_128x256x32_coop_c1x1_rm_s8_st0").mlir(),
+              HasSubstr("a(f32, row) b(f32, col) c(f32, row) acc(f32)\n"
+                        "    config("));
+  // A stage of 128-byte rows, as for bf16 128x256x64: 4 stages.
+  EXPECT_EQ(
+      parsed("sm90_s8_cs32_128x256x128_coop_c1x1_rm_s8_st0").derivedStages(),
+      4u);
+}
+
+TEST(LowPrecisionTest, BuildableFollowsTheCompilersRules) {
+  std::string why;
+  // Promoted fp8: twice the accumulator, at most 192 registers.
+  EXPECT_TRUE(parsed("sm90_e4m3_cbf16_qtt_128x192x128_coop_c1x1_rm_s8_st0")
+                  .buildable());
+  EXPECT_FALSE(parsed("sm90_e4m3_cbf16_qtt_128x256x128_coop_c1x1_rm_s8_st0")
+                   .buildable(&why));
+  EXPECT_THAT(why, HasSubstr("256 accumulator registers per consumer thread "
+                             "(promoted fp8: two accumulators)"));
+  EXPECT_TRUE(parsed("sm90_e4m3_cbf16_qttf_128x256x128_coop_c1x1_rm_s8_st0")
+                  .buildable());
+  // Block-wise B scales cover 128 columns.
+  EXPECT_FALSE(parsed("sm90_e4m3_cbf16_qbb_128x192x128_coop_c1x1_rm_s8_st0")
+                   .buildable(&why));
+  EXPECT_THAT(why, HasSubstr("block-wise scales need tile N to divide 128"));
+  // fp8 outputs stage 128 columns per sub-tile.
+  EXPECT_FALSE(parsed("sm90_e4m3_ce4m3_qtt_128x64x128_coop_c1x1_rm_s8_st0")
+                   .buildable(&why));
+  EXPECT_THAT(why, HasSubstr("128-column epilogue sub-tile"));
+  // 8-bit integer WGMMA N.
+  KernelConfig n40 = parsed("sm90_s8_cs32_128x256x128_coop_c1x1_rm_s8_st0");
+  n40.tileN = 40;
+  EXPECT_FALSE(n40.buildable(&why));
+  EXPECT_THAT(why, HasSubstr("N of 8, 16, 24 or a multiple of 16"));
+}
+
+TEST(LowPrecisionTest, TheModelPicksAmongBuildableTiles) {
+  const DispatchModel &model = h200Model();
+  Target h200;
+  // The model's candidates at the type's BK, of the tiles the compiler
+  // builds, by the physics at the type's MMA rate.
+  for (const Problem &p :
+       {lowp(4096, 4096, 4096, DType::E4M3, DType::BF16, "tt"),
+        lowp(8192, 8192, 8192, DType::E4M3, DType::BF16, "bb"),
+        lowp(128, 8192, 8192, DType::E4M3, DType::BF16, "rc"),
+        lowp(4096, 4096, 4096, DType::S8),
+        lowp(4096, 4096, 4096, DType::S8, DType::BF16, "rc", DType::U8),
+        lowp(4096, 4096, 4096, DType::F32),
+        lowp(2048, 28672, 8192, DType::E4M3, DType::E4M3, "tt")}) {
+    Selection s = select(p, model, h200);
+    EXPECT_EQ(s.source, Source::Model) << p.toString();
+    EXPECT_TRUE(s.config.buildable()) << s.config.name();
+    EXPECT_EQ(s.config.inType, p.inType);
+    EXPECT_EQ(s.config.quant, p.quant);
+    EXPECT_EQ(s.config.tileK, KernelConfig::tileKFor(p.inType));
+  }
+  EXPECT_EQ(
+      select(lowp(4096, 4096, 4096, DType::S8), model, h200).config.name(),
+      "sm90_s8_cs32_128x256x128_coop_c1x1_rm_s8_st0");
+  // Promoted fp8 cannot take 128x256 tiles; fast accumulation can.
+  EXPECT_EQ(select(lowp(4096, 4096, 4096, DType::E4M3, DType::BF16, "ttf"),
+                   model, h200)
+                .config.tileN,
+            256u);
+  EXPECT_LE(select(lowp(4096, 4096, 4096, DType::E4M3, DType::BF16, "tt"),
+                   model, h200)
+                .config.tileN,
+            192u);
+}
+
+TEST(LowPrecisionTest, BadProblemsAreRefused) {
+  auto message = [](const Problem &p) -> std::string {
+    try {
+      select(p, h200Model(), {});
+    } catch (const DispatchError &e) {
+      return e.what();
+    }
+    return "no error";
+  };
+  EXPECT_THAT(message(lowp(64, 64, 64, DType::E4M3, DType::S32)),
+              HasSubstr("the output of e4m3 inputs is bf16, f16 or f32, or "
+                        "e4m3/e5m2"));
+  EXPECT_THAT(message(lowp(64, 64, 64, DType::BF16, std::nullopt, "tt")),
+              HasSubstr("scales apply to fp8 and 8-bit integer inputs"));
+  EXPECT_THAT(message(lowp(64, 64, 64, DType::S8, DType::BF16, "bb")),
+              HasSubstr("8-bit integers accumulate exactly"));
+  EXPECT_THAT(message(lowp(64, 64, 64, DType::S8, DType::S32, "rc")),
+              HasSubstr("an s32 output has no scales"));
+  EXPECT_THAT(message(lowp(64, 64, 64, DType::E4M3, DType::BF16, "bt")),
+              HasSubstr("block-wise scales go together"));
+}
+
+TEST(LowPrecisionTest, TheLibraryShipsBuildableKernels) {
+  std::vector<KernelConfig> set = lowPrecisionLibrarySet(h200Model());
+  EXPECT_GE(set.size(), 20u);
+  for (const KernelConfig &config : set)
+    EXPECT_TRUE(config.buildable()) << config.name();
+  // The model's picks of the library's problems at the usual sizes are in
+  // it, so the package needs no compiler for them.
+  for (Problem p : libraryLowPrecisionProblems()) {
+    p.m = p.n = p.k = 4096;
+    KernelConfig pick = select(p, h200Model(), {}).config;
+    EXPECT_NE(std::find(set.begin(), set.end(), pick), set.end())
+        << pick.name();
+  }
+}
+
+/// A version 2 model with the direct kernel among its candidates.
+const char *DirectModel = R"({
+  "format": "gemm-dispatch-model", "version": 2,
+  "gpu": {"name": "NVIDIA H200", "sm_count": 132},
+  "fitted_on": {},
+  "hardware": {"launch_us": 8, "load_latency_us": 1.5, "l2_tbps": 12,
+               "read_tbps": 4, "write_tbps": 4.5, "fixup_tbps": 5,
+               "stream_k_fixed_us": 12, "stream_k_traffic": 1.0,
+               "cluster_compute": 1.0, "stage_launch_us": 4,
+               "stage_tbps": 2, "direct_launch_us": 5,
+               "direct_kblock_us": 0.6, "direct_gloads_per_sm": 40},
+  "tile_efficiency": {"64x64_pingpong": 0.8, "128x128_coop": 0.85,
+                      "64x64_direct": 0.7},
+  "correction": {"bandwidth": 0.6, "prior_weight": 0.25},
+  "candidates": {
+    "64x64x64_pingpong_c1x1_rm_s8_st0": [],
+    "128x128x64_coop_c1x1_rm_s8_st0": [],
+    "64x64x64_direct_c1x1_rm_s8_st0": []
+  }
+})";
+
+TEST(LowPrecisionTest, TheDirectKernelIsNeverOfferedForLowPrecision) {
+  DispatchModel model = DispatchModel::parse(DirectModel, "direct.json");
+  std::string why;
+  // The direct kernel is built for bf16 and f16 only.
+  KernelConfig fp8 =
+      parsed("sm90_e4m3_cbf16_qtt_64x64x128_direct_c1x1_rm_s8_st0");
+  EXPECT_TRUE(fp8.direct());
+  EXPECT_FALSE(fp8.buildable(&why));
+  EXPECT_THAT(why, HasSubstr("the direct kernel (schedule = direct) takes "
+                             "bf16 and f16 inputs without scales"));
+  EXPECT_FALSE(
+      parsed("sm90_s8_cs32_64x64x128_direct_c1x1_rm_s8_st0").buildable());
+  EXPECT_FALSE(parsed("sm90_f32_64x64x32_direct_c1x1_rm_s8_st0").buildable());
+  EXPECT_TRUE(parsed("sm90_bf16_64x64x64_direct_c1x1_rm_s8_st0").buildable());
+  // Small odd problems whose TMA kernels would stage every matrix: a bf16
+  // one takes the direct kernel, low-precision ones never do.
+  Problem bf16 = lowp(44, 206, 46, DType::BF16);
+  bf16.staged = {true, true, true};
+  EXPECT_TRUE(select(bf16, model, {}).config.direct());
+  for (Problem p :
+       {lowp(44, 206, 46, DType::E4M3, DType::BF16, "tt"),
+        lowp(44, 206, 46, DType::S8), lowp(44, 206, 46, DType::F32)}) {
+    p.staged = {true, true, true};
+    KernelConfig typed = fp8;
+    typed.inType = p.inType;
+    typed.outType = p.outType;
+    typed.quant = p.quant;
+    typed.tileK = KernelConfig::tileKFor(p.inType);
+    EXPECT_FALSE(isApplicable(typed, p, {})) << p.toString();
+    Selection s = select(p, model, {});
+    EXPECT_FALSE(s.config.direct()) << s.config.name();
+    EXPECT_EQ(s.config.inType, p.inType);
+    // Not even when it is the only kernel available.
+    std::vector<KernelConfig> only = {typed};
+    EXPECT_THROW(select(p, model, {}, &only), DispatchError) << p.toString();
+  }
+}
+
+} // namespace
