@@ -28,6 +28,7 @@ tool_dirs = [config.gemm_tools_dir, config.llvm_tools_dir]
 tools = ["gemm-dispatch"]
 if config.gemm_build_compiler:
     tools.append("gemm-opt")
+    tools.append("gemm-sim")
 if config.gemm_build_runtime:
     tools.append("gemm-runner")
 llvm_config.add_tool_substitutions(tools, tool_dirs)
@@ -40,7 +41,8 @@ config.substitutions.append(("%mlir_c_runner_utils", os.path.join(
     config.llvm_lib_dir, "libmlir_c_runner_utils.so")))
 
 if not config.gemm_build_compiler:
-    config.excludes += ["Dialect", "Conversion", "Pipelines", "PTX"]
+    config.excludes += ["Dialect", "Conversion", "Pipelines", "PTX",
+                        "Simulator"]
 if not config.gemm_build_runtime:
     config.excludes += ["Runtime", "GPU"]
 

@@ -27,6 +27,11 @@ void mlir::gemm::buildGemmToNVVMPipeline(OpPassManager &pm,
   pm.addPass(createGemmMaterializeSM100());
   if (options.checks)
     pm.addPass(createGemmCheckPipelines());
+  if (options.checks && options.protocolCheck) {
+    GemmCheckProtocolOptions protocol;
+    protocol.maxSteps = options.protocolMaxSteps;
+    pm.addPass(createGemmCheckProtocol(protocol));
+  }
   pm.addPass(createCanonicalizerPass());
   ConvertGemmToNVVMOptions conversion;
   conversion.debugWaitsMs = options.debugWaits;
@@ -46,6 +51,8 @@ void mlir::gemm::buildGemmToPTXPipeline(OpPassManager &pm,
   nvvm.storeSlots = options.storeSlots;
   nvvm.debugWaits = options.debugWaits;
   nvvm.checks = options.checks;
+  nvvm.protocolCheck = options.protocolCheck;
+  nvvm.protocolMaxSteps = options.protocolMaxSteps;
   buildGemmToNVVMPipeline(pm, nvvm);
   GpuModuleToBinaryPassOptions binary;
   binary.compilationTarget = "isa";

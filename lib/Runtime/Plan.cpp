@@ -565,6 +565,18 @@ LaunchPlan planLaunch(const KernelManifest &manifest, const Problem &problem,
   return plan;
 }
 
+std::optional<LaunchPlan> tryPlanLaunch(const KernelManifest &manifest,
+                                        const Problem &problem,
+                                        const PlanOptions &options,
+                                        std::string &error) {
+  try {
+    return planLaunch(manifest, problem, options);
+  } catch (const Error &e) {
+    error = e.what();
+    return std::nullopt;
+  }
+}
+
 std::vector<std::string> checkTmaPlan(const TmaPlan &plan) {
   std::vector<std::string> errors;
   std::string where = tensorName(plan.tensor) + " (params[" +

@@ -9,6 +9,8 @@
 #include "gemm/Runtime/Error.h"
 #include "gemm/Runtime/Reference.h"
 
+#include "gemm/Bundle/TestData.h"
+
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 #include <cuda_fp8.h>
@@ -207,6 +209,23 @@ fillNormalKernel(StorageOf<D> *data, uint64_t outer, uint64_t inner,
     if (column < inner)
       data[at] = Element<D>::encode(
           randomValue<D>(normalAt(seed, row * inner + column)));
+    else if (fillPadding)
+      data[at] = poison;
+  }
+}
+
+template <DType D>
+__global__ void
+fillSmallKernel(StorageOf<D> *data, uint64_t outer, uint64_t inner, uint64_t ld,
+                uint64_t batchStride, uint64_t total, bool fillPadding,
+                uint64_t seed, bundle::Tensor tensor, StorageOf<D> poison) {
+  for (uint64_t i = blockIdx.x * uint64_t(blockDim.x) + threadIdx.x; i < total;
+       i += uint64_t(gridDim.x) * blockDim.x) {
+    uint64_t row, column;
+    uint64_t at = addressOf(i, outer, ld, batchStride, row, column);
+    if (column < inner)
+      data[at] = Element<D>::encode(float(bundle::storedSmallIntegerAt(
+          seed, tensor, row / outer, outer, row % outer, column)));
     else if (fillPadding)
       data[at] = poison;
   }
@@ -478,6 +497,21 @@ void fillRandomNormal(CUdeviceptr ptr, const MatrixPlan &matrix, uint64_t seed,
         StorageOf<D>(poisonBits(D)));
   });
   checkLaunch("fillNormal");
+}
+
+void fillSmallIntegers(CUdeviceptr ptr, const MatrixPlan &matrix, uint64_t seed,
+                       CUstream stream) {
+  // Every stored entry by stored position (gemm/Bundle/TestData.h), as the
+  // simulator fills its buffers; padding as in fillRandomNormal.
+  uint64_t total = matrix.storedBatches() * matrix.outer * matrix.ld;
+  dispatch(matrix.dtype, [&](auto d) {
+    constexpr DType D = decltype(d)::value;
+    fillSmallKernel<D><<<strideBlocks(total), StrideThreads, 0, stream>>>(
+        reinterpret_cast<StorageOf<D> *>(ptr), matrix.outer, matrix.inner,
+        matrix.ld, matrix.batchStride, total, matrix.blocked(), seed,
+        matrix.tensor, StorageOf<D>(poisonBits(D)));
+  });
+  checkLaunch("fillSmall");
 }
 
 void referenceGemm(CUdeviceptr a, const MatrixPlan &aPlan, CUdeviceptr b,

@@ -62,7 +62,8 @@ float runnerOutputScale(const LaunchPlan &plan) {
   return float(8.0 / sigma);
 }
 
-/// The operands of one problem: fresh random-normal A and B from `seed` and
+/// The operands of one problem: fresh A and B from `seed` (random normal, or
+/// the simulator's small integers) and
 /// an output C, as the caller holds them (what cuBLAS and the references
 /// use); aligned scratch copies of the staged ones; the kernel's tensor maps
 /// over the scratch copies where staged and the caller's buffers elsewhere;
@@ -85,12 +86,15 @@ struct Operands {
   /// fp8 inputs accumulated fast (no promotion): cuBLASLt's baseline too.
   bool fastAccumulation = false;
 
-  Operands(const LaunchPlan &plan, uint64_t seed, CUstream stream)
+  Operands(const LaunchPlan &plan, uint64_t seed, CUstream stream,
+           InputValues inputs = InputValues::Normal)
       : a(plan.matrix(Tensor::A).bytes(), "tensor a"),
         b(plan.matrix(Tensor::B).bytes(), "tensor b"),
         c(plan.matrix(Tensor::C).bytes(), "tensor c"), staging(plan, stream) {
-    fillRandomNormal(a.get(), plan.matrix(Tensor::A), seed, stream);
-    fillRandomNormal(b.get(), plan.matrix(Tensor::B), seed, stream);
+    auto fill = inputs == InputValues::SmallIntegers ? fillSmallIntegers
+                                                     : fillRandomNormal;
+    fill(a.get(), plan.matrix(Tensor::A), seed, stream);
+    fill(b.get(), plan.matrix(Tensor::B), seed, stream);
     matrices = {staging.kernelAddress(Tensor::A, a.get()),
                 staging.kernelAddress(Tensor::B, b.get()),
                 staging.kernelAddress(Tensor::C, c.get())};
@@ -328,7 +332,7 @@ CheckResult GemmRunner::check(const LaunchPlan &plan,
   const MatrixPlan &b = plan.matrix(Tensor::B);
   const MatrixPlan &c = plan.matrix(Tensor::C);
   Stream stream;
-  Operands operands(plan, checkOptions.seed, stream.get());
+  Operands operands(plan, checkOptions.seed, stream.get(), checkOptions.inputs);
   auto run = [&](const std::string &which) {
     // Both the caller's C and its scratch copy start as NaN poison: an
     // element the kernel does not write stays poisoned in scratch and is
@@ -361,6 +365,26 @@ CheckResult GemmRunner::check(const LaunchPlan &plan,
   run("check run");
 
   CheckResult result;
+  if (checkOptions.keepOutput) {
+    // The caller's C as stored (gemm/Bundle/TestData.h): every entry's
+    // rows, packed.
+    std::vector<uint8_t> bytes(c.bytes());
+    checkCu(driver().cuMemcpyDtoH(bytes.data(), operands.c.get(), bytes.size()),
+            "copying C to the host");
+    bundle::MatrixDump dump;
+    dump.dtype = c.dtype;
+    dump.rows = c.batch * c.outer;
+    dump.cols = c.inner;
+    uint64_t elementBytes = bundle::elementBytes(c.dtype);
+    uint64_t rowBytes = c.inner * elementBytes;
+    dump.bytes.resize(dump.rows * rowBytes);
+    for (uint64_t row = 0; row < dump.rows; ++row)
+      std::copy_n(bytes.begin() +
+                      (row / c.outer) * c.batchStride * elementBytes +
+                      (row % c.outer) * c.ldBytes(),
+                  rowBytes, dump.bytes.begin() + row * rowBytes);
+    result.output = std::move(dump);
+  }
   result.seed = checkOptions.seed;
   result.tolerance = checkOptions.tolerance.value_or(
       defaultTolerance(bundle.manifest.types, plan.problem.k));

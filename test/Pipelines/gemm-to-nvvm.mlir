@@ -1,6 +1,22 @@
 // RUN: gemm-opt %s --gemm-to-nvvm | FileCheck %s
 // RUN: gemm-opt %s --gemm-to-nvvm | FileCheck %s --check-prefix=NOGEMM
 // RUN: gemm-opt %s --gemm-materialize-sm90 | FileCheck %s --check-prefix=SANITY
+// RUN: gemm-opt %s --gemm-to-nvvm --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefix=CHECKS
+// RUN: gemm-opt %s --gemm-to-nvvm=protocol-check=false --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefix=NOPROTOCOL
+// RUN: gemm-opt %s --gemm-to-nvvm=checks=false --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefix=NOCHECKS
+
+// The static checks run after the kernels are built: expect_tx bytes
+// (gemm-check-pipelines), then the whole protocol in the simulator
+// (gemm-check-protocol); protocol-check=false skips the second, checks=false
+// both (gemm-check-placement, before the materializers, always runs).
+// CHECKS: gemm-materialize-sm100,
+// CHECKS-NEXT: gemm-check-pipelines,
+// CHECKS-NEXT: gemm-check-protocol{
+// NOPROTOCOL: gemm-check-pipelines,
+// NOPROTOCOL-NOT: gemm-check-protocol
+// NOCHECKS: gemm-check-placement,
+// NOCHECKS-NOT: gemm-check-pipelines
+// NOCHECKS-NOT: gemm-check-protocol
 
 // The gemm-to-nvvm pipeline lowers gemm.matmul ops all the way to LLVM/NVVM
 // kernels in gpu.modules: no gemm op is left (only the gemm.bundles launch

@@ -708,11 +708,11 @@ bool mutateMatmul(std::string &text, Rng &rng) {
 //===----------------------------------------------------------------------===//
 
 bool mutateOptions(std::string &text, Rng &rng) {
-  const char *const keys[] = {"ptx", "debug-waits", "wgmma-lookahead",
-                              "store-slots", "checks"};
+  const char *const keys[] = {"ptx",         "debug-waits", "wgmma-lookahead",
+                              "store-slots", "checks",      "protocol"};
   std::string key = pick(rng, keys);
   std::string value;
-  if (key == "ptx" || key == "checks")
+  if (key == "ptx" || key == "checks" || key == "protocol")
     value = chance(rng, 1, 2) ? "1" : "0";
   else if (key == "debug-waits") {
     const char *const values[] = {

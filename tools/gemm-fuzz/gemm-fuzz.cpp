@@ -3,10 +3,11 @@
 // Each input is an MLIR file. It is parsed (which verifies it), printed and
 // parsed again, and, when it parses, compiled in-process by the pipeline
 // gemm-opt --gemm-to-nvvm runs: the placement check, materialize (sm_90a and
-// sm_100a), the static checks, the lowering to NVVM; for a share of inputs on
-// to PTX through LLVM's NVPTX back end (gemm-to-ptx with no output directory:
-// nothing is written, ptxas is not run). docs/Fuzzing.md describes how to build and
-// run it.
+// sm_100a), the static checks (gemm-check-protocol, the simulator, for a share
+// of inputs and within a step bound), the lowering to NVVM; for a share of
+// inputs on to PTX through LLVM's NVPTX back end (gemm-to-ptx with no output
+// directory: nothing is written, ptxas is not run). docs/Fuzzing.md describes
+// how to build and run it.
 //
 // Diagnostics are expected outcomes. What the harness treats as a bug (and
 // aborts on, so libFuzzer saves the input) besides what the sanitizers,
@@ -20,7 +21,10 @@
 //   - a pipeline that succeeds but leaves gemm ops (or, for PTX, a
 //     gpu.module without its binary) behind;
 //   - an LLVM fatal error (report_fatal_error, e.g. the NVPTX back end
-//     unable to select an instruction we emitted).
+//     unable to select an instruction we emitted);
+//   - a protocol violation that gemm-check-protocol finds in a kernel the
+//     materializers made (a wrong kernel, or a simulator without the
+//     semantics of an op the compiler emits).
 //
 //===----------------------------------------------------------------------===//
 
@@ -75,6 +79,9 @@ struct Options {
   int64_t wgmmaLookahead = 1;
   int64_t storeSlots = 2;
   bool checks = true;
+  /// gemm-check-protocol (with checks): the simulator runs every kernel,
+  /// bounded by Settings::protocolSteps.
+  bool protocol = false;
 };
 
 /// Settings of the whole run, from the environment.
@@ -94,6 +101,15 @@ struct Settings {
   /// long because what one input uniques (attributes, types, names) is never
   /// freed before the context is.
   uint64_t contextRuns = 256;
+  /// Inputs without `protocol=` in their option line run gemm-check-protocol
+  /// when their hash is a multiple of this (0: never).
+  /// GEMM_FUZZ_PROTOCOL_EVERY, default 8.
+  uint64_t protocolEvery = 8;
+  /// gemm-check-protocol's step bound per kernel (its max-steps; past it
+  /// the check stops with a warning, not a finding; the smallest problems
+  /// go first), so that one input costs at most a fraction of a second.
+  /// GEMM_FUZZ_PROTOCOL_STEPS, default 100000 (0: none).
+  uint64_t protocolSteps = 100000;
 };
 
 Settings settings;
@@ -181,6 +197,8 @@ Options optionsFor(const std::string &text) {
     options.storeSlots = 1 + (hash >> 32) % 4;
   if ((hash >> 36) % 32 == 0)
     options.checks = false;
+  options.protocol =
+      settings.protocolEvery != 0 && (hash >> 44) % settings.protocolEvery == 0;
   // The option line (gemm_fuzz::kOptionsPrefix) overrides.
   std::string prefix = gemm_fuzz::kOptionsPrefix;
   if (text.compare(0, prefix.size(), prefix) != 0)
@@ -208,6 +226,8 @@ Options optionsFor(const std::string &text) {
       options.storeSlots = value;
     else if (key == "checks")
       options.checks = value != 0;
+    else if (key == "protocol")
+      options.protocol = value != 0;
   }
   return options;
 }
@@ -220,9 +240,15 @@ struct Diagnostics {
   /// The message of the first error, without its location.
   std::string firstError;
 
+  /// The message of the latest error.
+  std::string lastPassError;
+
   void add(Diagnostic &diag) {
-    if (diag.getSeverity() == DiagnosticSeverity::Error && errors++ == 0)
-      firstError = diag.str();
+    if (diag.getSeverity() == DiagnosticSeverity::Error) {
+      if (errors++ == 0)
+        firstError = diag.str();
+      lastPassError = diag.str();
+    }
     std::string text;
     llvm::raw_string_ostream os(text);
     os << diag.getLocation() << ": " << diag;
@@ -277,6 +303,8 @@ void compile(MLIRContext &ctx, ModuleOp module, const Options &options,
     ptx.storeSlots = options.storeSlots;
     ptx.debugWaits = options.debugWaits;
     ptx.checks = options.checks;
+    ptx.protocolCheck = options.protocol;
+    ptx.protocolMaxSteps = settings.protocolSteps;
     mlir::gemm::buildGemmToPTXPipeline(pm, ptx);
   } else {
     mlir::gemm::GemmToNVVMOptions nvvm;
@@ -284,12 +312,21 @@ void compile(MLIRContext &ctx, ModuleOp module, const Options &options,
     nvvm.storeSlots = options.storeSlots;
     nvvm.debugWaits = options.debugWaits;
     nvvm.checks = options.checks;
+    nvvm.protocolCheck = options.protocol;
+    nvvm.protocolMaxSteps = settings.protocolSteps;
     mlir::gemm::buildGemmToNVVMPipeline(pm, nvvm);
   }
+  // Kernel IR written by hand (seeds from the simulator's tests) may break
+  // the protocol on purpose; kernels the materializers make must not.
+  bool handWritten = false;
+  module.walk([&](gpu::GPUModuleOp) { handWritten = true; });
   unsigned errorsBefore = diags.errors;
   if (failed(pm.run(module))) {
     if (diags.errors == errorsBefore)
       bug("the pipeline failed without an error diagnostic");
+    if (!handWritten && diags.errors > errorsBefore &&
+        StringRef(diags.lastPassError).starts_with("protocol violation"))
+      bug("gemm-check-protocol rejected a kernel the materializers made");
     ++stats.diagnosed;
     if (settings.verbose)
       llvm::errs() << "gemm-fuzz: outcome: diagnosed by the pipeline\n";
@@ -397,6 +434,10 @@ extern "C" int LLVMFuzzerInitialize(int *argc, char ***argv) {
     settings.stats = std::strcmp(print, "0") != 0;
   if (const char *timing = std::getenv("GEMM_FUZZ_TIMING"))
     settings.timing = std::strcmp(timing, "0") != 0;
+  if (const char *every = std::getenv("GEMM_FUZZ_PROTOCOL_EVERY"))
+    settings.protocolEvery = std::strtoull(every, nullptr, 10);
+  if (const char *steps = std::getenv("GEMM_FUZZ_PROTOCOL_STEPS"))
+    settings.protocolSteps = std::strtoull(steps, nullptr, 10);
   if (const char *runs = std::getenv("GEMM_FUZZ_CONTEXT_RUNS"))
     settings.contextRuns =
         std::max<uint64_t>(1, std::strtoull(runs, nullptr, 10));

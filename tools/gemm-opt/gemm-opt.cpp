@@ -17,8 +17,14 @@
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 
+namespace mlir::gemm::test {
+/// The test-only passes of test/lib (gemm-test-plant-bug).
+void registerTestPasses();
+} // namespace mlir::gemm::test
+
 int main(int argc, char **argv) {
   mlir::registerAllPasses();
+  mlir::gemm::test::registerTestPasses();
   mlir::gemm::registerGemmTransformsPasses();
   mlir::gemm::registerGemmConversionPasses();
   mlir::gemm::registerGemmPipelines();

@@ -95,18 +95,14 @@ Options parseCommandLine(const std::vector<std::string> &args) {
   static const char *const flags[] = {
       "--check",   "--bench", "--cold-l2", "--pad-leading-dims",
       "--dry-run", "--help",  "-h",        "--probe"};
-  static const char *const valued[] = {"--m",          "--n",
-                                       "--k",          "--batch",
-                                       "--shapes",     "--reference",
-                                       "--seed",       "--tolerance",
-                                       "--warmup",     "--iters",
-                                       "--vs",         "--json",
-                                       "--timeout-ms", "--sm-count",
-                                       "--device",     "--unaligned",
-                                       "--library",    "--dtype",
-                                       "--out-dtype",  "--quant",
-                                       "--layout",     "--batch-strides",
-                                       "--realign"};
+  static const char *const valued[] = {
+      "--m",          "--n",         "--k",           "--batch",
+      "--shapes",     "--reference", "--seed",        "--tolerance",
+      "--warmup",     "--iters",     "--vs",          "--json",
+      "--timeout-ms", "--sm-count",  "--device",      "--unaligned",
+      "--library",    "--dtype",     "--out-dtype",   "--quant",
+      "--layout",     "--batch-strides", "--realign", "--inputs",
+      "--dump-c",     "--expect-c"};
   auto isOneOf = [](const std::string &name, const auto &list) {
     for (const char *entry : list)
       if (name == entry)
@@ -304,6 +300,29 @@ Options parseCommandLine(const std::vector<std::string> &args) {
   }
   if (has("--seed"))
     options.seed = parseUInt(values["--seed"], "--seed", 0);
+  if (has("--inputs")) {
+    const std::string &inputs = values["--inputs"];
+    if (inputs == "normal")
+      options.inputs = runtime::InputValues::Normal;
+    else if (inputs == "small-int")
+      options.inputs = runtime::InputValues::SmallIntegers;
+    else
+      usageError("--inputs: expected normal or small-int, got '" + inputs +
+                 "'");
+  }
+  for (const char *name : {"--dump-c", "--expect-c"}) {
+    if (!has(name))
+      continue;
+    if (options.problems.size() != 1)
+      usageError(std::string(name) +
+                 " takes one problem (--m --n --k), not a shape list");
+    if (!options.check)
+      usageError(std::string(name) + " needs --check (C of the check run)");
+  }
+  if (has("--dump-c"))
+    options.dumpC = values["--dump-c"];
+  if (has("--expect-c"))
+    options.expectC = values["--expect-c"];
   if (has("--tolerance"))
     options.tolerance = parsePositive(values["--tolerance"], "--tolerance");
   constexpr uint64_t maxInt = std::numeric_limits<int>::max();
@@ -375,6 +394,11 @@ what to do (default: --check):
   --reference MODE      auto (default), cublas, naive or both
   --tolerance X         relative Frobenius error bound (default per dtype)
   --seed S              input seed (default 1; shape i uses S + i)
+  --inputs KIND         normal (default: random normal values) or small-int
+                        (gemm-sim's small integers: every sum is exact)
+  --dump-c FILE         write C after the check (gemm/Bundle/TestData.h)
+  --expect-c FILE       fail unless C equals this dump (gemm-sim --dump-dir)
+                        bit for bit; use with --inputs small-int
   --bench               time the kernel with CUDA events
   --warmup W --iters I  warm-up and timed runs (default 10 and 50)
   --vs cublas           time cuBLASLt on the same inputs, interleaved

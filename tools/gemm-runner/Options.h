@@ -37,6 +37,12 @@ struct Options {
   runtime::ReferenceMode reference = runtime::ReferenceMode::Auto;
   uint64_t seed = 1;
   std::optional<double> tolerance;
+  /// --inputs: random normal (default) or the simulator's small integers.
+  runtime::InputValues inputs = runtime::InputValues::Normal;
+  /// --dump-c FILE: write C (gemm/Bundle/TestData.h format) after the check.
+  std::optional<std::string> dumpC;
+  /// --expect-c FILE: C must equal this dump bit for bit (e.g. gemm-sim's).
+  std::optional<std::string> expectC;
   int warmup = 10;
   int iterations = 50;
   bool vsCublas = false;

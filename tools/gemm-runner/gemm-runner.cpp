@@ -456,6 +456,53 @@ std::string pickFromLibrary(Options &options, ordered_json &report) {
   return library.manifestPath(selection.config).string();
 }
 
+/// Compares C with the dump at `path` (gemm-sim's) bit for bit; clears
+/// `passed` and says where they differ when they do.
+std::string compareWithDump(const bundle::MatrixDump &output,
+                            const std::string &path, bool &passed) {
+  std::string error;
+  std::optional<bundle::MatrixDump> expected =
+      bundle::readMatrixDump(path, error);
+  if (!expected)
+    throw Error(ErrorKind::Usage, "--expect-c: " + error);
+  if (expected->dtype != output.dtype || expected->rows != output.rows ||
+      expected->cols != output.cols) {
+    passed = false;
+    return "C is " + std::to_string(output.rows) + " x " +
+           std::to_string(output.cols) + " " +
+           std::string(bundle::toString(output.dtype)) + " but " + path +
+           " holds " + std::to_string(expected->rows) + " x " +
+           std::to_string(expected->cols) + " " +
+           std::string(bundle::toString(expected->dtype));
+  }
+  uint64_t differ = 0;
+  std::string first;
+  for (uint64_t row = 0; row < output.rows; ++row)
+    for (uint64_t col = 0; col < output.cols; ++col) {
+      uint64_t got = output.elementBits(row, col);
+      uint64_t want = expected->elementBits(row, col);
+      if (got == want)
+        continue;
+      if (!differ++) {
+        char text[128];
+        std::snprintf(text, sizeof(text),
+                      "C[%llu][%llu] = 0x%llx, expected 0x%llx",
+                      static_cast<unsigned long long>(row),
+                      static_cast<unsigned long long>(col),
+                      static_cast<unsigned long long>(got),
+                      static_cast<unsigned long long>(want));
+        first = text;
+      }
+    }
+  if (!differ)
+    return "C equals " + path + " bit for bit (" +
+           std::to_string(output.rows * output.cols) + " elements)";
+  passed = false;
+  return "C differs from " + path + " in " + std::to_string(differ) + " of " +
+         std::to_string(output.rows * output.cols) + " elements; first " +
+         first;
+}
+
 int run(Options options, Context &context, ordered_json &report) {
   if (options.probe)
     return probe(options);
@@ -534,7 +581,22 @@ int run(Options options, Context &context, ordered_json &report) {
         checkOptions.reference = options.reference;
         checkOptions.seed = seed;
         checkOptions.tolerance = options.tolerance;
+        checkOptions.inputs = options.inputs;
+        checkOptions.keepOutput = options.dumpC || options.expectC;
         row.check = runner.check(plan, checkOptions);
+        if (row.check->output) {
+          std::string problemText;
+          if (options.dumpC &&
+              !bundle::writeMatrixDump(*options.dumpC, *row.check->output,
+                                       problemText))
+            throw Error(ErrorKind::Usage, "--dump-c: " + problemText);
+          if (options.expectC) {
+            std::string comparison = compareWithDump(
+                *row.check->output, *options.expectC, row.check->passed);
+            row.check->notes.push_back(comparison);
+            std::printf("%s\n", comparison.c_str());
+          }
+        }
         allPassed &= row.check->passed;
         result["check"] = checkJson(*row.check, plan.matrix(Tensor::C));
         line += " " + checkSummary(*row.check, plan.matrix(Tensor::C));

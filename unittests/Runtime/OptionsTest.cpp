@@ -109,6 +109,25 @@ TEST(Options, Errors) {
             "--timeout-ms needs a value");
 }
 
+TEST(Options, SimulatorComparison) {
+  Options o = parseCommandLine({"b.json", "--m", "1", "--n", "2", "--k", "3",
+                                "--inputs", "small-int", "--dump-c", "c.bin",
+                                "--expect-c", "sim.bin"});
+  EXPECT_EQ(o.inputs, gemm::runtime::InputValues::SmallIntegers);
+  EXPECT_EQ(o.dumpC, "c.bin");
+  EXPECT_EQ(o.expectC, "sim.bin");
+  EXPECT_TRUE(o.check);
+  EXPECT_EQ(
+      parseCommandLine({"b.json", "--m", "1", "--n", "2", "--k", "3"}).inputs,
+      gemm::runtime::InputValues::Normal);
+  EXPECT_EQ(usageError({"b.json", "--m", "1", "--n", "2", "--k", "3",
+                        "--inputs", "ones"}),
+            "--inputs: expected normal or small-int, got 'ones'");
+  EXPECT_EQ(usageError({"b.json", "--m", "1", "--n", "2", "--k", "3", "--bench",
+                        "--expect-c", "sim.bin"}),
+            "--expect-c needs --check (C of the check run)");
+}
+
 TEST(Options, Shapes) {
   auto shapes =
       parseShapes("# sweep\n4096 4096 4096\n\n 1 2 3 4 # batched\n", "s.txt");

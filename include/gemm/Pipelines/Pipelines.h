@@ -28,9 +28,20 @@ struct GemmKernelOptions : public PassPipelineOptions<Derived> {
       llvm::cl::init(0)};
   Options::Option<bool> checks{
       *this, "checks",
-      llvm::cl::desc("run gemm-check-pipelines (false: compile a kernel whose "
-                     "protocol is wrong, to see it trap under debug-waits)"),
+      llvm::cl::desc("run gemm-check-pipelines and gemm-check-protocol "
+                     "(false: compile a kernel whose protocol is wrong, to "
+                     "see it trap under debug-waits)"),
       llvm::cl::init(true)};
+  Options::Option<bool> protocolCheck{
+      *this, "protocol-check",
+      llvm::cl::desc("run gemm-check-protocol, which executes each kernel in "
+                     "the simulator (about a second per kernel)"),
+      llvm::cl::init(true)};
+  Options::Option<uint64_t> protocolMaxSteps{
+      *this, "protocol-max-steps",
+      llvm::cl::desc("gemm-check-protocol's step bound per kernel (its "
+                     "max-steps; 0: none)"),
+      llvm::cl::init(0)};
 };
 
 struct GemmToNVVMOptions : public GemmKernelOptions<GemmToNVVMOptions> {};

@@ -277,6 +277,13 @@ void checkRunnerSupports(const bundle::KernelManifest &manifest);
 LaunchPlan planLaunch(const bundle::KernelManifest &manifest,
                       const Problem &problem, const PlanOptions &options);
 
+/// planLaunch for callers built without exceptions (the compiler's kernel
+/// simulator): the plan, or nullopt with the error's message in `error`.
+std::optional<LaunchPlan> tryPlanLaunch(const bundle::KernelManifest &manifest,
+                                        const Problem &problem,
+                                        const PlanOptions &options,
+                                        std::string &error);
+
 /// The cuTensorMapEncodeTiled rules (rank, dims, 16-byte strides, box limits,
 /// swizzle span, interleave); one message per violation, naming the tensor.
 std::vector<std::string> checkTmaPlan(const TmaPlan &plan);

@@ -33,6 +33,14 @@ void poison(CUdeviceptr ptr, DType dtype, uint64_t elements, CUstream stream);
 void fillRandomNormal(CUdeviceptr ptr, const MatrixPlan &matrix, uint64_t seed,
                       CUstream stream);
 
+/// The small non-zero integers of gemm/Bundle/TestData.h (the kernel
+/// simulator's inputs) for `seed`, rounded to the matrix's dtype (exactly:
+/// every such integer is exact in every input type); row padding is filled
+/// with poison. With these inputs every sum is exact, so C can be compared
+/// bit for bit with the simulator's.
+void fillSmallIntegers(CUdeviceptr ptr, const MatrixPlan &matrix, uint64_t seed,
+                       CUstream stream);
+
 /// Log-uniform f32 scale factors in [1/4, 4) from (seed, tensor,
 /// granularity): scales of the wrong block, row or column change results by
 /// factors, never by a rounding error.

@@ -8,6 +8,7 @@
 #ifndef GEMM_RUNTIME_RUNNER_H
 #define GEMM_RUNTIME_RUNNER_H
 
+#include "gemm/Bundle/TestData.h"
 #include "gemm/Runtime/Bundle.h"
 #include "gemm/Runtime/Cublas.h"
 #include "gemm/Runtime/Device.h"
@@ -42,10 +43,21 @@ double defaultTolerance(const bundle::TensorTypes &types, uint64_t k = 0);
 /// References must agree with each other this closely (f32 rounding only).
 inline constexpr double ReferenceAgreementTolerance = 1e-4;
 
+/// What A and B are filled with.
+enum class InputValues {
+  /// Standard normal values (fillRandomNormal).
+  Normal,
+  /// The simulator's small integers (fillSmallIntegers): every sum exact.
+  SmallIntegers,
+};
+
 struct CheckOptions {
   ReferenceMode reference = ReferenceMode::Auto;
   uint64_t seed = 1;
   std::optional<double> tolerance;
+  InputValues inputs = InputValues::Normal;
+  /// Copy C back into CheckResult::output (packed rows).
+  bool keepOutput = false;
 };
 
 struct ReferenceComparison {
@@ -67,6 +79,8 @@ struct CheckResult {
   std::optional<double> amax, referenceAmax, outputScale;
   /// Why a reference was skipped or why the check failed, for humans.
   std::vector<std::string> notes;
+  /// C as the kernel left it (CheckOptions::keepOutput).
+  std::optional<bundle::MatrixDump> output;
 };
 
 struct TimingStats {

@@ -821,11 +821,28 @@ void SM90KernelBuilder::buildConsumer(Region &region) {
     auto [acc, next] =
         buildMainloop(items.getRegionIterArgs()[0], work.begin, work.end, aRow,
                       isLeader, originM, originN);
-    if (pingpong)
+    if (pingpong) {
+      // The leader may pass the turn on only once every thread of the
+      // warpgroup passed its acquire above: otherwise a lagging warp could
+      // poll the turn barrier after the other consumer's next release, see
+      // the parity of the phase it waits for as incomplete and wait a whole
+      // turn too long (a hang). The WGMMAs order it (they start only once
+      // all four warps issued them, and the leader waited for them); an
+      // empty split-K range has none, so it synchronises the warpgroup
+      // instead (found by gemm-check-protocol).
+      if (shape.sharesTiles()) {
+        Value empty = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge,
+                                            work.begin, work.end);
+        ifThen(empty, [&] {
+          NVVM::BarrierOp::create(b, loc, Type(), add(consumer, i32(1)),
+                                  i32(kWarpgroupThreads), nullptr, Value());
+        });
+      }
       ifThen(isLeader, [&] {
         ConsumerReleaseOp::create(b, loc, mathOrder, item, Value(),
                                   IntegerAttr());
       });
+    }
     Value staged =
         shape.sharesTiles()
             ? buildSharedTileEpilogue(acc, work, originM, originN, batch, aRow,

@@ -94,6 +94,54 @@ def GemmCheckPipelines : Pass<"gemm-check-pipelines", "ModuleOp"> {
   }];
 }
 
+def GemmCheckProtocol : Pass<"gemm-check-protocol", "ModuleOp"> {
+  let summary = "prove the barrier protocol of each kernel by running it in the simulator";
+  let description = [{
+    Runs every kernel of the module (each gpu.func with a launch contract in
+    `gemm.bundles`) in the kernel simulator (lib/Simulator), without tile
+    data, on the small problems that exercise it (persistent and ring
+    wrap-around, edge tiles, K tails, empty split-K ranges, stream-K shares,
+    cluster launch control cancellations; `Kernel::coverageProblems`), under
+    the deterministic schedule and `random-runs` random ones. Every run
+    checks the happens-before order of every access to shared, tensor and
+    global memory and the phase every barrier wait and arrival names, so it
+    reports, at the op and with a counterexample trace (CTA, role, barrier,
+    stage, phase, iteration): a deadlock, a stage overwritten while a
+    reader may still read it, a read before its bytes arrived, a wait that
+    can confuse its phase with one two phases away, an arrival in another
+    phase than it names or beyond the count, a barrier left with a partial
+    phase, a multicast or peer mask outside the cluster, TMEM and cluster
+    launch control misuse. docs/Verification.md says what this proves and
+    under which bounds. A kernel with an op the simulator has no semantics
+    for (or a form of one it does not model) is not checked: it gets a
+    warning naming the op ("not simulated: gemm.direct.load; the protocol of
+    kernel 'k' is not checked"), not an error, so that new kernel ops never
+    break the pipelines before the simulator learns them (gemm-sim, which
+    runs a kernel on request, still fails on them). With `max-steps` the
+    check of a kernel stops (with a warning, not an error) once that many
+    ops were simulated.
+  }];
+  let options = [
+    Option<"sms", "sms", "unsigned", "0",
+           "SMs of the simulated GPU (0: two clusters' worth for kernels "
+           "whose clusters interact (split-K, stream-K, cluster launch "
+           "control), else one cluster's)">,
+    Option<"randomRuns", "random-runs", "unsigned", "1",
+           "random schedules per problem, besides the deterministic one">,
+    Option<"exhaustiveExecutions", "exhaustive-executions", "unsigned", "0",
+           "also explore every order of the order-dependent operations "
+           "(split-K arrivals, cluster launch control) of the smallest "
+           "problem, up to this many executions (0: off)">,
+    Option<"report", "report", "bool", "false",
+           "print each kernel's problems, runs and time to stderr">,
+    Option<"maxSteps", "max-steps", "uint64_t", "0",
+           "simulate at most this many steps (thread ops) per kernel in "
+           "all; a kernel whose check stops there gets a warning saying how "
+           "far it was checked (0: no bound). For callers with a time budget, "
+           "e.g. the fuzzer">,
+  ];
+}
+
 def GemmExportBundle : Pass<"gemm-export-bundle", "ModuleOp"> {
   let summary = "write each compiled kernel as a bundle: NAME.ptx, NAME.cubin, NAME.json";
   let description = [{

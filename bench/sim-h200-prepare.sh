@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# Prepares the simulator-vs-H200 comparison (bench/sim-h200.sh) on the machine
+# with the compiler: compiles the 17 kernels of bench/kernels/sm90.mlir, seven
+# kernels of bench/kernels/sm90-layouts.mlir (one per operand layout other
+# than A K-major, B K-major, C row-major: M-major A, N-major B, column-major
+# C, over cooperative, pingpong, clusters, f16, an f32 output, split-K and
+# stream-K) and the eight batched kernels of bench/kernels/sm90-batched.mlir
+# to bundles (the default pipeline, gemm-check-protocol included), and runs
+# each in the simulator with the small-integer inputs of seed SEED, writing
+# each C: the 17 + 7 on every problem of bench/shapes/sim-h200.txt, the
+# batched ones on every problem of bench/shapes/sim-h200-batched.txt.
+#
+#   bench/sim-h200-prepare.sh [OUT_DIR] [SEED]     # default .bundles/sim-h200 1
+#
+# Writes OUT_DIR/bundles/NAME.{ptx,cubin,json},
+# OUT_DIR/sim/NAME_MxNxK[xB][_bcX]_sSEED.bin (gemm/Bundle/TestData.h dumps,
+# C as stored), OUT_DIR/sim.log; and .device/ with the nlohmann-json .deb the
+# GPU machine builds gemm-runner with, if missing.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+out=${1:-$root/.bundles/sim-h200}
+seed=${2:-1}
+bin=${GEMM_BIN:-$root/build/bin}
+mkdir -p "$out/bundles" "$out/sim"
+rm -f "$out"/bundles/* "$out"/sim/* "$out"/*.mlir
+
+layouts=(sm90_bf16_ambkcr_128x256_coop_c2x1 sm90_bf16_akbncr_64x256_pingpong_c1x2
+         sm90_f16_ambncr_128x128_pingpong sm90_bf16_akbkcc_128x128_coop_f32out
+         sm90_bf16_ambkcc_64x128_pingpong_k2 sm90_bf16_akbncc_128x256_coop_c2x1_sk
+         sm90_bf16_ambncc_128x256_coop)
+# The chosen layout kernels (each gemm.matmul is its line and the config's).
+for name in "${layouts[@]}"; do
+  grep -A1 "^gemm.matmul @$name " "$root/bench/kernels/sm90-layouts.mlir" \
+    || { echo "no kernel $name in bench/kernels/sm90-layouts.mlir"; exit 1; }
+done > "$out/layouts.mlir"
+
+for file in "$root/bench/kernels/sm90.mlir" "$out/layouts.mlir" \
+            "$root/bench/kernels/sm90-batched.mlir"; do
+  "$bin/gemm-opt" "$file" --gemm-to-ptx="output-dir=$out/bundles" -o /dev/null
+done
+
+shapes=()
+while read -r m n k _; do
+  [[ -z "$m" || "$m" == \#* ]] && continue
+  shapes+=(--shape "${m}x${n}x${k}")
+done < "$root/bench/shapes/sim-h200.txt"
+: > "$out/sim.log"
+for file in "$root/bench/kernels/sm90.mlir" "$out/layouts.mlir"; do
+  "$bin/gemm-sim" "$file" "${shapes[@]}" --sms 8 --seed "$seed" \
+    --dump-dir "$out/sim" >> "$out/sim.log"
+done
+while read -r m n k batch broadcast; do
+  [[ -z "$m" || "$m" == \#* ]] && continue
+  "$bin/gemm-sim" "$root/bench/kernels/sm90-batched.mlir" --sms 8 \
+    --shape "${m}x${n}x${k}x${batch}" ${broadcast:+--broadcast "$broadcast"} \
+    --seed "$seed" --dump-dir "$out/sim" >> "$out/sim.log"
+done < "$root/bench/shapes/sim-h200-batched.txt"
+grep '^gemm-sim:' "$out/sim.log"
+if grep -q '^FAIL' "$out/sim.log"; then
+  echo "the simulator failed (see $out/sim.log)"; exit 1
+fi
+echo "$(ls "$out"/sim/*.bin | wc -l) C dumps of $(ls "$out"/bundles/*.json | wc -l) kernels"
+
+if ! ls "$root"/.device/nlohmann-json3-dev_*.deb > /dev/null 2>&1; then
+  mkdir -p "$root/.device"
+  (cd "$root/.device" && apt-get download nlohmann-json3-dev > /dev/null)
+fi
+echo "bundles and simulator outputs in $out ($(du -sh "$out" | cut -f1));" \
+     "carry $out and .device to the GPU machine"

@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# On the GPU machine (CUDA, no MLIR): runs each SM90 bundle prepared by
+# bench/sim-h200-prepare.sh on the simulator's problems with the same
+# small-integer inputs (gemm-runner --inputs small-int) and compares C with
+# the simulator's bit for bit (--expect-c): the SM90 kernels, seven operand
+# layouts and the batched kernels (broadcast operands included). Every sum is exact in f32 with
+# these inputs, so any difference is a real disagreement between the
+# simulator's model of the kernel IR and the GPU running its PTX. The GPU's
+# grid (132 SMs) differs from the simulator's (8): C must not depend on it.
+#
+#   bench/sim-h200.sh PREPARED_DIR RESULTS_DIR
+#   e.g. bench/sim-h200.sh .bundles/sim-h200 "$OUT"
+#
+# Writes RESULTS_DIR/runner-NAME_PROBLEM_sSEED.log (and .json) per comparison
+# and RESULTS_DIR/summary.txt (EQUAL / DIFFER / FAILED per comparison, then
+# the counts); exits 1 when any C differs or a run fails. JOBS (default 4)
+# comparisons run at a time (the comparison needs no timing).
+set -uo pipefail
+prepared=${1:?prepared directory (bench/sim-h200-prepare.sh)}
+results=${2:?results directory}
+mkdir -p "$results"
+root=$(cd "$(dirname "$0")/.." && pwd)
+
+source "$root/bench/lib/build-runner.sh"
+build_gemm_runner "$results/build.log" || exit 2
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$results/gpu.txt"
+
+# One comparison: the dump's kernel, problem and seed from its name
+# (NAME_MxNxK[xB][_bcX]_sSEED); prints "NAME PROBLEM: RESULT".
+compare_one() {
+  local dump=$1 base seed rest broadcast shape name m n k batch log args rc line
+  base=$(basename "$dump" .bin)
+  seed=${base##*_s}
+  rest=${base%_s*}
+  broadcast=
+  case "$rest" in
+    *_bca) broadcast=0,p,p; rest=${rest%_bca} ;;
+    *_bcb) broadcast=p,0,p; rest=${rest%_bcb} ;;
+    *_bcab) broadcast=0,0,p; rest=${rest%_bcab} ;;
+  esac
+  shape=${rest##*_}
+  name=${rest%_*}
+  IFS=x read -r m n k batch <<< "$shape"
+  args=(--m "$m" --n "$n" --k "$k")
+  [ -n "$batch" ] && args+=(--batch "$batch")
+  # Batch strides are not for staged (unaligned, copied) matrices: pad them.
+  [ -n "$broadcast" ] && args+=(--batch-strides "$broadcast" --unaligned pad)
+  log=$results/runner-${base}.log
+  "$runner" "$prepared/bundles/$name.json" "${args[@]}" \
+    --seed "$seed" --inputs small-int --expect-c "$dump" \
+    --json "$results/runner-${base}.json" > "$log" 2>&1
+  rc=$?
+  line=$(grep -E '^C (equals|differs|is )' "$log" | head -1)
+  if [ $rc -eq 0 ] && [[ "$line" == "C equals"* ]]; then
+    echo "EQUAL $name $shape${broadcast:+ broadcast $broadcast}: $line"
+  elif [[ "$line" == "C differs"* || "$line" == "C is "* ]]; then
+    echo "DIFFER $name $shape${broadcast:+ broadcast $broadcast}: $line"
+  else
+    echo "FAILED $name $shape${broadcast:+ broadcast $broadcast}: exit $rc: $(grep -m1 -i error "$log")"
+  fi
+}
+export -f compare_one
+export runner results prepared
+summary=$results/summary.txt
+ls "$prepared"/sim/*.bin | xargs -P "${JOBS:-4}" -I{} bash -c 'compare_one "$0"' {} |
+  sort -k2 > "$summary"
+cat "$summary"
+equal=$(grep -c '^EQUAL' "$summary")
+differ=$(grep -c '^DIFFER' "$summary")
+failed=$(grep -c '^FAILED' "$summary")
+status=0
+[ "$differ" -eq 0 ] && [ "$failed" -eq 0 ] || status=1
+echo "== $equal equal, $differ differ, $failed failed (of $((equal + differ + failed)))" |
+  tee -a "$summary"
+tar -C "$results" -czf "$results.tar.gz" . 2>/dev/null && echo "results: $results.tar.gz"
+exit $status

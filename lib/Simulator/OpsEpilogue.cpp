@@ -1,0 +1,167 @@
+//===- OpsEpilogue.cpp - Accumulators to swizzled staging slots
+//------------===//
+//
+// The epilogue's register -> shared memory step, for both archs: each value
+// goes through the user's epilogue region (else it is rounded to the output
+// type) and is written where the 128-byte-swizzled TMA store of the slot
+// reads it. SM90 (gemm.accum.store_smem): a WGMMA fragment, i.e. the stmatrix
+// layout, or its transpose for a column-major C; SM100 (gemm.tmem.store_smem):
+// one TMEM lane (tcgen05.ld .32x32b) per thread, a whole staging row. The
+// writes go through the generic proxy: a TMA store may read them only after the
+// writer's fence.proxy.async.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Machine.h"
+
+using namespace mlir;
+using namespace mlir::gemm;
+using namespace mlir::gemm::sim;
+
+namespace {
+
+/// The bits of accumulator value `acc` in the output element type, through
+/// the epilogue region when there is one.
+uint64_t outputBits(Exec &e, Region &epilogue, const ElementCodec &codec,
+                    float acc) {
+  if (epilogue.empty())
+    return codec.encode(acc);
+  SimValue in;
+  in.f = acc;
+  SimValue out = evalRegion(e.m, e.t, epilogue, {in});
+  return codec.encode(out.f);
+}
+
+const ElementCodec *codecOf(Exec &e, Type type) {
+  std::string error;
+  const ElementCodec *codec = ElementCodec::get(type, error);
+  if (!codec)
+    e.fail(Violation::Kind::Unsupported, error);
+  return codec;
+}
+
+/// Writes `count` consecutive elements of a 128-byte staging row (row
+/// `row`, first element `column`) of the slot at `slot`, through the
+/// 128-byte swizzle. `bits(i)` gives element i.
+template <typename Bits>
+bool writeStagingRun(Exec &e, uint64_t slot, int64_t row, int64_t column,
+                     int64_t count, const ElementCodec &codec, Bits bits) {
+  unsigned bytes = codec.bytes();
+  TrackedMemory &smem = e.m.ctas[e.t.cta].smem;
+  Access access = e.m.threadAccess(e.t, e.op, -1, /*genericSmemWrite=*/true);
+  // A run never crosses a 16-byte chunk (the swizzle moves whole chunks).
+  int64_t first = column;
+  while (first < column + count) {
+    int64_t chunkEnd = (first * bytes / 16 + 1) * 16 / bytes;
+    int64_t last = std::min<int64_t>(column + count, chunkEnd);
+    uint64_t address = swizzle(slot + row * 128 + first * bytes, 128);
+    if (!e.m.checkWrite(smem, address, (last - first) * bytes, e.t.vc, access,
+                        false, "the epilogue's staging write"))
+      return false;
+    if (e.m.data())
+      for (int64_t i = first; i < last; ++i)
+        codec.store(&smem.bytes[address + (i - first) * bytes],
+                    bits(i - column));
+    first = last;
+  }
+  return true;
+}
+
+Step accumStoreSmem(Exec &e) {
+  auto op = cast<AccumStoreSmemOp>(e.op);
+  auto fragment = readFragment(e, 0);
+  if (!fragment)
+    return Step::Stop;
+  AccumulatorType accType = op.getAccumulator().getType();
+  SmemBufferType buffer = op.getBuffer().getType();
+  const ElementCodec *codec = codecOf(e, buffer.getElementType());
+  if (!codec)
+    return Step::Stop;
+  int64_t width = 128 / codec->bytes();
+  uint64_t slotIndex = maskTo(e.bits(2), 32);
+  if (slotIndex >= uint64_t(buffer.getStages()) || buffer.getRows() != 64 ||
+      buffer.getCols() != width)
+    return e.fail(Violation::Kind::Rule,
+                  "staging slot " + std::to_string(slotIndex) +
+                      " of a buffer of " + std::to_string(buffer.getStages()) +
+                      " slots of " + std::to_string(buffer.getRows()) + " x " +
+                      std::to_string(buffer.getCols()) +
+                      " (64 rows of 128 bytes expected)");
+  uint64_t slot = e.bits(1) + slotIndex * buffer.getStageBytes();
+  int64_t atom = static_cast<int64_t>(op.getAtom());
+  int64_t col = static_cast<int64_t>(op.getCol());
+  int64_t perAtom = accType.getValuesPerAtom();
+  uint64_t inGroup = e.t.tid % 128;
+  int64_t warp = inGroup / 32, lane = inGroup % 32;
+  // WGMMA's D fragment: value r of (warp, lane) is row 16 warp + lane / 4 +
+  // 8 ((r / 2) mod 2), column 8 (r / 4) + 2 (lane mod 4) + (r mod 2); the
+  // pair r, r + 1 is two adjacent columns.
+  for (int64_t group = col / 8; group < (col + width) / 8; ++group)
+    for (int64_t half = 0; half < 2; ++half) {
+      int64_t r = group * 4 + half * 2;
+      int64_t row = 16 * warp + lane / 4 + 8 * half;
+      int64_t column = 8 * group + 2 * (lane % 4) - col;
+      auto bits = [&](int64_t i) -> uint64_t {
+        return outputBits(e, op.getEpilogue(), *codec,
+                          fragment->values[atom * perAtom + r + i]);
+      };
+      if (!op.getTransposed()) {
+        if (!writeStagingRun(e, slot, row, column, 2, *codec, bits))
+          return Step::Stop;
+        continue;
+      }
+      // Transposed (a column-major C): the slot holds 64 / width boxes of
+      // width lines; box row / width holds the sub-tile's rows [b width,
+      // (b + 1) width), its line n column n of them, element row mod width
+      // of the line. The pair's two values are adjacent columns: two lines.
+      for (int64_t i = 0; i < 2; ++i) {
+        int64_t line = (row / width) * width + column + i;
+        if (!writeStagingRun(e, slot, line, row % width, 1, *codec,
+                             [&](int64_t) { return bits(i); }))
+          return Step::Stop;
+      }
+    }
+  return Step::Next;
+}
+
+Step tmemStoreSmem(Exec &e) {
+  auto op = cast<TmemStoreSmemOp>(e.op);
+  SmemBufferType buffer = op.getBuffer().getType();
+  const ElementCodec *codec = codecOf(e, buffer.getElementType());
+  if (!codec)
+    return Step::Stop;
+  int64_t width = 128 / codec->bytes();
+  uint64_t slotIndex = maskTo(e.bits(3), 32);
+  if (slotIndex >= uint64_t(buffer.getStages()) || buffer.getRows() != 32 ||
+      buffer.getCols() != width)
+    return e.fail(Violation::Kind::Rule,
+                  "staging slot " + std::to_string(slotIndex) +
+                      " of a buffer of " + std::to_string(buffer.getStages()) +
+                      " slots of " + std::to_string(buffer.getRows()) + " x " +
+                      std::to_string(buffer.getCols()) +
+                      " (32 rows of 128 bytes expected)");
+  std::vector<float> values;
+  if (!readTmemRow(e, op.getTmem().getType(), e.bits(0), maskTo(e.bits(1), 32),
+                   static_cast<int64_t>(op.getCol()), width, values))
+    return Step::Stop;
+  uint64_t slot = e.bits(2) + slotIndex * buffer.getStageBytes();
+  auto bits = [&](int64_t i) -> uint64_t {
+    return outputBits(e, op.getEpilogue(), *codec, values[i]);
+  };
+  // Thread t of the warp writes row t of the slot.
+  if (!writeStagingRun(e, slot, e.t.lane, 0, width, *codec, bits))
+    return Step::Stop;
+  return Step::Next;
+}
+
+template <typename Op>
+void add(MLIRContext *ctx, HandlerTable &table, Handler handler) {
+  table[OperationName(Op::getOperationName(), ctx)] = handler;
+}
+
+} // namespace
+
+void sim::registerEpilogueOps(MLIRContext *ctx, HandlerTable &table) {
+  add<AccumStoreSmemOp>(ctx, table, accumStoreSmem);
+  add<TmemStoreSmemOp>(ctx, table, tmemStoreSmem);
+}

@@ -1,0 +1,177 @@
+//===- OpsScheduler.cpp - Tile schedulers and the split-K arrival ---------===//
+//
+// The tile-order ops are pure integer arithmetic; each handler computes
+// exactly what its lowering (lib/Conversion/GemmToNVVM/SchedulerToNVVM.cpp)
+// emits, with the same widths (32-bit wrap-around, 64-bit where the lowering
+// widens), so that the simulator's schedule is the GPU's.
+// gemm.sched.split_k_arrive is an atomic add with acquire-release fences
+// around it: it orders the arriving warpgroup's partial-tile stores before
+// the last arriver's loads.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Machine.h"
+
+#include <cstring>
+
+using namespace mlir;
+using namespace mlir::gemm;
+using namespace mlir::gemm::sim;
+
+namespace {
+
+uint32_t u32(Exec &e, unsigned i) { return static_cast<uint32_t>(e.bits(i)); }
+
+Step divisionByZero(Exec &e) {
+  return e.fail(Violation::Kind::Rule,
+                "divides by zero (the lowering's udiv would give an undefined "
+                "result)");
+}
+
+Step staticTile(Exec &e) {
+  auto op = cast<StaticTileOp>(e.op);
+  uint32_t tile = u32(e, 0), tilesM = u32(e, 1), tilesN = u32(e, 2);
+  bool alongM = op.getRaster() == Raster::along_m;
+  uint32_t walked = alongM ? tilesM : tilesN;
+  uint32_t crossed = alongM ? tilesN : tilesM;
+  uint32_t swizzle = static_cast<uint32_t>(op.getSwizzle());
+  uint32_t perPanel = swizzle * crossed;
+  if (!perPanel)
+    return divisionByZero(e);
+  uint32_t panel = tile / perPanel, inPanel = tile % perPanel;
+  uint32_t panelStart = panel * swizzle;
+  uint32_t remaining = walked - panelStart;
+  uint32_t panelLength = std::min(swizzle, remaining);
+  if (!panelLength)
+    return divisionByZero(e);
+  uint32_t along = panelStart + inPanel % panelLength;
+  uint32_t across = inPanel / panelLength;
+  e.setInt(0, alongM ? along : across);
+  e.setInt(1, alongM ? across : along);
+  return Step::Next;
+}
+
+Step splitKRange(Exec &e) {
+  auto op = cast<SplitKRangeOp>(e.op);
+  uint64_t split = u32(e, 0), kBlocks = u32(e, 1);
+  uint64_t splits = op.getSplits();
+  e.setInt(0, static_cast<uint32_t>(split * kBlocks / splits));
+  e.setInt(
+      1, static_cast<uint32_t>(((split + 1) & 0xffffffffu) * kBlocks / splits));
+  return Step::Next;
+}
+
+Step streamKPlan(Exec &e) {
+  auto op = cast<StreamKPlanOp>(e.op);
+  uint32_t units = u32(e, 0), ctas = u32(e, 1), kBlocks = u32(e, 2);
+  if (!ctas)
+    return divisionByZero(e);
+  uint32_t waves = units / ctas, rest = units % ctas;
+  bool restAlone = waves == 0 || rest + rest >= ctas;
+  uint32_t partial = restAlone ? rest : rest + ctas;
+  uint32_t shared = rest == 0 ? 0 : partial;
+  uint32_t perUnit =
+      std::min(static_cast<uint32_t>(op.getMaxWorkersPerUnit()), kBlocks);
+  uint32_t workers = std::min(ctas, shared * perUnit);
+  e.setInt(0, units - shared);
+  e.setInt(1, workers);
+  return Step::Next;
+}
+
+Step streamKShare(Exec &e) {
+  uint64_t worker = u32(e, 0), workersIn = u32(e, 1);
+  uint64_t units = u32(e, 2), kBlocks = u32(e, 3);
+  if (!kBlocks)
+    return divisionByZero(e);
+  uint64_t total = units * kBlocks;
+  uint64_t workers = std::max<uint64_t>(workersIn, 1);
+  uint64_t begin = worker * total / workers;
+  uint64_t end = (worker + 1) * total / workers;
+  uint64_t firstUnit = begin / kBlocks;
+  uint64_t lastUnit = (end - 1) / kBlocks;
+  uint64_t beginInUnit = begin - firstUnit * kBlocks;
+  uint64_t endInUnit = end - lastUnit * kBlocks;
+  uint64_t segments = lastUnit - firstUnit + 1;
+  bool active = worker < workersIn;
+  e.setInt(0, static_cast<uint32_t>(firstUnit));
+  e.setInt(1, static_cast<uint32_t>(beginInUnit));
+  e.setInt(2, active ? static_cast<uint32_t>(segments) : 0);
+  e.setInt(3, static_cast<uint32_t>(endInUnit));
+  return Step::Next;
+}
+
+Step streamKWorkers(Exec &e) {
+  uint64_t unit = u32(e, 0), workers = u32(e, 1);
+  uint64_t units = u32(e, 2), kBlocks = u32(e, 3);
+  uint64_t total = std::max<uint64_t>(units * kBlocks, 1);
+  auto owner = [&](uint64_t block) {
+    return static_cast<uint32_t>(((block + 1) * workers - 1) / total);
+  };
+  uint64_t firstBlock = unit * kBlocks;
+  uint64_t lastBlock = firstBlock + kBlocks - 1;
+  e.setInt(0, owner(firstBlock));
+  e.setInt(1, owner(lastBlock));
+  return Step::Next;
+}
+
+/// fence.acq_rel.gpu; atom.global.add.u32; fence.acq_rel.gpu: the counter
+/// word orders every arrival before the ones after it.
+Step splitKArrive(Exec &e) {
+  // Which arrival is the last depends on the order of the CTAs' arrivals:
+  // the exhaustive mode explores every order.
+  uint64_t pointer = e.bits(0);
+  int buffer = static_cast<int>(pointer >> 48);
+  uint64_t offset = (pointer & ((uint64_t(1) << 48) - 1)) + 4 * u32(e, 1);
+  if (e.m.parksConflicts() && !e.t.permitted) {
+    e.m.park(e.t, (uint64_t(buffer) << 48) | offset);
+    return Step::Block;
+  }
+  e.t.permitted = false;
+  uint32_t arrivals = u32(e, 2);
+  if (buffer >= int(e.m.global.size()) ||
+      offset + 4 > e.m.global[buffer].memory.bytes.size())
+    return e.fail(Violation::Kind::Rule,
+                  "the arrival counter lies outside its workspace");
+  GlobalBuffer &memory = e.m.global[buffer];
+  VectorClock &word = memory.atomics[offset];
+  e.t.vc.join(word);
+  word.join(e.t.vc);
+  e.t.vc.raise(e.t.id, e.t.vc.get(e.t.id) + 1);
+  uint32_t old;
+  std::memcpy(&old, &memory.memory.bytes[offset], 4);
+  if (arrivals == 0 || old >= arrivals)
+    return e.fail(
+        Violation::Kind::Arrival,
+        "arrival " + std::to_string(old + 1) +
+            " on a split-K "
+            "counter that expects " +
+            std::to_string(arrivals) +
+            " (it was not zero at launch, or more partial tiles arrive "
+            "than the tile is made of)");
+  bool last = old + 1 == arrivals;
+  uint32_t updated = last ? 0 : old + 1;
+  std::memcpy(&memory.memory.bytes[offset], &updated, 4);
+  e.m.log(e.t, e.op,
+          "counts a partial tile in on counter word " +
+              std::to_string(offset / 4) + ": arrival " +
+              std::to_string(old + 1) + " of " + std::to_string(arrivals) +
+              (last ? " (the last)" : ""));
+  e.setInt(0, last);
+  return Step::Yield;
+}
+
+template <typename Op>
+void add(MLIRContext *ctx, HandlerTable &table, Handler handler) {
+  table[OperationName(Op::getOperationName(), ctx)] = handler;
+}
+
+} // namespace
+
+void sim::registerSchedulerOps(MLIRContext *ctx, HandlerTable &table) {
+  add<StaticTileOp>(ctx, table, staticTile);
+  add<SplitKRangeOp>(ctx, table, splitKRange);
+  add<StreamKPlanOp>(ctx, table, streamKPlan);
+  add<StreamKShareOp>(ctx, table, streamKShare);
+  add<StreamKWorkersOp>(ctx, table, streamKWorkers);
+  add<SplitKArriveOp>(ctx, table, splitKArrive);
+}

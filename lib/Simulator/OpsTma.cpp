@@ -1,0 +1,454 @@
+//===- OpsTma.cpp - TMA loads and stores ----------------------------------===//
+//
+// cp.async.bulk.tensor (PTX ISA "Data Movement: Tensor copy"): a load copies
+// a box of a tensor map into shared memory asynchronously, zero-filling
+// elements outside the tensor, in the tensor map's swizzle, and completes
+// the box's bytes on an mbarrier (of every destination CTA with multicast;
+// of the pair leader with .cta_group::2). A store copies a shared-memory box
+// to global memory, clipped at the tensor's bounds, tracked by bulk groups
+// (cp.async.bulk.commit_group / wait_group[.read]).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Machine.h"
+
+#include "llvm/ADT/StringExtras.h"
+
+using namespace mlir;
+using namespace mlir::gemm;
+using namespace mlir::gemm::sim;
+
+namespace {
+
+SimValue &valueOf(Exec &e, Value value) {
+  return e.t.values[e.m.kernel.index(value)];
+}
+
+int64_t swizzleBytes(bundle::Swizzle swizzle) {
+  switch (swizzle) {
+  case bundle::Swizzle::B32:
+    return 32;
+  case bundle::Swizzle::B64:
+    return 64;
+  case bundle::Swizzle::B128:
+    return 128;
+  case bundle::Swizzle::None:
+    return 0;
+  }
+  return 0;
+}
+
+/// The tensor map a descriptor value stands for, checked against the
+/// descriptor's type in the IR (the launch plan comes from the manifest;
+/// a kernel whose manifest and IR disagree would read the wrong boxes).
+const TensorMap *tensorMapOf(Exec &e, uint64_t index, TmaDescriptorType type) {
+  if (index >= e.m.tensorMaps.size()) {
+    e.fail(Violation::Kind::Rule, "descriptor argument " +
+                                      std::to_string(index) +
+                                      " is not a TMA descriptor of the launch");
+    return nullptr;
+  }
+  const TensorMap &map = e.m.tensorMaps[index];
+  ArrayRef<int64_t> box = type.getBox();
+  bool same = box.size() == map.plan.rank &&
+              swizzleBytes(map.plan.swizzle) == type.getSwizzle() &&
+              bundle::elementBytes(map.plan.dtype) ==
+                  uint32_t(getElementBytes(type.getElementType()));
+  for (size_t i = 0; same && i < box.size(); ++i)
+    same = map.plan.box[i] == box[i];
+  if (!same) {
+    std::string planBox;
+    for (uint32_t i = 0; i < map.plan.rank; ++i)
+      planBox += (i ? ", " : "") + std::to_string(map.plan.box[i]);
+    e.fail(Violation::Kind::Rule,
+           "the launch's tensor map (rank " + std::to_string(map.plan.rank) +
+               ", box [" + planBox + "], swizzle " +
+               std::to_string(swizzleBytes(map.plan.swizzle)) +
+               ") does not match the descriptor type of the kernel");
+    return nullptr;
+  }
+  // A batch coordinate goes with a rank-3 tensor map (the op verifier ties
+  // it to the descriptor type, checked above against the launch's map).
+  return &map;
+}
+
+/// The batch coordinate of a TMA op: 0 for a rank-2 tensor map.
+int64_t batchOf(Exec &e, Value batch) {
+  return batch ? static_cast<int32_t>(valueOf(e, batch).bits) : 0;
+}
+
+/// Byte offset of element (outer, inner) of batch entry `batch` of the
+/// tensor map's global tensor, and whether it lies inside the tensor (TMA
+/// zero-fills loads and clips stores outside).
+bool globalElement(const TensorMap &map, int64_t batch, int64_t outer,
+                   int64_t inner, unsigned elementBytes, uint64_t &offset) {
+  const runtime::TmaPlan &plan = map.plan;
+  if (batch < 0 || outer < 0 || inner < 0 ||
+      uint64_t(inner) >= plan.globalDim[0] ||
+      uint64_t(outer) >= plan.globalDim[1] ||
+      (plan.rank == 3 && uint64_t(batch) >= plan.globalDim[2]))
+    return false;
+  offset = (plan.rank == 3 ? batch * plan.globalStrides[1] : 0) +
+           outer * plan.globalStrides[0] + inner * elementBytes;
+  return true;
+}
+
+/// Where a box lands in (a load) or comes from (a store) a slot, the only
+/// forms the kernels use and the simulator models: in a K-major slot a box
+/// row is one whole row of the slot (a swizzle span), the box's rows start
+/// at row `row`; in an MN-major slot (a load only) a box is one block's
+/// `span` rows along its inner dimension by K lines along its outer one,
+/// landing at block `row / span` from K line `kLine`. Returns the byte
+/// offset into the slot, or fails.
+std::optional<uint64_t> boxInSlot(Exec &e, TmaDescriptorType desc,
+                                  SmemBufferType buffer, uint64_t slot,
+                                  uint64_t row, uint64_t kLine) {
+  int64_t elementBytes = getElementBytes(buffer.getElementType());
+  int64_t boxRowBytes =
+      desc.getBox()[0] * getElementBytes(desc.getElementType());
+  if (slot >= uint64_t(buffer.getStages())) {
+    e.fail(Violation::Kind::Rule,
+           "slot " + std::to_string(slot) + " of a ring of " +
+               std::to_string(buffer.getStages()) + " stages");
+    return std::nullopt;
+  }
+  if (buffer.isMNMajor()) {
+    int64_t span = buffer.getSpanRows();
+    if (boxRowBytes != buffer.getSwizzle()) {
+      e.fail(Violation::Kind::Unsupported,
+             "a box row of " + std::to_string(boxRowBytes) +
+                 " bytes into an MN-major slot of " +
+                 std::to_string(buffer.getSwizzle()) +
+                 "-byte K lines is not modelled");
+      return std::nullopt;
+    }
+    if (row % span != 0 || row + span > uint64_t(buffer.getRows()) ||
+        kLine + desc.getBox()[1] > uint64_t(buffer.getCols())) {
+      e.fail(Violation::Kind::Rule,
+             "a box of " + std::to_string(span) + " rows x " +
+                 std::to_string(desc.getBox()[1]) + " K lines at row " +
+                 std::to_string(row) + ", K line " + std::to_string(kLine) +
+                 " of an MN-major slot of " + std::to_string(buffer.getRows()) +
+                 " rows x " + std::to_string(buffer.getCols()) +
+                 " K lines (blocks of " + std::to_string(span) + " rows)");
+      return std::nullopt;
+    }
+    return row / span * buffer.getBlockBytes() + kLine * buffer.getSwizzle();
+  }
+  int64_t rowBytes = buffer.getCols() * elementBytes;
+  if (rowBytes != boxRowBytes) {
+    e.fail(Violation::Kind::Unsupported,
+           "a box row of " + std::to_string(boxRowBytes) +
+               " bytes into slot rows of " + std::to_string(rowBytes) +
+               " bytes is not modelled");
+    return std::nullopt;
+  }
+  if (kLine != 0 || row + desc.getBox()[1] > uint64_t(buffer.getRows())) {
+    e.fail(Violation::Kind::Rule,
+           "rows [" + std::to_string(row) + ", " +
+               std::to_string(row + desc.getBox()[1]) + ") of a slot of " +
+               std::to_string(buffer.getRows()) + " rows" +
+               (kLine ? " (a K line offset into a K-major slot)" : ""));
+    return std::nullopt;
+  }
+  return row * rowBytes;
+}
+
+Step tmaLoad(Exec &e) {
+  auto op = cast<TmaLoadOp>(e.op);
+  TmaDescriptorType desc = op.getDescriptor().getType();
+  const TensorMap *map = tensorMapOf(e, e.bits(0), desc);
+  if (!map)
+    return Step::Stop;
+  SmemBufferType buffer = op.getBuffer().getType();
+  PipelineType pipeline = op.getPipeline().getType();
+  uint64_t slot = maskTo(valueOf(e, op.getSlot()).bits, 32);
+  uint64_t row = op.getRow() ? maskTo(valueOf(e, op.getRow()).bits, 32) : 0;
+  uint64_t kLine =
+      op.getKOffset() ? maskTo(valueOf(e, op.getKOffset()).bits, 32) : 0;
+  uint64_t n = maskTo(valueOf(e, op.getIteration()).bits, 32);
+  std::optional<uint64_t> inSlot = boxInSlot(e, desc, buffer, slot, row, kLine);
+  if (!inSlot)
+    return Step::Stop;
+  uint64_t destination =
+      valueOf(e, op.getBuffer()).bits + slot * buffer.getStageBytes() + *inSlot;
+  if (destination % 128 != 0)
+    return e.fail(Violation::Kind::Rule,
+                  "the destination of a swizzled TMA load must be 128-byte "
+                  "aligned, got byte " +
+                      std::to_string(destination));
+  int64_t bytes = desc.getBoxBytes();
+  uint32_t barrier =
+      pipelineBarrier(pipeline, valueOf(e, op.getPipeline()).bits, n, false);
+  int64_t intended = int64_t(n / pipeline.getStages());
+  bool pair = op.getCtaGroup() && *op.getCtaGroup() == 2;
+
+  std::vector<uint32_t> ctas;
+  uint32_t clusterSize = e.m.plan.cluster[0];
+  if (op.getMulticastMask()) {
+    uint64_t mask = maskTo(valueOf(e, op.getMulticastMask()).bits, 16);
+    if (mask >> clusterSize)
+      return e.fail(Violation::Kind::Mask,
+                    "multicast mask 0x" + llvm::utohexstr(mask) +
+                        " names CTAs outside the cluster of " +
+                        std::to_string(clusterSize));
+    for (uint32_t rank = 0; rank < clusterSize; ++rank)
+      if ((mask >> rank) & 1)
+        ctas.push_back(e.m.clusterCta(e.t.cta, rank));
+  } else {
+    ctas.push_back(e.t.cta);
+  }
+
+  if (op.getIssue() && !(valueOf(e, op.getIssue()).bits & 1)) {
+    // Skipped box: mbarrier.complete_tx of its bytes, no data.
+    uint32_t cta = pair ? e.m.pairLeaderCta(e.t.cta) : e.t.cta;
+    MBarrier &target = e.m.barrierAt(e.op, cta, barrier);
+    e.m.completeTx(target, barrier, e.op, e.t.id, e.t.vc, bytes, intended,
+                   int64_t(n));
+    e.t.vc.raise(e.t.id, e.t.vc.get(e.t.id) + 1);
+    return e.m.violation ? Step::Stop : Step::Yield;
+  }
+
+  AsyncOp &load = e.m.newAsync(AsyncKind::TmaLoad, e.t, e.op);
+  load.iteration = int64_t(n);
+  load.tensorMap = static_cast<int>(e.bits(0));
+  load.inner = static_cast<int32_t>(valueOf(e, op.getInner()).bits);
+  load.outer = static_cast<int32_t>(valueOf(e, op.getOuter()).bits);
+  load.batch = batchOf(e, op.getBatch());
+  load.smemOffset = static_cast<uint32_t>(destination);
+  load.barrierOffset = barrier;
+  load.bytes = bytes;
+  load.ctas = ctas;
+  for (uint32_t cta : ctas)
+    load.barrierCtas.push_back(pair ? e.m.pairLeaderCta(cta) : cta);
+  Access access;
+  access.op = e.op;
+  access.thread = e.t.id;
+  access.iteration = int64_t(n);
+  access.async = load.id;
+  for (uint32_t cta : ctas) {
+    if (e.m.ctas[cta].exited)
+      return e.fail(Violation::Kind::Rule, "multicasts into CTA " +
+                                               std::to_string(cta) +
+                                               ", which already exited");
+    if (!e.m.checkWrite(e.m.ctas[cta].smem, destination, bytes, load.knowledge,
+                        access, /*async=*/true, "the TMA load"))
+      return Step::Stop;
+  }
+  e.m.log(e.t, e.op,
+          "issues a TMA load of " + std::to_string(bytes) +
+              " bytes for iteration " + std::to_string(n) + " (stage " +
+              std::to_string(n % pipeline.getStages()) + ") into " +
+              std::to_string(ctas.size()) + " CTA(s)",
+          load.barrierCtas.front(), barrier);
+  e.m.inFlight.push_back(load.id);
+  return Step::Yield;
+}
+
+} // namespace
+
+void sim::completeTmaLoad(Machine &m, AsyncOp &load) {
+  auto op = cast<TmaLoadOp>(load.op);
+  TmaDescriptorType desc = op.getDescriptor().getType();
+  const TensorMap &map = m.tensorMaps[load.tensorMap];
+  PipelineType pipeline = op.getPipeline().getType();
+  int64_t intended = load.iteration / pipeline.getStages();
+  unsigned elementBytes = getElementBytes(desc.getElementType());
+  int64_t boxInner = desc.getBox()[0], boxOuter = desc.getBox()[1];
+  for (auto [cta, barrierCta] : llvm::zip(load.ctas, load.barrierCtas)) {
+    Cta &target = m.ctas[cta];
+    if (target.exited) {
+      m.fail(Violation::Kind::Rule, load.op,
+             "the TMA load lands in CTA " + std::to_string(cta) +
+                 ", which already exited",
+             {}, {load.thread});
+      return;
+    }
+    if (m.data()) {
+      const TrackedMemory &source = m.global[map.buffer].memory;
+      int64_t swizzleMode = swizzleBytes(map.plan.swizzle);
+      for (int64_t r = 0; r < boxOuter; ++r)
+        for (int64_t c = 0; c < boxInner; ++c) {
+          uint64_t to = swizzle(load.smemOffset + r * boxInner * elementBytes +
+                                    c * elementBytes,
+                                swizzleMode);
+          uint64_t from = 0;
+          bool inside = globalElement(map, load.batch, load.outer + r,
+                                      load.inner + c, elementBytes, from);
+          for (unsigned b = 0; b < elementBytes; ++b)
+            target.smem.bytes[to + b] = inside ? source.bytes[from + b] : 0;
+        }
+    }
+    MBarrier &barrier = m.barrierAt(load.op, barrierCta, load.barrierOffset);
+    Access access;
+    access.epoch = {barrier.comp, Clock(barrier.completed + 1)};
+    access.op = load.op;
+    access.thread = load.thread;
+    access.iteration = load.iteration;
+    access.async = load.id;
+    m.completeWrite(target.smem, load.smemOffset, load.bytes, access);
+    m.completeTx(barrier, load.barrierOffset, load.op, load.thread,
+                 load.knowledge, load.bytes, intended, load.iteration);
+    if (m.violation)
+      return;
+  }
+}
+
+namespace {
+
+uint64_t bulkQueue(uint32_t thread) { return (uint64_t(2) << 56) | thread; }
+
+Step tmaStore(Exec &e) {
+  auto op = cast<TmaStoreOp>(e.op);
+  TmaDescriptorType desc = op.getDescriptor().getType();
+  const TensorMap *map = tensorMapOf(e, e.bits(0), desc);
+  if (!map)
+    return Step::Stop;
+  SmemBufferType buffer = op.getBuffer().getType();
+  uint64_t slot = maskTo(valueOf(e, op.getSlot()).bits, 32);
+  uint64_t row = op.getRow() ? maskTo(valueOf(e, op.getRow()).bits, 32) : 0;
+  if (buffer.isMNMajor())
+    return e.fail(Violation::Kind::Unsupported,
+                  "a TMA store from an MN-major slot is not modelled");
+  std::optional<uint64_t> inSlot = boxInSlot(e, desc, buffer, slot, row, 0);
+  if (!inSlot)
+    return Step::Stop;
+  uint64_t source =
+      valueOf(e, op.getBuffer()).bits + slot * buffer.getStageBytes() + *inSlot;
+  int64_t bytes = desc.getBoxBytes();
+  Thread &t = e.t;
+  if (!t.bulkReadComp) {
+    t.bulkReadComp = e.m.newComponent();
+    t.bulkWriteComp = e.m.newComponent();
+  }
+  AsyncOp &store = e.m.newAsync(AsyncKind::TmaStore, t, e.op);
+  store.queue = bulkQueue(t.id);
+  store.group = t.bulkCommitted + 1;
+  store.tensorMap = static_cast<int>(e.bits(0));
+  store.inner = static_cast<int32_t>(valueOf(e, op.getInner()).bits);
+  store.outer = static_cast<int32_t>(valueOf(e, op.getOuter()).bits);
+  store.batch = batchOf(e, op.getBatch());
+  store.smemOffset = static_cast<uint32_t>(source);
+  store.bytes = bytes;
+  Access read;
+  read.epoch = {t.bulkReadComp, store.group};
+  read.op = e.op;
+  read.thread = t.id;
+  read.async = store.id;
+  if (!e.m.checkRead(e.m.ctas[t.cta].smem, source, bytes, store.knowledge, read,
+                     "the TMA store", /*asyncProxy=*/true))
+    return Step::Stop;
+  // Its writes to C, clipped at the tensor's bounds.
+  unsigned elementBytes = getElementBytes(desc.getElementType());
+  TrackedMemory &c = e.m.global[map->buffer].memory;
+  Access write = read;
+  write.epoch = {t.bulkWriteComp, store.group};
+  for (int64_t r = 0; r < desc.getBox()[1]; ++r) {
+    int64_t first = std::max<int64_t>(store.inner, 0);
+    int64_t last = std::min<int64_t>(store.inner + desc.getBox()[0],
+                                     map->plan.globalDim[0]);
+    uint64_t start = 0;
+    if (first >= last || !globalElement(*map, store.batch, store.outer + r,
+                                        first, elementBytes, start))
+      continue;
+    if (!e.m.checkWrite(c, start, (last - first) * elementBytes,
+                        store.knowledge, write,
+                        /*async=*/true, "the TMA store"))
+      return Step::Stop;
+  }
+  ++t.bulkOpenStores;
+  e.m.inFlight.push_back(store.id);
+  e.m.log(t, e.op,
+          "issues a TMA store of " + std::to_string(bytes) + " bytes at (" +
+              std::to_string(store.outer) + ", " + std::to_string(store.inner) +
+              ") in bulk group " + std::to_string(store.group));
+  return Step::Yield;
+}
+
+Step tmaStoreCommit(Exec &e) {
+  ++e.t.bulkCommitted;
+  e.t.bulkGroupStores.push_back(e.t.bulkOpenStores);
+  e.t.bulkOpenStores = 0;
+  return Step::Next;
+}
+
+Step tmaStoreWait(Exec &e) {
+  auto op = cast<TmaStoreWaitOp>(e.op);
+  Thread &t = e.t;
+  int64_t target = int64_t(t.bulkCommitted) - int64_t(op.getPending());
+  if (target <= 0)
+    return Step::Yield;
+  for (uint32_t id : e.m.inFlight) {
+    const AsyncOp &store = *e.m.asyncOps[id - 1];
+    if (store.kind == AsyncKind::TmaStore && store.thread == t.id &&
+        !store.done && int64_t(store.group) <= target) {
+      e.m.block(t, e.m.asyncWaiters);
+      return Step::Block;
+    }
+  }
+  if (t.bulkReadComp) {
+    t.vc.raise(t.bulkReadComp, Clock(target));
+    if (!op.getRead())
+      t.vc.raise(t.bulkWriteComp, Clock(target));
+  }
+  return Step::Yield;
+}
+
+/// A prefetch of a descriptor (gemm.tma.prefetch_descriptor) or of a box
+/// (gemm.tma.prefetch, a hint: out-of-bounds boxes are ignored).
+Step tmaPrefetch(Exec &e) {
+  auto type = cast<TmaDescriptorType>(e.op->getOperand(0).getType());
+  return tensorMapOf(e, e.bits(0), type) ? Step::Next : Step::Stop;
+}
+
+template <typename Op>
+void add(MLIRContext *ctx, HandlerTable &table, Handler handler) {
+  table[OperationName(Op::getOperationName(), ctx)] = handler;
+}
+
+} // namespace
+
+void sim::completeTmaStore(Machine &m, AsyncOp &store) {
+  auto op = cast<TmaStoreOp>(store.op);
+  TmaDescriptorType desc = op.getDescriptor().getType();
+  const TensorMap &map = m.tensorMaps[store.tensorMap];
+  Thread &t = m.threads[store.thread];
+  unsigned elementBytes = getElementBytes(desc.getElementType());
+  TrackedMemory &c = m.global[map.buffer].memory;
+  const TrackedMemory &smem = m.ctas[store.cta].smem;
+  int64_t boxInner = desc.getBox()[0];
+  int64_t swizzleMode = swizzleBytes(map.plan.swizzle);
+  Access write;
+  write.epoch = {t.bulkWriteComp, store.group};
+  write.op = store.op;
+  write.thread = store.thread;
+  write.async = store.id;
+  for (int64_t r = 0; r < desc.getBox()[1]; ++r) {
+    int64_t first = std::max<int64_t>(store.inner, 0);
+    int64_t last =
+        std::min<int64_t>(store.inner + boxInner, map.plan.globalDim[0]);
+    uint64_t start = 0;
+    if (first >= last || !globalElement(map, store.batch, store.outer + r,
+                                        first, elementBytes, start))
+      continue;
+    if (m.data())
+      for (int64_t gc = first; gc < last; ++gc) {
+        uint64_t from = swizzle(store.smemOffset + r * boxInner * elementBytes +
+                                    (gc - store.inner) * elementBytes,
+                                swizzleMode);
+        for (unsigned b = 0; b < elementBytes; ++b)
+          c.bytes[start + (gc - first) * elementBytes + b] =
+              smem.bytes[from + b];
+      }
+    m.completeWrite(c, start, (last - first) * elementBytes, write);
+  }
+}
+
+void sim::registerTmaOps(MLIRContext *ctx, HandlerTable &table) {
+  add<TmaLoadOp>(ctx, table, tmaLoad);
+  add<TmaStoreOp>(ctx, table, tmaStore);
+  add<TmaStoreCommitOp>(ctx, table, tmaStoreCommit);
+  add<TmaStoreWaitOp>(ctx, table, tmaStoreWait);
+  add<TmaPrefetchDescriptorOp>(ctx, table, tmaPrefetch);
+  add<TmaPrefetchOp>(ctx, table, tmaPrefetch);
+}

@@ -1,0 +1,400 @@
+//===- Simulator.cpp - Kernels of a module, runs, reference, reports ------===//
+
+#include "gemm/Simulator/Simulator.h"
+#include "Machine.h"
+
+#include "gemm/Bundle/TestData.h"
+#include "gemm/Runtime/Plan.h"
+
+#include "mlir/IR/Diagnostics.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <random>
+
+using namespace mlir;
+using namespace mlir::gemm;
+using namespace mlir::gemm::sim;
+
+std::string Problem::toString() const {
+  std::string text = "m=" + std::to_string(m) + " n=" + std::to_string(n) +
+                     " k=" + std::to_string(k);
+  if (batch != 1)
+    text += " batch=" + std::to_string(batch);
+  if (broadcast)
+    text += std::string(" broadcast ") + (broadcast & 1 ? "a" : "") +
+            (broadcast & 2 ? "b" : "");
+  return text;
+}
+
+const char *Violation::kindName(Kind kind) {
+  switch (kind) {
+  case Kind::Race:
+    return "race";
+  case Kind::PhaseConfusion:
+    return "phase confusion";
+  case Kind::Arrival:
+    return "arrival mismatch";
+  case Kind::Deadlock:
+    return "deadlock";
+  case Kind::Mask:
+    return "mask outside the cluster";
+  case Kind::Rule:
+    return "hardware rule";
+  case Kind::Unsupported:
+    return "not simulated";
+  }
+  return "violation";
+}
+
+std::string sim::formatViolation(const Violation &violation) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << "protocol violation (" << Violation::kindName(violation.kind) << ")";
+  if (violation.op)
+    os << " at '" << violation.op->getName() << "' (" << violation.op->getLoc()
+       << ")";
+  os << ": " << violation.message << "\n";
+  if (!violation.context.empty())
+    os << "  in " << violation.context << "\n";
+  for (auto &[op, note] : violation.notes) {
+    os << "  note: " << note;
+    if (op)
+      os << " ('" << op->getName() << "')";
+    os << "\n";
+  }
+  if (!violation.trace.empty()) {
+    os << "  trace:\n";
+    for (const std::string &line : violation.trace)
+      os << "    " << line << "\n";
+  }
+  return text;
+}
+
+void sim::emitViolation(const Violation &violation) {
+  Location loc =
+      violation.op ? violation.op->getLoc() : UnknownLoc::get(nullptr);
+  InFlightDiagnostic diag =
+      violation.op ? violation.op->emitError() : mlir::emitError(loc);
+  diag << "protocol violation (" << Violation::kindName(violation.kind)
+       << "): " << violation.message;
+  if (!violation.context.empty())
+    diag << " [" << violation.context << "]";
+  for (auto &[op, note] : violation.notes)
+    if (op)
+      diag.attachNote(op->getLoc()) << note << " ('" << op->getName() << "')";
+  if (!violation.trace.empty()) {
+    std::string trace = "counterexample trace:";
+    for (const std::string &line : violation.trace)
+      trace += "\n  " + line;
+    diag.attachNote(violation.op ? violation.op->getLoc() : loc) << trace;
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Kernels
+//===----------------------------------------------------------------------===//
+
+Kernel::Kernel(std::unique_ptr<KernelImage> image) : image(std::move(image)) {}
+Kernel::~Kernel() = default;
+Kernel::Kernel(Kernel &&) = default;
+Kernel &Kernel::operator=(Kernel &&) = default;
+
+gpu::GPUFuncOp Kernel::func() const { return image->func; }
+const bundle::KernelManifest &Kernel::manifest() const {
+  return image->manifest;
+}
+
+FailureOr<KernelSet> KernelSet::get(ModuleOp module, bool skipUncontracted) {
+  KernelSet set;
+  auto bundles = module->getAttrOfType<DictionaryAttr>("gemm.bundles");
+  bool failed = false;
+  module.walk([&](gpu::GPUFuncOp func) {
+    if (!func->hasAttr(gpu::GPUDialect::getKernelFuncAttrName()))
+      return;
+    std::optional<bundle::KernelManifest> manifest;
+    if (bundles)
+      for (NamedAttribute entry : bundles) {
+        auto text = dyn_cast<StringAttr>(entry.getValue());
+        if (!text)
+          continue;
+        bundle::ParseResult parsed = bundle::parseManifestText(text.str());
+        if (parsed.manifest && parsed.manifest->kernel == func.getName())
+          manifest = parsed.manifest;
+      }
+    if (!manifest && skipUncontracted)
+      return;
+    if (!manifest) {
+      func.emitError("kernel '")
+          << func.getName()
+          << "' has no launch contract in the module's gemm.bundles: the "
+             "simulator launches a kernel as its manifest says (run the "
+             "materialize passes on a gemm.matmul)";
+      failed = true;
+      return;
+    }
+    set.list.push_back(
+        Kernel(std::make_unique<KernelImage>(func, std::move(*manifest))));
+  });
+  if (failed)
+    return failure();
+  return set;
+}
+
+namespace {
+
+class RandomChoices : public ChoiceSource {
+public:
+  explicit RandomChoices(uint64_t seed) : engine(seed) {}
+  size_t choose(size_t count) override {
+    return std::uniform_int_distribution<size_t>(0, count - 1)(engine);
+  }
+
+private:
+  std::mt19937_64 engine;
+};
+
+std::string scheduleName(const RunOptions &options, uint64_t seed) {
+  switch (options.schedule) {
+  case ScheduleMode::Deterministic:
+    return "deterministic schedule";
+  case ScheduleMode::Random:
+    return "random schedule, seed " + std::to_string(seed);
+  case ScheduleMode::Exhaustive:
+    return "exhaustive exploration, execution " + std::to_string(seed + 1);
+  }
+  return "";
+}
+
+/// The user's epilogue region of the kernel (every staging op carries a
+/// copy of it), or null.
+Region *findEpilogue(gpu::GPUFuncOp func) {
+  Region *region = nullptr;
+  func.walk([&](Operation *op) {
+    if (region)
+      return;
+    if (auto store = dyn_cast<AccumStoreSmemOp>(op))
+      if (!store.getEpilogue().empty())
+        region = &store.getEpilogue();
+    if (auto store = dyn_cast<TmemStoreSmemOp>(op))
+      if (!store.getEpilogue().empty())
+        region = &store.getEpilogue();
+  });
+  return region;
+}
+
+/// Input element (row, col) of batch entry `entry` of `matrix` in logical
+/// terms (A: M x K, B: N x K), as gemm/Bundle/TestData.h defines it by its
+/// stored position.
+int inputAt(const runtime::MatrixPlan &matrix, uint64_t seed, uint64_t entry,
+            uint64_t row, uint64_t col) {
+  if (matrix.transposed())
+    std::swap(row, col);
+  return bundle::storedSmallIntegerAt(seed, matrix.tensor,
+                                      matrix.storedBatches() == 1 ? 0 : entry,
+                                      matrix.outer, row, col);
+}
+
+/// Compares C with the exact reference (sum in double, then the epilogue
+/// region or a rounding to C's type), bit for bit, and dumps C as stored
+/// (gemm/Bundle/TestData.h).
+void compareWithReference(Machine &m, RunResult &result) {
+  const KernelImage &kernel = m.kernel;
+  const runtime::MatrixPlan &a = m.plan.kernelMatrix(bundle::Tensor::A);
+  const runtime::MatrixPlan &b = m.plan.kernelMatrix(bundle::Tensor::B);
+  const runtime::MatrixPlan &c = m.plan.kernelMatrix(bundle::Tensor::C);
+  std::string error;
+  const ElementCodec *codec = ElementCodec::get(kernel.cType, error);
+  Region *epilogue = findEpilogue(kernel.func);
+  const runtime::Problem &problem = m.plan.problem;
+  unsigned bytes = codec->bytes();
+  const std::vector<uint8_t> &out = m.global[m.bufferC].memory.bytes;
+  result.c.dtype = m.plan.matrix(bundle::Tensor::C).dtype;
+  result.c.rows = c.batch * c.outer;
+  result.c.cols = c.inner;
+  result.c.bytes.resize(result.c.rows * result.c.cols * bytes);
+  Thread &scratch = m.threads.front();
+  uint64_t seed = m.options.inputSeed;
+  std::vector<double> aRow(problem.k);
+  for (uint64_t entry = 0; entry < problem.batch; ++entry)
+    for (uint64_t row = 0; row < problem.m; ++row) {
+      for (uint64_t i = 0; i < problem.k; ++i)
+        aRow[i] = inputAt(a, seed, entry, row, i);
+      for (uint64_t col = 0; col < problem.n; ++col) {
+        double sum = 0;
+        for (uint64_t i = 0; i < problem.k; ++i)
+          sum += aRow[i] * double(inputAt(b, seed, entry, col, i));
+        uint64_t expected;
+        if (epilogue) {
+          SimValue in;
+          in.f = static_cast<float>(sum);
+          expected = codec->encode(evalRegion(m, scratch, *epilogue, {in}).f);
+        } else {
+          expected = codec->encode(static_cast<float>(sum));
+        }
+        // Where C stores it: row-major (m, n) or column-major (n, m).
+        uint64_t outer = c.transposed() ? col : row;
+        uint64_t inner = c.transposed() ? row : col;
+        const uint8_t *at =
+            &out[(entry * c.batchStride + outer * c.ld + inner) * bytes];
+        uint64_t got = codec->load(at);
+        std::memcpy(
+            &result.c
+                 .bytes[((entry * c.outer + outer) * c.inner + inner) * bytes],
+            at, bytes);
+        if (got == expected)
+          continue;
+        if (result.mismatches++ < 8) {
+          char line[192];
+          std::string where =
+              problem.batch > 1 ? "[" + std::to_string(entry) + "]" : "";
+          std::snprintf(
+              line, sizeof(line),
+              "C%s[%llu][%llu] = %g (bits 0x%llx), expected %g "
+              "(bits 0x%llx)",
+              where.c_str(), static_cast<unsigned long long>(row),
+              static_cast<unsigned long long>(col), codec->decode(got),
+              static_cast<unsigned long long>(got), codec->decode(expected),
+              static_cast<unsigned long long>(expected));
+          result.mismatchReport.push_back(line);
+        }
+      }
+    }
+}
+
+} // namespace
+
+RunResult Kernel::run(const RunOptions &options) const {
+  RunResult result;
+  const KernelImage &kernel = *image;
+  if (kernel.unsupported) {
+    result.violation = kernel.unsupported;
+    return result;
+  }
+  runtime::Problem problem;
+  problem.m = options.problem.m;
+  problem.n = options.problem.n;
+  problem.k = options.problem.k;
+  problem.batch = options.problem.batch;
+  runtime::PlanOptions planOptions;
+  for (bundle::Tensor tensor : {bundle::Tensor::A, bundle::Tensor::B})
+    if (options.problem.broadcast & (1u << static_cast<unsigned>(tensor)))
+      planOptions.batchStrides[static_cast<size_t>(tensor)] = 0;
+  // The simulator's matrices are allocated with padded rows (no staging).
+  planOptions.unaligned = runtime::UnalignedPolicy::Pad;
+  planOptions.persistentCtaCapacity = options.sms;
+  std::string error;
+  std::optional<runtime::LaunchPlan> plan =
+      runtime::tryPlanLaunch(kernel.manifest, problem, planOptions, error);
+  if (!plan) {
+    Violation v;
+    v.kind = Violation::Kind::Unsupported;
+    v.op = kernel.func;
+    v.message = "the launch cannot be planned: " + error;
+    result.violation = v;
+    return result;
+  }
+  std::string context = "kernel " + kernel.manifest.kernel + ", " +
+                        options.problem.toString() + ", grid " +
+                        std::to_string(plan->grid[0]) + " CTAs of " +
+                        std::to_string(plan->block[0]) + " threads";
+  auto runOnce = [&](ChoiceSource *choices, uint64_t seed) -> bool {
+    Machine machine(kernel, options, *plan, choices);
+    machine.run();
+    result.stats.steps += machine.steps;
+    result.stats.executions += 1;
+    result.stats.ctas = plan->grid[0];
+    result.stats.threads = static_cast<uint32_t>(machine.threads.size());
+    result.stats.stepLimit |= machine.stepLimit;
+    if (machine.violation) {
+      result.violation = std::move(machine.violation);
+      result.violation->context = context + ", " + scheduleName(options, seed);
+      return false;
+    }
+    // Stopped at a state explored before: nothing to compare.
+    if (machine.pruned)
+      return true;
+    if (options.data == DataMode::Full) {
+      result.mismatches = 0;
+      result.mismatchReport.clear();
+      compareWithReference(machine, result);
+      if (result.mismatches)
+        return false;
+    }
+    return true;
+  };
+  switch (options.schedule) {
+  case ScheduleMode::Deterministic:
+    runOnce(nullptr, 0);
+    break;
+  case ScheduleMode::Random:
+    for (uint32_t i = 0; i < std::max<uint32_t>(options.runs, 1); ++i) {
+      RandomChoices choices(options.scheduleSeed + i);
+      if (!runOnce(&choices, options.scheduleSeed + i))
+        break;
+    }
+    break;
+  case ScheduleMode::Exhaustive:
+    explore(kernel, options, *plan, result, runOnce);
+    break;
+  }
+  return result;
+}
+
+std::vector<Problem> Kernel::coverageProblems(uint32_t sms) const {
+  const bundle::KernelManifest &manifest = image->manifest;
+  uint64_t bm = manifest.tile[0], bn = manifest.tile[1], bk = manifest.tile[2];
+  std::array<uint32_t, 2> shape = manifest.clusterTileShape();
+  uint64_t cm = shape[0], cn = shape[1];
+  uint64_t clusterSize = manifest.cluster[0];
+  uint64_t resident = std::max<uint64_t>(sms / clusterSize, 1);
+  // k-blocks that fill the operand ring once.
+  uint64_t ring = 2;
+  bool splitK = false, streamK = false;
+  int64_t kGroup = 1;
+  image->func.walk([&](Operation *op) {
+    splitK |= isa<SplitKRangeOp>(op);
+    streamK |= isa<StreamKPlanOp>(op);
+  });
+  image->func.walk([&](MmaSm100Op) { kGroup = 0; });
+  if (!image->pipelines.empty())
+    ring = image->pipelines.front().type.getStages();
+  if (kGroup == 0) {
+    // SM100: a ring stage holds k_group k-blocks (A ring slots / stages).
+    auto ringA = cast<SmemBufferType>(image->plan.getResultTypes()[0]);
+    ring = ringA.getStages();
+  }
+  uint64_t tileM = bm * cm, tileN = bn * cn;
+  std::vector<Problem> problems;
+  // More tile units than resident clusters (the persistent loop and the CLC
+  // grid wrap) and more k-blocks than ring stages (the ring wraps within a
+  // tile and across tiles).
+  problems.push_back({tileM * (2 * resident + 1), tileN, bk * (ring + 2)});
+  // Edge tiles in M and N, a K tail.
+  problems.push_back({tileM + 17, tileN + 24, bk + 8});
+  // K shorter than one k-block; one tile.
+  problems.push_back({40, 40, 8});
+  if (splitK) {
+    // Fewer k-blocks than splits: some splits have empty ranges.
+    uint64_t splits = std::max<uint32_t>(manifest.workUnitsPerTile, 2);
+    problems.push_back({tileM * (2 * resident + 1), tileN, bk * (splits - 1)});
+    problems.push_back({tileM * 2, tileN, bk * (2 * splits + 1)});
+  }
+  if (streamK) {
+    // A partial last wave shared with the last whole wave, and fewer units
+    // than CTAs (every unit shared).
+    problems.push_back({tileM * (resident + 1), tileN, bk * 5});
+    problems.push_back({tileM, tileN, bk * 3});
+  }
+  bool batched = llvm::any_of(manifest.params, [](const bundle::Param &p) {
+    return p.kind == bundle::ParamKind::ProblemSize &&
+           p.dim == bundle::ProblemDim::Batch;
+  });
+  if (batched) {
+    // The persistent loop over entries x tiles: edge tiles in every entry,
+    // more units than resident clusters; one tile per entry (split-K and
+    // stream-K units cross entries) with a broadcast A.
+    problems.push_back({tileM + 17, tileN + 24, bk + 8, 3});
+    problems.push_back({tileM, tileN, bk * 3, 3, /*broadcast=*/1});
+  }
+  return problems;
+}
