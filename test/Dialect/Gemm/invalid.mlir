@@ -493,15 +493,29 @@ gemm.matmul @splits_range a(bf16, row) b(bf16, col) c(bf16, row) acc(f32)
 
 // -----
 
-// expected-error @+1 {{'gemm.matmul' op tile N of 8 cannot be split into 2 multicast slices of whole 8-row atoms (cluster M = 2)}}
+// expected-error @+1 {{'gemm.matmul' op tile N of 8 cannot be split into 2 multicast slices of whole 8-line swizzle atoms of B (cluster M = 2): use a cluster that divides 1}}
 gemm.matmul @multicast_b a(bf16, row) b(bf16, col) c(bf16, row) acc(f32)
     config(#gemm.config<arch = sm_90a, tile = [128, 8, 64], cluster = [2, 1]>)
 
 // -----
 
-// expected-error @+1 {{'gemm.matmul' op tile M of 64 cannot be split into 3 multicast slices of whole 8-row atoms (cluster N = 3)}}
+// expected-error @+1 {{'gemm.matmul' op tile M of 64 cannot be split into 3 multicast slices of whole 8-line swizzle atoms of A (cluster N = 3): use a cluster that divides 8}}
 gemm.matmul @multicast_a a(bf16, row) b(bf16, col) c(bf16, row) acc(f32)
     config(#gemm.config<arch = sm_90a, tile = [64, 256, 64], cluster = [1, 3], schedule = pingpong>)
+
+// -----
+
+// An M-major A is sliced along K (found by the fuzzer: the 21-line slices
+// reached the TMA load's verifier after materialize-sm90).
+// expected-error @+1 {{'gemm.matmul' op tile K of 64 cannot be split into 3 multicast slices of whole 8-line swizzle atoms of the M-major A (cluster N = 3): use a cluster that divides 8}}
+gemm.matmul @multicast_a_m_major a(bf16, col) b(bf16, row) c(bf16, row) acc(f32) batched
+    config(#gemm.config<arch = sm_90a, tile = [64, 256, 64], cluster = [1, 3], schedule = pingpong>)
+
+// -----
+
+// expected-error @+1 {{'gemm.matmul' op tile K of 64 cannot be split into 3 multicast slices of whole 8-line swizzle atoms of the N-major B (cluster M = 3): use a cluster that divides 8}}
+gemm.matmul @multicast_b_n_major a(bf16, row) b(bf16, row) c(bf16, row) acc(f32)
+    config(#gemm.config<arch = sm_90a, tile = [192, 128, 64], cluster = [3, 1]>)
 
 // -----
 

@@ -115,21 +115,29 @@ LogicalResult MatmulOp::verify() {
   }
   ArrayRef<int64_t> cluster = config.getCluster();
   // Multicast splits the shared operand's box into one slice per CTA of the
-  // cluster row/column; each slice must stay a whole number of 8-row
-  // swizzle atoms. An MN-major operand is sliced along K instead (its
-  // blocks are one swizzle span of M or N wide, narrower slices would not
-  // land in the swizzled layout): BK is 64 lines of a 16-bit type and a
-  // cluster at most 8 CTAs, so its slices are whole 8-line atoms.
-  if (getBLayout() != Layout::row && bn % (8 * cluster[0]) != 0)
-    return emitOpError("tile N of ")
-           << bn << " cannot be split into " << cluster[0]
-           << " multicast slices of whole 8-row atoms (cluster M = "
-           << cluster[0] << ")";
-  if (getALayout() != Layout::col && bm % (8 * cluster[1]) != 0)
-    return emitOpError("tile M of ")
-           << bm << " cannot be split into " << cluster[1]
-           << " multicast slices of whole 8-row atoms (cluster N = "
-           << cluster[1] << ")";
+  // cluster row/column; each slice must stay a whole number of 8-line
+  // swizzle atoms. A K-major operand is sliced along M or N, an MN-major one
+  // along K (its blocks are one swizzle span of M or N wide; narrower slices
+  // would not land in the swizzled layout).
+  auto verifySlices = [&](int64_t lines, const char *dim, const char *operand,
+                          int64_t ctas,
+                          const char *clusterDim) -> LogicalResult {
+    if (lines % (8 * ctas) == 0)
+      return success();
+    return emitOpError("tile ")
+           << dim << " of " << lines << " cannot be split into " << ctas
+           << " multicast slices of whole 8-line swizzle atoms of " << operand
+           << " (cluster " << clusterDim << " = " << ctas
+           << "): use a cluster that divides " << lines / 8;
+  };
+  if (failed(getBLayout() == Layout::row
+                 ? verifySlices(bk, "K", "the N-major B", cluster[0], "M")
+                 : verifySlices(bn, "N", "B", cluster[0], "M")))
+    return failure();
+  if (failed(getALayout() == Layout::col
+                 ? verifySlices(bk, "K", "the M-major A", cluster[1], "N")
+                 : verifySlices(bm, "M", "A", cluster[1], "N")))
+    return failure();
   return verifyEpilogueRegion(getOperation(), getEpilogue(),
                               getEpilogueValueType(),
                               getEpilogueResultType(cType));
