@@ -6,6 +6,8 @@
 #   bash scripts/fuzz.sh build            build; the seed corpus into build-fuzz/corpus/seeds
 #   bash scripts/fuzz.sh run [ARGS...]    build, then fuzz with libFuzzer ARGS (new inputs
 #                                         go to build-fuzz/corpus/found; see docs/Fuzzing.md)
+#   bash scripts/fuzz.sh static           build build-fuzz/bin/gemm-fuzz-static (LLVM and
+#                                         MLIR linked in: bench/fuzz-device.sh) and the seeds
 #
 # Needs clang-22 and libclang-rt-22-dev (scripts/setup.sh installs them).
 set -euo pipefail
@@ -31,14 +33,16 @@ if [ ! -f "$build/build.ninja" ]; then
     -DLLVM_EXTERNAL_LIT=/usr/lib/llvm-22/bin/lit "${launcher[@]}" \
     > "$build/configure.log" 2>&1 || { tail -30 "$build/configure.log"; exit 1; }
 fi
-ninja -C "$build" -j"${GEMM_FUZZ_JOBS:-2}" gemm-fuzz > "$build/gemm-fuzz-build.log" 2>&1 \
+target=gemm-fuzz
+[ "$mode" = static ] && target=gemm-fuzz-static
+ninja -C "$build" -j"${GEMM_FUZZ_JOBS:-2}" "$target" > "$build/$target-build.log" 2>&1 \
   || { tail -40 "$build/gemm-fuzz-build.log"; exit 1; }
 rm -rf "$build/corpus/seeds"
 mkdir -p "$build/corpus/seeds" "$build/corpus/found"
 python3 "$root/tools/gemm-fuzz/make-corpus.py" "$root/test" "$build/corpus/seeds"
 
 case "$mode" in
-  build) ;;
+  build | static) ;;
   run) exec "$build/bin/gemm-fuzz" "$build/corpus/found" "$build/corpus/seeds" "$@" ;;
-  *) echo "usage: $0 build | run [libFuzzer arguments]" >&2; exit 2 ;;
+  *) echo "usage: $0 build | static | run [libFuzzer arguments]" >&2; exit 2 ;;
 esac
