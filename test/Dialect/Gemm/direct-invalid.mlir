@@ -84,6 +84,23 @@ func.func @load_fragment(%p: !llvm.ptr<1>, %i: i32, %s: i64) {
 
 // -----
 
+// Found by the fuzzer: rows x cols overflowed before the fragment check.
+func.func @load_huge_tile(%p: !llvm.ptr<1>, %i: i32, %s: i64) {
+  // expected-error @+1 {{'gemm.direct.load' op a tile of 32 x 4611686018427387904 has a side over 65536 elements: a CTA's direct tile is a few hundred rows and columns at most}}
+  %f = gemm.direct.load %p[%i, %i] strides(%s, %s) bounds(%i, %i) tile(32 x 4611686018427387904) threads(64)
+      : !llvm.ptr<1> -> !gemm.fragment<17 x bf16>
+  return
+}
+
+// -----
+
+// expected-error @+1 {{a fragment is one thread's registers: at most 256 elements (128 registers), got 257; spread the tile over more threads}}
+func.func @huge_fragment(%f: !gemm.fragment<257 x bf16>) {
+  return
+}
+
+// -----
+
 func.func @load_space(%p: !llvm.ptr<3>, %i: i32, %s: i64) {
   // expected-error @+1 {{'gemm.direct.load' op operand #0 must be global-memory pointer (!llvm.ptr<1>), but got '!llvm.ptr<3>'}}
   %f = gemm.direct.load %p[%i, %i] strides(%s, %s) bounds(%i, %i) tile(64 x 64) threads(128)

@@ -13,6 +13,11 @@
 using namespace mlir;
 using namespace mlir::gemm;
 
+/// Fragments are one thread's registers: 256 16-bit elements are 128 of
+/// the 255 registers a thread may have.
+static constexpr int64_t kMaxFragmentElements = 256;
+static constexpr int64_t kMaxTileSide = 65536;
+
 /// A `rows x cols` tile spread over `threads` threads as gemm.direct.load
 /// spreads it: whole warps, each lane a column of every 32-column pass, each
 /// warp the same number of rows; `fragment` must then hold one thread's
@@ -24,6 +29,14 @@ static LogicalResult verifyTileDistribution(Operation *op, int64_t rows,
     return op->emitOpError("threads must be a multiple of 32 in [32, 1024], "
                            "got ")
            << threads;
+  // A thread's share lives in its registers (a fragment holds at most
+  // kMaxFragmentElements), so any larger tile is refused below; bounding the
+  // sides first keeps rows * cols from overflowing.
+  if (rows > kMaxTileSide || cols > kMaxTileSide)
+    return op->emitOpError("a tile of ")
+           << rows << " x " << cols << " has a side over " << kMaxTileSide
+           << " elements: a CTA's direct tile is a few hundred rows and "
+              "columns at most";
   if (rows < 1 || cols < 32 || cols % 32 != 0)
     return op->emitOpError("the tile's columns are read 32 at a time (one "
                            "per lane): a tile of ")
@@ -48,6 +61,11 @@ LogicalResult FragmentType::verify(function_ref<InFlightDiagnostic()> emitError,
                                    int64_t size, Type elementType) {
   if (size < 1)
     return emitError() << "a fragment holds at least one element, got " << size;
+  if (size > kMaxFragmentElements)
+    return emitError() << "a fragment is one thread's registers: at most "
+                       << kMaxFragmentElements
+                       << " elements (128 registers), got " << size
+                       << "; spread the tile over more threads";
   if (!isa<BFloat16Type, Float16Type>(elementType))
     return emitError() << "fragments hold bf16 or f16 elements, got "
                        << elementType;
