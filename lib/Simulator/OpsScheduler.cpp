@@ -34,7 +34,7 @@ Step staticTile(Exec &e) {
   bool alongM = op.getRaster() == Raster::along_m;
   uint32_t walked = alongM ? tilesM : tilesN;
   uint32_t crossed = alongM ? tilesN : tilesM;
-  uint32_t swizzle = static_cast<uint32_t>(op.getSwizzle());
+  uint32_t swizzle = std::min(static_cast<uint32_t>(op.getSwizzle()), walked);
   uint32_t perPanel = swizzle * crossed;
   if (!perPanel)
     return divisionByZero(e);

@@ -17,11 +17,14 @@ struct StaticTileLowering : public ConvertOpToLLVMPattern<StaticTileOp> {
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     // Walk `raster` fastest inside panels `swizzle` tiles long along it;
-    // the last panel may be shorter.
+    // the last panel may be shorter. A panel is at most the walked tiles
+    // long (the same walk), which keeps swizzle x crossed within the grid's
+    // tile count and so within 32 bits.
     bool alongM = op.getRaster() == Raster::along_m;
     Value walked = alongM ? adaptor.getTilesM() : adaptor.getTilesN();
     Value crossed = alongM ? adaptor.getTilesN() : adaptor.getTilesM();
-    Value swizzle = createI32(rewriter, loc, op.getSwizzle());
+    Value swizzle = LLVM::UMinOp::create(
+        rewriter, loc, createI32(rewriter, loc, op.getSwizzle()), walked);
     Value tile = adaptor.getTile();
     Value perPanel = LLVM::MulOp::create(rewriter, loc, swizzle, crossed);
     Value panel = LLVM::UDivOp::create(rewriter, loc, tile, perPanel);

@@ -3,6 +3,8 @@
 // gemm.sched.static_tile: tiles are grouped in panels `swizzle` tiles long
 // along the raster dimension (the last panel may be shorter); inside a panel
 // consecutive indices walk along the raster dimension first.
+//   swizzle = min(swizzle, walked) (a longer panel is the same walk, and the
+//   product below stays within the grid's tile count: 32 bits)
 //   perPanel = swizzle * crossed, panel = t / perPanel, in = t mod perPanel
 //   start = panel * swizzle, length = min(swizzle, walked - start)
 //   along = start + in mod length, across = in / length
@@ -10,7 +12,8 @@
 // along_m: walk M (tiles_m), cross N (tiles_n); results (along, across).
 // CHECK-LABEL: func.func @along_m
 // CHECK-SAME: (%[[T:.*]]: i32, %[[TM:.*]]: i32, %[[TN:.*]]: i32)
-// CHECK-NEXT: %[[SW:.*]] = llvm.mlir.constant(8 : i32) : i32
+// CHECK-NEXT: %[[SWC:.*]] = llvm.mlir.constant(8 : i32) : i32
+// CHECK-NEXT: %[[SW:.*]] = llvm.intr.umin(%[[SWC]], %[[TM]]) : (i32, i32) -> i32
 // CHECK-NEXT: %[[PER:.*]] = llvm.mul %[[SW]], %[[TN]] : i32
 // CHECK-NEXT: %[[PANEL:.*]] = llvm.udiv %[[T]], %[[PER]] : i32
 // CHECK-NEXT: %[[IN:.*]] = llvm.urem %[[T]], %[[PER]] : i32
@@ -29,7 +32,8 @@ func.func @along_m(%t: i32, %tm: i32, %tn: i32) -> (i32, i32) {
 // along_n: walk N (tiles_n), cross M (tiles_m); results (across, along).
 // CHECK-LABEL: func.func @along_n
 // CHECK-SAME: (%[[T:.*]]: i32, %[[TM:.*]]: i32, %[[TN:.*]]: i32)
-// CHECK-NEXT: %[[SW:.*]] = llvm.mlir.constant(4 : i32) : i32
+// CHECK-NEXT: %[[SWC:.*]] = llvm.mlir.constant(4 : i32) : i32
+// CHECK-NEXT: %[[SW:.*]] = llvm.intr.umin(%[[SWC]], %[[TN]]) : (i32, i32) -> i32
 // CHECK-NEXT: %[[PER:.*]] = llvm.mul %[[SW]], %[[TM]] : i32
 // CHECK-NEXT: %[[PANEL:.*]] = llvm.udiv %[[T]], %[[PER]] : i32
 // CHECK-NEXT: %[[IN:.*]] = llvm.urem %[[T]], %[[PER]] : i32

@@ -59,9 +59,17 @@ gemm.matmul @negative_stages a(bf16, row) b(bf16, col) c(bf16, row) acc(f32)
 
 // -----
 
-// expected-error @+2 {{swizzle must be at least 1 tile, got 0}}
+// expected-error @+2 {{swizzle must be in [1, 65536] tiles, got 0}}
 gemm.matmul @raster_swizzle a(bf16, row) b(bf16, col) c(bf16, row) acc(f32)
     config(#gemm.config<arch = sm_90a, tile = [128, 256, 64], swizzle = 0>)
+
+// -----
+
+// Found by the fuzzer: the lowering's 32-bit swizzle x tiles was 0, a
+// division by zero that the protocol check's simulation caught.
+// expected-error @+2 {{swizzle must be in [1, 65536] tiles, got 4611686018427387904}}
+gemm.matmul @raster_swizzle_huge a(bf16, row) b(bf16, col) c(f16, row) acc(f32)
+    config(#gemm.config<arch = sm_90a, tile = [64, 64, 64], schedule = pingpong, scheduler = split_k, splits = 2, swizzle = 4611686018427387904>)
 
 // -----
 
@@ -1378,7 +1386,7 @@ func.func @store_smem_epilogue_yield(%acc: !gemm.accum<64 x 256 x f32>,
 //===----------------------------------------------------------------------===//
 
 func.func @static_tile_swizzle(%t: i32, %m: i32, %n: i32) {
-  // expected-error @+1 {{'gemm.sched.static_tile' op swizzle must be at least 1, got 0}}
+  // expected-error @+1 {{'gemm.sched.static_tile' op swizzle must be in [1, 65536] tiles, got 0}}
   %tm, %tn = gemm.sched.static_tile %t of (%m, %n) raster(along_m) swizzle(0)
   return
 }
@@ -1386,7 +1394,7 @@ func.func @static_tile_swizzle(%t: i32, %m: i32, %n: i32) {
 // -----
 
 func.func @static_tile_negative_swizzle(%t: i32, %m: i32, %n: i32) {
-  // expected-error @+1 {{'gemm.sched.static_tile' op swizzle must be at least 1, got -1}}
+  // expected-error @+1 {{'gemm.sched.static_tile' op swizzle must be in [1, 65536] tiles, got -1}}
   %tm, %tn = gemm.sched.static_tile %t of (%m, %n) raster(along_m) swizzle(-1)
   return
 }

@@ -559,8 +559,9 @@ LogicalResult AccumStoreSmemOp::verify() {
 
 LogicalResult StaticTileOp::verify() {
   auto swizzle = static_cast<int64_t>(getSwizzle());
-  if (swizzle < 1)
-    return emitOpError("swizzle must be at least 1, got ") << swizzle;
+  if (swizzle < 1 || swizzle > kMaxRasterSwizzle)
+    return emitOpError("swizzle must be in [1, ")
+           << kMaxRasterSwizzle << "] tiles, got " << swizzle;
   return success();
 }
 
