@@ -8,21 +8,45 @@
 # to bundles (the default pipeline, gemm-check-protocol included), and runs
 # each in the simulator with the small-integer inputs of seed SEED, writing
 # each C: the 17 + 7 on every problem of bench/shapes/sim-h200.txt, the
-# batched ones on every problem of bench/shapes/sim-h200-batched.txt.
+# batched ones on every problem of bench/shapes/sim-h200-batched.txt. With
+# PART=all (the default) also the 11 direct kernels of
+# bench/kernels/direct.mlir and the 35 low-precision kernels of
+# bench/kernels/sm90-lowp.mlir (fp8 pairs, every scaling mode, fp8 outputs
+# with amax, int8, tf32) on every problem of bench/shapes/sim-h200-lowp.txt,
+# and the three batched low-precision kernels on the batched problems;
+# their scale factors are the powers of two of gemm/Bundle/TestData.h
+# (gemm-runner --inputs small-int gives the GPU the same), and a kernel
+# with an amax output also writes its amax. PART=sm90 compiles only the
+# first set (the comparison of 2026-11-24), PART=lowp only the second.
 #
 #   bench/sim-h200-prepare.sh [OUT_DIR] [SEED]     # default .bundles/sim-h200 1
 #
 # Writes OUT_DIR/bundles/NAME.{ptx,cubin,json},
 # OUT_DIR/sim/NAME_MxNxK[xB][_bcX]_sSEED.bin (gemm/Bundle/TestData.h dumps,
-# C as stored), OUT_DIR/sim.log; and .device/ with the nlohmann-json .deb the
-# GPU machine builds gemm-runner with, if missing.
+# C as stored) and .amax (the amax's f32 bits in hex, then its value),
+# OUT_DIR/sim.log; and .device/ with the nlohmann-json .deb the GPU machine
+# builds gemm-runner with, if missing.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 out=${1:-$root/.bundles/sim-h200}
 seed=${2:-1}
+part=${PART:-all}
+case "$part" in all | sm90 | lowp) ;; *) echo "PART: all, sm90 or lowp"; exit 2 ;; esac
 bin=${GEMM_BIN:-$root/build/bin}
 mkdir -p "$out/bundles" "$out/sim"
 rm -f "$out"/bundles/* "$out"/sim/* "$out"/*.mlir
+: > "$out/sim.log"
+
+# Reads a shapes file (M N K [BATCH [BROADCAST]] per line) into `rows`.
+read_shapes() {
+  rows=()
+  while read -r line; do
+    [[ -z "$line" || "$line" == \#* ]] && continue
+    rows+=("$line")
+  done < "$1"
+}
+
+if [ "$part" != lowp ]; then
 
 layouts=(sm90_bf16_ambkcr_128x256_coop_c2x1 sm90_bf16_akbncr_64x256_pingpong_c1x2
          sm90_f16_ambncr_128x128_pingpong sm90_bf16_akbkcc_128x128_coop_f32out
@@ -40,26 +64,61 @@ for file in "$root/bench/kernels/sm90.mlir" "$out/layouts.mlir" \
 done
 
 shapes=()
-while read -r m n k _; do
-  [[ -z "$m" || "$m" == \#* ]] && continue
+read_shapes "$root/bench/shapes/sim-h200.txt"
+for row in "${rows[@]}"; do
+  read -r m n k _ <<< "$row"
   shapes+=(--shape "${m}x${n}x${k}")
-done < "$root/bench/shapes/sim-h200.txt"
-: > "$out/sim.log"
+done
 for file in "$root/bench/kernels/sm90.mlir" "$out/layouts.mlir"; do
   "$bin/gemm-sim" "$file" "${shapes[@]}" --sms 8 --seed "$seed" \
     --dump-dir "$out/sim" >> "$out/sim.log"
 done
-while read -r m n k batch broadcast; do
-  [[ -z "$m" || "$m" == \#* ]] && continue
+read_shapes "$root/bench/shapes/sim-h200-batched.txt"
+for row in "${rows[@]}"; do
+  read -r m n k batch broadcast <<< "$row"
   "$bin/gemm-sim" "$root/bench/kernels/sm90-batched.mlir" --sms 8 \
     --shape "${m}x${n}x${k}x${batch}" ${broadcast:+--broadcast "$broadcast"} \
     --seed "$seed" --dump-dir "$out/sim" >> "$out/sim.log"
-done < "$root/bench/shapes/sim-h200-batched.txt"
+done
+fi
+
+if [ "$part" != sm90 ]; then
+# The direct and low-precision kernels (issue 19's second part).
+for file in "$root/bench/kernels/direct.mlir" \
+            "$root/bench/kernels/sm90-lowp.mlir"; do
+  "$bin/gemm-opt" "$file" --gemm-to-ptx="output-dir=$out/bundles" -o /dev/null
+done
+shapes=()
+read_shapes "$root/bench/shapes/sim-h200-lowp.txt"
+for row in "${rows[@]}"; do
+  read -r m n k _ <<< "$row"
+  shapes+=(--shape "${m}x${n}x${k}")
+done
+for file in "$root/bench/kernels/direct.mlir" \
+            "$root/bench/kernels/sm90-lowp.mlir"; do
+  "$bin/gemm-sim" "$file" "${shapes[@]}" --sms 8 --seed "$seed" \
+    --dump-dir "$out/sim" >> "$out/sim.log"
+done
+batched=()
+for name in $(sed -n 's/^gemm.matmul @\([a-z0-9_]*\) .* batched$/\1/p' \
+                "$root/bench/kernels/sm90-lowp.mlir"); do
+  batched+=(--kernel "$name")
+done
+read_shapes "$root/bench/shapes/sim-h200-batched.txt"
+for row in "${rows[@]}"; do
+  read -r m n k batch broadcast <<< "$row"
+  "$bin/gemm-sim" "$root/bench/kernels/sm90-lowp.mlir" "${batched[@]}" \
+    --sms 8 --shape "${m}x${n}x${k}x${batch}" \
+    ${broadcast:+--broadcast "$broadcast"} \
+    --seed "$seed" --dump-dir "$out/sim" >> "$out/sim.log"
+done
+fi
 grep '^gemm-sim:' "$out/sim.log"
 if grep -q '^FAIL' "$out/sim.log"; then
   echo "the simulator failed (see $out/sim.log)"; exit 1
 fi
-echo "$(ls "$out"/sim/*.bin | wc -l) C dumps of $(ls "$out"/bundles/*.json | wc -l) kernels"
+echo "$(ls "$out"/sim/*.bin | wc -l) C dumps ($(ls "$out"/sim/ | grep -c '\.amax$') amax)" \
+     "of $(ls "$out"/bundles/*.json | wc -l) kernels"
 
 if ! ls "$root"/.device/nlohmann-json3-dev_*.deb > /dev/null 2>&1; then
   mkdir -p "$root/.device"

@@ -7,6 +7,11 @@
 # these inputs, so any difference is a real disagreement between the
 # simulator's model of the kernel IR and the GPU running its PTX. The GPU's
 # grid (132 SMs) differs from the simulator's (8): C must not depend on it.
+# The direct and low-precision kernels are compared the same way (their
+# scale factors are the powers of two of gemm/Bundle/TestData.h on both
+# sides, so every scaled value is exact too); for a kernel with an amax
+# output the amax the GPU wrote (gemm-runner's JSON, check.amax) must have
+# the bits of the simulator's (NAME_..._sSEED.amax) as well.
 #
 #   bench/sim-h200.sh PREPARED_DIR RESULTS_DIR
 #   e.g. bench/sim-h200.sh .bundles/sim-h200 "$OUT"
@@ -51,6 +56,18 @@ compare_one() {
     --json "$results/runner-${base}.json" > "$log" 2>&1
   rc=$?
   line=$(grep -E '^C (equals|differs|is )' "$log" | head -1)
+  # An fp8 output's amax: the simulator's f32 bits against the GPU's.
+  if [ -f "${dump%.bin}.amax" ] && [[ "$line" == "C equals"* ]]; then
+    local simAmax gpuAmax
+    simAmax=$(cut -d' ' -f1 "${dump%.bin}.amax")
+    gpuAmax=$(python3 "$root/bench/lib/json-amax-bits.py" \
+                "$results/runner-${base}.json")
+    if [ "$gpuAmax" = "$simAmax" ]; then
+      line="$line; amax $gpuAmax equals the simulator's"
+    else
+      line="C differs: amax $gpuAmax, the simulator's $simAmax (C equal)"
+    fi
+  fi
   if [ $rc -eq 0 ] && [[ "$line" == "C equals"* ]]; then
     echo "EQUAL $name $shape${broadcast:+ broadcast $broadcast}: $line"
   elif [[ "$line" == "C differs"* || "$line" == "C is "* ]]; then
@@ -60,7 +77,7 @@ compare_one() {
   fi
 }
 export -f compare_one
-export runner results prepared
+export runner results prepared root
 summary=$results/summary.txt
 ls "$prepared"/sim/*.bin | xargs -P "${JOBS:-4}" -I{} bash -c 'compare_one "$0"' {} |
   sort -k2 > "$summary"

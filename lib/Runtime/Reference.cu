@@ -224,8 +224,9 @@ fillSmallKernel(StorageOf<D> *data, uint64_t outer, uint64_t inner, uint64_t ld,
     uint64_t row, column;
     uint64_t at = addressOf(i, outer, ld, batchStride, row, column);
     if (column < inner)
-      data[at] = Element<D>::encode(float(bundle::storedSmallIntegerAt(
-          seed, tensor, row / outer, outer, row % outer, column)));
+      data[at] = Element<D>::encode(float(bundle::smallIntegerFor(
+          D, bundle::storedSmallIntegerAt(seed, tensor, row / outer, outer,
+                                          row % outer, column))));
     else if (fillPadding)
       data[at] = poison;
   }
@@ -504,12 +505,14 @@ void fillSmallIntegers(CUdeviceptr ptr, const MatrixPlan &matrix, uint64_t seed,
   // Every stored entry by stored position (gemm/Bundle/TestData.h), as the
   // simulator fills its buffers; padding as in fillRandomNormal.
   uint64_t total = matrix.storedBatches() * matrix.outer * matrix.ld;
-  dispatch(matrix.dtype, [&](auto d) {
+  // Every input type, 8-bit integers included (an s32 input does not exist).
+  dispatchAll(matrix.dtype, [&](auto d) {
     constexpr DType D = decltype(d)::value;
-    fillSmallKernel<D><<<strideBlocks(total), StrideThreads, 0, stream>>>(
-        reinterpret_cast<StorageOf<D> *>(ptr), matrix.outer, matrix.inner,
-        matrix.ld, matrix.batchStride, total, matrix.blocked(), seed,
-        matrix.tensor, StorageOf<D>(poisonBits(D)));
+    if constexpr (D != DType::S32)
+      fillSmallKernel<D><<<strideBlocks(total), StrideThreads, 0, stream>>>(
+          reinterpret_cast<StorageOf<D> *>(ptr), matrix.outer, matrix.inner,
+          matrix.ld, matrix.batchStride, total, matrix.blocked(), seed,
+          matrix.tensor, StorageOf<D>(poisonBits(D)));
   });
   checkLaunch("fillSmall");
 }

@@ -5,6 +5,8 @@
 #include "gemm/Runtime/Error.h"
 #include "gemm/Runtime/Launch.h"
 
+#include "gemm/Bundle/TestData.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -104,6 +106,20 @@ struct Operands {
       scaleAddresses.push_back(scales.back().get());
       if (scale.amax)
         continue;
+      if (inputs == InputValues::SmallIntegers) {
+        // The simulator's scales (powers of two, gemm/Bundle/TestData.h),
+        // the output scale included: C and amax compare bit for bit.
+        std::vector<float> values(scale.elements());
+        for (uint64_t i = 0; i < values.size(); ++i)
+          values[i] = bundle::smallScaleAt(seed, scale.tensor, i);
+        checkCu(driver().cuStreamSynchronize(stream), "waiting for the inputs");
+        checkCu(driver().cuMemcpyHtoD(scales.back().get(), values.data(),
+                                      scale.bytes()),
+                "writing the scale factors of " + scale.describe());
+        if (scale.tensor == Tensor::C)
+          outputScale = values[0];
+        continue;
+      }
       if (scale.tensor != Tensor::C) {
         fillRandomScales(scales.back().get(), scale, seed, stream);
         continue;

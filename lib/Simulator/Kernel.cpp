@@ -20,7 +20,31 @@ HandlerTable sim::getHandlers(MLIRContext *ctx) {
   registerEpilogueOps(ctx, table);
   registerSchedulerOps(ctx, table);
   registerSm100Ops(ctx, table);
+  registerQuantOps(ctx, table);
+  registerDirectOps(ctx, table);
   return table;
+}
+
+Type sim::elementType(MLIRContext *ctx, bundle::DType dtype) {
+  switch (dtype) {
+  case bundle::DType::BF16:
+    return BFloat16Type::get(ctx);
+  case bundle::DType::F16:
+    return Float16Type::get(ctx);
+  case bundle::DType::F32:
+    return Float32Type::get(ctx);
+  case bundle::DType::E4M3:
+    return Float8E4M3FNType::get(ctx);
+  case bundle::DType::E5M2:
+    return Float8E5M2Type::get(ctx);
+  case bundle::DType::S8:
+    return IntegerType::get(ctx, 8, IntegerType::Signed);
+  case bundle::DType::U8:
+    return IntegerType::get(ctx, 8, IntegerType::Unsigned);
+  case bundle::DType::S32:
+    return IntegerType::get(ctx, 32);
+  }
+  return Type();
 }
 
 KernelImage::KernelImage(gpu::GPUFuncOp func, bundle::KernelManifest manifest)
@@ -29,19 +53,13 @@ KernelImage::KernelImage(gpu::GPUFuncOp func, bundle::KernelManifest manifest)
   HandlerTable handlers = getHandlers(ctx);
   arch = this->manifest.arch == bundle::Arch::Sm100a ? Arch::sm_100a
                                                      : Arch::sm_90a;
-  // Element types: from the A, B and C descriptor parameters.
-  for (BlockArgument arg : func.getArguments()) {
-    auto desc = dyn_cast<TmaDescriptorType>(arg.getType());
-    if (!desc)
-      continue;
-    unsigned number = arg.getArgNumber();
-    if (number == 0)
-      aType = desc.getElementType();
-    else if (number == 1)
-      bType = desc.getElementType();
-    else if (number == 2)
-      cType = desc.getElementType();
-  }
+  // Element types: the manifest's (a direct kernel has no TMA descriptors
+  // to take them from; the TMA descriptors' types are checked against them
+  // where a load or store uses them).
+  aType = elementType(ctx, this->manifest.types.a);
+  bType = elementType(ctx, this->manifest.types.b);
+  cType = elementType(ctx, this->manifest.types.c);
+  func.walk([&](DirectLoadOp) { direct = true; });
 
   auto number = [&](Value value) { values.try_emplace(value, numValues++); };
   func.walk<WalkOrder::PreOrder>([&](Block *block) {

@@ -42,6 +42,9 @@ struct PipelineInfo {
   unsigned index = 0;
 };
 
+/// The MLIR element type of a manifest dtype.
+Type elementType(MLIRContext *ctx, bundle::DType dtype);
+
 class KernelImage {
 public:
   /// Precomputes the view of `func`. An op without semantics is remembered
@@ -53,8 +56,10 @@ public:
   mutable gpu::GPUFuncOp func;
   bundle::KernelManifest manifest;
   Arch arch = Arch::sm_90a;
-  /// Element types of A, B and C (from the TMA descriptors' types).
+  /// Element types of A, B and C (from the manifest).
   Type aType, bType, cType;
+  /// A direct kernel (schedule = direct): A and B read with plain loads.
+  bool direct = false;
   uint32_t numValues = 0;
   llvm::DenseMap<Value, uint32_t> values;
   llvm::DenseMap<Operation *, OpInfo> ops;

@@ -14,6 +14,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
+#include <cstring>
 
 using namespace mlir;
 using namespace mlir::gemm;
@@ -91,10 +92,12 @@ void Machine::setUp() {
   const runtime::MatrixPlan &a = plan.kernelMatrix(bundle::Tensor::A);
   const runtime::MatrixPlan &b = plan.kernelMatrix(bundle::Tensor::B);
   const runtime::MatrixPlan &c = plan.kernelMatrix(bundle::Tensor::C);
-  global.reserve(3 + plan.workspaces.size());
-  // Without tile data nothing reads A and B.
-  bufferA = addBuffer(data() ? a.bytes() : 0, "A");
-  bufferB = addBuffer(data() ? b.bytes() : 0, "B");
+  global.reserve(3 + plan.workspaces.size() + plan.scales.size());
+  // Without tile data nothing reads A and B, but the direct kernel's loads,
+  // whose addresses are checked against them.
+  bool inputs = data() || kernel.direct;
+  bufferA = addBuffer(inputs ? a.bytes() : 0, "A");
+  bufferB = addBuffer(inputs ? b.bytes() : 0, "B");
   bufferC = addBuffer(c.bytes(), "C");
   if (data()) {
     auto fillInput = [&](int buffer, const runtime::MatrixPlan &matrix,
@@ -107,12 +110,14 @@ void Machine::setUp() {
       for (uint64_t entry = 0; entry < matrix.storedBatches(); ++entry)
         for (uint64_t row = 0; row < matrix.outer; ++row)
           for (uint64_t col = 0; col < matrix.inner; ++col)
-            codec->store(&memory.bytes[(entry * matrix.batchStride +
-                                        row * matrix.ld + col) *
-                                       codec->bytes()],
-                         codec->encode(bundle::storedSmallIntegerAt(
-                             options.inputSeed, matrix.tensor, entry,
-                             matrix.outer, row, col)));
+            codec->store(
+                &memory.bytes[(entry * matrix.batchStride + row * matrix.ld +
+                               col) *
+                              codec->bytes()],
+                codec->encode(bundle::smallIntegerFor(
+                    matrix.dtype, bundle::storedSmallIntegerAt(
+                                      options.inputSeed, matrix.tensor, entry,
+                                      matrix.outer, row, col))));
     };
     fillInput(bufferA, a, kernel.aType);
     fillInput(bufferB, b, kernel.bType);
@@ -126,6 +131,20 @@ void Machine::setUp() {
     if (!workspace.zeroInit)
       fill(global[buffer].memory, 4, poisonBits(4));
     workspaceBuffers.push_back(buffer);
+  }
+  // Scale factors (powers of two from gemm/Bundle/TestData.h, also what
+  // gemm-runner --inputs small-int gives the GPU) and the amax (zeroed).
+  for (const runtime::ScalePlan &scale : plan.scales) {
+    int buffer = addBuffer(scale.bytes(), scale.describe());
+    scaleBuffers.push_back(buffer);
+    if (scale.amax) {
+      amaxBuffer = buffer;
+      continue;
+    }
+    for (uint64_t i = 0; i < scale.elements(); ++i) {
+      float value = bundle::smallScaleAt(options.inputSeed, scale.tensor, i);
+      std::memcpy(&global[buffer].memory.bytes[4 * i], &value, 4);
+    }
   }
   for (const runtime::TmaPlan &tma : plan.tma) {
     TensorMap map;
@@ -155,10 +174,8 @@ void Machine::setUp() {
       arguments[i].bits =
           globalPointer(workspaceBuffers[arg.workspaceIndex], 0);
       break;
-    // The direct kernel's parameters. Its ops have no handlers yet, so no
-    // run reaches here with them (the kernel is reported as not simulated
-    // first); the matrices' addresses and leading dimensions are what the
-    // launcher passes.
+    // The direct kernel's parameters: the matrices' addresses and leading
+    // dimensions, as the launcher passes them.
     case bundle::ParamKind::Pointer:
       arguments[i].bits =
           globalPointer(arg.tensor == bundle::Tensor::A   ? bufferA
@@ -169,13 +186,10 @@ void Machine::setUp() {
     case bundle::ParamKind::LeadingDim:
       arguments[i].bits = arg.leadingDim;
       break;
-    // Low precision's scale and amax pointers: the kernels that take them
-    // apply them with gemm.accum.scale and the fp8 epilogue ops, which have
-    // no handlers yet, so such a kernel is reported as not simulated before
-    // it runs.
+    // Low precision's scale and amax pointers.
     case bundle::ParamKind::Scale:
     case bundle::ParamKind::Amax:
-      arguments[i].bits = 0;
+      arguments[i].bits = globalPointer(scaleBuffers[arg.scaleIndex], 0);
       break;
     }
   }

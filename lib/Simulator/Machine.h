@@ -82,10 +82,11 @@ private:
 //===----------------------------------------------------------------------===//
 
 /// A thread's WGMMA accumulator registers (gemm.accum): atoms x cols/2
-/// values in the WGMMA register layout. `pending` until the wgmma group of
-/// the MMA that writes them completed.
+/// values in the WGMMA register layout (f32 values, or s32 ones for an i32
+/// accumulator: doubles hold both exactly). `pending` until the wgmma group
+/// of the MMA that writes them completed.
 struct Fragment {
-  std::vector<float> values;
+  std::vector<double> values;
   bool pending = false;
   /// The async MMA that will write this fragment (diagnostics).
   uint32_t producer = 0;
@@ -441,6 +442,10 @@ public:
   /// Global buffer of each tensor (A, B, C) and of each workspace.
   int bufferA = -1, bufferB = -1, bufferC = -1;
   std::vector<int> workspaceBuffers;
+  /// Global buffer of each scale (or amax) parameter, in plan.scales order,
+  /// and the amax's (-1: none).
+  std::vector<int> scaleBuffers;
+  int amaxBuffer = -1;
   std::vector<std::unique_ptr<AsyncOp>> asyncOps;
   std::vector<uint32_t> inFlight;
   /// Threads blocked until some asynchronous operation completes.
@@ -629,6 +634,8 @@ void registerMmaOps(MLIRContext *ctx, HandlerTable &table);
 void registerEpilogueOps(MLIRContext *ctx, HandlerTable &table);
 void registerSchedulerOps(MLIRContext *ctx, HandlerTable &table);
 void registerSm100Ops(MLIRContext *ctx, HandlerTable &table);
+void registerQuantOps(MLIRContext *ctx, HandlerTable &table);
+void registerDirectOps(MLIRContext *ctx, HandlerTable &table);
 
 // Completion of each kind of asynchronous operation (in the file of its op
 // family).
@@ -668,6 +675,22 @@ SimValue evalRegion(Machine &m, Thread &thread, Region &region,
 /// 128-byte-swizzled operand read through a matrix descriptor whose start
 /// address is `start` (SBO = 1024 bytes between 8-row groups).
 uint64_t descriptorByte(uint64_t start, uint64_t row, uint64_t inRow);
+
+/// `previous + sum` in the accumulator's arithmetic: an i32 accumulator
+/// adds exactly and wraps modulo 2^32 (s32 accumulation of 8-bit integer
+/// products is exact, PTX ISA "wgmma.mma_async": .s32 accumulators); an f32
+/// accumulator adds the products' sum, rounded to f32, with f32 rounding
+/// (the sum is exact for the simulator's small-integer inputs, whatever
+/// the order the tensor core adds the products in: docs/Verification.md).
+inline double accumulate(AccumulatorType type, double previous, double sum) {
+  if (type.getElementType().isInteger(32)) {
+    int64_t total = static_cast<int64_t>(previous) + static_cast<int64_t>(sum);
+    return static_cast<double>(static_cast<int32_t>(
+        static_cast<uint32_t>(static_cast<uint64_t>(total))));
+  }
+  return static_cast<double>(static_cast<float>(previous) +
+                             static_cast<float>(sum));
+}
 
 /// Integer helpers: `bits` of a value of `type` as signed / masked.
 int64_t toSigned(uint64_t bits, unsigned width);

@@ -627,6 +627,71 @@ Step syncWarp(Exec &e) {
   return Step::Block;
 }
 
+/// shfl.sync (PTX ISA "shfl.sync"): the lanes of the mask (the whole warp,
+/// the only form the kernels use) meet; each reads `val` of its source lane
+/// j (idx: j = minLane | (b & ~segmask); up: lane - b; down: lane + b;
+/// bfly: lane xor b; out of the segment or past the clamp: its own value).
+/// Execution-only: no memory ordering. The last lane to arrive computes
+/// every lane's result while all of them wait at the op.
+Step shflSync(Exec &e) {
+  auto op = cast<NVVM::ShflOp>(e.op);
+  if (op.getReturnValueAndIsValid())
+    return e.fail(Violation::Kind::Unsupported,
+                  "shfl.sync with a validity predicate is not modelled");
+  if (static_cast<uint32_t>(e.bits(0)) != 0xffffffffu)
+    return e.fail(Violation::Kind::Unsupported,
+                  "shfl.sync with a partial mask is not modelled");
+  Cta &cta = e.m.ctas[e.t.cta];
+  uint32_t lanes = std::min<uint32_t>(32, cta.threads - e.t.warp * 32);
+  Rendezvous &point = cta.warpCollective[e.t.warp];
+  std::vector<uint32_t> members;
+  if (!e.t.started && int64_t(point.arrived.size()) + 1 == lanes) {
+    members = point.arrived;
+    members.push_back(e.t.id);
+  }
+  bool done = e.m.rendezvous(e.t, point, e.op, lanes, /*orders=*/false);
+  if (!members.empty()) {
+    const OpInfo &info = e.info;
+    std::vector<SimValue> inputs(32);
+    for (uint32_t id : members)
+      inputs[e.m.threads[id].lane] = e.m.threads[id].values[info.operands[1]];
+    for (uint32_t id : members) {
+      Thread &lane = e.m.threads[id];
+      uint32_t b =
+          static_cast<uint32_t>(lane.values[info.operands[2]].bits) & 31;
+      uint32_t c = static_cast<uint32_t>(lane.values[info.operands[3]].bits);
+      uint32_t clamp = c & 31, segmask = (c >> 8) & 31;
+      uint32_t self = lane.lane;
+      uint32_t maxLane = (self & segmask) | (clamp & ~segmask);
+      uint32_t minLane = self & segmask;
+      int64_t j = self;
+      bool valid = true;
+      switch (op.getKind()) {
+      case NVVM::ShflKind::idx:
+        j = minLane | (b & ~segmask);
+        valid = j <= maxLane;
+        break;
+      case NVVM::ShflKind::up:
+        j = int64_t(self) - b;
+        valid = j >= int64_t(maxLane);
+        break;
+      case NVVM::ShflKind::down:
+        j = self + b;
+        valid = j <= int64_t(maxLane);
+        break;
+      case NVVM::ShflKind::bfly:
+        j = self ^ b;
+        valid = j <= int64_t(maxLane);
+        break;
+      }
+      if (!valid || j >= int64_t(lanes))
+        j = self;
+      lane.values[info.results[0]] = inputs[j];
+    }
+  }
+  return done ? Step::Next : Step::Block;
+}
+
 /// barrier.cluster.arrive (release): counts the thread into the cluster
 /// barrier's current instance.
 Step clusterArrive(Exec &e) {
@@ -930,6 +995,7 @@ void sim::registerCoreOps(MLIRContext *ctx, HandlerTable &table) {
   add<NVVM::BarrierOp>(ctx, table, nvvmBarrier);
   add<BarrierAnyOp>(ctx, table, barrierAny);
   add<NVVM::SyncWarpOp>(ctx, table, syncWarp);
+  add<NVVM::ShflOp>(ctx, table, shflSync);
   add<NVVM::ClusterArriveOp>(ctx, table, clusterArrive);
   add<NVVM::ClusterWaitOp>(ctx, table, clusterWait);
   add<NVVM::FenceMbarrierInitOp>(ctx, table, fenceMbarrierInit);

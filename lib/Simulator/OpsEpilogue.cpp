@@ -14,6 +14,9 @@
 
 #include "Machine.h"
 
+#include <cmath>
+#include <cstring>
+
 using namespace mlir;
 using namespace mlir::gemm;
 using namespace mlir::gemm::sim;
@@ -30,6 +33,61 @@ uint64_t outputBits(Exec &e, Region &epilogue, const ElementCodec &codec,
   in.f = acc;
   SimValue out = evalRegion(e.m, e.t, epilogue, {in});
   return codec.encode(out.f);
+}
+
+/// What gemm.accum.store_smem stores for one accumulator value `acc`:
+/// - an i32 accumulator into an i32 slot: the s32 value as it is;
+/// - an fp8 slot: the f32 value (through the epilogue region) times the
+///   output scale (mul.rn.f32), rounded to nearest even with saturation to
+///   the largest finite value (cvt.rn.satfinite.{e4m3x2,e5m2x2}.f32); the
+///   value before the scale raises `amax` (|x|, as redux.sync.max.u32 and
+///   red.global.max.u32 on the f32 bits of |x| compute it);
+/// - else the f32 value (an i32 accumulator converted, cvt.rn.f32.s32)
+///   through the region, rounded to the slot's type (cvt.rn).
+struct StoreConversion {
+  Exec &e;
+  Region &epilogue;
+  const ElementCodec &codec;
+  bool integerCopy = false;
+  bool fp8 = false;
+  float outScale = 1.0f;
+  float amax = 0.0f;
+
+  uint64_t operator()(double acc) {
+    if (integerCopy)
+      return codec.encode(acc);
+    float value = static_cast<float>(acc);
+    if (!fp8)
+      return outputBits(e, epilogue, codec, value);
+    if (!epilogue.empty()) {
+      SimValue in;
+      in.f = value;
+      value = static_cast<float>(evalRegion(e.m, e.t, epilogue, {in}).f);
+    }
+    amax = std::max(amax, std::fabs(value));
+    return codec.encode(value * outScale);
+  }
+};
+
+/// red.global.max.u32 of the f32 bits of `amax` (non-negative: its bits
+/// order like its values) at the global pointer `pointer`. An atomic: no
+/// happens-before record (the kernel never reads it back).
+Step raiseAmax(Exec &e, uint64_t pointer, float amax) {
+  int buffer = static_cast<int>(pointer >> 48);
+  uint64_t offset = pointer & ((uint64_t(1) << 48) - 1);
+  if (buffer <= 0 || buffer >= int(e.m.global.size()) ||
+      offset + 4 > e.m.global[buffer].memory.bytes.size())
+    return e.fail(Violation::Kind::Rule,
+                  "the amax pointer is not an f32 in a global buffer");
+  if (!e.m.data())
+    return Step::Next;
+  uint8_t *at = &e.m.global[buffer].memory.bytes[offset];
+  uint32_t old, bits;
+  std::memcpy(&old, at, 4);
+  std::memcpy(&bits, &amax, 4);
+  bits = std::max(old, bits);
+  std::memcpy(at, &bits, 4);
+  return Step::Next;
 }
 
 const ElementCodec *codecOf(Exec &e, Type type) {
@@ -91,6 +149,16 @@ Step accumStoreSmem(Exec &e) {
   int64_t atom = static_cast<int64_t>(op.getAtom());
   int64_t col = static_cast<int64_t>(op.getCol());
   int64_t perAtom = accType.getValuesPerAtom();
+  StoreConversion convert{e, op.getEpilogue(), *codec};
+  Type slotType = buffer.getElementType();
+  convert.integerCopy = isa<IntegerType>(slotType);
+  convert.fp8 = isa<Float8E4M3FNType, Float8E5M2Type>(slotType);
+  if (convert.fp8) {
+    if (!op.getOutScale())
+      return e.fail(Violation::Kind::Rule,
+                    "an fp8 staging slot without an output scale");
+    convert.outScale = static_cast<float>(e.operand(3).f);
+  }
   uint64_t inGroup = e.t.tid % 128;
   int64_t warp = inGroup / 32, lane = inGroup % 32;
   // WGMMA's D fragment: value r of (warp, lane) is row 16 warp + lane / 4 +
@@ -102,8 +170,7 @@ Step accumStoreSmem(Exec &e) {
       int64_t row = 16 * warp + lane / 4 + 8 * half;
       int64_t column = 8 * group + 2 * (lane % 4) - col;
       auto bits = [&](int64_t i) -> uint64_t {
-        return outputBits(e, op.getEpilogue(), *codec,
-                          fragment->values[atom * perAtom + r + i]);
+        return convert(fragment->values[atom * perAtom + r + i]);
       };
       if (!op.getTransposed()) {
         if (!writeStagingRun(e, slot, row, column, 2, *codec, bits))
@@ -121,6 +188,8 @@ Step accumStoreSmem(Exec &e) {
           return Step::Stop;
       }
     }
+  if (op.getAmax())
+    return raiseAmax(e, e.bits(op.getOutScale() ? 4 : 3), convert.amax);
   return Step::Next;
 }
 

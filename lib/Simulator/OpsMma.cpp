@@ -66,7 +66,7 @@ Step accumZero(Exec &e) {
   auto type = cast<AccumulatorType>(e.op->getResult(0).getType());
   auto fragment = std::make_shared<Fragment>();
   if (e.m.data())
-    fragment->values.assign(type.getAtoms() * type.getValuesPerAtom(), 0.0f);
+    fragment->values.assign(type.getAtoms() * type.getValuesPerAtom(), 0.0);
   SimValue v;
   v.ref = fragment;
   e.setResult(0, v);
@@ -152,10 +152,15 @@ Step mmaSm90(Exec &e) {
   read.thread = mma.thread;
   read.async = mma.id;
   TrackedMemory &smem = e.m.ctas[t.cta].smem;
+  // WGMMA reads shared memory through the async proxy: generic-proxy
+  // writes (the direct kernel's st.shared) need the writer's
+  // fence.proxy.async first (PTX ISA "wgmma.mma_async": async proxy).
   if (!e.m.checkRead(smem, mma.aOffset, operandBytes(aType, type.getRows()),
-                     mma.knowledge, read, "the WGMMA (A)") ||
+                     mma.knowledge, read, "the WGMMA (A)",
+                     /*asyncProxy=*/true) ||
       !e.m.checkRead(smem, mma.bOffset, operandBytes(bType, bType.getRows()),
-                     mma.knowledge, read, "the WGMMA (B)"))
+                     mma.knowledge, read, "the WGMMA (B)",
+                     /*asyncProxy=*/true))
     return Step::Stop;
   e.m.inFlight.push_back(mma.id);
   e.m.log(t, e.op,
@@ -234,6 +239,29 @@ std::shared_ptr<Fragment> sim::readFragment(Exec &e, unsigned operand) {
 
 namespace {
 
+/// The private layout of a partial tile: an f32 accumulator's values as
+/// f32, an i32 one's as s32 (PTX: st.global.v4.{f32,s32}).
+void storeAccumulatorWord(AccumulatorType type, uint8_t *at, double value) {
+  if (type.getElementType().isInteger(32)) {
+    int32_t word = static_cast<int32_t>(static_cast<int64_t>(value));
+    std::memcpy(at, &word, 4);
+    return;
+  }
+  float word = static_cast<float>(value);
+  std::memcpy(at, &word, 4);
+}
+
+double loadAccumulatorWord(AccumulatorType type, const uint8_t *at) {
+  if (type.getElementType().isInteger(32)) {
+    int32_t word;
+    std::memcpy(&word, at, 4);
+    return word;
+  }
+  float word;
+  std::memcpy(&word, at, 4);
+  return word;
+}
+
 /// Global pointer operand: buffer index and byte offset.
 std::pair<int, uint64_t> globalAddress(uint64_t bits) {
   return {static_cast<int>(bits >> 48), bits & ((uint64_t(1) << 48) - 1)};
@@ -260,10 +288,9 @@ Step accumStoreGlobal(Exec &e) {
                         "the partial-tile store"))
       return Step::Stop;
     if (e.m.data())
-      for (int64_t i = 0; i < 4; ++i) {
-        float value = fragment->values[step * 4 + i];
-        std::memcpy(&memory.bytes[offset + 4 * i], &value, 4);
-      }
+      for (int64_t i = 0; i < 4; ++i)
+        storeAccumulatorWord(type, &memory.bytes[offset + 4 * i],
+                             fragment->values[step * 4 + i]);
   }
   return Step::Next;
 }
@@ -291,9 +318,10 @@ Step accumLoadAddGlobal(Exec &e) {
       return Step::Stop;
     if (e.m.data())
       for (int64_t i = 0; i < 4; ++i) {
-        float value;
-        std::memcpy(&value, &memory.bytes[offset + 4 * i], 4);
-        result->values[step * 4 + i] += value;
+        double &value = result->values[step * 4 + i];
+        value = accumulate(
+            type, value,
+            loadAccumulatorWord(type, &memory.bytes[offset + 4 * i]));
       }
   }
   SimValue v;
@@ -341,15 +369,19 @@ void sim::completeWgmma(Machine &m, AsyncOp &mma) {
   AccumulatorType type = op.getAccumulator().getType();
   SmemBufferType aType = op.getA().getType();
   if (m.data()) {
+    SmemBufferType bType = op.getB().getType();
+    // Each operand through its own element type (mixed e4m3 x e5m2, u8 x
+    // s8).
     std::string error;
-    const ElementCodec *codec =
+    const ElementCodec *aCodec =
         ElementCodec::get(aType.getElementType(), error);
-    if (!codec) {
+    const ElementCodec *bCodec =
+        aCodec ? ElementCodec::get(bType.getElementType(), error) : nullptr;
+    if (!aCodec || !bCodec) {
       m.fail(Violation::Kind::Unsupported, mma.op, error, {}, {mma.thread});
       return;
     }
     const std::vector<uint8_t> &smem = m.ctas[mma.cta].smem.bytes;
-    unsigned bytes = codec->bytes();
     int64_t k = aType.getCols();
     int64_t rows = type.getRows(), cols = type.getCols();
     // K steps of 32 bytes (16 elements of K). K-major: element kk of step
@@ -359,6 +391,8 @@ void sim::completeWgmma(Machine &m, AsyncOp &mma) {
     // LBO = the block's bytes; an atom of A is one block on.
     auto decode = [&](SmemBufferType operand, uint64_t base, int64_t row,
                       int64_t col, int64_t atom) {
+      const ElementCodec *codec = operand == aType ? aCodec : bCodec;
+      unsigned bytes = codec->bytes();
       uint64_t at;
       if (operand.isMNMajor()) {
         uint64_t blockBytes = operand.getBlockBytes();
@@ -371,9 +405,15 @@ void sim::completeWgmma(Machine &m, AsyncOp &mma) {
         uint64_t start = base + atom * 64 * 128 + (byte / 32) * 32;
         at = descriptorByte(start, row, byte % 32);
       }
-      return codec->decode(codec->load(&smem[at]));
+      uint64_t bits = codec->load(&smem[at]);
+      // f32 operands are .tf32 (wgmma has no f32 inputs): the tensor core
+      // reads the sign, the exponent and the upper 10 mantissa bits and
+      // ignores the lower 13 (no rounding; the kernels issue no
+      // cvt.rna.tf32.f32 on the TMA-loaded tiles).
+      if (operand.getElementType().isF32())
+        bits &= ~uint64_t(0x1fff);
+      return codec->decode(bits);
     };
-    SmemBufferType bType = op.getB().getType();
     std::vector<double> a(rows * k), b(cols * k);
     for (int64_t r = 0; r < rows; ++r)
       for (int64_t c = 0; c < k; ++c)
@@ -394,11 +434,10 @@ void sim::completeWgmma(Machine &m, AsyncOp &mma) {
           double sum = 0;
           for (int64_t c = 0; c < k; ++c)
             sum += a[row * k + c] * b[col * k + c];
-          float previous =
-              mma.overwrite ? 0.0f : p.in->values[atom * perAtom + r];
           p.out->values[atom * perAtom + r] =
-              mma.overwrite ? static_cast<float>(sum)
-                            : previous + static_cast<float>(sum);
+              mma.overwrite
+                  ? accumulate(type, 0.0, sum)
+                  : accumulate(type, p.in->values[atom * perAtom + r], sum);
         }
     }
   }

@@ -9,6 +9,8 @@
 #include "mlir/IR/Diagnostics.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <cmath>
+#include <cstring>
 #include <random>
 
 using namespace mlir;
@@ -178,6 +180,9 @@ Region *findEpilogue(gpu::GPUFuncOp func) {
     if (auto store = dyn_cast<TmemStoreSmemOp>(op))
       if (!store.getEpilogue().empty())
         region = &store.getEpilogue();
+    if (auto store = dyn_cast<AccumStoreDirectOp>(op))
+      if (!store.getEpilogue().empty())
+        region = &store.getEpilogue();
   });
   return region;
 }
@@ -189,14 +194,81 @@ int inputAt(const runtime::MatrixPlan &matrix, uint64_t seed, uint64_t entry,
             uint64_t row, uint64_t col) {
   if (matrix.transposed())
     std::swap(row, col);
-  return bundle::storedSmallIntegerAt(seed, matrix.tensor,
-                                      matrix.storedBatches() == 1 ? 0 : entry,
-                                      matrix.outer, row, col);
+  return bundle::smallIntegerFor(
+      matrix.dtype,
+      bundle::storedSmallIntegerAt(seed, matrix.tensor,
+                                   matrix.storedBatches() == 1 ? 0 : entry,
+                                   matrix.outer, row, col));
 }
 
-/// Compares C with the exact reference (sum in double, then the epilogue
-/// region or a rounding to C's type), bit for bit, and dumps C as stored
-/// (gemm/Bundle/TestData.h).
+/// The scale factors the reference applies: each a function of the
+/// element's row (A: m, B: n) and K index, read from the scale buffers the
+/// kernel read (gemm/Bundle/TestData.h's powers of two), in the layouts of
+/// Plan.cpp's planScale: A's 1 x 128 blocks k-block-major (ld = M), B's
+/// 128 x 128 blocks row-major (ld = k-blocks).
+struct ReferenceScales {
+  const float *a = nullptr, *b = nullptr;
+  bundle::ScaleGranularity aKind = bundle::ScaleGranularity::Tensor,
+                           bKind = bundle::ScaleGranularity::Tensor;
+  uint64_t aLd = 0, bLd = 0;
+  std::optional<float> output;
+
+  static double at(const float *scales, bundle::ScaleGranularity kind, bool isA,
+                   uint64_t ld, uint64_t row, uint64_t k) {
+    if (!scales)
+      return 1.0;
+    switch (kind) {
+    case bundle::ScaleGranularity::Tensor:
+      return scales[0];
+    case bundle::ScaleGranularity::Row:
+    case bundle::ScaleGranularity::Col:
+      return scales[row];
+    case bundle::ScaleGranularity::Block:
+      return isA ? scales[k / 128 * ld + row]
+                 : scales[row / 128 * ld + k / 128];
+    }
+    return 1.0;
+  }
+  double aAt(uint64_t m, uint64_t k) const {
+    return at(a, aKind, true, aLd, m, k);
+  }
+  double bAt(uint64_t n, uint64_t k) const {
+    return at(b, bKind, false, bLd, n, k);
+  }
+};
+
+ReferenceScales referenceScales(Machine &m) {
+  ReferenceScales scales;
+  for (size_t i = 0; i < m.plan.scales.size(); ++i) {
+    const runtime::ScalePlan &scale = m.plan.scales[i];
+    if (scale.amax)
+      continue;
+    const float *values = reinterpret_cast<const float *>(
+        m.global[m.scaleBuffers[i]].memory.bytes.data());
+    switch (scale.tensor) {
+    case bundle::Tensor::A:
+      scales.a = values;
+      scales.aKind = scale.granularity;
+      scales.aLd = scale.cols;
+      break;
+    case bundle::Tensor::B:
+      scales.b = values;
+      scales.bKind = scale.granularity;
+      scales.bLd = scale.cols;
+      break;
+    case bundle::Tensor::C:
+      scales.output = values[0];
+      break;
+    }
+  }
+  return scales;
+}
+
+/// Compares C with the exact reference (the sum in double of the products
+/// times their scale factors, then the epilogue region or a rounding to
+/// C's type, for fp8 times the output scale first with saturation), bit
+/// for bit, and the amax (the largest |value| before the output scale)
+/// with the kernel's; dumps C as stored (gemm/Bundle/TestData.h).
 void compareWithReference(Machine &m, RunResult &result) {
   const KernelImage &kernel = m.kernel;
   const runtime::MatrixPlan &a = m.plan.kernelMatrix(bundle::Tensor::A);
@@ -214,22 +286,37 @@ void compareWithReference(Machine &m, RunResult &result) {
   result.c.bytes.resize(result.c.rows * result.c.cols * bytes);
   Thread &scratch = m.threads.front();
   uint64_t seed = m.options.inputSeed;
+  ReferenceScales scales = referenceScales(m);
+  bool integerOut = kernel.cType.isInteger(32);
+  float amax = 0.0f;
   std::vector<double> aRow(problem.k);
   for (uint64_t entry = 0; entry < problem.batch; ++entry)
     for (uint64_t row = 0; row < problem.m; ++row) {
       for (uint64_t i = 0; i < problem.k; ++i)
-        aRow[i] = inputAt(a, seed, entry, row, i);
+        aRow[i] = inputAt(a, seed, entry, row, i) * scales.aAt(row, i);
       for (uint64_t col = 0; col < problem.n; ++col) {
         double sum = 0;
         for (uint64_t i = 0; i < problem.k; ++i)
-          sum += aRow[i] * double(inputAt(b, seed, entry, col, i));
+          sum += aRow[i] * double(inputAt(b, seed, entry, col, i)) *
+                 scales.bAt(col, i);
         uint64_t expected;
-        if (epilogue) {
-          SimValue in;
-          in.f = static_cast<float>(sum);
-          expected = codec->encode(evalRegion(m, scratch, *epilogue, {in}).f);
+        float value = static_cast<float>(sum);
+        if (integerOut) {
+          // s32 sums, exact (wrapping modulo 2^32 as the accumulator).
+          expected = codec->encode(
+              accumulate(AccumulatorType::get(kernel.cType.getContext(), 64, 8,
+                                              kernel.cType),
+                         0.0, sum));
         } else {
-          expected = codec->encode(static_cast<float>(sum));
+          if (epilogue) {
+            SimValue in;
+            in.f = value;
+            value =
+                static_cast<float>(evalRegion(m, scratch, *epilogue, {in}).f);
+          }
+          amax = std::max(amax, std::fabs(value));
+          expected = scales.output ? codec->encode(value * *scales.output)
+                                   : codec->encode(value);
         }
         // Where C stores it: row-major (m, n) or column-major (n, m).
         uint64_t outer = c.transposed() ? col : row;
@@ -259,6 +346,23 @@ void compareWithReference(Machine &m, RunResult &result) {
         }
       }
     }
+  if (m.amaxBuffer >= 0) {
+    float got;
+    std::memcpy(&got, m.global[m.amaxBuffer].memory.bytes.data(), 4);
+    result.amax = got;
+    uint32_t gotBits, expectedBits;
+    std::memcpy(&gotBits, &got, 4);
+    std::memcpy(&expectedBits, &amax, 4);
+    if (gotBits != expectedBits) {
+      ++result.mismatches;
+      char line[128];
+      std::snprintf(line, sizeof(line),
+                    "amax = %g (bits 0x%x), expected %g (bits 0x%x)",
+                    static_cast<double>(got), gotBits,
+                    static_cast<double>(amax), expectedBits);
+      result.mismatchReport.push_back(line);
+    }
+  }
 }
 
 } // namespace

@@ -28,6 +28,8 @@
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <cstring>
+
 #include <chrono>
 
 using namespace mlir;
@@ -136,6 +138,25 @@ std::string shapeName(const sim::Problem &problem) {
     name += std::string("_bc") + (problem.broadcast & 1 ? "a" : "") +
             (problem.broadcast & 2 ? "b" : "");
   return name;
+}
+
+/// "0x43e00000": the bits of an f32.
+std::string amaxBits(float amax) {
+  uint32_t bits;
+  std::memcpy(&bits, &amax, 4);
+  char text[16];
+  std::snprintf(text, sizeof(text), "0x%08x", bits);
+  return text;
+}
+
+/// ", amax 448 (bits 0x43e00000)" for a kernel with an amax output.
+std::string amaxText(const sim::RunResult &result) {
+  if (!result.amax)
+    return "";
+  char text[64];
+  std::snprintf(text, sizeof(text), ", amax %g (bits %s)", double(*result.amax),
+                amaxBits(*result.amax).c_str());
+  return text;
 }
 
 } // namespace
@@ -278,7 +299,8 @@ int main(int argc, char **argv) {
                                ? result.stats.threads / result.stats.ctas
                                : 0)
                        << " threads, " << result.stats.steps << " steps, "
-                       << llvm::format("%.2f", seconds) << " s\n";
+                       << llvm::format("%.2f", seconds) << " s"
+                       << amaxText(result) << "\n";
       }
       if (!dumpDir.empty() && options.data == sim::DataMode::Full) {
         std::string path = dumpDir + "/" + name + "_" + shapeName(problem) +
@@ -287,6 +309,18 @@ int main(int argc, char **argv) {
         if (!::gemm::bundle::writeMatrixDump(path, result.c, error)) {
           llvm::errs() << "gemm-sim: " << error << "\n";
           return 2;
+        }
+        // The amax of an fp8 output: the f32's bits in hex, then its value.
+        if (result.amax) {
+          std::string amaxPath = path.substr(0, path.size() - 4) + ".amax";
+          std::error_code ec;
+          llvm::raw_fd_ostream os(amaxPath, ec);
+          if (ec) {
+            llvm::errs() << "gemm-sim: cannot write " << amaxPath << "\n";
+            return 2;
+          }
+          os << amaxBits(*result.amax) << " "
+             << llvm::format("%.9g", double(*result.amax)) << "\n";
         }
       }
     }

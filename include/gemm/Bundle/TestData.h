@@ -6,9 +6,9 @@
 // definition of those inputs and of the file C is exchanged in; it needs
 // neither CUDA nor MLIR.
 //
-// Inputs are small non-zero integers (-4..-1, 1..4): every product and every
-// partial sum of a GEMM with K < 2^20 is an integer below 2^24, exact in f32
-// whatever the order of the additions, and every such input is exact in
+// Inputs are small non-zero integers (-4..-1, 1..4; 1..4 in u8): every product
+// and every partial sum of a GEMM with K < 2^20 is an integer below 2^24, exact
+// in f32 whatever the order of the additions, and every such input is exact in
 // bf16, f16, f32 and the fp8 formats. Zero is left out so that no sum can be
 // a signed zero whose sign would depend on the order of additions.
 //
@@ -58,6 +58,30 @@ constexpr int storedSmallIntegerAt(uint64_t seed, Tensor tensor, uint64_t entry,
                                    uint64_t rows, uint64_t row,
                                    uint64_t column) {
   return smallIntegerAt(seed, tensor, entry * rows + row, column);
+}
+
+/// The small integer `value` as an input of type `dtype` holds it: an
+/// unsigned 8-bit input holds its magnitude (1..4), every other input type
+/// the value itself (exactly).
+constexpr int smallIntegerFor(DType dtype, int value) {
+  return dtype == DType::U8 && value < 0 ? -value : value;
+}
+
+/// Scale factor `index` (flat, in the layout of the scale parameter:
+/// docs/LowPrecision.md) of tensor `tensor` (A, B, or C for an fp8
+/// output's output scale) for `seed`, with small-integer inputs: a power of
+/// two in 1/4 .. 4. Products of such scales with the small-integer sums
+/// are exact in f32 in any order (no rounding before the final conversion
+/// to C's type), so the simulator and the GPU agree bit for bit on scaled
+/// kernels too, and a scale read from the wrong row, column or block
+/// changes a result by a factor of 2 to 16, never by a rounding error.
+inline float smallScaleAt(uint64_t seed, Tensor tensor, uint64_t index) {
+  uint64_t h =
+      mixTestBits(seed * 0xd1b54a32d192ed03ull +
+                  static_cast<uint64_t>(tensor) * 0xa0761d6478bd642full +
+                  mixTestBits(index + 0x5bd1e995u));
+  static constexpr float scales[5] = {0.25f, 0.5f, 1.0f, 2.0f, 4.0f};
+  return scales[h % 5];
 }
 
 /// A matrix dump: the text line `gemm-matrix 1 DTYPE ROWS COLS\n`, then the

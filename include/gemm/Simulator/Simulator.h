@@ -156,6 +156,8 @@ struct RunResult {
   std::vector<std::string> mismatchReport;
   /// Data mode: C as the kernel left it (of the last run).
   bundle::MatrixDump c;
+  /// Data mode, kernels with an amax output: the f32 the kernel wrote.
+  std::optional<float> amax;
   RunStats stats;
 
   bool passed() const { return !violation && mismatches == 0; }

@@ -125,3 +125,27 @@ module attributes {gemm.test.plant_bug = "mask-outside"} {
   gemm.matmul @mask_outside a(bf16, row) b(bf16, col) c(bf16, row) acc(f32)
       config(#gemm.config<arch = sm_90a, tile = [128, 128, 64], cluster = [2, 1], stages = 3>)
 }
+
+// -----
+
+// A direct kernel without the fence.proxy.async between its threads'
+// st.shared of the operand tiles and the WGMMAs, which read them through
+// the async proxy.
+module attributes {gemm.test.plant_bug = "direct-no-fence"} {
+  // expected-error @+2 {{protocol violation (hardware rule): the WGMMA (A) 'gemm.mma.sm90' issued by CTA 0 thread 31 reads through the async proxy shared memory of CTA 0 at byte 0 written by 'gemm.direct.store_smem' by CTA 0 thread 0 through the generic proxy, without that thread's fence.proxy.async.shared::cta being ordered before it}}
+  // expected-note @+1 {{the generic-proxy write ('gemm.direct.store_smem')}}
+  gemm.matmul @direct_no_fence a(bf16, row) b(bf16, col) c(bf16, row) acc(f32)
+      config(#gemm.config<arch = sm_90a, tile = [128, 128, 64], schedule = direct>)
+}
+
+// -----
+
+// A direct kernel of two warpgroups without the CTA barrier after the
+// operand tiles' stores: a warpgroup's WGMMA reads rows the other
+// warpgroup stored, unordered.
+module attributes {gemm.test.plant_bug = "direct-no-barrier"} {
+  // expected-error @+2 {{protocol violation (race): the WGMMA (A) 'gemm.mma.sm90' issued by CTA 0 thread 31 reads shared memory of CTA 0 at byte 560 without the write by 'gemm.direct.store_smem' by CTA 0 thread 159 being ordered before it (read before the data is known to have arrived)}}
+  // expected-note @+1 {{the write ('gemm.direct.store_smem')}}
+  gemm.matmul @direct_no_barrier a(bf16, row) b(bf16, col) c(bf16, row) acc(f32)
+      config(#gemm.config<arch = sm_90a, tile = [128, 128, 64], schedule = direct>)
+}

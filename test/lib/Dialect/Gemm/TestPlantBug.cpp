@@ -31,6 +31,14 @@
 //                     wgmma.wait_group that retires its last WGMMAs
 //  mask-outside       the multicast loads' mask names a CTA past the
 //                     cluster
+//  direct-no-fence    a direct kernel: the fence.proxy.async between the
+//                     threads' st.shared of the operand tiles and the
+//                     WGMMAs (async proxy) that read them is left out
+//  direct-no-barrier  a direct kernel: the CTA barrier after the operand
+//                     tiles' st.shared is left out (the WGMMAs of one
+//                     warpgroup read the tiles other warpgroups store)
+//  no-amax            an fp8 output kernel: the epilogue no longer raises
+//                     the amax (a data bug: gemm-sim reports the amax)
 //
 //===----------------------------------------------------------------------===//
 
@@ -38,6 +46,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Pass/Pass.h"
@@ -248,6 +257,41 @@ bool plant(StringRef bug, gpu::GPUFuncOp func) {
     for (WgmmaWaitOp wait : waits)
       wait.erase();
     return !waits.empty();
+  }
+
+  bool direct = false;
+  func.walk([&](DirectStoreSmemOp) { direct = true; });
+  if (bug == "direct-no-fence" || bug == "direct-no-barrier") {
+    if (!direct)
+      return false;
+    // The fence and the barrier that follow each group of stores.
+    SmallVector<Operation *> victims;
+    func.walk([&](DirectStoreSmemOp store) {
+      // Up to and including the next CTA barrier.
+      for (Operation *next = store->getNextNode(); next;
+           next = next->getNextNode()) {
+        bool barrier = isa<gpu::BarrierOp>(next);
+        bool victim =
+            bug == "direct-no-fence" ? isa<NVVM::FenceProxyOp>(next) : barrier;
+        if (victim && !llvm::is_contained(victims, next))
+          victims.push_back(next);
+        if (barrier)
+          break;
+      }
+    });
+    for (Operation *op : victims)
+      op->erase();
+    return !victims.empty();
+  }
+
+  if (bug == "no-amax") {
+    func.walk([&](AccumStoreSmemOp store) {
+      if (!store.getAmax())
+        return;
+      store.getAmaxMutable().clear();
+      planted = true;
+    });
+    return planted;
   }
 
   if (bug == "mask-outside") {

@@ -1,0 +1,203 @@
+//===- OpsQuant.cpp - Scale factors of low-precision GEMMs ----------------===//
+//
+// The ops of GemmQuantOps.td with the semantics of their lowerings
+// (QuantToNVVM.cpp): scale loads (ld.global.nc.f32, the row and column
+// forms in the WGMMA accumulator layout, their indices clamped to the
+// tensor), gemm.accum.scale (cvt.rn.f32.s32 for an i32 accumulator, then
+// mul.rn.f32 by the product of the value's row, column and block scales,
+// multiplied in that order) and gemm.accum.promote (fma.rn.f32 of the
+// partial sum, its scale and the accumulator; add.rn.f32 without a scale).
+// Every scale read is bounds-checked against its tensor: a scale index past
+// it is a hardware-rule violation (an out-of-bounds global load).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Machine.h"
+
+#include <cmath>
+#include <cstring>
+
+using namespace mlir;
+using namespace mlir::gemm;
+using namespace mlir::gemm::sim;
+
+namespace {
+
+/// Element `index` of the f32 tensor at global pointer `pointer`, or a
+/// violation (returns false) when it lies outside the buffer.
+bool loadScale(Exec &e, uint64_t pointer, uint64_t index, float &value) {
+  int buffer = static_cast<int>(pointer >> 48);
+  uint64_t offset = (pointer & ((uint64_t(1) << 48) - 1)) + 4 * index;
+  if (buffer < 0 || buffer >= int(e.m.global.size()) ||
+      offset + 4 > e.m.global[buffer].memory.bytes.size()) {
+    std::string name = buffer >= 0 && buffer < int(e.m.global.size())
+                           ? e.m.global[buffer].memory.name
+                           : std::string("no global buffer");
+    e.fail(Violation::Kind::Rule,
+           "reads scale element " + std::to_string(index) +
+               " past the end of its tensor (" + name + ")");
+    return false;
+  }
+  std::memcpy(&value, &e.m.global[buffer].memory.bytes[offset], 4);
+  return true;
+}
+
+Step scaleLoad(Exec &e) {
+  float value;
+  if (!loadScale(e, e.bits(0), maskTo(e.bits(1), 32), value))
+    return Step::Stop;
+  SimValue v;
+  v.f = value;
+  e.setResult(0, v);
+  return Step::Next;
+}
+
+/// scale.rows / scale.cols: element i reads min(first + offset(i), end - 1)
+/// (unsigned, as the lowering's umin).
+template <typename Offset> Step scaleVector(Exec &e, Offset offset) {
+  auto type = cast<VectorType>(e.op->getResult(0).getType());
+  uint64_t first = maskTo(e.bits(1), 32);
+  uint64_t last = maskTo(e.bits(2) - 1, 32);
+  auto values = std::make_shared<std::vector<float>>(type.getNumElements());
+  for (int64_t i = 0; i < type.getNumElements(); ++i) {
+    uint64_t index = std::min(maskTo(first + offset(i), 32), last);
+    if (!loadScale(e, e.bits(0), index, (*values)[i]))
+      return Step::Stop;
+  }
+  SimValue v;
+  v.ref = values;
+  e.setResult(0, v);
+  return Step::Next;
+}
+
+Step scaleRows(Exec &e) {
+  uint64_t inGroup = e.t.tid % 128;
+  uint64_t warp = inGroup / 32, lane = inGroup % 32;
+  // Element 2 a + h: row 64 a + 16 w + l / 4 + 8 h.
+  return scaleVector(e, [&](int64_t i) {
+    return uint64_t(64 * (i / 2) + 16 * warp + lane / 4 + 8 * (i % 2));
+  });
+}
+
+Step scaleCols(Exec &e) {
+  uint64_t lane = e.t.tid % 32;
+  // Element 2 g + i: column 8 g + 2 (l mod 4) + i.
+  return scaleVector(e, [&](int64_t i) {
+    return uint64_t(8 * (i / 2) + 2 * (lane % 4) + i % 2);
+  });
+}
+
+/// The scale of value `value` of atom `atom` (QuantToNVVM's ValueScales):
+/// the product, in f32 and in this order, of its row's scale, its column's
+/// and its column block's scalar; nullopt when none applies.
+struct ValueScales {
+  const std::vector<float> *rows = nullptr, *cols = nullptr;
+  std::vector<float> scalars;
+  int64_t columns = 0;
+  int64_t colFirst = 0;
+
+  std::optional<float> get(int64_t atom, int64_t value) const {
+    std::optional<float> scale;
+    auto times = [&](float factor) {
+      scale = scale ? *scale * factor : factor;
+    };
+    int64_t group = value / 4, half = (value / 2) % 2, pair = value % 2;
+    if (rows)
+      times((*rows)[2 * atom + half]);
+    if (cols)
+      times((*cols)[2 * (group - colFirst / 4) + pair]);
+    if (!scalars.empty()) {
+      int64_t blockCols = columns / static_cast<int64_t>(scalars.size());
+      times(scalars[8 * group / blockCols]);
+    }
+    return scale;
+  }
+};
+
+Step accumScale(Exec &e) {
+  auto op = cast<AccumScaleOp>(e.op);
+  auto fragment = readFragment(e, 0);
+  if (!fragment)
+    return Step::Stop;
+  AccumulatorType type = op.getAccumulator().getType();
+  int64_t perAtom = type.getValuesPerAtom();
+  auto [first, count] = op.getValueRange();
+  auto result = std::make_shared<Fragment>();
+  if (e.m.data()) {
+    ValueScales scales;
+    unsigned next = 1;
+    if (op.getRowScales())
+      scales.rows = e.operand(next++).vector().get();
+    if (op.getColScales())
+      scales.cols = e.operand(next++).vector().get();
+    for (size_t i = 0; i < op.getScalars().size(); ++i)
+      scales.scalars.push_back(static_cast<float>(e.operand(next++).f));
+    scales.columns = type.getCols();
+    scales.colFirst = first % perAtom;
+    result->values.resize(fragment->values.size());
+    for (int64_t atom = 0; atom < type.getAtoms(); ++atom)
+      for (int64_t value = 0; value < perAtom; ++value) {
+        int64_t flat = atom * perAtom + value;
+        // cvt.rn.f32.s32 for an i32 accumulator (exact below 2^24).
+        float element = static_cast<float>(fragment->values[flat]);
+        if (flat >= first && flat < first + count)
+          if (std::optional<float> scale = scales.get(atom, value))
+            element = element * *scale;
+        result->values[flat] = element;
+      }
+  }
+  SimValue v;
+  v.ref = result;
+  e.setResult(0, v);
+  return Step::Next;
+}
+
+Step accumPromote(Exec &e) {
+  auto op = cast<AccumPromoteOp>(e.op);
+  auto partial = readFragment(e, 0);
+  auto accumulator = partial ? readFragment(e, 1) : nullptr;
+  if (!partial || !accumulator)
+    return Step::Stop;
+  AccumulatorType type = op.getAccumulator().getType();
+  int64_t perAtom = type.getValuesPerAtom();
+  auto result = std::make_shared<Fragment>();
+  if (e.m.data()) {
+    ValueScales scales;
+    unsigned next = 2;
+    if (op.getRowScales())
+      scales.rows = e.operand(next++).vector().get();
+    for (size_t i = 0; i < op.getScalars().size(); ++i)
+      scales.scalars.push_back(static_cast<float>(e.operand(next++).f));
+    scales.columns = type.getCols();
+    result->values.resize(accumulator->values.size());
+    for (int64_t atom = 0; atom < type.getAtoms(); ++atom)
+      for (int64_t value = 0; value < perAtom; ++value) {
+        int64_t flat = atom * perAtom + value;
+        float sum = static_cast<float>(partial->values[flat]);
+        float total = static_cast<float>(accumulator->values[flat]);
+        std::optional<float> scale = scales.get(atom, value);
+        // fma.rn.f32 (one rounding), add.rn.f32 without a scale.
+        result->values[flat] =
+            scale ? std::fmaf(sum, *scale, total) : total + sum;
+      }
+  }
+  SimValue v;
+  v.ref = result;
+  e.setResult(0, v);
+  return Step::Next;
+}
+
+template <typename Op>
+void add(MLIRContext *ctx, HandlerTable &table, Handler handler) {
+  table[OperationName(Op::getOperationName(), ctx)] = handler;
+}
+
+} // namespace
+
+void sim::registerQuantOps(MLIRContext *ctx, HandlerTable &table) {
+  add<ScaleLoadOp>(ctx, table, scaleLoad);
+  add<ScaleRowsOp>(ctx, table, scaleRows);
+  add<ScaleColsOp>(ctx, table, scaleCols);
+  add<AccumScaleOp>(ctx, table, accumScale);
+  add<AccumPromoteOp>(ctx, table, accumPromote);
+}
