@@ -3,7 +3,7 @@
 # (issue 18: block-wise at >= 0.9x of our per-tensor kernel), in one call of
 # at most ~7 minutes: builds gemm-runner from source (CUDA only), checks the
 # kernels of bench/kernels/sm90-blockfp8.mlir (block-wise 128x128, 64x128
-# pingpong, 128x64, a 2x1 cluster, stream-K and split-K; per-tensor promoted
+# pingpong, 128x192, 128x64, a 2x1 cluster, stream-K and split-K; per-tensor promoted
 # and fast) over bench/shapes/blockfp8-check.txt, checks the tiny
 # low-precision problems (1x1x1, 8x16x32, 3x5x200) through the kernel
 # library and the dispatcher, dumps the SASS of the block-wise mainloop, and
@@ -98,7 +98,7 @@ main=("4096 4096 4096" "8192 8192 8192" "2048 28672 8192" "128 8192 8192")
 printf '%s\n' "${main[@]}" > "$results/bench/main.shapes"
 grep -vE '^#|^$' "$root/bench/shapes/llm.txt" > "$results/bench/llm.shapes"
 timed=(bf_block_128x128 bf_t_128x128 bf_block_64x128_pp bf_t_64x128_pp bf_block_128x128_c2x1
-       bf_tfast_128x256 bf_block_128x64 bf_t_128x192 bf_tfast_128x128)
+       bf_tfast_128x256 bf_block_128x192 bf_t_128x192 bf_block_128x64 bf_tfast_128x128)
 bench() { # ROUND SET KERNEL
   local tag="$2-$3-r$1"
   if [ "$(elapsed)" -gt $((budget - 30)) ]; then
@@ -121,7 +121,8 @@ for round in $(seq 1 "$rounds"); do
     # The LLM sweep: the block-wise kernels and the per-tensor ones of the
     # same tiles, and the fastest per-tensor one.
     case $name in
-      bf_block_128x128|bf_t_128x128|bf_block_64x128_pp|bf_t_64x128_pp|bf_tfast_128x256)
+      bf_block_128x128|bf_t_128x128|bf_block_64x128_pp|bf_t_64x128_pp|bf_block_128x192|\
+      bf_t_128x192|bf_tfast_128x256)
         bench "$round" llm "$name" ;;
     esac
   done

@@ -18,6 +18,11 @@ gemm.matmul @bf_block_128x128_c2x1 a(f8E4M3FN, row) b(f8E4M3FN, col) c(bf16, row
 gemm.matmul @bf_block_64x128_pp a(f8E4M3FN, row) b(f8E4M3FN, col) c(bf16, row) acc(f32)
     quant(#gemm.quant<a = block, b = block>)
     config(#gemm.config<arch = sm_90a, tile = [64, 128, 128], schedule = pingpong>)
+// 192 columns: one B scale per 64-column group; serial promotion (three
+// accumulators of 96 registers would not fit).
+gemm.matmul @bf_block_128x192 a(f8E4M3FN, row) b(f8E4M3FN, col) c(bf16, row) acc(f32)
+    quant(#gemm.quant<a = block, b = block>)
+    config(#gemm.config<arch = sm_90a, tile = [128, 192, 128]>)
 gemm.matmul @bf_block_128x64 a(f8E4M3FN, row) b(f8E4M3FN, col) c(bf16, row) acc(f32)
     quant(#gemm.quant<a = block, b = block>)
     config(#gemm.config<arch = sm_90a, tile = [128, 64, 128]>)

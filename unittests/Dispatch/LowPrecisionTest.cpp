@@ -160,10 +160,14 @@ TEST(LowPrecisionTest, BuildableFollowsTheCompilersRules) {
                              "(promoted fp8: two accumulators)"));
   EXPECT_TRUE(parsed("sm90_e4m3_cbf16_qttf_128x256x128_coop_c1x1_rm_s8_st0")
                   .buildable());
-  // Block-wise B scales cover 128 columns.
-  EXPECT_FALSE(parsed("sm90_e4m3_cbf16_qbb_128x192x128_coop_c1x1_rm_s8_st0")
+  // Block-wise B scales cover 128 columns: a tile of them, or of 64-column
+  // groups each inside one block.
+  EXPECT_TRUE(parsed("sm90_e4m3_cbf16_qbb_128x192x128_coop_c1x1_rm_s8_st0")
+                  .buildable());
+  EXPECT_FALSE(parsed("sm90_e4m3_cf32_qbb_128x96x128_coop_c1x1_rm_s8_st0")
                    .buildable(&why));
-  EXPECT_THAT(why, HasSubstr("block-wise scales need tile N to divide 128"));
+  EXPECT_THAT(why, HasSubstr("block-wise scales need tile N to divide 128 "
+                             "or be a multiple of 64"));
   // fp8 outputs stage 128 columns per sub-tile.
   EXPECT_FALSE(parsed("sm90_e4m3_ce4m3_qtt_128x64x128_coop_c1x1_rm_s8_st0")
                    .buildable(&why));

@@ -140,6 +140,33 @@ gemm.matmul @fp8_block_n64 a(f8E4M3FN, row) b(f8E4M3FN, col) c(f32, row) acc(f32
 
 // -----
 
+// A 192-wide tile may start in the middle of a 128-column block of B: one
+// B scale per 64-column group, block column (origin N + 64 i) / 128, the
+// three carried with the A row scales. Three accumulators of 96 registers
+// would not fit: the serial promotion (wait_group 0) with the scales still
+// loaded a k-block ahead.
+// CHECK-LABEL: gpu.func @fp8_block_n192(
+// CHECK: } consumer {
+// CHECK: gemm.scale.rows
+// CHECK: %[[O0:.*]] = arith.addi %[[ON:[^,]*]], %c0_i32{{.*}} : i32
+// CHECK-NEXT: arith.divui %[[O0]], %c128_i32{{.*}} : i32
+// CHECK: gemm.scale.load
+// CHECK: %[[O1:.*]] = arith.addi %[[ON]], %c64_i32{{.*}} : i32
+// CHECK-NEXT: arith.divui %[[O1]], %c128_i32{{.*}} : i32
+// CHECK: gemm.scale.load
+// CHECK: %[[O2:.*]] = arith.addi %[[ON]], %c128_i32{{.*}} : i32
+// CHECK-NEXT: arith.divui %[[O2]], %c128_i32{{.*}} : i32
+// CHECK: gemm.scale.load
+// CHECK: scf.for {{.*}} -> (!gemm.accum<64 x 192 x f32>, i32, vector<2xf32>, f32, f32, f32)
+// CHECK: gemm.wgmma.wait pending(0)
+// CHECK: gemm.accum.promote %{{.*}}, %{{.*}} rows(%{{.*}} : vector<2xf32>) by(%{{.*}}, %{{.*}}, %{{.*}}) : <64 x 192 x f32>
+// CHECK-NOT: gemm.wgmma.wait pending(1)
+gemm.matmul @fp8_block_n192 a(f8E4M3FN, row) b(f8E4M3FN, col) c(bf16, row) acc(f32)
+    quant(#gemm.quant<a = block, b = block>)
+    config(#gemm.config<arch = sm_90a, tile = [128, 192, 128]>)
+
+// -----
+
 //===----------------------------------------------------------------------===//
 // (c) fp8 row-wise A and column-wise B, promoted every 4 k-blocks: each
 // group keeps one WGMMA group in flight like the plain mainloop; the row

@@ -64,9 +64,11 @@ public:
   /// Block-wise only (empty otherwise): issues the scale loads of k-block
   /// `kBlock` for the accumulator rows [rowOrigin, rowOrigin + 64 accAtoms)
   /// and the bn columns from `originN`: the A row scales (a vector, as
-  /// gemm.scale.rows) and the B block scales, one per blockScaleColumns()
-  /// columns. The mainloop loads them a k-block ahead of their promotion so
-  /// that their latency hides behind a whole k-block's MMAs.
+  /// gemm.scale.rows) and the B block scales (one for a tile of up to 128
+  /// columns, else one per 128 columns, or per 64 when bn is not a multiple
+  /// of 128), in the order of the tile's columns. The mainloop loads them
+  /// a k-block ahead of their promotion so that their latency hides behind
+  /// a whole k-block's MMAs.
   SmallVector<Value> loadBlockScales(Value kBlock, Value rowOrigin,
                                      Value originN, int64_t accAtoms,
                                      int64_t bn);
