@@ -129,6 +129,23 @@ for round in $(seq 1 "$rounds"); do
   echo "round $round done after $(elapsed) s"
 done
 
+if [ -f "$library/library.json" ]; then
+  echo "== the dispatcher's block-wise and per-tensor picks from the library, timed"
+  mkdir -p "$results/libbench"
+  for quant in bb tt; do
+    for shape in "${main[@]}"; do
+      read -r m n k <<< "$shape"
+      tag="$quant-${m}x${n}x${k}"
+      [ "$(elapsed)" -gt $((budget - 10)) ] && { echo "skipped $tag (time budget)"; continue; }
+      timeout 60 "$runner" --library "$library" --dtype e4m3 --out-dtype bf16 --quant "$quant" \
+        --m "$m" --n "$n" --k "$k" --bench --vs cublas --warmup 10 --iters "$iters" \
+        --timeout-ms 20000 --json "$results/libbench/$tag.json" > "$results/libbench/$tag.log" 2>&1 ||
+        status=1
+      echo "  $tag: $(sed -n 's/^library: \([^ ]*\) for.*/\1/p' "$results/libbench/$tag.log")"
+    done
+  done
+fi
+
 python3 "$root/bench/blockfp8-report.py" "$results" > "$results/README.md" ||
   echo "the report failed (the JSON files are there)"
 nvidia-smi --query-gpu=clocks.sm,clocks.mem,power.draw,power.limit,temperature.gpu \

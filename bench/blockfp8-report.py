@@ -116,6 +116,26 @@ def bench(results):
           "kernel.\n")
 
 
+def library_picks(results):
+    paths = sorted(glob.glob(os.path.join(results, "libbench", "*.json")))
+    if not paths:
+        return
+    print("## The dispatcher's picks from the kernel library (--library), timed\n")
+    print("One run each (median of the timed runs), beside cuBLASLt.\n")
+    print("| quant | shape | kernel | ours | cuBLASLt | ratio |")
+    print("|---|---|---|---|---|---|")
+    for path in paths:
+        report = lowp.load(path) or {}
+        picked = report.get("dispatch", {}).get("config", "?")
+        for r in report.get("results", []):
+            b = r.get("bench")
+            if b and "cublas" in b:
+                print(f"| {lowp.name_of(path).split('-')[0]} | {lowp.shape(r)} | {picked} | "
+                      f"{b['ours']['tflops']:.1f} | {b['cublas']['tflops']:.1f} | "
+                      f"{b['speedup_vs_cublas']:.3f} |")
+    print()
+
+
 def sass(results):
     paths = sorted(glob.glob(os.path.join(results, "sass", "*.sass")))
     if not paths:
@@ -140,6 +160,7 @@ def main():
     lowp.library_checks(results)
     sass(results)
     bench(results)
+    library_picks(results)
 
 
 if __name__ == "__main__":
