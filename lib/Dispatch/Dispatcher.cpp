@@ -169,14 +169,29 @@ Selection select(const Problem &problem, const DispatchModel &model,
   std::vector<KernelConfig> sameTypes;
   KernelConfig wanted = withTypes(KernelConfig(), problem);
   static const std::vector<KernelConfig> none;
-  for (const KernelConfig &config : available ? *available : none)
-    if (config.inType == problem.inType && config.bType() == wanted.bType() &&
-        config.cType() == wanted.cType() && config.quant == problem.quant &&
-        config.layouts == problem.layouts &&
-        config.batched == (problem.batch > 1) &&
-        isApplicable(config, problem, target) &&
-        model.params().tileEfficiency.count(HardwareParams::tileKey(config)))
-      sameTypes.push_back(config);
+  auto collect = [&](bool oversized) {
+    for (const KernelConfig &config : available ? *available : none)
+      if (config.inType == problem.inType && config.bType() == wanted.bType() &&
+          config.cType() == wanted.cType() && config.quant == problem.quant &&
+          config.layouts == problem.layouts &&
+          config.batched == (problem.batch > 1) &&
+          isApplicable(config, problem, target, oversized) &&
+          model.params().tileEfficiency.count(HardwareParams::tileKey(config)))
+        sameTypes.push_back(config);
+  };
+  collect(/*oversized=*/false);
+  // A problem smaller than half of every available tile (e.g. fp8, int8 or
+  // tf32 at 1x1x1: the smallest low-precision tiles are 64 wide, and no
+  // direct kernel takes those types) still runs on a whole tile: TMA
+  // zero-fills what lies past the problem, the store clips it, and staging
+  // copies rows TMA cannot read. The model's fastest of those (in practice
+  // the smallest tile) computes it.
+  bool oversized = false;
+  if (sameTypes.empty() &&
+      !(problem.layouts.c == Layout::Col && problem.transposable())) {
+    collect(/*oversized=*/true);
+    oversized = !sameTypes.empty();
+  }
   if (sameTypes.empty() && problem.layouts.c == Layout::Col &&
       problem.transposable()) {
     // No kernel writes this column-major C: its transpose is a row-major C^T
@@ -212,8 +227,11 @@ Selection select(const Problem &problem, const DispatchModel &model,
   }
   return {best->first, Source::ModelAmongAvailable, best->second,
           "none of the model's candidates is available; the " + fitted +
-              " among the available kernels: " +
-              describe(best->first, best->second)};
+              " among the available kernels" +
+              (oversized ? " (none has a tile within twice the problem's "
+                           "size: a larger whole tile computes it)"
+                         : "") +
+              ": " + describe(best->first, best->second)};
 }
 
 std::vector<TensorLayouts> libraryLayouts() {

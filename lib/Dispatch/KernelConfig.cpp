@@ -150,9 +150,9 @@ bool KernelConfig::buildable(std::string *why) const {
     return fail("tile N is not a multiple of the " +
                 std::to_string(epilogueCols) + "-column epilogue sub-tile");
   if (quant.a == bundle::ScaleGranularity::Block && 128 % tileN != 0 &&
-      tileN % 128 != 0)
+      tileN % 64 != 0)
     return fail("block-wise scales need tile N to divide 128 or be a "
-                "multiple of it");
+                "multiple of 64");
   if (schedule == Schedule::Cooperative && tileM < 128)
     return fail("the cooperative schedule needs tile M >= 128");
   uint32_t accRows = schedule == Schedule::Cooperative ? tileM / 2 : tileM;

@@ -190,10 +190,10 @@ HardwareParams hardwareParams(const std::map<std::string, double> &hardware,
 }
 
 bool isApplicable(const KernelConfig &config, const Problem &problem,
-                  const Target &target) {
+                  const Target &target, bool oversized) {
   const uint64_t m = problem.m, n = problem.n;
-  if (config.tileM >= 2 * std::max<uint64_t>(m, 64) ||
-      config.tileN >= 2 * std::max<uint64_t>(n, 64))
+  if (!oversized && (config.tileM >= 2 * std::max<uint64_t>(m, 64) ||
+                     config.tileN >= 2 * std::max<uint64_t>(n, 64)))
     return false;
   const uint64_t batch = std::max<uint64_t>(problem.batch, 1);
   const uint64_t tilesM = ceilDiv(m, config.tileM) * batch;

@@ -47,6 +47,29 @@ def test_library_holds_the_low_precision_picks(runner, dtype, b_dtype, out_dtype
         assert re.search(r"^library: (\S+) for", out, re.M).group(1) == pick.config.name
 
 
+@pytest.mark.parametrize("dtype,out_dtype,quant", [
+    ("e4m3", "bf16", "tt"), ("e4m3", "bf16", "bb"), ("s8", "s32", ""), ("s8", "bf16", "rc"),
+    ("f32", "f32", "")])
+@pytest.mark.parametrize("m,n,k", [(1, 1, 1), (8, 16, 32), (3, 5, 200)])
+def test_tiny_low_precision_problems_use_the_library(runner, dtype, out_dtype, quant, m, n, k):
+    # Smaller than half of every low-precision tile of the library (no direct
+    # kernel takes these types): the dispatcher runs them on a whole library
+    # tile (TMA zero-fills past the problem, staging realigns the rows)
+    # instead of compiling a kernel on first use, and gemm-runner --library
+    # picks the same.
+    library = gemm.kernel_library()
+    assert library is not None
+    pick = gemm.select(m, n, k, dtype, out_dtype, quant=quant)
+    assert pick.config in library.configs, pick.config.name
+    assert pick.config.in_dtype == dtype and pick.config.out_dtype == out_dtype
+    command = [runner, "--library", library.dir, "--dtype", dtype, "--out-dtype", out_dtype,
+               "--m", str(m), "--n", str(n), "--k", str(k), "--dry-run"]
+    if quant:
+        command += ["--quant", quant]
+    out = subprocess.run(command, capture_output=True, text=True, check=True).stdout
+    assert re.search(r"^library: (\S+) for", out, re.M).group(1) == pick.config.name
+
+
 def test_select_low_precision():
     fast = gemm.select(4096, 4096, 4096, "e4m3", quant="ttf")
     assert fast.config.quant == "qttf" and fast.config.tile[1] == 256

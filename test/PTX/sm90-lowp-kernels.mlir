@@ -22,7 +22,21 @@
 // E4M3: .version 8.0
 // E4M3-COUNT-4: wgmma.mma_async.sync.aligned.m64n128k32.f32.e4m3.e4m3
 // E4M3-NOT: wgmma.mma_async
-// E4M3: wgmma.wait_group.sync.aligned 0;
+// E4M3: wgmma.wait_group.sync.aligned 1;
+// Promotion every k-block, overlapped (128x128: three accumulators fit):
+// the first k-block, then two per trip of the loop, each issued before the
+// previous k-block's sums are promoted (wait_group 1); wait_group 0 only
+// after the last k-block (in both branches of the odd/even tail).
+// RUN: FileCheck %s --check-prefix=OVERLAP < %t/lp_e4m3_block_128x128.ptx
+// OVERLAP-COUNT-4: wgmma.wait_group.sync.aligned 1;
+// OVERLAP-NOT: wgmma.wait_group.sync.aligned 1;
+// RUN: grep -cE "wgmma.wait_group.sync.aligned[[:space:]]+0;" %t/lp_e4m3_block_128x128.ptx | FileCheck %s --check-prefix=DRAIN
+// DRAIN: {{^}}2{{$}}
+// Wider promoted tiles (128x192: three accumulators would not fit) keep
+// the serial promotion: wait_group 0 before each k-block's promotion.
+// RUN: FileCheck %s --check-prefix=SERIAL < %t/lp_e4m3_t_128x192.ptx
+// SERIAL-NOT: wgmma.wait_group.sync.aligned 1;
+// SERIAL: wgmma.wait_group.sync.aligned 0;
 // The partial sums, complete, promoted with an add (no block scales).
 // RUN: FileCheck %s --check-prefix=PROMOTE < %t/lp_e4m3_t_128x128.ptx
 // PROMOTE-COUNT-64: add.rn.f32
@@ -31,12 +45,14 @@
 // RUN: FileCheck %s --check-prefix=FAST < %t/lp_e4m3_tfast_128x256.ptx
 // FAST: wgmma.mma_async.sync.aligned.m64n256k32.f32.e4m3.e4m3
 // FAST: wgmma.wait_group.sync.aligned 1;
-// Block-wise: the k-block's scales through the non-coherent path, then a
-// fused multiply-add per accumulator value.
+// Block-wise: the k-block's scales through the non-coherent path, loaded
+// when its WGMMAs are issued (before the next stage's barrier wait), then a
+// fused multiply-add per accumulator value a k-block later.
 // RUN: FileCheck %s --check-prefix=BLOCK < %t/lp_e4m3_block_128x128.ptx
-// BLOCK-DAG: ld.global.nc
-// BLOCK-DAG: wgmma.mma_async.sync.aligned.m64n128k32.f32.e4m3.e4m3
-// BLOCK-DAG: wgmma.wait_group.sync.aligned 0;
+// BLOCK: ld.global.nc
+// BLOCK: mbarrier.try_wait.parity
+// BLOCK: wgmma.mma_async.sync.aligned.m64n128k32.f32.e4m3.e4m3
+// BLOCK: wgmma.wait_group.sync.aligned 1;
 // RUN: FileCheck %s --check-prefix=FMA < %t/lp_e4m3_block_128x128.ptx
 // FMA-COUNT-64: fma.rn.f32
 // fp8 outputs: two columns per cvt, the amax over the warp and one atomic.

@@ -12,9 +12,12 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <tuple>
+
 using namespace gemm::dispatch;
 using gemm::bundle::ScaleGranularity;
 using ::testing::HasSubstr;
+using ::testing::Not;
 
 namespace {
 
@@ -157,10 +160,14 @@ TEST(LowPrecisionTest, BuildableFollowsTheCompilersRules) {
                              "(promoted fp8: two accumulators)"));
   EXPECT_TRUE(parsed("sm90_e4m3_cbf16_qttf_128x256x128_coop_c1x1_rm_s8_st0")
                   .buildable());
-  // Block-wise B scales cover 128 columns.
-  EXPECT_FALSE(parsed("sm90_e4m3_cbf16_qbb_128x192x128_coop_c1x1_rm_s8_st0")
+  // Block-wise B scales cover 128 columns: a tile of them, or of 64-column
+  // groups each inside one block.
+  EXPECT_TRUE(parsed("sm90_e4m3_cbf16_qbb_128x192x128_coop_c1x1_rm_s8_st0")
+                  .buildable());
+  EXPECT_FALSE(parsed("sm90_e4m3_cf32_qbb_128x96x128_coop_c1x1_rm_s8_st0")
                    .buildable(&why));
-  EXPECT_THAT(why, HasSubstr("block-wise scales need tile N to divide 128"));
+  EXPECT_THAT(why, HasSubstr("block-wise scales need tile N to divide 128 "
+                             "or be a multiple of 64"));
   // fp8 outputs stage 128 columns per sub-tile.
   EXPECT_FALSE(parsed("sm90_e4m3_ce4m3_qtt_128x64x128_coop_c1x1_rm_s8_st0")
                    .buildable(&why));
@@ -241,6 +248,54 @@ TEST(LowPrecisionTest, TheLibraryShipsBuildableKernels) {
     EXPECT_NE(std::find(set.begin(), set.end(), pick), set.end())
         << pick.name();
   }
+}
+
+TEST(LowPrecisionTest, TinyProblemsRunOnTheSmallestAvailableTile) {
+  // A library whose smallest low-precision tiles are 64x128 and 128x64 (the
+  // library's 64x64 ones left out): 1x1x1 and 8x16x32 are smaller than half
+  // of every tile, and no direct kernel takes fp8, int8 or tf32. The
+  // dispatcher then falls back to whole tiles past the problem (TMA
+  // zero-fills, the store clips, staging realigns rows) instead of
+  // refusing the problem.
+  std::vector<KernelConfig> library;
+  for (const KernelConfig &config : lowPrecisionLibrarySet(h200Model()))
+    if (config.tileM * config.tileN > 64 * 64)
+      library.push_back(config);
+  for (Problem p : libraryLowPrecisionProblems()) {
+    for (auto [m, n, k] : {std::tuple<uint64_t, uint64_t, uint64_t>{1, 1, 1},
+                           {8, 16, 32},
+                           {1, 1, 1000}}) {
+      p.m = m;
+      p.n = n;
+      p.k = k;
+      Selection s;
+      ASSERT_NO_THROW(s = select(p, h200Model(), {}, &library)) << p.toString();
+      EXPECT_NE(std::find(library.begin(), library.end(), s.config),
+                library.end())
+          << s.config.name();
+      EXPECT_EQ(s.config.inType, p.inType);
+      EXPECT_EQ(s.config.quant, p.quant);
+      EXPECT_FALSE(s.config.direct());
+      EXPECT_EQ(s.source, Source::ModelAmongAvailable);
+      EXPECT_THAT(s.reason, HasSubstr("a larger whole tile computes it"));
+      EXPECT_FALSE(isApplicable(s.config, p, {}));
+      EXPECT_TRUE(isApplicable(s.config, p, {}, /*oversized=*/true));
+      // Whole tiles only: the rules other than the tile size still hold.
+      EXPECT_EQ(s.config.splits, 1u);
+      EXPECT_FALSE(s.config.streamK);
+    }
+  }
+  // A problem that some tile fits keeps the usual rule (no fallback note).
+  Problem big = lowp(4096, 4096, 4096, DType::S8);
+  EXPECT_THAT(select(big, h200Model(), {}, &library).reason,
+              Not(HasSubstr("a larger whole tile")));
+  // No kernel of the problem's types at all is still an error.
+  std::vector<KernelConfig> fp8Only;
+  for (const KernelConfig &config : library)
+    if (config.inType == DType::E4M3)
+      fp8Only.push_back(config);
+  EXPECT_THROW(select(lowp(1, 1, 1, DType::S8), h200Model(), {}, &fp8Only),
+               DispatchError);
 }
 
 /// A version 2 model with the direct kernel among its candidates.

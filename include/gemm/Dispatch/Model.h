@@ -199,8 +199,12 @@ struct Estimate {
 /// tiles and with 8 k-blocks; a cluster only where the problem is two tiles
 /// across along it; the direct kernel only up to DirectMaxMacs, without a
 /// batch and with K-major A and B (its loads' lanes walk K).
+/// `oversized`: waive the first rule (tile size), for the problems smaller
+/// than every available tile (select() falls back to it; a TMA kernel is
+/// correct for any size: TMA zero-fills rows and columns past the problem,
+/// the store clips them, and staging realigns rows TMA cannot read).
 bool isApplicable(const KernelConfig &config, const Problem &problem,
-                  const Target &target);
+                  const Target &target, bool oversized = false);
 
 /// The staging copies' part of a TMA kernel's time on `problem` (0 when
 /// nothing is staged): a launch for A and B together if either is staged,

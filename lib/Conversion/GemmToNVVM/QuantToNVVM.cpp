@@ -175,6 +175,33 @@ struct AccumScaleLowering : public ConvertOpToLLVMPattern<AccumScaleOp> {
   }
 };
 
+/// `values` passed through an empty volatile inline asm that reads and
+/// rewrites them ("+f"): an operand fence. LLVM keeps volatile asm in
+/// program order (the WGMMA ops and `wgmma.wait_group` are such asm too), so
+/// arithmetic on the fenced values can move neither above the fence nor,
+/// when its results are fenced too, below it. No PTX instruction results.
+SmallVector<Value> fenceOperands(OpBuilder &b, Location loc,
+                                 ArrayRef<Value> values) {
+  std::string constraints;
+  for (size_t i = 0; i < values.size(); ++i)
+    constraints += "=f,";
+  for (size_t i = 0; i < values.size(); ++i)
+    constraints += std::to_string(i) + (i + 1 < values.size() ? "," : "");
+  Type f32 = b.getF32Type();
+  SmallVector<Type> fields(values.size(), f32);
+  auto type = LLVM::LLVMStructType::getLiteral(b.getContext(), fields);
+  auto fence = LLVM::InlineAsmOp::create(
+      b, loc, type, values, /*asm_string=*/"", constraints,
+      /*has_side_effects=*/true, /*is_align_stack=*/false,
+      LLVM::tailcallkind::TailCallKind::None, /*asm_dialect=*/nullptr,
+      /*operand_attrs=*/nullptr);
+  SmallVector<Value> out;
+  for (size_t i = 0; i < values.size(); ++i)
+    out.push_back(LLVM::ExtractValueOp::create(b, loc, fence.getRes(),
+                                               static_cast<int64_t>(i)));
+  return out;
+}
+
 struct AccumPromoteLowering : public ConvertOpToLLVMPattern<AccumPromoteOp> {
   using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
 
@@ -187,21 +214,33 @@ struct AccumPromoteLowering : public ConvertOpToLLVMPattern<AccumPromoteOp> {
                        type.getCols(), 0};
     Value partial = adaptor.getPartial();
     Value acc = adaptor.getAccumulator();
+    // The promotion happens where the op is: the partial sums are fenced
+    // before it (nothing reads them above the wait that completed them) and
+    // the promoted values after it (LLVM does not sink the promotion below
+    // the next k-block's WGMMAs, which would keep these partial sums live
+    // beside the next ones: ptxas would then copy in-flight accumulator
+    // registers and serialise the WGMMAs, C7514).
     for (int64_t atom = 0; atom < type.getAtoms(); ++atom) {
+      SmallVector<Value> sums, promoted;
+      for (int64_t value = 0; value < type.getValuesPerAtom(); ++value)
+        sums.push_back(LLVM::ExtractValueOp::create(
+            rewriter, loc, partial, ArrayRef<int64_t>{atom, value}));
+      sums = fenceOperands(rewriter, loc, sums);
       for (int64_t value = 0; value < type.getValuesPerAtom(); ++value) {
-        SmallVector<int64_t> position = {atom, value};
-        Value sum =
-            LLVM::ExtractValueOp::create(rewriter, loc, partial, position);
-        Value total =
-            LLVM::ExtractValueOp::create(rewriter, loc, acc, position);
+        Value total = LLVM::ExtractValueOp::create(
+            rewriter, loc, acc, ArrayRef<int64_t>{atom, value});
+        Value sum = sums[value];
         Value scale = scales.get(rewriter, loc, atom, value);
-        Value promoted =
-            scale ? LLVM::FMAOp::create(rewriter, loc, sum, scale, total)
-                        .getResult()
-                  : LLVM::FAddOp::create(rewriter, loc, total, sum).getResult();
-        acc =
-            LLVM::InsertValueOp::create(rewriter, loc, acc, promoted, position);
+        promoted.push_back(
+            scale
+                ? LLVM::FMAOp::create(rewriter, loc, sum, scale, total)
+                      .getResult()
+                : LLVM::FAddOp::create(rewriter, loc, total, sum).getResult());
       }
+      promoted = fenceOperands(rewriter, loc, promoted);
+      for (int64_t value = 0; value < type.getValuesPerAtom(); ++value)
+        acc = LLVM::InsertValueOp::create(rewriter, loc, acc, promoted[value],
+                                          ArrayRef<int64_t>{atom, value});
     }
     rewriter.replaceOp(op, acc);
     return success();

@@ -101,18 +101,25 @@ gpu.module @kernels {
   }
 
   // Promotion: acc + partial * scale with fma.rn.f32, the scale of value v
-  // its row's times its column block's (two blocks of 8 columns here).
+  // its row's times its column block's (two blocks of 8 columns here). The
+  // partial sums pass through an operand fence (an empty volatile asm)
+  // before and the promoted values after, which pins the promotion between
+  // the WGMMA wait before it and the next WGMMAs after it.
   // CHECK-LABEL: gpu.func @promote
   // CHECK-SAME: (%[[P:[a-z0-9]+]]: !llvm.struct<{{.*}}>, %[[A:[a-z0-9]+]]: !llvm.struct<{{.*}}>, %[[R:[a-z0-9]+]]: vector<2xf32>, %[[S0:[a-z0-9]+]]: f32, %[[S1:[a-z0-9]+]]: f32)
-  // CHECK: %[[X:.*]] = llvm.extractvalue %[[P]][0, 0]
-  // CHECK-NEXT: %[[T:.*]] = llvm.extractvalue %[[A]][0, 0]
+  // CHECK: %[[X0:.*]] = llvm.extractvalue %[[P]][0, 0]
+  // CHECK: %[[PF:.*]] = llvm.inline_asm has_side_effects "", "=f,=f,=f,=f,=f,=f,=f,=f,0,1,2,3,4,5,6,7" %[[X0]],
+  // CHECK-NEXT: %[[X:.*]] = llvm.extractvalue %[[PF]][0]
+  // CHECK: %[[T:.*]] = llvm.extractvalue %[[A]][0, 0]
   // CHECK: %[[RS:.*]] = llvm.extractelement %[[R]]
   // CHECK-NEXT: %[[SC:.*]] = llvm.fmul %[[RS]], %[[S0]] : f32
   // CHECK-NEXT: %[[Y:.*]] = llvm.intr.fma(%[[X]], %[[SC]], %[[T]]) : (f32, f32, f32) -> f32
-  // CHECK-NEXT: llvm.insertvalue %[[Y]], %[[A]][0, 0]
   // Values 4-7 (group 1, columns 8-15) take the second block's scale.
-  // CHECK: llvm.extractvalue %[[P]][0, 4]
+  // CHECK: llvm.extractvalue %[[A]][0, 4]
   // CHECK: llvm.fmul %{{.*}}, %[[S1]] : f32
+  // CHECK: %[[YF:.*]] = llvm.inline_asm has_side_effects "", "=f,=f,=f,=f,=f,=f,=f,=f,0,1,2,3,4,5,6,7" %[[Y]],
+  // CHECK-NEXT: %[[Y0:.*]] = llvm.extractvalue %[[YF]][0]
+  // CHECK: llvm.insertvalue %[[Y0]], %[[A]][0, 0]
   // CHECK: gpu.return
   gpu.func @promote(%p: !gemm.accum<64 x 16 x f32>, %a: !gemm.accum<64 x 16 x f32>, %r: vector<2xf32>, %s0: f32, %s1: f32) {
     %y = gemm.accum.promote %p, %a rows(%r : vector<2xf32>) by(%s0, %s1) : !gemm.accum<64 x 16 x f32>
@@ -120,9 +127,11 @@ gpu.module @kernels {
     gpu.return
   }
 
-  // Unscaled promotion is an add.
+  // Unscaled promotion is an add, fenced as well.
   // CHECK-LABEL: gpu.func @promote_plain
+  // CHECK: llvm.inline_asm has_side_effects
   // CHECK-COUNT-8: llvm.fadd
+  // CHECK: llvm.inline_asm has_side_effects
   // CHECK-NOT: llvm.intr.fma
   gpu.func @promote_plain(%p: !gemm.accum<64 x 16 x f32>, %a: !gemm.accum<64 x 16 x f32>) {
     %y = gemm.accum.promote %p, %a : !gemm.accum<64 x 16 x f32>

@@ -24,20 +24,46 @@
 // CHECK: %[[S0:.*]] = gemm.scale.load %[[SA]][%{{.*}}] : !llvm.ptr<1>
 // CHECK-NEXT: %[[S1:.*]] = gemm.scale.load %[[SB]][%{{.*}}] : !llvm.ptr<1>
 // CHECK-NEXT: %[[S:.*]] = arith.mulf %[[S0]], %[[S1]] : f32
-// Each k-block: fresh WGMMA sums (the zero accumulator), complete before
-// they are read (pending 0), the stage released, the sums promoted.
+// Each k-block: fresh WGMMA sums (the zero accumulator), promoted once the
+// next k-block's MMAs are issued and wait_group 1 says they are complete
+// (two partial accumulators: three fit a 64 x 128 consumer). The first
+// k-block, then two per trip in fixed roles (%P in flight across the
+// back edge, %Q within the trip).
 // CHECK: %[[ZERO:.*]] = gemm.accum.zero : <64 x 128 x f32>
 // CHECK: %[[START:.*]] = gemm.accum.zero : <64 x 128 x f32>
-// CHECK: %[[MAIN:.*]]:2 = scf.for %{{.*}} = %{{.*}} to %{{.*}} step %c1_i32{{.*}} iter_args(%[[ACC:.*]] = %[[START]], %{{.*}} = %{{.*}}) -> (!gemm.accum<64 x 128 x f32>, i32)
-// CHECK-NEXT: gemm.pipeline.consumer_wait
+// CHECK: %[[MAIN:.*]]:2 = scf.if %{{.*}} -> (!gemm.accum<64 x 128 x f32>, i32) {
+// CHECK: gemm.pipeline.consumer_wait
 // CHECK-NEXT: gemm.wgmma.fence
-// CHECK: %[[SUMS:.*]] = gemm.mma.sm90 %[[ZERO]], %[[PLAN]]#0[%{{.*}}], %[[PLAN]]#1 slot(%{{.*}}) : <64 x 128 x f32>, <6 x 128 x 128 x f8E4M3FN, swizzle = 128>, <6 x 128 x 128 x f8E4M3FN, swizzle = 128>
+// CHECK: %[[P0:.*]] = gemm.mma.sm90 %[[ZERO]], %[[PLAN]]#0[%{{.*}}], %[[PLAN]]#1 slot(%{{.*}}) : <64 x 128 x f32>, <6 x 128 x 128 x f8E4M3FN, swizzle = 128>, <6 x 128 x 128 x f8E4M3FN, swizzle = 128>
 // CHECK-NEXT: gemm.wgmma.commit
-// CHECK-NEXT: gemm.wgmma.wait pending(0)
+// CHECK-NEXT: gemm.wgmma.wait pending(1)
+// CHECK: %[[PAIRS:.*]]:3 = scf.for %{{.*}} = %{{.*}} to %{{.*}} step %c2_i32{{.*}} iter_args(%[[P:.*]] = %[[P0]], %[[ACC:.*]] = %[[START]], %{{.*}} = %{{.*}}) -> (!gemm.accum<64 x 128 x f32>, !gemm.accum<64 x 128 x f32>, i32)
+// CHECK: gemm.pipeline.consumer_wait
+// CHECK-NEXT: gemm.wgmma.fence
+// CHECK: %[[Q:.*]] = gemm.mma.sm90 %[[ZERO]]
+// CHECK-NEXT: gemm.wgmma.commit
+// CHECK-NEXT: gemm.wgmma.wait pending(1)
 // CHECK-NEXT: scf.if
-// CHECK-NEXT: gemm.pipeline.consumer_release
-// CHECK: %[[PROMOTED:.*]] = gemm.accum.promote %[[SUMS]], %[[ACC]] : <64 x 128 x f32>
-// CHECK-NEXT: scf.yield %[[PROMOTED]]
+// CHECK: gemm.pipeline.consumer_release
+// CHECK: %[[ACC1:.*]] = gemm.accum.promote %[[P]], %[[ACC]] : <64 x 128 x f32>
+// CHECK: %[[P2:.*]] = gemm.mma.sm90 %[[ZERO]]
+// CHECK-NEXT: gemm.wgmma.commit
+// CHECK-NEXT: gemm.wgmma.wait pending(1)
+// CHECK: %[[ACC2:.*]] = gemm.accum.promote %[[Q]], %[[ACC1]] : <64 x 128 x f32>
+// CHECK: scf.yield %[[P2]], %[[ACC2]]
+// An odd k-block left over; wait_group 0 only before the last promotion.
+// CHECK: scf.if %{{.*}} -> (!gemm.accum<64 x 128 x f32>, i32) {
+// CHECK: gemm.mma.sm90 %[[ZERO]]
+// CHECK: gemm.wgmma.wait pending(1)
+// CHECK: gemm.accum.promote %[[PAIRS]]#0, %[[PAIRS]]#1
+// CHECK: gemm.wgmma.wait pending(0)
+// CHECK: gemm.accum.promote
+// CHECK: } else {
+// CHECK-NEXT: gemm.wgmma.wait pending(0)
+// CHECK: gemm.accum.promote %[[PAIRS]]#0, %[[PAIRS]]#1 : <64 x 128 x f32>
+// An empty range (split-K, stream-K): no MMA, zero.
+// CHECK: } else {
+// CHECK-NEXT: scf.yield %[[START]]
 // The epilogue scales each sub-tile by the tensor scales.
 // CHECK: %[[SCALED:.*]] = gemm.accum.scale %[[MAIN]]#0 values(0, 32) by(%[[S]]) : <64 x 128 x f32> -> <64 x 128 x f32>
 // CHECK-NEXT: gemm.accum.store_smem %[[SCALED]] atom(0) col(0)
@@ -49,8 +75,9 @@ gemm.matmul @fp8_tensor a(f8E4M3FN, row) b(f8E4M3FN, col) c(bf16, row) acc(f32)
 // -----
 
 //===----------------------------------------------------------------------===//
-// (b) fp8 block-wise (A 1 x 128, B 128 x 128): the k-block's scales are
-// loaded before its data is awaited and applied when it is promoted.
+// (b) fp8 block-wise (A 1 x 128, B 128 x 128): a k-block's scales are
+// loaded when its MMAs are issued (before the next stage's wait) and carried
+// in the loop to its promotion a k-block later, which hides their latency.
 //===----------------------------------------------------------------------===//
 
 // CHECK: {\22kind\22:\22scale\22,\22tensor\22:\22a\22,\22granularity\22:\22block\22},{\22kind\22:\22scale\22,\22tensor\22:\22b\22,\22granularity\22:\22block\22}
@@ -59,9 +86,16 @@ gemm.matmul @fp8_tensor a(f8E4M3FN, row) b(f8E4M3FN, col) c(bf16, row) acc(f32)
 // CHECK: %[[KBLOCKS:.*]] = arith.ceildivui %[[K]]
 // CHECK: } consumer {
 // CHECK-NOT: gemm.scale.load
-// CHECK: scf.for %[[KB:.*]] = %{{.*}} to %{{.*}} step %c1_i32{{.*}} iter_args(%[[ACC:.*]] = %{{.*}}, %{{.*}} = %{{.*}}) -> (!gemm.accum<64 x 128 x f32>, i32)
-// A: row r of k-block kb at kb * M + r, clamped below (kb + 1) * M.
-// CHECK-NEXT: %[[BASE:.*]] = arith.muli %[[KB]], %[[M]] : i32
+// The first k-block's scales, then its MMAs.
+// CHECK: %[[ROWS0:.*]] = gemm.scale.rows %[[SA]]
+// CHECK: %[[SBLK0:.*]] = gemm.scale.load %[[SB]]
+// CHECK-NEXT: gemm.pipeline.consumer_wait
+// CHECK: %[[P0:.*]] = gemm.mma.sm90
+// CHECK: scf.for %[[KB:.*]] = %{{.*}} to %{{.*}} step %c2_i32{{.*}} iter_args(%[[P:.*]] = %[[P0]], %[[ACC:.*]] = %{{.*}}, %{{.*}} = %{{.*}}, %[[R:.*]] = %[[ROWS0]], %[[S:.*]] = %[[SBLK0]]) -> (!gemm.accum<64 x 128 x f32>, !gemm.accum<64 x 128 x f32>, i32, vector<2xf32>, f32)
+// A: row r of k-block kb at kb * M + r, clamped below (kb + 1) * M (kb
+// clamped to the last k-block).
+// CHECK-NEXT: %[[KBC:.*]] = arith.minui %[[KB]], %{{.*}} : i32
+// CHECK-NEXT: %[[BASE:.*]] = arith.muli %[[KBC]], %[[M]] : i32
 // CHECK-NEXT: %[[END:.*]] = arith.addi %[[BASE]], %[[M]] : i32
 // CHECK-NEXT: %[[FIRST:.*]] = arith.addi %[[BASE]], %{{.*}} : i32
 // CHECK-NEXT: %[[ROWS:.*]] = gemm.scale.rows %[[SA]][%[[FIRST]]] below(%[[END]]) : !llvm.ptr<1> -> vector<2xf32>
@@ -69,12 +103,21 @@ gemm.matmul @fp8_tensor a(f8E4M3FN, row) b(f8E4M3FN, col) c(bf16, row) acc(f32)
 // clamped to the last.
 // CHECK: %[[COL:.*]] = arith.minui
 // CHECK-NEXT: %[[ROW:.*]] = arith.muli %[[COL]], %[[KBLOCKS]] : i32
-// CHECK-NEXT: %[[IDX:.*]] = arith.addi %[[ROW]], %[[KB]] : i32
+// CHECK-NEXT: %[[IDX:.*]] = arith.addi %[[ROW]], %[[KBC]] : i32
 // CHECK-NEXT: %[[SBLK:.*]] = gemm.scale.load %[[SB]][%[[IDX]]] : !llvm.ptr<1>
 // CHECK-NEXT: gemm.pipeline.consumer_wait
-// CHECK: %[[SUMS:.*]] = gemm.mma.sm90
+// CHECK: %[[Q:.*]] = gemm.mma.sm90
+// CHECK: gemm.wgmma.wait pending(1)
+// The previous k-block's sums, with the scales loaded a k-block ago.
+// CHECK: %[[ACC1:.*]] = gemm.accum.promote %[[P]], %[[ACC]] rows(%[[R]] : vector<2xf32>) by(%[[S]]) : <64 x 128 x f32>
+// CHECK: %[[ROWS2:.*]] = gemm.scale.rows %[[SA]]
+// CHECK: %[[SBLK2:.*]] = gemm.scale.load %[[SB]]
+// CHECK: %[[P2:.*]] = gemm.mma.sm90
+// CHECK: gemm.wgmma.wait pending(1)
+// CHECK: %[[ACC2:.*]] = gemm.accum.promote %[[Q]], %[[ACC1]] rows(%[[ROWS]] : vector<2xf32>) by(%[[SBLK]]) : <64 x 128 x f32>
+// CHECK: scf.yield %[[P2]], %[[ACC2]], %{{.*}}, %[[ROWS2]], %[[SBLK2]]
 // CHECK: gemm.wgmma.wait pending(0)
-// CHECK: gemm.accum.promote %[[SUMS]], %[[ACC]] rows(%[[ROWS]] : vector<2xf32>) by(%[[SBLK]]) : <64 x 128 x f32>
+// CHECK: gemm.accum.promote
 // Nothing left to scale in the epilogue.
 // CHECK-NOT: gemm.accum.scale
 // CHECK: gemm.accum.store_smem
@@ -89,11 +132,38 @@ gemm.matmul @fp8_block a(f8E4M3FN, row) b(f8E4M3FN, col) c(bf16, row) acc(f32)
 // CHECK-LABEL: gpu.func @fp8_block_n64(
 // CHECK: gemm.scale.rows
 // CHECK: %[[DIV:.*]] = arith.divui %{{.*}}, %c128_i32{{.*}} : i32
-// CHECK: %[[B0:.*]] = gemm.scale.load
-// CHECK: gemm.accum.promote %{{.*}}, %{{.*}} rows(%{{.*}} : vector<2xf32>) by(%[[B0]]) : <64 x 64 x f32>
+// CHECK: gemm.scale.load
+// CHECK: gemm.accum.promote %{{.*}}, %{{.*}} rows(%{{.*}} : vector<2xf32>) by(%{{.*}}) : <64 x 64 x f32>
 gemm.matmul @fp8_block_n64 a(f8E4M3FN, row) b(f8E4M3FN, col) c(f32, row) acc(f32)
     quant(#gemm.quant<a = block, b = block>)
     config(#gemm.config<arch = sm_90a, tile = [128, 64, 128]>)
+
+// -----
+
+// A 192-wide tile may start in the middle of a 128-column block of B: one
+// B scale per 64-column group, block column (origin N + 64 i) / 128, the
+// three carried with the A row scales. Three accumulators of 96 registers
+// would not fit: the serial promotion (wait_group 0) with the scales still
+// loaded a k-block ahead.
+// CHECK-LABEL: gpu.func @fp8_block_n192(
+// CHECK: } consumer {
+// CHECK: gemm.scale.rows
+// CHECK: %[[O0:.*]] = arith.addi %[[ON:[^,]*]], %c0_i32{{.*}} : i32
+// CHECK-NEXT: arith.divui %[[O0]], %c128_i32{{.*}} : i32
+// CHECK: gemm.scale.load
+// CHECK: %[[O1:.*]] = arith.addi %[[ON]], %c64_i32{{.*}} : i32
+// CHECK-NEXT: arith.divui %[[O1]], %c128_i32{{.*}} : i32
+// CHECK: gemm.scale.load
+// CHECK: %[[O2:.*]] = arith.addi %[[ON]], %c128_i32{{.*}} : i32
+// CHECK-NEXT: arith.divui %[[O2]], %c128_i32{{.*}} : i32
+// CHECK: gemm.scale.load
+// CHECK: scf.for {{.*}} -> (!gemm.accum<64 x 192 x f32>, i32, vector<2xf32>, f32, f32, f32)
+// CHECK: gemm.wgmma.wait pending(0)
+// CHECK: gemm.accum.promote %{{.*}}, %{{.*}} rows(%{{.*}} : vector<2xf32>) by(%{{.*}}, %{{.*}}, %{{.*}}) : <64 x 192 x f32>
+// CHECK-NOT: gemm.wgmma.wait pending(1)
+gemm.matmul @fp8_block_n192 a(f8E4M3FN, row) b(f8E4M3FN, col) c(bf16, row) acc(f32)
+    quant(#gemm.quant<a = block, b = block>)
+    config(#gemm.config<arch = sm_90a, tile = [128, 192, 128]>)
 
 // -----
 

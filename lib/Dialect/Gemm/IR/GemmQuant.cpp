@@ -182,14 +182,16 @@ LogicalResult mlir::gemm::verifyMatmulTypes(MatmulOp op) {
            << ": the output scale applies to fp8 outputs only, got C of "
            << cType;
   if (quant.isBlockwise()) {
-    // One 128-column B scale block must cover whole tiles, or whole
-    // blocks a tile.
+    // One 128-column B scale block must cover whole tiles, or each
+    // 64-column group of a tile (tile origins are then multiples of 64, so
+    // no group straddles two blocks).
     int64_t bn = op.getConfig().getTile()[1];
-    if (128 % bn != 0 && bn % 128 != 0)
+    if (128 % bn != 0 && bn % 64 != 0)
       return op.emitOpError("block-wise B scales cover 128 columns; tile N "
                             "of ")
              << bn
-             << " must divide 128 or be a multiple of it (e.g. 64, 128, 256)";
+             << " must divide 128 or be a multiple of 64 (e.g. 64, 128, "
+                "192, 256)";
   }
   return success();
 }

@@ -66,6 +66,10 @@ struct KernelShape : TileGeometry {
   /// TMA-store staging slots per consumer warpgroup (2: one is written while
   /// the previous one drains to global memory).
   int64_t storeSlots = 2;
+  /// fp8 promotion every k-block with the next k-block's MMAs in flight
+  /// while the previous k-block's partial sums are promoted (two partial
+  /// accumulators besides the f32 one; where the three fit the budget).
+  bool overlapPromotion = false;
 
   int64_t threads() const { return kWarpgroupThreads * (1 + consumers); }
   /// Tiles whose k-blocks several CTAs compute: split-K or stream-K.
@@ -171,6 +175,17 @@ FailureOr<KernelShape> planKernel(MatmulOp op, int64_t wgmmaLookahead,
                                          "accumulate = fast"
                                        : " or the cooperative schedule"),
            failure();
+  // Promoting every k-block after `wgmma.wait_group 0` would leave this
+  // warpgroup's tensor-core work idle from the end of its MMAs to the issue
+  // of the next k-block's (the wait, the promotion, the stage's barrier);
+  // with a second partial accumulator the next k-block's MMAs are issued
+  // before the previous k-block's sums are promoted (wait_group 1), as the
+  // plain mainloop keeps one group in flight. Three accumulators must fit
+  // the promoted budget (128x128 cooperative, 64x128 pingpong); wider tiles
+  // keep the serial promotion.
+  shape.overlapPromotion =
+      shape.quant.promote && shape.quant.promoteEvery == 1 &&
+      3 * (shape.accRows / 64) * (shape.bn / 2) <= kMaxPromotedAccRegisters;
   if (shape.stages == 0) {
     int64_t ring =
         SmemPlanOp::kMaxBytes - shape.stagingBytes() - kBarrierReserveBytes;
@@ -237,6 +252,13 @@ private:
                                                 Value end, Value aRow,
                                                 Value isLeader, Value originM,
                                                 Value originN, Value zero);
+  /// The promoted mainloop with a k-block's MMAs in flight while the
+  /// previous k-block's partial sums are promoted
+  /// (KernelShape::overlapPromotion).
+  std::pair<Value, Value>
+  buildOverlappedPromotedMainloop(Value iteration, Value begin, Value end,
+                                  Value aRow, Value isLeader, Value originM,
+                                  Value originN, Value zero);
   /// Stores the consumer's partial tile to block `block` of the partials,
   /// counts it in on counter `counter` of a tile made of `arrivals`
   /// partials, and returns (in every thread of the warpgroup) whether it was
@@ -464,6 +486,9 @@ SM90KernelBuilder::buildMainloop(Value iteration, Value begin, Value end,
   // directly, which the lowering turns into scale-d = 0 instead of zero
   // registers. A split-K or stream-K range may be empty.
   Value zero = AccumZeroOp::create(b, loc, accType);
+  if (shape.overlapPromotion)
+    return buildOverlappedPromotedMainloop(iteration, begin, end, aRow,
+                                           isLeader, originM, originN, zero);
   if (shape.quant.promote)
     return buildPromotedMainloop(iteration, begin, end, aRow, isLeader, originM,
                                  originN, zero);
@@ -522,16 +547,28 @@ std::pair<Value, Value> SM90KernelBuilder::buildPromotedMainloop(
   Value rowOrigin = add(originM, aRow);
   // The f32 accumulator starts as zero registers (it is no MMA operand).
   Value start = AccumZeroOp::create(b, loc, zero.getType());
-  auto groups = scf::ForOp::create(b, loc, begin, end, i32(every),
-                                   ValueRange{start, iteration});
+  Value lastKBlock = sub(kBlocks, i32(1));
+  auto loadScalesOf = [&](Value kBlock) {
+    return quant.loadBlockScales(
+        arith::MinUIOp::create(b, loc, kBlock, lastKBlock), rowOrigin, originN,
+        shape.accRows / 64, shape.bn);
+  };
+  SmallVector<Value> inits = {start, iteration};
+  llvm::append_range(inits, loadScalesOf(begin));
+  auto groups = scf::ForOp::create(b, loc, begin, end, i32(every), inits);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(groups.getBody());
   Value kBlock = groups.getInductionVar();
   Value current = groups.getRegionIterArgs()[1];
-  // Block-wise scales of this k-block, loaded before its data is awaited so
-  // that the loads overlap the wait and the MMAs.
-  quant.prefetchBlockScales(kBlock, rowOrigin, originN, shape.accRows / 64,
-                            shape.bn);
+  // Block-wise scales: those of this group were loaded by the previous
+  // iteration (or before the loop); the next group's are issued now, before
+  // this one's data is awaited, so that an L2 round trip (several hundred
+  // cycles while TMA streams the operands) hides behind a whole group's wait
+  // and MMAs instead of delaying this group's promotion. Past the last
+  // k-block of the matrix the last one's are read again (never out of
+  // bounds).
+  ValueRange scales = groups.getRegionIterArgs().drop_front(2);
+  SmallVector<Value> nextScales = loadScalesOf(add(kBlock, i32(every)));
   // The first k-block of the group; its sums are read only after the
   // group's last MMAs complete.
   int64_t lookahead = every == 1 ? 0 : shape.wgmmaLookahead;
@@ -565,9 +602,111 @@ std::pair<Value, Value> SM90KernelBuilder::buildPromotedMainloop(
       });
     }
   }
-  Value acc = quant.promote(partial, groups.getRegionIterArgs()[0]);
-  scf::YieldOp::create(b, loc, ValueRange{acc, next});
+  Value acc = quant.promote(partial, groups.getRegionIterArgs()[0], scales);
+  SmallVector<Value> yielded = {acc, next};
+  llvm::append_range(yielded, nextScales);
+  scf::YieldOp::create(b, loc, yielded);
   return {groups.getResult(0), groups.getResult(1)};
+}
+
+std::pair<Value, Value> SM90KernelBuilder::buildOverlappedPromotedMainloop(
+    Value iteration, Value begin, Value end, Value aRow, Value isLeader,
+    Value originM, Value originN, Value zero) {
+  // Each k-block's MMAs write fresh partial sums (scale-d = 0); they are
+  // promoted into the f32 accumulator once the next k-block's MMAs are
+  // issued and `wgmma.wait_group 1` says they are complete:
+  //
+  //   P = MMAs(k-block begin)
+  //   for j in (begin, end): P' = MMAs(j); wait_group 1; release j - 1;
+  //                          acc += P * scales(j - 1); P = P'
+  //   wait_group 0; release end - 1; acc += P * scales(end - 1)
+  //
+  // The loop runs two k-blocks per trip with two partial accumulators in
+  // fixed roles, so no in-flight accumulator is ever copied (a copy would
+  // make ptxas serialise the WGMMAs); an odd k-block left over and the last
+  // promotion are done in one branch that yields only the f32 accumulator.
+  // Block-wise scales of a k-block are loaded when its MMAs are issued and
+  // used a k-block later, at its promotion.
+  Value rowOrigin = add(originM, aRow);
+  Type accType = zero.getType();
+  Value start = AccumZeroOp::create(b, loc, accType);
+  Value lastKBlock = sub(kBlocks, i32(1));
+  auto loadScalesOf = [&](Value kBlock) {
+    return quant.loadBlockScales(
+        arith::MinUIOp::create(b, loc, kBlock, lastKBlock), rowOrigin, originN,
+        shape.accRows / 64, shape.bn);
+  };
+  struct InFlight {
+    Value partial, acc, current;
+    SmallVector<Value> scales;
+  };
+  // Issues k-block `kBlock` (stage `s.current`) and promotes s.partial.
+  auto step = [&](const InFlight &s, Value kBlock) {
+    InFlight next;
+    next.scales = loadScalesOf(kBlock);
+    next.partial = issueKBlock(zero, s.current, /*lookahead=*/1, aRow);
+    ifThen(isLeader, [&] { releaseStage(sub(s.current, i32(1))); });
+    next.acc = quant.promote(s.partial, s.acc, s.scales);
+    next.current = add(s.current, i32(1));
+    return next;
+  };
+  auto drain = [&](const InFlight &s) {
+    WgmmaWaitOp::create(b, loc, b.getI64IntegerAttr(0));
+    ifThen(isLeader, [&] { releaseStage(sub(s.current, i32(1))); });
+    return quant.promote(s.partial, s.acc, s.scales);
+  };
+  auto pack = [](const InFlight &s) {
+    SmallVector<Value> values = {s.partial, s.acc, s.current};
+    llvm::append_range(values, s.scales);
+    return values;
+  };
+  auto unpack = [](ValueRange values) {
+    return InFlight{values[0], values[1], values[2],
+                    llvm::to_vector(values.drop_front(3))};
+  };
+
+  // A split-K or stream-K range may be empty: no MMA, a zero accumulator.
+  Value nonEmpty =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, begin, end);
+  auto range = scf::IfOp::create(b, loc, TypeRange{accType, b.getI32Type()},
+                                 nonEmpty, /*withElseRegion=*/true);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(range.elseBlock());
+  scf::YieldOp::create(b, loc, ValueRange{start, iteration});
+
+  b.setInsertionPointToStart(range.thenBlock());
+  InFlight first;
+  first.scales = loadScalesOf(begin);
+  first.partial = issueKBlock(zero, iteration, /*lookahead=*/1, aRow);
+  first.acc = start;
+  first.current = add(iteration, i32(1));
+  // The k-blocks after the first: pairs, then at most one more.
+  Value rest = sub(sub(end, begin), i32(1));
+  Value pairsEnd = add(add(begin, i32(1)), mul(div(rest, i32(2)), i32(2)));
+  auto pairs = scf::ForOp::create(b, loc, add(begin, i32(1)), pairsEnd, i32(2),
+                                  pack(first));
+  {
+    OpBuilder::InsertionGuard inner(b);
+    b.setInsertionPointToStart(pairs.getBody());
+    Value kBlock = pairs.getInductionVar();
+    InFlight s = step(unpack(pairs.getRegionIterArgs()), kBlock);
+    s = step(s, add(kBlock, i32(1)));
+    scf::YieldOp::create(b, loc, pack(s));
+  }
+  InFlight last = unpack(pairs.getResults());
+  Value odd = ne(rem(rest, i32(2)), i32(0));
+  auto tail = scf::IfOp::create(b, loc, TypeRange{accType, b.getI32Type()}, odd,
+                                /*withElseRegion=*/true);
+  {
+    OpBuilder::InsertionGuard inner(b);
+    b.setInsertionPointToStart(tail.thenBlock());
+    InFlight s = step(last, sub(end, i32(1)));
+    scf::YieldOp::create(b, loc, ValueRange{drain(s), s.current});
+    b.setInsertionPointToStart(tail.elseBlock());
+    scf::YieldOp::create(b, loc, ValueRange{drain(last), last.current});
+  }
+  scf::YieldOp::create(b, loc, tail.getResults());
+  return {range.getResult(0), range.getResult(1)};
 }
 
 Value SM90KernelBuilder::buildEpilogue(Value acc, Value originM, Value originN,

@@ -110,41 +110,47 @@ void QuantBuilder::loadInvariants() {
     outScale = load(scalesC);
 }
 
-void QuantBuilder::prefetchBlockScales(Value kBlock, Value rowOrigin,
-                                       Value originN, int64_t accAtoms,
-                                       int64_t bn) {
+SmallVector<Value> QuantBuilder::loadBlockScales(Value kBlock, Value rowOrigin,
+                                                 Value originN,
+                                                 int64_t accAtoms, int64_t bn) {
   if (!plan.blockwise())
-    return;
+    return {};
   // A: one scale per row and k-block, k-block-major ([k-blocks][M]).
   Value base = kb.mul(kBlock, kb.sizeM);
-  blockRowScales = ScaleRowsOp::create(
+  SmallVector<Value> scales = {ScaleRowsOp::create(
       b, loc, VectorType::get({2 * accAtoms}, b.getF32Type()), scalesA,
-      kb.add(base, rowOrigin), kb.add(base, kb.sizeM));
+      kb.add(base, rowOrigin), kb.add(base, kb.sizeM))};
   // B: one scale per 128 x 128 block ([N / 128][K / 128], row-major). A tile
-  // of up to 128 columns lies in one block column; a wider one covers whole
-  // ones (the matmul verifier requires either). Block columns past N (the
-  // second half of a 256-wide tile at the edge) read the last one: their
-  // values are clipped by the TMA store.
+  // of up to 128 columns lies in one block column; a wider one takes one
+  // scale per 128 columns, or per 64 when its width is not a multiple of 128
+  // (192: its origin may be in the middle of a block, but each 64-column
+  // group lies in one; the matmul verifier requires one of these). Block
+  // columns past N (the end of a wide tile at the edge) read the last one:
+  // their values are clipped by the TMA store.
+  int64_t groupCols = bn <= kScaleBlock       ? bn
+                      : bn % kScaleBlock == 0 ? kScaleBlock
+                                              : kScaleBlock / 2;
   Value blockColumns =
       arith::CeilDivUIOp::create(b, loc, kb.sizeN, kb.i32(kScaleBlock));
   Value lastColumn = kb.sub(blockColumns, kb.i32(1));
-  Value firstColumn = kb.div(originN, kb.i32(kScaleBlock));
-  blockScalesB.clear();
-  for (int64_t i = 0; i < std::max<int64_t>(1, bn / kScaleBlock); ++i) {
+  for (int64_t i = 0; i < bn / groupCols; ++i) {
     Value column = arith::MinUIOp::create(
-        b, loc, kb.add(firstColumn, kb.i32(i)), lastColumn);
-    blockScalesB.push_back(
+        b, loc,
+        kb.div(kb.add(originN, kb.i32(i * groupCols)), kb.i32(kScaleBlock)),
+        lastColumn);
+    scales.push_back(
         ScaleLoadOp::create(b, loc, b.getF32Type(), scalesB,
                             kb.add(kb.mul(column, kb.kBlocks), kBlock)));
   }
+  return scales;
 }
 
-Value QuantBuilder::promote(Value partial, Value acc) {
-  if (!plan.blockwise())
+Value QuantBuilder::promote(Value partial, Value acc, ValueRange blockScales) {
+  if (blockScales.empty())
     return AccumPromoteOp::create(b, loc, acc.getType(), partial, acc,
                                   /*rowScales=*/Value(), ValueRange{});
   return AccumPromoteOp::create(b, loc, acc.getType(), partial, acc,
-                                blockRowScales, blockScalesB);
+                                blockScales.front(), blockScales.drop_front());
 }
 
 void QuantBuilder::beginTile(Value rowOrigin, int64_t accAtoms) {

@@ -58,15 +58,20 @@ public:
   void loadInvariants();
 
   /// The partial sums promoted into the f32 accumulator `acc`; block-wise,
-  /// scaled by the scales prefetchBlockScales() loaded for their k-block.
-  Value promote(Value partial, Value acc);
-  /// Issues the scale loads of k-block `kBlock` (block-wise only) for the
-  /// accumulator rows [rowOrigin, rowOrigin + 64 accAtoms) and the bn
-  /// columns from `originN`, to be consumed by promote(); call before
-  /// waiting for the k-block's data so that the loads overlap the wait and
-  /// the MMAs.
-  void prefetchBlockScales(Value kBlock, Value rowOrigin, Value originN,
-                           int64_t accAtoms, int64_t bn);
+  /// scaled by `blockScales`, those loadBlockScales() loaded for their
+  /// k-block.
+  Value promote(Value partial, Value acc, ValueRange blockScales = {});
+  /// Block-wise only (empty otherwise): issues the scale loads of k-block
+  /// `kBlock` for the accumulator rows [rowOrigin, rowOrigin + 64 accAtoms)
+  /// and the bn columns from `originN`: the A row scales (a vector, as
+  /// gemm.scale.rows) and the B block scales (one for a tile of up to 128
+  /// columns, else one per 128 columns, or per 64 when bn is not a multiple
+  /// of 128), in the order of the tile's columns. The mainloop loads them
+  /// a k-block ahead of their promotion so that their latency hides behind
+  /// a whole k-block's MMAs.
+  SmallVector<Value> loadBlockScales(Value kBlock, Value rowOrigin,
+                                     Value originN, int64_t accAtoms,
+                                     int64_t bn);
 
   /// Per tile: the row scales of A of rows [rowOrigin, ...) (row-wise A).
   void beginTile(Value rowOrigin, int64_t accAtoms);
@@ -95,10 +100,6 @@ private:
   Value tensorScale, outScale;
   /// Row scales of the current tile (row-wise A).
   Value tileRowScales;
-  /// Block-wise: the A row scales and B block scales of the prefetched
-  /// k-block.
-  Value blockRowScales;
-  SmallVector<Value> blockScalesB;
 };
 
 } // namespace mlir::gemm
