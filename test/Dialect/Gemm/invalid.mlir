@@ -1539,3 +1539,35 @@ func.func @tma_store_wait_pending_negative() {
   gemm.tma.store_wait pending(-1) read
   return
 }
+
+// -----
+
+// Found by the fuzzer: the WGMMA group ops had no arch check, so a kernel
+// for another chip reached the NVVM verifier after the conversion.
+gpu.module @sm91 [#nvvm.target<chip = "sm_91a">] {
+  gpu.func @k() kernel {
+    // expected-error @+1 {{'gemm.wgmma.fence' op needs sm_90a, but this kernel targets sm_91a}}
+    gemm.wgmma.fence
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @sm100 [#nvvm.target<chip = "sm_100a">] {
+  gpu.func @k() kernel {
+    // expected-error @+1 {{'gemm.wgmma.commit' op needs sm_90a, but this kernel targets sm_100a}}
+    gemm.wgmma.commit
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @sm100 [#nvvm.target<chip = "sm_100a">] {
+  gpu.func @k() kernel {
+    // expected-error @+1 {{'gemm.wgmma.wait' op needs sm_90a, but this kernel targets sm_100a}}
+    gemm.wgmma.wait pending(0)
+    gpu.return
+  }
+}

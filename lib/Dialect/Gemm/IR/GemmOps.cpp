@@ -458,6 +458,17 @@ LogicalResult TmaStoreOp::verify() {
 // MMA
 //===----------------------------------------------------------------------===//
 
+// The WGMMA group ops lower to sm_90a-only instructions (wgmma.*.aligned):
+// a kernel for any other chip gets a diagnostic, not IR the NVVM verifier
+// rejects after the conversion.
+LogicalResult WgmmaFenceOp::verify() { return verifyArch(*this, Arch::sm_90a); }
+
+LogicalResult WgmmaCommitOp::verify() {
+  return verifyArch(*this, Arch::sm_90a);
+}
+
+LogicalResult WgmmaWaitOp::verify() { return verifyArch(*this, Arch::sm_90a); }
+
 LogicalResult MmaSm90Op::verify() {
   if (failed(verifyArch(*this, Arch::sm_90a)))
     return failure();

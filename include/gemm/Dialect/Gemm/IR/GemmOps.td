@@ -473,12 +473,14 @@ def Gemm_WgmmaFenceOp : Gemm_Op<"wgmma.fence", [Gemm_SideEffects]> {
     instructions. Example: `gemm.wgmma.fence`
   }];
   let assemblyFormat = "attr-dict";
+  let hasVerifier = 1;
 }
 
 def Gemm_WgmmaCommitOp : Gemm_Op<"wgmma.commit", [Gemm_SideEffects]> {
   let summary = "close the current WGMMA group";
   let description = [{ `wgmma.commit_group.sync.aligned`. Example: `gemm.wgmma.commit` }];
   let assemblyFormat = "attr-dict";
+  let hasVerifier = 1;
 }
 
 def Gemm_WgmmaWaitOp : Gemm_Op<"wgmma.wait", [Gemm_SideEffects]> {
@@ -491,6 +493,7 @@ def Gemm_WgmmaWaitOp : Gemm_Op<"wgmma.wait", [Gemm_SideEffects]> {
   }];
   let arguments = (ins I64Attr:$pending);
   let assemblyFormat = "`pending` `(` $pending `)` attr-dict";
+  let hasVerifier = 1;
 }
 
 def Gemm_MmaSm90Op : Gemm_Op<"mma.sm90", [Gemm_SideEffects,
