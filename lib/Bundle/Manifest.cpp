@@ -219,6 +219,10 @@ void readParam(const json &value, const std::string &path, Param &param,
     param.tensor = Tensor::C;
     return;
   }
+  if (param.kind == ParamKind::GroupTable) {
+    reader.rejectUnknownFields({"kind"});
+    return;
+  }
   if (param.kind == ParamKind::Workspace) {
     reader.rejectUnknownFields(
         {"kind", "bytes_per_tile", "bytes_per_cta", "zero_init"});
@@ -259,7 +263,8 @@ template <typename Json> Json toJsonImpl(const KernelManifest &m) {
     } else if (param.kind == ParamKind::Scale) {
       p["tensor"] = toString(param.scale.tensor);
       p["granularity"] = toString(param.scale.granularity);
-    } else if (param.kind == ParamKind::Amax) {
+    } else if (param.kind == ParamKind::Amax ||
+               param.kind == ParamKind::GroupTable) {
     } else {
       p["tensor"] = toString(param.tma.tensor);
       p["box"] = param.tma.box;
@@ -450,6 +455,12 @@ bool KernelManifest::takesPointer(Tensor t) const {
   });
 }
 
+bool KernelManifest::hasGroups() const {
+  return std::any_of(params.begin(), params.end(), [](const Param &p) {
+    return p.kind == ParamKind::ProblemSize && p.dim == ProblemDim::Groups;
+  });
+}
+
 bool KernelManifest::hasBatch() const {
   return std::any_of(params.begin(), params.end(), [](const Param &p) {
     return p.kind == ParamKind::ProblemSize && p.dim == ProblemDim::Batch;
@@ -554,7 +565,8 @@ std::vector<std::string> KernelManifest::validate() const {
 
   std::array<int, 3> descriptorAt = {-1, -1, -1};
   std::array<int, 3> pointerAt = {-1, -1, -1}, leadingDimAt = {-1, -1, -1};
-  std::array<int, 5> dimAt = {-1, -1, -1, -1, -1};
+  std::array<int, 6> dimAt = {-1, -1, -1, -1, -1, -1};
+  int groupTableAt = -1;
   const DType tensorType[3] = {types.a, types.b, types.c};
   for (size_t i = 0; i < params.size(); ++i) {
     const Param &param = params[i];
@@ -571,6 +583,14 @@ std::vector<std::string> KernelManifest::validate() const {
     }
     if (param.kind == ParamKind::Scale || param.kind == ParamKind::Amax) {
       validateScale(*this, i, errors);
+      continue;
+    }
+    if (param.kind == ParamKind::GroupTable) {
+      if (groupTableAt >= 0)
+        fail(path + ": a second group_table (first at params[" +
+             std::to_string(groupTableAt) + "])");
+      else
+        groupTableAt = static_cast<int>(i);
       continue;
     }
     if (param.kind == ParamKind::Pointer ||
@@ -621,7 +641,9 @@ std::vector<std::string> KernelManifest::validate() const {
     anyDescriptor |= descriptorAt[i] >= 0;
     if (descriptorAt[i] < 0 && pointerAt[i] < 0)
       fail("params: no tma_descriptor or pointer for tensor " + name);
-    if (descriptorAt[i] >= 0 && pointerAt[i] >= 0)
+    bool groupedC =
+        t == Tensor::C && dimAt[static_cast<size_t>(ProblemDim::Groups)] >= 0;
+    if (descriptorAt[i] >= 0 && pointerAt[i] >= 0 && !groupedC)
       fail("params: tensor " + name +
            " has both a tma_descriptor and a pointer; a kernel reads a "
            "matrix through one of them");
@@ -643,6 +665,19 @@ std::vector<std::string> KernelManifest::validate() const {
       (dimAt[static_cast<size_t>(ProblemDim::BatchBroadcast)] < 0))
     fail("params: problem_size batch and batch_broadcast go together (a "
          "batched kernel takes both)");
+  // A grouped kernel reads its group table and writes the tiles that
+  // cross a group's end through C's pointer.
+  bool grouped = dimAt[static_cast<size_t>(ProblemDim::Groups)] >= 0;
+  if (grouped != (groupTableAt >= 0))
+    fail("params: problem_size groups and group_table go together (a "
+         "grouped kernel takes both)");
+  if (grouped && dimAt[static_cast<size_t>(ProblemDim::Batch)] >= 0)
+    fail("params: a kernel is batched or grouped, not both");
+  if (grouped &&
+      (descriptorAt[0] < 0 || descriptorAt[1] < 0 || descriptorAt[2] < 0 ||
+       pointerAt[2] < 0 || pointerAt[0] >= 0 || pointerAt[1] >= 0))
+    fail("params: a grouped kernel takes tma_descriptors of a, b and c and "
+         "a pointer (with leading_dim) of c only");
   // Pointers are the direct kernel's, built for bf16 and f16 only (no
   // scales, no 8-bit or tf32 inputs: docs/LowPrecision.md).
   bool anyPointer = std::any_of(pointerAt.begin(), pointerAt.end(),

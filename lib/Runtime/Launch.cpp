@@ -3,6 +3,7 @@
 #include "gemm/Runtime/Launch.h"
 #include "gemm/Runtime/Driver.h"
 #include "gemm/Runtime/Error.h"
+#include "gemm/Runtime/GroupTableLaunch.h"
 
 namespace gemm::runtime {
 namespace {
@@ -179,7 +180,8 @@ void launchKernel(const LoadedKernel &kernel, const LaunchPlan &plan,
                   const std::vector<CUtensorMap> &tensorMaps,
                   const std::vector<CUdeviceptr> &workspaces,
                   const std::array<CUdeviceptr, 3> &matrices, CUstream stream,
-                  const std::vector<CUdeviceptr> &scales) {
+                  const std::vector<CUdeviceptr> &scales,
+                  CUdeviceptr groupTable) {
   if (scales.size() < plan.scales.size())
     throw Error(
         ErrorKind::Usage,
@@ -218,6 +220,13 @@ void launchKernel(const LoadedKernel &kernel, const LaunchPlan &plan,
     } else if (arg.kind == ParamKind::LeadingDim) {
       wide[i] = arg.leadingDim;
       params[i] = &wide[i];
+    } else if (arg.kind == ParamKind::GroupTable) {
+      if (groupTable == 0)
+        throw Error(ErrorKind::Usage,
+                    "launching grouped kernel " + kernel.name() +
+                        ": no group table (launch it with launchGrouped)");
+      wide[i] = groupTable;
+      params[i] = &wide[i];
     } else {
       sizes[i] = arg.value;
       params[i] = &sizes[i];
@@ -244,6 +253,23 @@ void launchKernel(const LoadedKernel &kernel, const LaunchPlan &plan,
   checkCu(driver().cuLaunchKernelEx(&config, kernel.function(), params.data(),
                                     nullptr),
           "launching kernel " + kernel.name());
+}
+
+void launchGrouped(const LoadedKernel &kernel, const LaunchPlan &plan,
+                   const std::vector<CUtensorMap> &tensorMaps,
+                   const std::array<CUdeviceptr, 3> &matrices,
+                   CUdeviceptr offsets, bool offsets64, CUdeviceptr groupTable,
+                   CUstream stream) {
+  if (plan.groupTableBytes == 0)
+    throw Error(ErrorKind::Usage,
+                "kernel " + kernel.name() + " is not grouped");
+  if (offsets == 0 || groupTable == 0)
+    throw Error(ErrorKind::Usage, "launching grouped kernel " + kernel.name() +
+                                      ": no offsets or no group table");
+  launchGroupTable(offsets, offsets64, plan.problem.groups, plan.problem.m,
+                   plan.groupUnitRows, groupTable, plan.groupTableBytes,
+                   stream);
+  launchKernel(kernel, plan, tensorMaps, {}, matrices, stream, {}, groupTable);
 }
 
 } // namespace gemm::runtime

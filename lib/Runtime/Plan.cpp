@@ -2,6 +2,7 @@
 
 #include "gemm/Runtime/Plan.h"
 #include "gemm/Runtime/Error.h"
+#include "gemm/Runtime/GroupTable.h"
 
 #include <algorithm>
 #include <limits>
@@ -76,6 +77,44 @@ void checkProblem(const KernelManifest &manifest, const Problem &problem,
                      manifest.kernel +
                      " is not batched (its manifest has no problem_size "
                      "parameter for dim batch)");
+}
+
+/// The rules of a grouped problem: a group count, rows of 16-byte
+/// multiples (the kernel reads A and B, and writes C, through TMA with no
+/// staging: the groups' rows are the caller's), and the offsets when the
+/// caller knows them.
+void checkGroupedProblem(const KernelManifest &manifest, const Problem &problem,
+                         std::vector<std::string> &errors) {
+  if (problem.groups == 0 || problem.groups > MaxProblemDim)
+    errors.push_back("--groups: a group count of " +
+                     std::to_string(problem.groups) + "; grouped kernel " +
+                     manifest.kernel + " needs 1.." +
+                     std::to_string(MaxProblemDim) + " groups");
+  if (problem.batch != 1)
+    errors.push_back("--batch " + std::to_string(problem.batch) +
+                     ": grouped kernel " + manifest.kernel +
+                     " takes groups, not a batch");
+  uint64_t bytes = elementBytes(manifest.types.a);
+  for (auto [name, value] : {std::pair{"k", problem.k}, {"n", problem.n}})
+    if (value * bytes % TmaAlignmentBytes != 0)
+      errors.push_back(
+          std::string("--") + name + " " + std::to_string(value) +
+          ": grouped kernels read the groups' rows where the caller holds "
+          "them, through TMA (no staging copies): " +
+          name + " x " + std::string(toString(manifest.types.a)) + " = " +
+          std::to_string(value * bytes) + " bytes must be a multiple of " +
+          std::to_string(TmaAlignmentBytes) + "; pad " + name +
+          " to a multiple of " + std::to_string(TmaAlignmentBytes / bytes));
+  if (!problem.groupOffsets.empty()) {
+    if (problem.groupOffsets.size() != problem.groups + 1)
+      errors.push_back(
+          "grouped problem: " + std::to_string(problem.groupOffsets.size()) +
+          " offsets for " + std::to_string(problem.groups) +
+          " groups (G + 1 are needed)");
+    for (std::string &error :
+         grouped::checkGroupOffsets(problem.groupOffsets, problem.m))
+      errors.push_back(std::move(error));
+  }
 }
 
 /// One matrix as the caller holds it and as the kernel sees it.
@@ -208,6 +247,7 @@ void planBatchStride(MatrixPlan &m, std::optional<uint64_t> given,
 
 TmaPlan planTma(size_t paramIndex, const TmaDescriptorParam &param,
                 const MatrixPlan &matrix, bool batched) {
+  // (A grouped kernel's B is batched: one entry per group.)
   TmaPlan plan;
   plan.paramIndex = paramIndex;
   plan.tensor = param.tensor;
@@ -312,7 +352,10 @@ bool stagedForTma(Tensor tensor, const Problem &problem, DType dtype,
 }
 
 double Problem::flops() const {
-  return 2.0 * double(m) * double(n) * double(k) * double(batch);
+  double rows = double(m);
+  if (groups && groupOffsets.size() == groups + 1)
+    rows = double(groupOffsets.back() - groupOffsets.front());
+  return 2.0 * rows * double(n) * double(k) * double(batch);
 }
 
 std::string Problem::toString() const {
@@ -320,6 +363,8 @@ std::string Problem::toString() const {
                      " k=" + std::to_string(k);
   if (batch != 1)
     text += " batch=" + std::to_string(batch);
+  if (groups)
+    text += " groups=" + std::to_string(groups);
   return text;
 }
 
@@ -410,6 +455,14 @@ LaunchPlan planLaunch(const KernelManifest &manifest, const Problem &problem,
                       const PlanOptions &options) {
   std::vector<std::string> errors;
   checkProblem(manifest, problem, errors);
+  bool grouped = manifest.hasGroups();
+  if (grouped)
+    checkGroupedProblem(manifest, problem, errors);
+  else if (problem.groups)
+    errors.push_back("kernel " + manifest.kernel +
+                     " is not grouped (no problem_size groups): a grouped "
+                     "problem needs a kernel built from gemm.matmul ... "
+                     "grouped");
   throwIfAny(ErrorKind::Usage, errors);
 
   LaunchPlan plan;
@@ -429,18 +482,21 @@ LaunchPlan planLaunch(const KernelManifest &manifest, const Problem &problem,
     stored.tensor = t;
     stored.layout = layout;
     uint64_t inner = stored.transposed() ? rows : columns;
-    return manifest.tmaDescriptorFor(t) &&
+    return manifest.tmaDescriptorFor(t) && !grouped &&
            realignPays(t, problem, inner * elementBytes(type), options.realign);
   };
+  // A grouped kernel's B has one entry per group; A and C hold the rows of
+  // all groups.
+  uint64_t batchB = grouped ? problem.groups : problem.batch;
   const PlannedMatrix planned[] = {
       planMatrix(
           Tensor::A, types.a, layouts.a, problem.m, problem.k, problem.batch,
           align, options.unaligned, options.leadingDims[0],
           realign(Tensor::A, types.a, layouts.a, problem.m, problem.k), errors),
-      planMatrix(
-          Tensor::B, types.b, layouts.b, problem.n, problem.k, problem.batch,
-          align, options.unaligned, options.leadingDims[1],
-          realign(Tensor::B, types.b, layouts.b, problem.n, problem.k), errors),
+      planMatrix(Tensor::B, types.b, layouts.b, problem.n, problem.k, batchB,
+                 align, options.unaligned, options.leadingDims[1],
+                 realign(Tensor::B, types.b, layouts.b, problem.n, problem.k),
+                 errors),
       planMatrix(Tensor::C, types.c, layouts.c, problem.m, problem.n,
                  problem.batch, align, options.unaligned,
                  options.leadingDims[2], false, errors)};
@@ -475,6 +531,17 @@ LaunchPlan planLaunch(const KernelManifest &manifest, const Problem &problem,
   plan.clusterTiles = manifest.clusterTileShape();
   plan.clusterUnits = ceilDiv(tilesM, plan.clusterTiles[0]) *
                       ceilDiv(tilesN, plan.clusterTiles[1]) * problem.batch;
+  if (grouped) {
+    // The row units are known on the device only: the grid is sized for
+    // the most the offsets can give (each group's last unit partial).
+    plan.groupUnitRows = manifest.tile[0] * plan.clusterTiles[0];
+    uint64_t rowUnits =
+        grouped::maxRowUnits(problem.m, problem.groups, plan.groupUnitRows);
+    plan.groupTableBytes =
+        grouped::tableBytes(problem.m, problem.groups, plan.groupUnitRows);
+    plan.clusterUnits = rowUnits * ceilDiv(tilesN, plan.clusterTiles[1]);
+    plan.tiles = plan.clusterUnits * clusterSize;
+  }
   bool batched = manifest.hasBatch();
   for (size_t i = 0; i < manifest.params.size(); ++i) {
     const Param &param = manifest.params[i];
@@ -514,9 +581,12 @@ LaunchPlan planLaunch(const KernelManifest &manifest, const Problem &problem,
               " elements, which must be below 2^31; copy the matrix into "
               "packed rows");
       }
+    } else if (param.kind == ParamKind::GroupTable) {
+      // The caller's buffer of plan.groupTableBytes, given at launch.
     } else if (param.kind == ParamKind::TmaDescriptor) {
+      bool entries = grouped ? param.tma.tensor == Tensor::B : batched;
       TmaPlan tma =
-          planTma(i, param.tma, plan.kernelMatrix(param.tma.tensor), batched);
+          planTma(i, param.tma, plan.kernelMatrix(param.tma.tensor), entries);
       for (std::string &error : checkTmaPlan(tma))
         errors.push_back(std::move(error));
       arg.tmaIndex = plan.tma.size();
@@ -526,8 +596,8 @@ LaunchPlan planLaunch(const KernelManifest &manifest, const Problem &problem,
       // Bit 0: A, bit 1: B is one matrix read by every batch entry.
       uint64_t broadcast = (plan.matrix(Tensor::A).batchStride == 0 ? 1 : 0) |
                            (plan.matrix(Tensor::B).batchStride == 0 ? 2 : 0);
-      uint64_t values[] = {problem.m, problem.n, problem.k, problem.batch,
-                           broadcast};
+      uint64_t values[] = {problem.m,     problem.n, problem.k,
+                           problem.batch, broadcast, problem.groups};
       arg.value = static_cast<uint32_t>(values[static_cast<size_t>(param.dim)]);
     }
     plan.args.push_back(arg);
@@ -722,6 +792,12 @@ std::string describePlan(const LaunchPlan &plan) {
     if (arg.kind == ParamKind::LeadingDim) {
       out << "leading_dim " << toString(arg.tensor) << " = " << arg.leadingDim
           << " (u64)\n";
+      continue;
+    }
+    if (arg.kind == ParamKind::GroupTable) {
+      out << "group_table: " << plan.groupTableBytes << " bytes (u64 address; "
+          << "the prep kernel writes it from the device offsets before each "
+          << "launch, row units of " << plan.groupUnitRows << " rows)\n";
       continue;
     }
     const TmaPlan &t = plan.tma[arg.tmaIndex];

@@ -3,6 +3,7 @@
 #include "gemm/Runtime/Runner.h"
 #include "gemm/Runtime/Driver.h"
 #include "gemm/Runtime/Error.h"
+#include "gemm/Runtime/GroupTable.h"
 #include "gemm/Runtime/Launch.h"
 
 #include "gemm/Bundle/TestData.h"
@@ -87,6 +88,9 @@ struct Operands {
   float outputScale = 1.0f;
   /// fp8 inputs accumulated fast (no promotion): cuBLASLt's baseline too.
   bool fastAccumulation = false;
+  /// Grouped kernels: the G + 1 offsets (int32, on the device, as a router
+  /// would leave them) and the group table the prep kernel writes.
+  DeviceBuffer offsets, groupTable;
 
   Operands(const LaunchPlan &plan, uint64_t seed, CUstream stream,
            InputValues inputs = InputValues::Normal)
@@ -140,8 +144,73 @@ struct Operands {
                     std::to_string(w.paramIndex) + "]");
       workspaceAddresses.push_back(workspaces.back().get());
     }
+    if (plan.groupTableBytes) {
+      const std::vector<int64_t> &given = plan.problem.groupOffsets;
+      if (given.size() != plan.problem.groups + 1)
+        throw Error(ErrorKind::Usage,
+                    "grouped problem: the runner needs the G + 1 group "
+                    "offsets on the host (--groups)");
+      std::vector<int32_t> narrow(given.begin(), given.end());
+      offsets =
+          DeviceBuffer(narrow.size() * sizeof(int32_t), "the group offsets");
+      checkCu(driver().cuMemcpyHtoD(offsets.get(), narrow.data(),
+                                    narrow.size() * sizeof(int32_t)),
+              "copying the group offsets to the device");
+      groupTable = DeviceBuffer(plan.groupTableBytes, "the group table");
+    }
   }
 };
+
+/// One launch of our kernel: a grouped kernel's prep kernel and kernel,
+/// or the kernel.
+void launchOurs(const LoadedKernel &kernel, const LaunchPlan &plan,
+                const Operands &operands, CUstream stream) {
+  if (plan.groupTableBytes)
+    launchGrouped(kernel, plan, operands.maps, operands.matrices,
+                  operands.offsets.get(), /*offsets64=*/false,
+                  operands.groupTable.get(), stream);
+  else
+    launchKernel(kernel, plan, operands.maps, operands.workspaceAddresses,
+                 operands.matrices, stream, operands.scaleAddresses);
+}
+
+/// One group of a grouped problem: its rows of A and C, its entry of B,
+/// as matrices of their own and their addresses in the whole ones.
+struct GroupView {
+  MatrixPlan a, b, c;
+  CUdeviceptr aAt = 0, bAt = 0, cAt = 0;
+};
+
+/// The non-empty groups of `plan` (grouped), for `c`'s plan and address
+/// (the kernel's output, or a packed f32 reference of C's shape).
+std::vector<GroupView> groupViews(const LaunchPlan &plan, CUdeviceptr a,
+                                  CUdeviceptr b, const MatrixPlan &c,
+                                  CUdeviceptr cAddress) {
+  std::vector<GroupView> views;
+  const std::vector<int64_t> &offsets = plan.problem.groupOffsets;
+  const MatrixPlan &aPlan = plan.matrix(Tensor::A);
+  const MatrixPlan &bPlan = plan.matrix(Tensor::B);
+  for (uint64_t g = 0; g + 1 < offsets.size(); ++g) {
+    uint64_t rows = uint64_t(offsets[g + 1] - offsets[g]);
+    if (rows == 0)
+      continue;
+    GroupView v;
+    v.a = aPlan;
+    v.a.outer = rows;
+    v.a.batchStride = rows * v.a.ld;
+    v.b = bPlan;
+    v.b.batch = 1;
+    v.c = c;
+    v.c.outer = rows;
+    v.c.batchStride = rows * v.c.ld;
+    uint64_t first = uint64_t(offsets[g]);
+    v.aAt = a + first * aPlan.ldBytes();
+    v.bAt = b + g * bPlan.batchStride * bundle::elementBytes(bPlan.dtype);
+    v.cAt = cAddress + first * c.ldBytes();
+    views.push_back(v);
+  }
+  return views;
+}
 
 bool stagesInputs(const LaunchPlan &plan) {
   return plan.isStaged(Tensor::A) || plan.isStaged(Tensor::B);
@@ -367,8 +436,7 @@ CheckResult GemmRunner::check(const LaunchPlan &plan,
                     "the staging copies of the inputs into aligned scratch (" +
                         which + ")");
     }
-    launchKernel(loaded, plan, operands.maps, operands.workspaceAddresses,
-                 operands.matrices, stream.get(), operands.scaleAddresses);
+    launchOurs(loaded, plan, operands, stream.get());
     waitForStream(stream.get(), options.timeout,
                   "kernel " + loaded.name() + " (" + which + ")");
     if (plan.isStaged(Tensor::C)) {
@@ -444,7 +512,8 @@ CheckResult GemmRunner::check(const LaunchPlan &plan,
   }
   double referenceScale = operands.outputScale;
   std::unique_ptr<CublasGemm> gemm;
-  if (wantCublas) {
+  bool grouped = plan.groupTableBytes != 0;
+  if (wantCublas && !grouped) {
     std::string whyNot;
     gemm = CublasGemm::create(cublas(), *refA, *refB, refPlan, whyNot);
     if (!gemm && mode != ReferenceMode::Auto)
@@ -457,6 +526,47 @@ CheckResult GemmRunner::check(const LaunchPlan &plan,
   }
 
   DeviceBuffer cublasRef, naiveRef;
+  // Grouped: one reference GEMM per non-empty group, into its rows of the
+  // reference; cuBLAS's per group too.
+  std::vector<std::unique_ptr<CublasGemm>> groupGemms;
+  if (grouped && wantCublas) {
+    std::string whyNot;
+    for (const GroupView &v : groupViews(plan, 0, 0, refPlan, 0)) {
+      groupGemms.push_back(CublasGemm::create(cublas(), v.a, v.b, v.c, whyNot));
+      if (!groupGemms.back())
+        throw Error(ErrorKind::Usage, "the cuBLAS reference of a group: " +
+                                          whyNot + "; use --reference naive");
+    }
+    cublasRef = DeviceBuffer(refPlan.bytes(), "the cuBLAS reference");
+    std::vector<GroupView> views =
+        groupViews(plan, refAData, refBData, refPlan, cublasRef.get());
+    for (size_t i = 0; i < views.size(); ++i)
+      groupGemms[i]->run(views[i].aAt, views[i].bAt, views[i].cAt,
+                         stream.get());
+    waitForStream(stream.get(), ReferenceTimeout, "the cuBLAS reference");
+    result.comparisons.push_back(
+        {"cublas",
+         compareToReference(operands.c.get(), c, cublasRef.get(), stream.get(),
+                            ReferenceTimeout, referenceScale)});
+  }
+  if (grouped && wantNaive) {
+    naiveRef = DeviceBuffer(refPlan.bytes(), "the naive reference");
+    for (const GroupView &v :
+         groupViews(plan, refAData, refBData, refPlan, naiveRef.get()))
+      referenceGemm(v.aAt, v.a, v.bAt, v.b, v.cAt, v.c, stream.get());
+    waitForStream(stream.get(), ReferenceTimeout, "the naive reference");
+    result.comparisons.push_back(
+        {"naive",
+         compareToReference(operands.c.get(), c, naiveRef.get(), stream.get(),
+                            ReferenceTimeout, referenceScale)});
+    wantNaive = false;
+  }
+  if (grouped && !groupGemms.empty() && naiveRef.get()) {
+    CompareStats agreement =
+        compareToReference(cublasRef.get(), refPlan, naiveRef.get(),
+                           stream.get(), ReferenceTimeout);
+    result.referenceAgreement = agreement.relativeError();
+  }
   if (gemm) {
     cublasRef = DeviceBuffer(refPlan.bytes(), "the cuBLAS reference");
     gemm->run(refAData, refBData, cublasRef.get(), stream.get());
@@ -546,7 +656,30 @@ BenchResult GemmRunner::bench(const LaunchPlan &plan,
   std::unique_ptr<CublasGemm> gemm;
   DeviceBuffer cublasOut, cublasAmax;
   BenchResult result;
-  if (benchOptions.vsCublas) {
+  // Grouped: cuBLASLt once per non-empty group, in one loop between the
+  // events (CUDA 13's cuBLASLt has no grouped GEMM of device-side sizes).
+  std::vector<std::unique_ptr<CublasGemm>> groupGemms;
+  std::vector<GroupView> groupCalls;
+  bool grouped = plan.groupTableBytes != 0;
+  if (benchOptions.vsCublas && grouped) {
+    cublasOut =
+        DeviceBuffer(plan.matrix(Tensor::C).bytes(), "the cuBLAS output");
+    groupCalls = groupViews(plan, operands.a.get(), operands.b.get(),
+                            plan.matrix(Tensor::C), cublasOut.get());
+    for (const GroupView &v : groupCalls) {
+      std::string whyNot;
+      groupGemms.push_back(CublasGemm::create(cublas(), v.a, v.b, v.c, whyNot));
+      if (!groupGemms.back())
+        throw Error(ErrorKind::Usage, "--vs cublas (a group): " + whyNot);
+    }
+    result.cublasBaseline =
+        "cuBLASLt " +
+        std::string(bundle::toString(plan.matrix(Tensor::A).dtype)) +
+        " per group: " + std::to_string(groupCalls.size()) +
+        " calls (the non-empty groups of " +
+        std::to_string(plan.problem.groups) + ") in one timed loop";
+  }
+  if (benchOptions.vsCublas && !grouped) {
     std::string whyNot;
     CublasBaseline baseline = cublasBaseline(plan, operands);
     if (baseline.options.amaxD == 1) {
@@ -571,17 +704,23 @@ BenchResult GemmRunner::bench(const LaunchPlan &plan,
   const std::string ours =
       "kernel " + loaded.name() + (staged ? " with its staging copies" : "");
   auto runCublas = [&] {
+    if (grouped) {
+      for (size_t i = 0; i < groupCalls.size(); ++i)
+        groupGemms[i]->run(groupCalls[i].aAt, groupCalls[i].bAt,
+                           groupCalls[i].cAt, stream.get());
+      return;
+    }
     gemm->run(operands.a.get(), operands.b.get(), cublasOut.get(),
               stream.get());
   };
+  const bool withCublas = gemm || !groupGemms.empty();
   // Our GEMM as the caller sees it: copies into scratch, the kernel, the copy
   // out. `kernelStart` and `kernelStop`, when given, bracket the kernel.
   auto runOurs = [&](Event *kernelStart, Event *kernelStop) {
     operands.staging.copyIn(operands.a.get(), operands.b.get(), stream.get());
     if (kernelStart)
       kernelStart->record(stream.get());
-    launchKernel(loaded, plan, operands.maps, operands.workspaceAddresses,
-                 operands.matrices, stream.get(), operands.scaleAddresses);
+    launchOurs(loaded, plan, operands, stream.get());
     if (kernelStop)
       kernelStop->record(stream.get());
     operands.staging.copyOut(operands.c.get(), stream.get());
@@ -589,7 +728,7 @@ BenchResult GemmRunner::bench(const LaunchPlan &plan,
   for (int i = 0; i < benchOptions.warmup; ++i) {
     runOurs(nullptr, nullptr);
     waitForStream(stream.get(), options.timeout, ours + " (warm-up)");
-    if (gemm) {
+    if (withCublas) {
       runCublas();
       waitForStream(stream.get(), options.timeout, "cuBLAS (warm-up)");
     }
@@ -626,10 +765,10 @@ BenchResult GemmRunner::bench(const LaunchPlan &plan,
   for (int i = 0; i < benchOptions.iterations; ++i) {
     // Alternating who goes first cancels any bias of going second (warmer
     // clocks, L2 contents).
-    if (gemm && i % 2 == 1)
+    if (withCublas && i % 2 == 1)
       cublasMs.push_back(timed(runCublas, "cuBLAS", i));
     timeOurs(i);
-    if (gemm && i % 2 == 0)
+    if (withCublas && i % 2 == 0)
       cublasMs.push_back(timed(runCublas, "cuBLAS", i));
   }
 
@@ -639,7 +778,7 @@ BenchResult GemmRunner::bench(const LaunchPlan &plan,
     result.staging = TimingStats::from(std::move(stagingMs));
     result.kernelOnly = TimingStats::from(std::move(kernelMs));
   }
-  if (gemm) {
+  if (withCublas) {
     result.cublas = TimingStats::from(std::move(cublasMs));
     if (result.ours.medianMs > 0)
       result.speedupVsCublas = result.cublas->medianMs / result.ours.medianMs;

@@ -4,6 +4,7 @@
 
 #include "gemm/Dispatch/KernelConfig.h"
 #include "gemm/Runtime/Error.h"
+#include "gemm/Runtime/GroupTable.h"
 
 #include <cerrno>
 #include <charconv>
@@ -95,14 +96,20 @@ Options parseCommandLine(const std::vector<std::string> &args) {
   static const char *const flags[] = {
       "--check",   "--bench", "--cold-l2", "--pad-leading-dims",
       "--dry-run", "--help",  "-h",        "--probe"};
-  static const char *const valued[] = {
-      "--m",          "--n",         "--k",           "--batch",
-      "--shapes",     "--reference", "--seed",        "--tolerance",
-      "--warmup",     "--iters",     "--vs",          "--json",
-      "--timeout-ms", "--sm-count",  "--device",      "--unaligned",
-      "--library",    "--dtype",     "--out-dtype",   "--quant",
-      "--layout",     "--batch-strides", "--realign", "--inputs",
-      "--dump-c",     "--expect-c"};
+  static const char *const valued[] = {"--m",          "--n",
+                                       "--k",          "--batch",
+                                       "--shapes",     "--reference",
+                                       "--seed",       "--tolerance",
+                                       "--warmup",     "--iters",
+                                       "--vs",         "--json",
+                                       "--timeout-ms", "--sm-count",
+                                       "--device",     "--unaligned",
+                                       "--library",    "--dtype",
+                                       "--out-dtype",  "--quant",
+                                       "--layout",     "--batch-strides",
+                                       "--realign",    "--inputs",
+                                       "--dump-c",     "--expect-c",
+                                       "--groups"};
   auto isOneOf = [](const std::string &name, const auto &list) {
     for (const char *entry : list)
       if (name == entry)
@@ -211,7 +218,29 @@ Options parseCommandLine(const std::vector<std::string> &args) {
   if (sized && has("--shapes"))
     usageError("give the problem either with --m/--n/--k or with --shapes, "
                "not both");
-  if (has("--shapes")) {
+  if (has("--groups")) {
+    // A grouped problem: M is the sum of the groups' rows.
+    if (has("--m") || has("--batch") || has("--shapes"))
+      usageError("--groups gives the rows of every group (M is their sum): "
+                 "give it with --n and --k, not with --m, --batch or "
+                 "--shapes");
+    for (const char *dim : {"--n", "--k"})
+      if (!has(dim))
+        usageError(std::string("missing ") + dim +
+                   " (a grouped problem is --groups SPEC --n N --k K)");
+    std::vector<uint64_t> rows =
+        runtime::grouped::parseGroups(values["--groups"]);
+    Problem p;
+    p.n = parseUInt(values["--n"], "--n", 1);
+    p.k = parseUInt(values["--k"], "--k", 1);
+    p.groups = rows.size();
+    p.groupOffsets = runtime::grouped::offsetsOf(rows);
+    p.m = uint64_t(p.groupOffsets.back());
+    if (p.m == 0)
+      usageError("--groups " + values["--groups"] +
+                 ": every group is empty (M = 0); give at least one row");
+    options.problems.push_back(p);
+  } else if (has("--shapes")) {
     const std::string &path = values["--shapes"];
     options.problems = parseShapes(readShapesFile(path), path);
   } else {
@@ -372,6 +401,13 @@ kernel:
 problem:
   --m M --n N --k K     problem size; C[MxN] = A[MxK] * B[NxK]^T
   --batch B             batch count (batched kernels only)
+  --groups SPEC         a grouped (MoE) problem, grouped kernels only, with
+                        --n and --k: the rows M_g of every group, e.g.
+                        128,0,77,300, or random:G:TOTAL:SEED (G groups of
+                        uneven random sizes summing to TOTAL); A is
+                        [sum M_g, K], B [G, N, K], C [sum M_g, N]; the
+                        offsets go to the device as int32; the references
+                        and cuBLASLt (--vs cublas) run once per group
   --batch-strides SA,SB,SC
                         elements between the batch entries of A, B, C ('p':
                         packed, the default); 0 for A or B broadcasts one

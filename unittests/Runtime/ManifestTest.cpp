@@ -148,7 +148,7 @@ TEST(Manifest, RejectsWrongTypes) {
                   "dynamic_smem_bytes: expected an unsigned integer, got -1",
                   "tile[1]: expected an unsigned integer, got 256.5",
                   "params[3].dim: unknown problem dim 'q' (expected one of m, "
-                  "n, k, batch, batch_broadcast)"));
+                  "n, k, batch, batch_broadcast, groups)"));
 }
 
 TEST(Manifest, ValidateHardwareLimits) {

@@ -64,7 +64,8 @@ enum class ParamKind {
   Scale,
   Amax,
   Pointer,
-  LeadingDim
+  LeadingDim,
+  GroupTable
 };
 /// What one f32 scale factor of a Scale parameter covers (docs/Runtime.md
 /// gives the storage order of each): the whole tensor, one row of A, one
@@ -77,7 +78,9 @@ enum class Fp8Accumulation { Promoted, Fast };
 /// Batch: the number of problems of a batched kernel. BatchBroadcast: a
 /// batched kernel's mask of the operands whose batch stride is 0 (bit 0: A,
 /// bit 1: B): their descriptors hold one matrix, read at batch entry 0.
-enum class ProblemDim { M, N, K, Batch, BatchBroadcast };
+/// Groups: the group count G of a grouped (MoE) kernel, whose M is the
+/// sum of the groups' rows (docs/Runtime.md "Grouped kernels").
+enum class ProblemDim { M, N, K, Batch, BatchBroadcast, Groups };
 
 /// Spelling tables: the JSON strings of each enum, in enumerator order.
 template <typename E> struct EnumSpellings;
@@ -98,12 +101,13 @@ GEMM_BUNDLE_SPELLINGS(L2Promotion, "l2_promotion", "none", "64B", "128B",
 GEMM_BUNDLE_SPELLINGS(OobFill, "oob_fill", "zero", "nan_request_zero_fma")
 GEMM_BUNDLE_SPELLINGS(GridPolicy, "grid policy", "persistent", "tiles")
 GEMM_BUNDLE_SPELLINGS(ParamKind, "param kind", "tma_descriptor", "problem_size",
-                      "workspace", "scale", "amax", "pointer", "leading_dim")
+                      "workspace", "scale", "amax", "pointer", "leading_dim",
+                      "group_table")
 GEMM_BUNDLE_SPELLINGS(ScaleGranularity, "scale granularity", "tensor", "row",
                       "col", "block")
 GEMM_BUNDLE_SPELLINGS(Fp8Accumulation, "fp8 accumulation", "promoted", "fast")
 GEMM_BUNDLE_SPELLINGS(ProblemDim, "problem dim", "m", "n", "k", "batch",
-                      "batch_broadcast")
+                      "batch_broadcast", "groups")
 #undef GEMM_BUNDLE_SPELLINGS
 
 template <typename E> constexpr std::string_view toString(E value) {
@@ -239,6 +243,15 @@ struct ScaleParam {
 /// tile's first one, so the runtime refuses leading dimensions for which the
 /// tile spans 2^31 elements or more in memory ((rows - 1) x ld + tile[2] - 1
 /// K-major, (tile[2] - 1) x ld + rows - 1 MN-major); C's offsets are 64-bit.
+/// ParamKind::GroupTable (grouped kernels, with problem_size groups): the
+/// u64 device address of the group table, which the runtime's prep kernel
+/// writes from the caller's device array of G + 1 group offsets before
+/// every launch: a 16-byte header {R, 0, 0, 0} (R: the row units, the sum
+/// over g of ceil(M_g / (tile[0] x cluster M))), then per row unit the four
+/// u32 {first row, end of its group's rows, group, 0}. A grouped kernel
+/// takes C both as a tma_descriptor (tiles inside their group) and as a
+/// pointer with its leading_dim (masked stores of the tiles that cross
+/// their group's end).
 struct Param {
   ParamKind kind = ParamKind::ProblemSize;
   TmaDescriptorParam tma;
@@ -268,6 +281,9 @@ struct Param {
   static Param leadingDim(Tensor tensor) {
     return {ParamKind::LeadingDim, {}, ProblemDim::M, {}, {}, tensor};
   }
+  static Param groupTable() {
+    return {ParamKind::GroupTable, {}, ProblemDim::M, {}, {}, Tensor::A};
+  }
   bool operator==(const Param &other) const {
     if (kind != other.kind)
       return false;
@@ -281,6 +297,7 @@ struct Param {
     case ParamKind::Scale:
       return scale == other.scale;
     case ParamKind::Amax:
+    case ParamKind::GroupTable:
       return true;
     case ParamKind::Pointer:
     case ParamKind::LeadingDim:
@@ -410,6 +427,10 @@ struct KernelManifest {
   bool takesPointer(Tensor tensor) const;
   /// Whether the kernel takes a batch size (then its descriptors are rank 3).
   bool hasBatch() const;
+  /// Whether the kernel is grouped (takes a group count; then A and C are
+  /// [sum of M_g, .] matrices and B's descriptor is rank 3, one entry per
+  /// group).
+  bool hasGroups() const;
 };
 
 struct ParseResult {

@@ -35,13 +35,26 @@ std::vector<CUtensorMap> encodeTensorMaps(const LaunchPlan &plan, CUdeviceptr a,
 /// u64 addresses `matrices` gives for A, B, C: the kernel's view of each,
 /// i.e. the staged copy where the plan stages it; leading dimensions as
 /// u64; scale factors and the amax as the u64 addresses in plan.scales
-/// order). Throws Error(Usage) when the kernel takes scales and fewer are
-/// given.
+/// order; a grouped kernel's group table as `groupTable`, which the prep
+/// kernel must have written on `stream` before: launchGrouped). Throws
+/// Error(Usage) when the kernel takes scales and fewer are given, or a
+/// group table and none is given.
 void launchKernel(const LoadedKernel &kernel, const LaunchPlan &plan,
                   const std::vector<CUtensorMap> &tensorMaps,
                   const std::vector<CUdeviceptr> &workspaces,
                   const std::array<CUdeviceptr, 3> &matrices, CUstream stream,
-                  const std::vector<CUdeviceptr> &scales = {});
+                  const std::vector<CUdeviceptr> &scales = {},
+                  CUdeviceptr groupTable = 0);
+
+/// A grouped kernel's launch: the prep kernel that writes the group table
+/// at `groupTable` (plan.groupTableBytes) from the G + 1 offsets at
+/// `offsets` (int64 when `offsets64`, else int32; on the device), then the
+/// kernel, both on `stream`, with no host synchronisation.
+void launchGrouped(const LoadedKernel &kernel, const LaunchPlan &plan,
+                   const std::vector<CUtensorMap> &tensorMaps,
+                   const std::array<CUdeviceptr, 3> &matrices,
+                   CUdeviceptr offsets, bool offsets64, CUdeviceptr groupTable,
+                   CUstream stream);
 
 } // namespace gemm::runtime
 

@@ -29,9 +29,17 @@ using bundle::Tensor;
 struct Problem {
   uint64_t m = 0, n = 0, k = 0;
   uint64_t batch = 1;
-  /// 2 * M * N * K * batch.
+  /// Grouped kernels: the group count G (0: not grouped); M is then the
+  /// rows of A and C, [sum of M_g, .]. The groups' offsets are a device
+  /// array given at launch; `groupOffsets`, when the caller knows them on
+  /// the host (the runner, which made them), are its G + 1 entries, for
+  /// the references, the baseline, the flops and the checks.
+  uint64_t groups = 0;
+  std::vector<int64_t> groupOffsets;
+  /// 2 * M * N * K * batch (grouped: the rows the offsets cover).
   double flops() const;
-  /// "m=4096 n=4096 k=4096" (+ " batch=B" when B > 1).
+  /// "m=4096 n=4096 k=4096" (+ " batch=B" when B > 1, " groups=G" when
+  /// grouped).
   std::string toString() const;
 };
 
@@ -210,6 +218,12 @@ struct KernelArg {
 
 struct LaunchPlan {
   Problem problem;
+  /// Grouped kernels: bytes of the group table (a buffer the caller
+  /// allocates and the prep kernel fills from the offsets before each
+  /// launch: gemm/Runtime/GroupTable.h) and the rows of one row unit (tile
+  /// M x cluster M). 0 when not grouped.
+  uint64_t groupTableBytes = 0;
+  uint32_t groupUnitRows = 0;
   UnalignedPolicy unaligned = UnalignedPolicy::Stage;
   RealignPolicy realign = RealignPolicy::Auto;
   /// The caller's matrices, indexed by Tensor (A, B, C): what is allocated,

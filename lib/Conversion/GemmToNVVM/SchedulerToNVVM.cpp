@@ -235,12 +235,53 @@ struct StreamKWorkersLowering
   }
 };
 
+/// The group table of a grouped kernel: a 16-byte header whose first word
+/// is the number of row units, then 16 bytes per row unit {row_begin,
+/// row_end, group, 0} (written by the runtime's prep kernel).
+struct GroupUnitCountLowering
+    : public ConvertOpToLLVMPattern<GroupUnitCountOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+
+  LogicalResult
+  matchAndRewrite(GroupUnitCountOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<LLVM::LoadOp>(op, rewriter.getI32Type(),
+                                              adaptor.getTable(),
+                                              /*alignment=*/16);
+    return success();
+  }
+};
+
+struct GroupUnitLowering : public ConvertOpToLLVMPattern<GroupUnitOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+
+  LogicalResult
+  matchAndRewrite(GroupUnitOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Arithmetic a{rewriter, loc};
+    // Entry `unit` is at byte 16 + 16 x unit, 64-bit arithmetic.
+    Value offset = a.mul(a.add(a.wide(adaptor.getUnit()), a.i64(1)), a.i64(16));
+    Value address = LLVM::GEPOp::create(
+        rewriter, loc, adaptor.getTable().getType(), rewriter.getI8Type(),
+        adaptor.getTable(), ValueRange{offset});
+    auto vectorType = VectorType::get({4}, rewriter.getI32Type());
+    Value entry = LLVM::LoadOp::create(rewriter, loc, vectorType, address,
+                                       /*alignment=*/16);
+    SmallVector<Value> fields;
+    for (int64_t i = 0; i < 3; ++i)
+      fields.push_back(
+          LLVM::ExtractElementOp::create(rewriter, loc, entry, a.i32(i)));
+    rewriter.replaceOp(op, fields);
+    return success();
+  }
+};
+
 } // namespace
 
 void mlir::gemm::populateSchedulerToNVVMPatterns(LLVMTypeConverter &converter,
                                                  RewritePatternSet &patterns) {
-  patterns
-      .add<StaticTileLowering, SplitKRangeLowering, SplitKArriveLowering,
-           StreamKPlanLowering, StreamKShareLowering, StreamKWorkersLowering>(
-          converter);
+  patterns.add<StaticTileLowering, GroupUnitCountLowering, GroupUnitLowering,
+               SplitKRangeLowering, SplitKArriveLowering, StreamKPlanLowering,
+               StreamKShareLowering, StreamKWorkersLowering>(converter);
 }

@@ -1571,3 +1571,51 @@ gpu.module @sm100 [#nvvm.target<chip = "sm_100a">] {
     gpu.return
   }
 }
+
+// -----
+
+// expected-error @+1 {{'gemm.matmul' op grouped and batched exclude each other (a grouped kernel's B is already a batch of G matrices): use one}}
+gemm.matmul @grouped_batched a(bf16, row) b(bf16, col) c(bf16, row) acc(f32) batched grouped
+    config(#gemm.config<arch = sm_90a, tile = [128, 128, 64]>)
+
+// -----
+
+// expected-error @+1 {{'gemm.matmul' op grouped is implemented for sm_90a kernels}}
+gemm.matmul @grouped_sm100 a(bf16, row) b(bf16, col) c(bf16, row) acc(f32) grouped
+    config(#gemm.config<arch = sm_100a, tile = [128, 256, 64], schedule = warp_roles>)
+
+// -----
+
+// expected-error @+1 {{'gemm.matmul' op schedule = direct has no grouped form (it takes plain pointers, one problem a launch): use schedule = cooperative or pingpong for a grouped problem}}
+gemm.matmul @grouped_direct a(bf16, row) b(bf16, col) c(bf16, row) acc(f32) grouped
+    config(#gemm.config<arch = sm_90a, tile = [64, 64, 64], schedule = direct>)
+
+// -----
+
+// expected-error @+1 {{'gemm.matmul' op grouped kernels walk the groups' tiles with the static persistent scheduler; scheduler = split_k is not implemented for them: use scheduler = static_persistent}}
+gemm.matmul @grouped_split_k a(bf16, row) b(bf16, col) c(bf16, row) acc(f32) grouped
+    config(#gemm.config<arch = sm_90a, tile = [128, 128, 64], scheduler = split_k, splits = 2>)
+
+// -----
+
+// expected-error @+1 {{'gemm.matmul' op grouped kernels walk the groups' tiles with the static persistent scheduler; scheduler = stream_k is not implemented for them: use scheduler = static_persistent}}
+gemm.matmul @grouped_stream_k a(bf16, row) b(bf16, col) c(bf16, row) acc(f32) grouped
+    config(#gemm.config<arch = sm_90a, tile = [128, 128, 64], scheduler = stream_k>)
+
+// -----
+
+// expected-error @+1 {{'gemm.matmul' op grouped kernels take bf16 or f16 operands (both the same), got 'f8E4M3FN' and 'f8E4M3FN'}}
+gemm.matmul @grouped_fp8 a(f8E4M3FN, row) b(f8E4M3FN, col) c(bf16, row) acc(f32) grouped
+    config(#gemm.config<arch = sm_90a, tile = [128, 128, 128]>)
+
+// -----
+
+// expected-error @+1 {{'gemm.matmul' op grouped kernels read A as [sum of M, K] rows (K-major): use a(bf16, row)}}
+gemm.matmul @grouped_a_col a(bf16, col) b(bf16, col) c(bf16, row) acc(f32) grouped
+    config(#gemm.config<arch = sm_90a, tile = [128, 128, 64]>)
+
+// -----
+
+// expected-error @+1 {{'gemm.matmul' op grouped kernels write C as [sum of M, N] rows: use c(bf16, row)}}
+gemm.matmul @grouped_c_col a(bf16, row) b(bf16, col) c(bf16, col) acc(f32) grouped
+    config(#gemm.config<arch = sm_90a, tile = [128, 128, 64]>)

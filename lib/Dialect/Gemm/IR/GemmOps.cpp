@@ -70,7 +70,8 @@ LogicalResult MatmulOp::verify() {
   ArrayRef<int64_t> tile = config.getTile();
   int64_t bm = tile[0], bn = tile[1], bk = tile[2];
   int64_t elementBytes = getElementBytes(aType);
-  if (failed(verifyLayouts()) || failed(verifyBatched()))
+  if (failed(verifyLayouts()) || failed(verifyBatched()) ||
+      failed(verifyGrouped()))
     return failure();
   // Compared as a quotient: bk x element bytes could overflow.
   if (bk != 128 / elementBytes)
@@ -170,6 +171,52 @@ LogicalResult MatmulOp::verifyBatched() {
            << stringifyScaleMode(quant.getB())
            << " is not implemented: use b = tensor, or one kernel call per "
               "batch entry";
+  return success();
+}
+
+LogicalResult MatmulOp::verifyGrouped() {
+  if (!getGrouped())
+    return success();
+  ConfigAttr config = getConfig();
+  if (getBatched())
+    return emitOpError("grouped and batched exclude each other (a grouped "
+                       "kernel's B is already a batch of G matrices): use one");
+  if (config.getArch() != Arch::sm_90a)
+    return emitOpError("grouped is implemented for sm_90a kernels");
+  if (config.getSchedule() == Schedule::direct)
+    return emitOpError("schedule = direct has no grouped form (it takes "
+                       "plain pointers, one problem a launch): use schedule "
+                       "= cooperative or pingpong for a grouped problem");
+  if (config.getScheduler() != TileScheduler::static_persistent)
+    return emitOpError("grouped kernels walk the groups' tiles with the "
+                       "static persistent scheduler; scheduler = ")
+           << stringifyTileScheduler(config.getScheduler())
+           << " is not implemented for them: use scheduler = "
+              "static_persistent";
+  Type aType = getAType();
+  if (!(aType.isBF16() || aType.isF16()) || getBType() != aType)
+    return emitOpError("grouped kernels take bf16 or f16 operands (both the "
+                       "same), got ")
+           << aType << " and " << getBType();
+  // Types spelled as in the op's syntax (a diagnostic quotes a Type).
+  auto spelled = [](Type type) {
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    type.print(os);
+    return text;
+  };
+  // A's rows of one group are a range of the [sum of M, K] matrix; the
+  // kernel reads them K-major, one row offset per group.
+  if (getALayout() != Layout::row)
+    return emitOpError("grouped kernels read A as [sum of M, K] rows "
+                       "(K-major): use a(")
+           << spelled(aType) << ", row)";
+  // The crossing tiles' masked stores and the TMA stores both write rows
+  // of C; a column-major C would need both transposed.
+  if (getCLayout() != Layout::row)
+    return emitOpError("grouped kernels write C as [sum of M, N] rows: use "
+                       "c(")
+           << spelled(getCType()) << ", row)";
   return success();
 }
 

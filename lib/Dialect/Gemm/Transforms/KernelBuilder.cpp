@@ -31,6 +31,7 @@ TileGeometry mlir::gemm::getTileGeometry(MatmulOp op) {
   geometry.bMNMajor = op.getBLayout() == Layout::row;
   geometry.cColumns = op.getCLayout() == Layout::col;
   geometry.batched = op.getBatched();
+  geometry.grouped = op.getGrouped();
   return geometry;
 }
 
@@ -110,6 +111,13 @@ bundle::KernelManifest buildManifest(const TileGeometry &geometry,
     manifest.params.push_back(
         bundle::Param::problemSize(bundle::ProblemDim::BatchBroadcast));
   }
+  if (geometry.grouped) {
+    manifest.params.push_back(
+        bundle::Param::problemSize(bundle::ProblemDim::Groups));
+    manifest.params.push_back(bundle::Param::groupTable());
+    manifest.params.push_back(bundle::Param::pointer(bundle::Tensor::C));
+    manifest.params.push_back(bundle::Param::leadingDim(bundle::Tensor::C));
+  }
   return manifest;
 }
 
@@ -129,10 +137,12 @@ gpu::GPUFuncOp createKernelFunc(OpBuilder &b, Location loc,
                                      chip, mixedIntegers ? "+ptx84" : "")}));
   b.setInsertionPointToStart(gpuModule.getBody());
   // A batched kernel's descriptors are rank 3: one matrix of the batch per
-  // box.
-  auto descType = [&](int64_t inner, int64_t outer, Type type) {
+  // box. A grouped kernel's B is (one matrix per group); its A and C are
+  // one matrix of the groups' rows.
+  auto descType = [&](int64_t inner, int64_t outer, Type type,
+                      bool entries = false) {
     SmallVector<int64_t> box = {inner, outer};
-    if (geometry.batched)
+    if (geometry.batched || entries)
       box.push_back(1);
     return TmaDescriptorType::get(ctx, type, box, 128);
   };
@@ -141,13 +151,17 @@ gpu::GPUFuncOp createKernelFunc(OpBuilder &b, Location loc,
   auto [bInner, bOuter] = geometry.bBox();
   SmallVector<Type> params = {
       descType(aInner, aOuter, geometry.inputType),
-      descType(bInner, bOuter, geometry.inputTypeB),
+      descType(bInner, bOuter, geometry.inputTypeB, geometry.grouped),
       descType(geometry.epilogueCols, storeBoxRows, geometry.outputType),
       i32,
       i32,
       i32};
   if (geometry.batched)
     params.append({i32, i32});
+  if (geometry.grouped) {
+    Type global = LLVM::LLVMPointerType::get(ctx, 1);
+    params.append({i32, global, global, b.getI64Type()});
+  }
   llvm::append_range(params, extraParams);
   if (geometry.aBoxesPerSlice > 1)
     params.push_back(
@@ -252,6 +266,12 @@ void KernelBuilder::readKernelArguments(Block &entry) {
     sizeBatch = entry.getArgument(6);
     broadcast = entry.getArgument(7);
   }
+  if (geometry.grouped) {
+    sizeGroups = entry.getArgument(6);
+    groupTable = entry.getArgument(7);
+    pointerC = entry.getArgument(8);
+    leadingDimC = entry.getArgument(9);
+  }
   if (geometry.aBoxesPerSlice > 1)
     descAPartial = entry.getArguments().back();
   auto readIndex = [&](Value index) -> Value {
@@ -277,7 +297,13 @@ void KernelBuilder::computeSchedule() {
   pairLeader = g.ctaGroup == 1 ? rank : sub(rank, pairIndex);
   Value tilesM = arith::CeilDivUIOp::create(b, loc, sizeM, i32(g.bm));
   Value tilesN = arith::CeilDivUIOp::create(b, loc, sizeN, i32(g.bn));
-  unitsM = arith::CeilDivUIOp::create(b, loc, tilesM, i32(g.clusterM));
+  // A grouped kernel's row units are the group table's (the groups' M
+  // differ; the prep kernel counted them on the device).
+  unitsM = g.grouped
+               ? GroupUnitCountOp::create(b, loc, b.getI32Type(), groupTable)
+                     .getResult()
+               : arith::CeilDivUIOp::create(b, loc, tilesM, i32(g.clusterM))
+                     .getResult();
   unitsN = arith::CeilDivUIOp::create(b, loc, tilesN, i32(g.clusterN));
   unitsPerEntry = mul(unitsM, unitsN);
   unitCount = g.batched ? mul(unitsPerEntry, sizeBatch) : unitsPerEntry;
@@ -342,6 +368,23 @@ std::pair<Value, Value> KernelBuilder::tileOrigin(Value unit) {
   return {mul(tileM, i32(geometry.bm)), mul(tileN, i32(geometry.bn))};
 }
 
+KernelBuilder::TileLocation KernelBuilder::locateTile(Value unit) {
+  if (!geometry.grouped) {
+    auto [originM, originN] = tileOrigin(unit);
+    return {originM, originN, batchOf(unit), Value()};
+  }
+  auto coords = StaticTileOp::create(
+      b, loc, b.getI32Type(), b.getI32Type(), unit, unitsM, unitsN,
+      RasterAttr::get(b.getContext(), geometry.raster),
+      b.getI64IntegerAttr(geometry.swizzle));
+  auto rows = GroupUnitOp::create(b, loc, b.getI32Type(), b.getI32Type(),
+                                  b.getI32Type(), groupTable, coords.getM());
+  Value originM = add(rows.getRowBegin(), mul(rankM, i32(geometry.bm)));
+  Value tileN = add(mul(coords.getN(), i32(geometry.clusterN)), rankN);
+  return {originM, mul(tileN, i32(geometry.bn)), rows.getGroup(),
+          rows.getRowEnd()};
+}
+
 Value KernelBuilder::forEachStaticUnit(
     function_ref<void(Value unit, Value count)> body) {
   auto units = scf::ForOp::create(b, loc, clusterId, unitCount, clusterCount,
@@ -368,7 +411,10 @@ void KernelBuilder::loadStage(Value pipeline, Value ringA, Value ringB,
         ne(arith::AndIOp::create(b, loc, broadcast, i32(bit)), i32(0));
     return select(broadcasts, i32(0), batch);
   };
-  Value batchA = entryOf(1), batchB = entryOf(2);
+  // A grouped kernel reads A at the group's rows (rank 2) and B at the
+  // group's entry.
+  Value batchA = geometry.grouped ? Value() : entryOf(1);
+  Value batchB = geometry.grouped ? batch : entryOf(2);
   IntegerAttr ctaGroup =
       g.ctaGroup == 1 ? IntegerAttr() : b.getI64IntegerAttr(g.ctaGroup);
   ProducerAcquireOp::create(b, loc, pipeline, iteration);

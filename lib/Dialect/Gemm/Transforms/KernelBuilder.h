@@ -55,12 +55,17 @@ struct TileGeometry {
   /// A batch of problems (gemm.matmul ... batched): rank-3 descriptors and
   /// the batch size and broadcast mask as kernel parameters after M, N, K.
   bool batched = false;
+  /// Grouped (MoE) problems (gemm.matmul ... grouped): A and C rank 2
+  /// ([sum of M_g, .]), B rank 3 (one entry per group), the group count
+  /// after M, N, K, then the group table, C's address and its leading
+  /// dimension (the masked stores of tiles that cross their group's end).
+  bool grouped = false;
 
   int64_t clusterSize() const { return clusterM * clusterN; }
   /// The kernel parameters every kernel has: A, B, C descriptors, M, N, K,
   /// and for a batched kernel the batch size and broadcast mask; the
   /// arch's own parameters follow.
-  int64_t commonParams() const { return batched ? 8 : 6; }
+  int64_t commonParams() const { return batched ? 8 : grouped ? 10 : 6; }
   int64_t inputBytes() const { return getElementBytes(inputType); }
   /// Elements of one 128-byte swizzle span of the input type.
   int64_t span() const { return 128 / inputBytes(); }
@@ -172,8 +177,9 @@ public:
   void syncCluster();
 
   /// Reads the kernel arguments (A, B, C descriptors, M, N, K, and the
-  /// batch size and broadcast mask when batched) and the thread, block and
-  /// grid indices.
+  /// batch size and broadcast mask when batched, the group count, group
+  /// table, C pointer and leading dimension when grouped) and the thread,
+  /// block and grid indices.
   void readKernelArguments(Block &entry);
   /// Computes the CTA's place in its cluster, the tile units and the
   /// multicast masks below.
@@ -186,6 +192,18 @@ public:
   /// (unitsPerEntry each), so consecutive units, and the CTAs running at one
   /// time, share an entry's A and B panels. Null when not batched.
   Value batchOf(Value unit);
+
+  /// Where tile unit `unit` of this CTA is: its element origin, its batch
+  /// entry (B's group of a grouped kernel; null when neither batched nor
+  /// grouped) and, grouped, the end of its group's rows (null otherwise).
+  /// A grouped kernel's units form a virtual grid of R row units (the group
+  /// table's, each tile M x cluster M rows of one group) by unitsN; raster
+  /// order and swizzle walk that grid, and the row unit's table entry gives
+  /// the rows and the group.
+  struct TileLocation {
+    Value originM, originN, entry, rowEnd;
+  };
+  TileLocation locateTile(Value unit);
 
   /// Runs `body(unit, count)` for the static persistent schedule: this
   /// cluster's units clusterId, clusterId + clusterCount, ...; `count`
@@ -214,6 +232,9 @@ public:
   Value sizeBatch, broadcast;
   /// A in partialABoxRows()-row boxes (aBoxesPerSlice > 1 only).
   Value descAPartial;
+  /// Grouped kernels: the group count, the group table (!llvm.ptr<1>), C's
+  /// address and leading dimension (i64, elements).
+  Value sizeGroups, groupTable, pointerC, leadingDimC;
   // Thread, CTA and cluster coordinates (i32).
   Value tid, blockId, gridSize, clusterId, clusterCount, rank, rankM, rankN;
   /// This CTA's index inside its MMA pair (0: the leader) and the leader's

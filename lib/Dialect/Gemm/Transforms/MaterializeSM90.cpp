@@ -127,7 +127,10 @@ FailureOr<KernelShape> planKernel(MatmulOp op, int64_t wgmmaLookahead,
   // An M-major A has M along the box's inner dimension: the rows past M
   // are the ends of its lines, not whole lines, and a box narrower than the
   // 128-byte span would not land in the swizzled block layout.
-  if (shape.bm == 64 && shape.clusterN == 1 && !shape.aMNMajor)
+  // A grouped kernel's tiles end at their group's rows, not at M: its A
+  // boxes are whole (rows past the group are the next group's, unused).
+  if (shape.bm == 64 && shape.clusterN == 1 && !shape.aMNMajor &&
+      !shape.grouped)
     shape.aBoxesPerSlice = shape.bm / kSmallTileABoxRows;
   if (shape.schedule == Schedule::cooperative) {
     if (shape.bm < 128)
@@ -283,6 +286,14 @@ private:
                       Value aRow, Value consumer, Value staged, Value isLeader,
                       AddPartials addPartials = nullptr,
                       int64_t subTilesPerAdd = 1);
+  /// Grouped kernels: the consumer's rows of a tile that end inside their
+  /// group (at or before `rowEnd`) go through the TMA epilogue; those of a
+  /// tile that crosses its group's end are written by masked plain stores
+  /// (gemm.accum.store_direct), so that no row of the next group is
+  /// written. Returns the next staging-slot counter.
+  Value buildGroupedEpilogue(Value acc, Value originM, Value originN,
+                             Value rowEnd, Value aRow, Value consumer,
+                             Value staged, Value isLeader);
   void releaseStage(Value iteration);
 
   const KernelShape &shape;
@@ -432,8 +443,8 @@ void SM90KernelBuilder::buildProducer(Region &region) {
       OpBuilder::InsertionGuard guard(b);
       b.setInsertionPointToStart(items.getBody());
       WorkItem work = getWorkItem(items.getInductionVar());
-      auto [originM, originN] = tileOrigin(work.unit);
-      Value batch = batchOf(work.unit);
+      TileLocation tile = locateTile(work.unit);
+      Value originM = tile.originM, originN = tile.originN, batch = tile.entry;
       auto kLoop = scf::ForOp::create(b, loc, work.begin, work.end, i32(1),
                                       items.getRegionIterArgs());
       {
@@ -792,6 +803,35 @@ Value SM90KernelBuilder::buildEpilogue(Value acc, Value originM, Value originN,
   return staged;
 }
 
+Value SM90KernelBuilder::buildGroupedEpilogue(Value acc, Value originM,
+                                              Value originN, Value rowEnd,
+                                              Value aRow, Value consumer,
+                                              Value staged, Value isLeader) {
+  // The condition is the same in the whole warpgroup, so the TMA path's
+  // named barriers see all of its threads.
+  Value first = add(originM, aRow);
+  Value inside = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ule,
+                                       add(first, i32(shape.accRows)), rowEnd);
+  auto epilogue = scf::IfOp::create(b, loc, b.getI32Type(), inside,
+                                    /*withElseRegion=*/true);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(epilogue.thenBlock());
+  scf::YieldOp::create(b, loc,
+                       buildEpilogue(acc, originM, originN, Value(), aRow,
+                                     consumer, staged, isLeader));
+  b.setInsertionPointToStart(epilogue.elseBlock());
+  Value one = arith::ConstantIntOp::create(b, loc, 1, 64);
+  auto store = AccumStoreDirectOp::create(b, loc, acc, pointerC, first, originN,
+                                          leadingDimC, one, rowEnd, sizeN,
+                                          TypeAttr::get(shape.outputType));
+  if (!matmul.getEpilogue().empty()) {
+    IRMapping mapping;
+    matmul.getEpilogue().cloneInto(&store.getEpilogue(), mapping);
+  }
+  scf::YieldOp::create(b, loc, staged);
+  return epilogue.getResult(0);
+}
+
 Value SM90KernelBuilder::buildArrival(Value acc, Value block, Value counter,
                                       Value arrivals, Value consumer,
                                       Value isLeader) {
@@ -944,8 +984,8 @@ void SM90KernelBuilder::buildConsumer(Region &region) {
     b.setInsertionPointToStart(items.getBody());
     Value item = items.getInductionVar();
     WorkItem work = getWorkItem(item);
-    auto [originM, originN] = tileOrigin(work.unit);
-    Value batch = batchOf(work.unit);
+    TileLocation tile = locateTile(work.unit);
+    Value originM = tile.originM, originN = tile.originN, batch = tile.entry;
     // Pingpong consumers take turns with their mainloops, in item order.
     // Besides letting one consumer's epilogue overlap the other's mainloop,
     // this keeps each consumer at most one phase ahead of the full barriers
@@ -987,6 +1027,10 @@ void SM90KernelBuilder::buildConsumer(Region &region) {
             ? buildSharedTileEpilogue(acc, work, originM, originN, batch, aRow,
                                       consumer, items.getRegionIterArgs()[1],
                                       isLeader)
+        : shape.grouped
+            ? buildGroupedEpilogue(acc, originM, originN, tile.rowEnd, aRow,
+                                   consumer, items.getRegionIterArgs()[1],
+                                   isLeader)
             : buildEpilogue(acc, originM, originN, batch, aRow, consumer,
                             items.getRegionIterArgs()[1], isLeader);
     // Skip the iterations of the other consumer's item.

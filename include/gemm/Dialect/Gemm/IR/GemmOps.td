@@ -67,6 +67,19 @@ def Gemm_MatmulOp : Gemm_Op<"matmul", [Symbol, IsolatedFromAbove]> {
     all entries (entry-major, raster order and swizzle inside an entry);
     split-K and stream-K cut the tiles of all entries alike.
 
+    `grouped` (sm_90a, the Mixture-of-Experts form): G problems of
+    different M and shared N and K in one launch. A is one [sum of M_g, K]
+    matrix (K-major), B is [G, N, K] (`b(T, col)`) or [G, K, N]
+    (`b(T, row)`), C is [sum of M_g, N] (row-major); group g owns rows
+    [offsets[g], offsets[g + 1]) of A and C and entry g of B. The offsets
+    (G + 1 nondecreasing entries) live in device memory: the runtime's prep
+    kernel turns them into the group table the kernel reads (the row
+    units of every group, docs/SM90.md "Grouped kernels"), so a router's
+    output is used without host synchronisation. M_g = 0 and M_g not a
+    multiple of the tile are allowed. Tiles that end inside their group
+    are stored with TMA; a tile that crosses its group's end is written by
+    masked plain stores, so no row of another group is written.
+
     The optional epilogue region maps one accumulator value to one output
     value (alpha scaling, activation, conversion); without it the
     accumulator is rounded to the output type.
@@ -97,13 +110,14 @@ def Gemm_MatmulOp : Gemm_Op<"matmul", [Symbol, IsolatedFromAbove]> {
                        TypeAttr:$bType, Gemm_LayoutAttr:$bLayout,
                        TypeAttr:$cType, Gemm_LayoutAttr:$cLayout,
                        TypeAttr:$accType, UnitAttr:$batched,
+                       UnitAttr:$grouped,
                        OptionalAttr<Gemm_QuantAttr>:$quant,
                        Gemm_ConfigAttr:$config);
   let regions = (region AnyRegion:$epilogue);
   let assemblyFormat = [{
     $sym_name `a` `(` $aType `,` $aLayout `)` `b` `(` $bType `,` $bLayout `)`
     `c` `(` $cType `,` $cLayout `)` `acc` `(` $accType `)` (`batched` $batched^)?
-    (`quant` `(` $quant^ `)`)?
+    (`grouped` $grouped^)? (`quant` `(` $quant^ `)`)?
     `config` `(` $config `)` attr-dict-with-keyword ($epilogue^)?
   }];
   let hasVerifier = 1;
@@ -117,6 +131,9 @@ def Gemm_MatmulOp : Gemm_Op<"matmul", [Symbol, IsolatedFromAbove]> {
     ::mlir::LogicalResult verifyLayouts();
     /// Batched kernels: sm_90a.
     ::mlir::LogicalResult verifyBatched();
+    /// Grouped (MoE) kernels: sm_90a, bf16 / f16, K-major A, row-major C,
+    /// the static persistent schedule.
+    ::mlir::LogicalResult verifyGrouped();
   }];
 }
 
@@ -685,6 +702,44 @@ def Gemm_StaticTileOp : Gemm_Op<"sched.static_tile", [Pure]> {
     `swizzle` `(` $swizzle `)` attr-dict
   }];
   let hasVerifier = 1;
+}
+
+def Gemm_GroupUnitCountOp : Gemm_Op<"sched.group_units",
+    [MemoryEffects<[MemRead]>]> {
+  let summary = "the number of row units of a grouped kernel's group table";
+  let description = [{
+    Reads the first 32-bit word of the group table of a grouped kernel
+    (gemm.matmul ... grouped): the number R of row units, i.e. the sum
+    over the groups of ceil(M_g / (tile M x cluster M)). The runtime's prep
+    kernel writes the table from the group offsets before the GEMM kernel
+    runs (docs/SM90.md "Grouped kernels"); the persistent schedule then has
+    R x units-along-N tile units. Becomes one `ld.global.b32`.
+
+    Example: `%r = gemm.sched.group_units %table : !llvm.ptr<1>`
+  }];
+  let arguments = (ins Gemm_GlobalPointer:$table);
+  let results = (outs I32:$units);
+  let assemblyFormat = "$table attr-dict `:` qualified(type($table))";
+}
+
+def Gemm_GroupUnitOp : Gemm_Op<"sched.group_unit",
+    [MemoryEffects<[MemRead]>]> {
+  let summary = "the rows and the group of one row unit of a grouped kernel";
+  let description = [{
+    Reads entry `unit` of the group table (16 bytes each, after a 16-byte
+    header): the first row of the unit in A and C (`row_begin`), the end of
+    its group's rows (`row_end`, the group's offsets[g + 1]) and the group
+    g (B's batch coordinate). A unit is tile M x cluster M rows of one
+    group; its rows from `row_end` on belong to the next group (or are past
+    A), so the epilogue writes no row at or past `row_end`. Becomes one
+    16-byte-aligned vector load at table + 16 + 16 x unit
+    (`ld.global.v4.b32`, narrowed by LLVM to the fields used).
+
+    Example: `%begin, %end, %g = gemm.sched.group_unit %table[%u] : !llvm.ptr<1>`
+  }];
+  let arguments = (ins Gemm_GlobalPointer:$table, I32:$unit);
+  let results = (outs I32:$rowBegin, I32:$rowEnd, I32:$group);
+  let assemblyFormat = "$table `[` $unit `]` attr-dict `:` qualified(type($table))";
 }
 
 include "gemm/Dialect/Gemm/IR/GemmSM100Ops.td"

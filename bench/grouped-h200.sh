@@ -1,0 +1,152 @@
+#!/usr/bin/env bash
+# Grouped (MoE) GEMM on the H200 (issue 17), in one call of at most ~8
+# minutes: builds gemm-runner, checks every grouped kernel
+# (bench/kernels/sm90-grouped.mlir) over ragged groups (M_g = 0, 1, 63, 64,
+# 65, 1000, random sizes; N and K not multiples of the tile), runs
+# compute-sanitizer (memcheck, racecheck) on small ones, and times the
+# kernels on MoE shapes beside cuBLASLt (once per group, --vs cublas) and
+# torch._grouped_mm (bench/grouped-torch.py, same group sizes, same
+# session): 8 experts x N 14336 x K 4096 (top-2 of 8192 tokens), 64 and 256
+# experts x 2048 x 7168 (top-8 of 16384 tokens), 128 experts x 768 x 2048
+# (top-8 of 16384 tokens), uniform random routing. Writes RESULTS/results.md
+# (the tables), the runner logs and JSON.
+#
+#   bench/grouped-h200.sh RESULTS
+#
+# Carried in the working tree (made on the machine with the compiler):
+#   gemm-opt bench/kernels/sm90-grouped.mlir --gemm-to-ptx="output-dir=.bundles/grouped"
+# and .device/nlohmann-json3-dev_*.deb where the machine lacks nlohmann-json
+# (bench/lib/build-runner.sh). ITERS (default 20) sets the timed runs, JOBS
+# (default 4) the concurrent correctness checks.
+set -uo pipefail
+results=${1:?results directory}
+mkdir -p "$results/check" "$results/bench" "$results/sanitizer"
+root=$(cd "$(dirname "$0")/.." && pwd)
+bundles=$root/.bundles/grouped
+[ -d "$bundles" ] || { echo "missing $bundles (see the header)"; exit 2; }
+start=$(date +%s)
+elapsed() { echo "$(( $(date +%s) - start )) s"; }
+
+source "$root/bench/lib/build-runner.sh"
+build_gemm_runner "$results/build.log" || exit 2
+echo "gemm-runner built ($(elapsed))"
+nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,clocks.mem,power.limit,temperature.gpu \
+  --format=csv | tee "$results/gpu.txt"
+status=0
+
+# ---- correctness: every kernel over ragged groups, JOBS at a time ---------
+check_one() {   # manifest groups n k
+  local name log
+  name=$(basename "$1" .json)
+  log=$results/check/$name-$(echo "$2" | tr ':,' '__' | cut -c1-40)-n$3-k$4.log
+  "$runner" "$1" --groups "$2" --n "$3" --k "$4" --check --json "${log%.log}.json" > "$log" 2>&1
+  echo "$name groups=$2 n=$3 k=$4 exit $? $(grep -c ': check PASS' "$log") PASS $(grep -c ': check FAIL' "$log") FAIL"
+}
+export -f check_one
+export runner results
+{ for m in "$bundles"/*.json; do
+    echo "$m 0,1,63,64,65,1000,0,127,128,129 264 136"
+    echo "$m 1000,0,0,1 1000 1024"
+    echo "$m random:16:3000:1 512 256"
+    echo "$m random:64:5000:2 256 64"
+    echo "$m 1 8 8"
+    echo "$m 0,0,300,0 384 4096"
+  done; } |
+  xargs -P "${JOBS:-4}" -L 1 bash -c 'check_one "$0" "$1" "$2" "$3"' > "$results/check/summary.txt"
+grep -v " exit 0 " "$results/check/summary.txt" && status=1
+echo "correctness: $(grep -c ' exit 0 ' "$results/check/summary.txt") of $(wc -l < "$results/check/summary.txt") runs pass ($(elapsed))"
+
+# ---- compute-sanitizer on small problems ---------------------------------
+sanitize() {   # tool bundle args...
+  local tool=$1 bundle=$2
+  shift 2
+  local log=$results/sanitizer/$tool-$(basename "$bundle" .json).log
+  compute-sanitizer --tool "$tool" --error-exitcode 9 "$runner" "$bundle" "$@" --check > "$log" 2>&1
+  echo "$tool $(basename "$bundle" .json) $*: exit $? ($(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$log" | head -1))"
+}
+{
+  sanitize memcheck "$bundles/sm90_bf16_grouped_128x256_coop_c2x1.json" --groups 0,1,65,200,0,130 --n 264 --k 136 &
+  sanitize memcheck "$bundles/sm90_f16_grouped_128x128_coop_f32out.json" --groups 7,0,129 --n 136 --k 72 &
+  wait
+  sanitize racecheck "$bundles/sm90_bf16_grouped_64x256_pingpong.json" --groups 65,0,3,128 --n 256 --k 128 &
+  sanitize memcheck "$bundles/sm90_bf16_grouped_bn_128x256_coop.json" --groups 1,190,0,64 --n 264 --k 136 &
+  wait
+} > "$results/sanitizer/summary.txt"
+cat "$results/sanitizer/summary.txt"
+grep -v ": exit 0 " "$results/sanitizer/summary.txt" > /dev/null && status=1
+echo "sanitizers done ($(elapsed))"
+
+# ---- speed: MoE shapes, ours and cuBLASLt per group, then torch ----------
+# Uniform random top-k routing of the tokens (seeded): the rows per expert.
+python3 - > "$results/bench/plan.txt" <<'PY'
+import random
+def route(experts, tokens, top, seed):
+    rng = random.Random(seed)
+    rows = [0] * experts
+    for _ in range(tokens):
+        for e in rng.sample(range(experts), top):
+            rows[e] += 1
+    return ",".join(map(str, rows))
+print("moe8_14336x4096", 14336, 4096, route(8, 8192, 2, 1))
+print("moe64_2048x7168", 2048, 7168, route(64, 16384, 8, 2))
+print("moe256_2048x7168", 2048, 7168, route(256, 16384, 8, 3))
+print("moe128_768x2048", 768, 2048, route(128, 16384, 8, 4))
+PY
+while read -r name n k groups; do
+  for bundle in sm90_bf16_grouped_128x256_coop sm90_bf16_grouped_128x256_coop_c2x1 \
+                sm90_bf16_grouped_128x256_coop_c1x2 sm90_bf16_grouped_128x128_coop \
+                sm90_bf16_grouped_128x128_pingpong sm90_bf16_grouped_64x256_pingpong; do
+    json=$results/bench/$name-$bundle.json
+    timeout 120 "$runner" "$bundles/$bundle.json" --groups "$groups" --n "$n" --k "$k" \
+      --bench --vs cublas --warmup 5 --iters "${ITERS:-20}" --json "$json" \
+      > "${json%.json}.log" 2>&1 || status=1
+    echo "$name $bundle $json" >> "$results/bench/runs.txt"
+  done
+  echo "$name timed ($(elapsed))"
+done < "$results/bench/plan.txt"
+PYTHONUNBUFFERED=1 timeout 180 python3 "$root/bench/grouped-torch.py" "$results/bench/plan.txt" \
+  --iters "${ITERS:-20}" > "$results/bench/torch.jsonl" 2> "$results/bench/torch.err" || status=1
+echo "torch timed ($(elapsed))"
+
+# ---- the tables ----------------------------------------------------------
+python3 - "$results" <<'PY' > "$results/results.md"
+import json, os, sys
+results = sys.argv[1]
+print("# Grouped (MoE) GEMM on the H200\n")
+summary = open(os.path.join(results, "check", "summary.txt")).read().splitlines()
+ok = sum(" exit 0 " in line for line in summary)
+print(f"## Correctness\n\n{ok} of {len(summary)} gemm-runner --check runs pass:\n\n```")
+print("\n".join(summary))
+print("```\n\n## compute-sanitizer\n\n```")
+print(open(os.path.join(results, "sanitizer", "summary.txt")).read().rstrip())
+print("```\n")
+torch = {}
+for line in open(os.path.join(results, "bench", "torch.jsonl")):
+    r = json.loads(line)
+    torch[r["name"]] = r
+print("## Speed (bf16, medians; ours includes the group-table prep kernel)\n")
+print("cuBLASLt: one call per non-empty group in one timed loop, interleaved with ours; "
+      "torch: torch._grouped_mm on the same group sizes, timed after.\n")
+print("| problem | kernel | ours TFLOP/s | cuBLASLt/group TFLOP/s | torch TFLOP/s | ours/torch | ours/cuBLASLt |")
+print("|---|---|---|---|---|---|---|")
+for line in open(os.path.join(results, "bench", "runs.txt")):
+    name, bundle, path = line.split()
+    t = torch.get(name, {}).get("tflops")
+    try:
+        r = json.load(open(path))["results"][0]["bench"]
+        ours, cublas = r["ours"]["tflops"], r["cublas"]["tflops"]
+    except (OSError, KeyError, IndexError, ValueError):
+        print(f"| {name} | {bundle} | failed | | {t or ''} | | |")
+        continue
+    ratio = f"{ours / t:.3f}" if t else ""
+    print(f"| {name} | {bundle} | {ours:.1f} | {cublas:.1f} | {t or 0:.1f} | {ratio} | {ours / cublas:.3f} |")
+print("\ntorch details:\n\n```")
+for r in torch.values():
+    print(json.dumps(r))
+print("```")
+PY
+cat "$results/results.md"
+nvidia-smi --query-gpu=clocks.sm,clocks.mem,power.draw,power.limit,temperature.gpu \
+  --format=csv | tee -a "$results/gpu.txt"
+echo "done ($(elapsed)), status $status"
+exit $status
