@@ -1619,3 +1619,15 @@ gemm.matmul @grouped_a_col a(bf16, col) b(bf16, col) c(bf16, row) acc(f32) group
 // expected-error @+1 {{'gemm.matmul' op grouped kernels write C as [sum of M, N] rows: use c(bf16, row)}}
 gemm.matmul @grouped_c_col a(bf16, row) b(bf16, col) c(bf16, col) acc(f32) grouped
     config(#gemm.config<arch = sm_90a, tile = [128, 128, 64]>)
+
+// -----
+
+// Found by the fuzzer: gemm.arch = "sm_100a" on the kernel hid the module's
+// target chip, whose NVVM verifier then rejected the converted op.
+gpu.module @kernels [#nvvm.target<chip = "sm_384a">] {
+  gpu.func @sm100_ops() kernel attributes {gemm.arch = "sm_100a"} {
+    // expected-error @+1 {{'gemm.tmem.fence' op needs sm_100a, but this kernel targets sm_384a}}
+    gemm.tmem.fence after_thread_sync
+    gpu.return
+  }
+}

@@ -355,3 +355,12 @@ gemm.matmul @s8_direct a(si8, row) b(si8, col) c(i32, row) acc(i32)
 // expected-error @+1 {{'gemm.matmul' op schedule = direct takes bf16 or f16 inputs without scales, got 'f32' x 'f32': use schedule = cooperative or pingpong for fp8, int8 and tf32 (f32) inputs}}
 gemm.matmul @tf32_direct a(f32, row) b(f32, col) c(f32, row) acc(f32)
     config(#gemm.config<arch = sm_90a, tile = [128, 64, 32], schedule = direct>)
+
+// -----
+
+// Found by the fuzzer: the message computed first + count in int64_t.
+func.func @scale_range_overflow(%acc: !gemm.accum<64 x 128 x f32>) {
+  // expected-error @+1 {{'gemm.accum.scale' op values [9223372036854775807, 9223372036854775815) must be a non-empty range of whole 8-column groups (multiples of 4) within the thread's 64 accumulator values}}
+  %r = gemm.accum.scale %acc values(9223372036854775807, 8) : !gemm.accum<64 x 128 x f32> -> !gemm.accum<64 x 128 x f32>
+  return
+}

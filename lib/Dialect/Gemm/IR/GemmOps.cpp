@@ -1,6 +1,7 @@
 //===- GemmOps.cpp - gemm dialect operations -----------------------------===//
 
 #include "gemm/Dialect/Gemm/IR/GemmOps.h"
+#include "AccumValueRange.h"
 #include "gemm/Dialect/Gemm/IR/WgmmaTypes.h"
 
 #include "mlir/IR/Builders.h"
@@ -637,17 +638,10 @@ LogicalResult AccumLoadAddGlobalOp::verify() {
   AccumulatorType type = getAccumulator().getType();
   int64_t total = type.getAtoms() * type.getValuesPerAtom();
   auto [first, count] = getValueRange();
-  // The end is compared and printed without computing first + count in
-  // int64_t, which could overflow.
-  if (first < 0 || count <= 0 || first % 4 != 0 || count % 4 != 0 ||
-      first > total || count > total - first)
-    return emitOpError("values [")
-           << first << ", "
-           << (first >= 0 && count >= 0
-                   ? std::to_string(static_cast<uint64_t>(first) +
-                                    static_cast<uint64_t>(count))
-                   : std::to_string(first + count))
-           << ") must be a non-empty range of whole 16-byte steps (multiples "
+  if (!isWholeValueRange(first, count, total))
+    return emitOpError("values ")
+           << formatValueRange(first, count)
+           << " must be a non-empty range of whole 16-byte steps (multiples "
               "of 4) within the thread's "
            << total << " accumulator values";
   return success();

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "gemm/Dialect/Gemm/IR/GemmOps.h"
+#include "AccumValueRange.h"
 #include "gemm/Dialect/Gemm/IR/WgmmaTypes.h"
 
 using namespace mlir;
@@ -281,11 +282,10 @@ LogicalResult AccumScaleOp::verify() {
     return emitOpError("values(first, count) needs both");
   auto [first, count] = getValueRange();
   int64_t total = threadValues(in);
-  if (first < 0 || count <= 0 || first % 4 != 0 || count % 4 != 0 ||
-      first + count > total)
-    return emitOpError("values [")
-           << first << ", " << first + count
-           << ") must be a non-empty range of whole 8-column groups "
+  if (!isWholeValueRange(first, count, total))
+    return emitOpError("values ")
+           << formatValueRange(first, count)
+           << " must be a non-empty range of whole 8-column groups "
               "(multiples of 4) within the thread's "
            << total << " accumulator values";
   if (getColScales()) {

@@ -33,21 +33,20 @@ static std::optional<Arch> getArchOfChip(StringRef chip) {
 }
 
 LogicalResult mlir::gemm::verifyArch(Operation *op, Arch required) {
-  // The kernel's own gemm.arch (set by the materialize passes) is the most
-  // precise statement; otherwise every NVVM target of the gpu.module must
-  // support the op, since each gets its own binary.
+  // The kernel's own gemm.arch (set by the materialize passes) and every
+  // NVVM target of its gpu.module must support the op: each target gets its
+  // own binary, and the NVVM verifier checks the op against the target's
+  // chip whatever gemm.arch says.
   SmallVector<StringRef> chips;
   if (auto func = op->getParentOfType<gpu::GPUFuncOp>()) {
     if (auto arch = func->getAttrOfType<StringAttr>("gemm.arch"))
       chips.push_back(arch.getValue());
   }
-  if (chips.empty()) {
-    if (auto module = op->getParentOfType<gpu::GPUModuleOp>()) {
-      if (ArrayAttr targets = module.getTargetsAttr())
-        for (Attribute target : targets)
-          if (auto nvvm = dyn_cast<NVVM::NVVMTargetAttr>(target))
-            chips.push_back(nvvm.getChip());
-    }
+  if (auto module = op->getParentOfType<gpu::GPUModuleOp>()) {
+    if (ArrayAttr targets = module.getTargetsAttr())
+      for (Attribute target : targets)
+        if (auto nvvm = dyn_cast<NVVM::NVVMTargetAttr>(target))
+          chips.push_back(nvvm.getChip());
   }
   for (StringRef chip : chips) {
     std::optional<Arch> arch = getArchOfChip(chip);

@@ -32,8 +32,8 @@ int64_t getElementBytes(Type type);
 /// Whether `type` can be a WGMMA/tcgen05 A or B operand of this dialect.
 bool isSupportedInputType(Type type);
 /// Fails with "'<op>' needs <arch>, but this kernel targets <chip>" when the
-/// kernel enclosing `op` (gemm.arch on its gpu.func, else its gpu.module's
-/// NVVM targets) targets another arch; succeeds outside kernels.
+/// kernel enclosing `op` (gemm.arch on its gpu.func, and each of its
+/// gpu.module's NVVM targets) targets another arch; succeeds outside kernels.
 LogicalResult verifyArch(Operation *op, Arch required);
 /// Checks that `region`, if not empty, maps one accumulator value to one
 /// value of `resultType` (the epilogue of gemm.matmul and of the ops that
