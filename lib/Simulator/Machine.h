@@ -565,6 +565,11 @@ public:
   static uint64_t globalPointer(int buffer, uint64_t offset) {
     return (uint64_t(buffer) << 48) | offset;
   }
+  /// The global buffer and byte offset a global pointer value names.
+  static std::pair<int, uint64_t> globalAddress(uint64_t pointer) {
+    return {static_cast<int>(pointer >> 48),
+            pointer & ((uint64_t(1) << 48) - 1)};
+  }
 
   ChoiceSource *choices;
   /// The exhaustive (reduced) mode explores the order of the operations
@@ -625,6 +630,11 @@ struct Exec {
 
 // Registration of each op family (one file each).
 using HandlerTable = llvm::DenseMap<OperationName, Handler>;
+/// Registers `handler` as the semantics of op `Op` (each register*Ops).
+template <typename Op>
+inline void addHandler(MLIRContext *ctx, HandlerTable &table, Handler handler) {
+  table[OperationName(Op::getOperationName(), ctx)] = handler;
+}
 /// The handler of each op the simulator executes, by op name.
 HandlerTable getHandlers(MLIRContext *ctx);
 void registerCoreOps(MLIRContext *ctx, HandlerTable &table);

@@ -752,11 +752,6 @@ Step fenceProxy(Exec &e) {
   return Step::Next;
 }
 
-template <typename Op>
-void add(MLIRContext *ctx, HandlerTable &table, Handler handler) {
-  table[OperationName(Op::getOperationName(), ctx)] = handler;
-}
-
 } // namespace
 
 SimValue sim::evalRegion(Machine &m, Thread &thread, Region &region,
@@ -782,23 +777,23 @@ SimValue sim::evalRegion(Machine &m, Thread &thread, Region &region,
 
 void sim::registerCoreOps(MLIRContext *ctx, HandlerTable &table) {
   // arith: integers.
-  add<arith::ConstantOp>(ctx, table, constant);
-  add<arith::AddIOp>(ctx, table, [](Exec &e) {
+  addHandler<arith::ConstantOp>(ctx, table, constant);
+  addHandler<arith::AddIOp>(ctx, table, [](Exec &e) {
     return binaryInt(e, [](uint64_t a, uint64_t b, unsigned) {
       return std::optional<uint64_t>(a + b);
     });
   });
-  add<arith::SubIOp>(ctx, table, [](Exec &e) {
+  addHandler<arith::SubIOp>(ctx, table, [](Exec &e) {
     return binaryInt(e, [](uint64_t a, uint64_t b, unsigned) {
       return std::optional<uint64_t>(a - b);
     });
   });
-  add<arith::MulIOp>(ctx, table, [](Exec &e) {
+  addHandler<arith::MulIOp>(ctx, table, [](Exec &e) {
     return binaryInt(e, [](uint64_t a, uint64_t b, unsigned) {
       return std::optional<uint64_t>(a * b);
     });
   });
-  add<arith::DivUIOp>(ctx, table, [](Exec &e) {
+  addHandler<arith::DivUIOp>(ctx, table, [](Exec &e) {
     return binaryInt(
         e, [](uint64_t a, uint64_t b, unsigned w) -> std::optional<uint64_t> {
           a = maskTo(a, w);
@@ -808,7 +803,7 @@ void sim::registerCoreOps(MLIRContext *ctx, HandlerTable &table) {
           return a / b;
         });
   });
-  add<arith::RemUIOp>(ctx, table, [](Exec &e) {
+  addHandler<arith::RemUIOp>(ctx, table, [](Exec &e) {
     return binaryInt(
         e, [](uint64_t a, uint64_t b, unsigned w) -> std::optional<uint64_t> {
           a = maskTo(a, w);
@@ -818,7 +813,7 @@ void sim::registerCoreOps(MLIRContext *ctx, HandlerTable &table) {
           return a % b;
         });
   });
-  add<arith::CeilDivUIOp>(ctx, table, [](Exec &e) {
+  addHandler<arith::CeilDivUIOp>(ctx, table, [](Exec &e) {
     return binaryInt(
         e, [](uint64_t a, uint64_t b, unsigned w) -> std::optional<uint64_t> {
           a = maskTo(a, w);
@@ -828,7 +823,7 @@ void sim::registerCoreOps(MLIRContext *ctx, HandlerTable &table) {
           return a / b + (a % b != 0);
         });
   });
-  add<arith::DivSIOp>(ctx, table, [](Exec &e) {
+  addHandler<arith::DivSIOp>(ctx, table, [](Exec &e) {
     return binaryInt(
         e, [](uint64_t a, uint64_t b, unsigned w) -> std::optional<uint64_t> {
           int64_t x = toSigned(a, w), y = toSigned(b, w);
@@ -837,7 +832,7 @@ void sim::registerCoreOps(MLIRContext *ctx, HandlerTable &table) {
           return static_cast<uint64_t>(x / y);
         });
   });
-  add<arith::RemSIOp>(ctx, table, [](Exec &e) {
+  addHandler<arith::RemSIOp>(ctx, table, [](Exec &e) {
     return binaryInt(
         e, [](uint64_t a, uint64_t b, unsigned w) -> std::optional<uint64_t> {
           int64_t x = toSigned(a, w), y = toSigned(b, w);
@@ -846,34 +841,34 @@ void sim::registerCoreOps(MLIRContext *ctx, HandlerTable &table) {
           return static_cast<uint64_t>(x % y);
         });
   });
-  add<arith::AndIOp>(ctx, table, [](Exec &e) {
+  addHandler<arith::AndIOp>(ctx, table, [](Exec &e) {
     return binaryInt(e, [](uint64_t a, uint64_t b, unsigned) {
       return std::optional<uint64_t>(a & b);
     });
   });
-  add<arith::OrIOp>(ctx, table, [](Exec &e) {
+  addHandler<arith::OrIOp>(ctx, table, [](Exec &e) {
     return binaryInt(e, [](uint64_t a, uint64_t b, unsigned) {
       return std::optional<uint64_t>(a | b);
     });
   });
-  add<arith::XOrIOp>(ctx, table, [](Exec &e) {
+  addHandler<arith::XOrIOp>(ctx, table, [](Exec &e) {
     return binaryInt(e, [](uint64_t a, uint64_t b, unsigned) {
       return std::optional<uint64_t>(a ^ b);
     });
   });
-  add<arith::ShLIOp>(ctx, table, [](Exec &e) {
+  addHandler<arith::ShLIOp>(ctx, table, [](Exec &e) {
     return binaryInt(e, [](uint64_t a, uint64_t b, unsigned w) {
       b = maskTo(b, w);
       return std::optional<uint64_t>(b >= w ? 0 : a << b);
     });
   });
-  add<arith::ShRUIOp>(ctx, table, [](Exec &e) {
+  addHandler<arith::ShRUIOp>(ctx, table, [](Exec &e) {
     return binaryInt(e, [](uint64_t a, uint64_t b, unsigned w) {
       b = maskTo(b, w);
       return std::optional<uint64_t>(b >= w ? 0 : maskTo(a, w) >> b);
     });
   });
-  add<arith::ShRSIOp>(ctx, table, [](Exec &e) {
+  addHandler<arith::ShRSIOp>(ctx, table, [](Exec &e) {
     return binaryInt(e, [](uint64_t a, uint64_t b, unsigned w) {
       b = maskTo(b, w);
       int64_t x = toSigned(a, w);
@@ -881,87 +876,87 @@ void sim::registerCoreOps(MLIRContext *ctx, HandlerTable &table) {
           static_cast<uint64_t>(b >= w ? (x < 0 ? -1 : 0) : x >> b));
     });
   });
-  add<arith::MinUIOp>(ctx, table, [](Exec &e) {
+  addHandler<arith::MinUIOp>(ctx, table, [](Exec &e) {
     return binaryInt(e, [](uint64_t a, uint64_t b, unsigned w) {
       return std::optional<uint64_t>(std::min(maskTo(a, w), maskTo(b, w)));
     });
   });
-  add<arith::MaxUIOp>(ctx, table, [](Exec &e) {
+  addHandler<arith::MaxUIOp>(ctx, table, [](Exec &e) {
     return binaryInt(e, [](uint64_t a, uint64_t b, unsigned w) {
       return std::optional<uint64_t>(std::max(maskTo(a, w), maskTo(b, w)));
     });
   });
-  add<arith::MinSIOp>(ctx, table, [](Exec &e) {
+  addHandler<arith::MinSIOp>(ctx, table, [](Exec &e) {
     return binaryInt(e, [](uint64_t a, uint64_t b, unsigned w) {
       return std::optional<uint64_t>(toSigned(a, w) < toSigned(b, w) ? a : b);
     });
   });
-  add<arith::MaxSIOp>(ctx, table, [](Exec &e) {
+  addHandler<arith::MaxSIOp>(ctx, table, [](Exec &e) {
     return binaryInt(e, [](uint64_t a, uint64_t b, unsigned w) {
       return std::optional<uint64_t>(toSigned(a, w) > toSigned(b, w) ? a : b);
     });
   });
-  add<arith::CmpIOp>(ctx, table, cmpi);
-  add<arith::SelectOp>(ctx, table, select);
-  add<arith::ExtUIOp>(ctx, table, extui);
-  add<arith::ExtSIOp>(ctx, table, extsi);
-  add<arith::TruncIOp>(ctx, table, trunci);
-  add<arith::IndexCastUIOp>(ctx, table, indexCastUI);
-  add<arith::IndexCastOp>(ctx, table, indexCast);
+  addHandler<arith::CmpIOp>(ctx, table, cmpi);
+  addHandler<arith::SelectOp>(ctx, table, select);
+  addHandler<arith::ExtUIOp>(ctx, table, extui);
+  addHandler<arith::ExtSIOp>(ctx, table, extsi);
+  addHandler<arith::TruncIOp>(ctx, table, trunci);
+  addHandler<arith::IndexCastUIOp>(ctx, table, indexCastUI);
+  addHandler<arith::IndexCastOp>(ctx, table, indexCast);
   // arith / math: floats (epilogue regions).
-  add<arith::AddFOp>(ctx, table, [](Exec &e) {
+  addHandler<arith::AddFOp>(ctx, table, [](Exec &e) {
     return binaryFloat(e, [](auto a, auto b) { return a + b; });
   });
-  add<arith::SubFOp>(ctx, table, [](Exec &e) {
+  addHandler<arith::SubFOp>(ctx, table, [](Exec &e) {
     return binaryFloat(e, [](auto a, auto b) { return a - b; });
   });
-  add<arith::MulFOp>(ctx, table, [](Exec &e) {
+  addHandler<arith::MulFOp>(ctx, table, [](Exec &e) {
     return binaryFloat(e, [](auto a, auto b) { return a * b; });
   });
-  add<arith::DivFOp>(ctx, table, [](Exec &e) {
+  addHandler<arith::DivFOp>(ctx, table, [](Exec &e) {
     return binaryFloat(e, [](auto a, auto b) { return a / b; });
   });
-  add<arith::MaximumFOp>(ctx, table, [](Exec &e) {
+  addHandler<arith::MaximumFOp>(ctx, table, [](Exec &e) {
     return binaryFloat(e, [](auto a, auto b) {
       return std::isnan(a) || std::isnan(b) ? NAN : (a > b ? a : b);
     });
   });
-  add<arith::MinimumFOp>(ctx, table, [](Exec &e) {
+  addHandler<arith::MinimumFOp>(ctx, table, [](Exec &e) {
     return binaryFloat(e, [](auto a, auto b) {
       return std::isnan(a) || std::isnan(b) ? NAN : (a < b ? a : b);
     });
   });
-  add<arith::MaxNumFOp>(ctx, table, [](Exec &e) {
+  addHandler<arith::MaxNumFOp>(ctx, table, [](Exec &e) {
     return binaryFloat(e, [](auto a, auto b) { return std::fmax(a, b); });
   });
-  add<arith::MinNumFOp>(ctx, table, [](Exec &e) {
+  addHandler<arith::MinNumFOp>(ctx, table, [](Exec &e) {
     return binaryFloat(e, [](auto a, auto b) { return std::fmin(a, b); });
   });
-  add<arith::NegFOp>(ctx, table, [](Exec &e) {
+  addHandler<arith::NegFOp>(ctx, table, [](Exec &e) {
     return unaryFloat(e, [](auto a) { return -a; });
   });
-  add<arith::TruncFOp>(ctx, table, convertFloat);
-  add<arith::ExtFOp>(ctx, table, convertFloat);
-  add<arith::CmpFOp>(ctx, table, cmpf);
-  add<arith::SIToFPOp>(ctx, table, sitofp);
-  add<arith::UIToFPOp>(ctx, table, uitofp);
-  add<arith::FPToSIOp>(ctx, table, fptosi);
-  add<math::ExpOp>(ctx, table, [](Exec &e) {
+  addHandler<arith::TruncFOp>(ctx, table, convertFloat);
+  addHandler<arith::ExtFOp>(ctx, table, convertFloat);
+  addHandler<arith::CmpFOp>(ctx, table, cmpf);
+  addHandler<arith::SIToFPOp>(ctx, table, sitofp);
+  addHandler<arith::UIToFPOp>(ctx, table, uitofp);
+  addHandler<arith::FPToSIOp>(ctx, table, fptosi);
+  addHandler<math::ExpOp>(ctx, table, [](Exec &e) {
     return unaryFloat(e, [](auto a) { return std::exp(a); });
   });
-  add<math::TanhOp>(ctx, table, [](Exec &e) {
+  addHandler<math::TanhOp>(ctx, table, [](Exec &e) {
     return unaryFloat(e, [](auto a) { return std::tanh(a); });
   });
-  add<math::AbsFOp>(ctx, table, [](Exec &e) {
+  addHandler<math::AbsFOp>(ctx, table, [](Exec &e) {
     return unaryFloat(e, [](auto a) { return std::fabs(a); });
   });
-  add<math::SqrtOp>(ctx, table, [](Exec &e) {
+  addHandler<math::SqrtOp>(ctx, table, [](Exec &e) {
     return unaryFloat(e, [](auto a) { return std::sqrt(a); });
   });
-  add<math::ErfOp>(ctx, table, [](Exec &e) {
+  addHandler<math::ErfOp>(ctx, table, [](Exec &e) {
     return unaryFloat(e, [](auto a) { return std::erf(a); });
   });
-  add<math::FmaOp>(ctx, table, [](Exec &e) {
+  addHandler<math::FmaOp>(ctx, table, [](Exec &e) {
     SimValue v;
     Type type = e.op->getResult(0).getType();
     if (type.isF32())
@@ -975,29 +970,29 @@ void sim::registerCoreOps(MLIRContext *ctx, HandlerTable &table) {
     return Step::Next;
   });
   // scf.
-  add<scf::IfOp>(ctx, table, scfIf);
-  add<scf::ForOp>(ctx, table, scfFor);
-  add<scf::WhileOp>(ctx, table, scfWhile);
-  add<scf::ConditionOp>(ctx, table, scfCondition);
-  add<scf::YieldOp>(ctx, table, scfYield);
+  addHandler<scf::IfOp>(ctx, table, scfIf);
+  addHandler<scf::ForOp>(ctx, table, scfFor);
+  addHandler<scf::WhileOp>(ctx, table, scfWhile);
+  addHandler<scf::ConditionOp>(ctx, table, scfCondition);
+  addHandler<scf::YieldOp>(ctx, table, scfYield);
   // Roles.
-  add<WarpSpecializeOp>(ctx, table, warpSpecialize);
-  add<WarpRolesOp>(ctx, table, warpRoles);
-  add<YieldOp>(ctx, table, gemmYield);
+  addHandler<WarpSpecializeOp>(ctx, table, warpSpecialize);
+  addHandler<WarpRolesOp>(ctx, table, warpRoles);
+  addHandler<YieldOp>(ctx, table, gemmYield);
   // gpu.
-  add<gpu::ThreadIdOp>(ctx, table, threadId);
-  add<gpu::BlockIdOp>(ctx, table, blockId);
-  add<gpu::GridDimOp>(ctx, table, gridDim);
-  add<gpu::BlockDimOp>(ctx, table, blockDim);
-  add<gpu::ReturnOp>(ctx, table, gpuReturn);
-  add<gpu::BarrierOp>(ctx, table, gpuBarrier);
+  addHandler<gpu::ThreadIdOp>(ctx, table, threadId);
+  addHandler<gpu::BlockIdOp>(ctx, table, blockId);
+  addHandler<gpu::GridDimOp>(ctx, table, gridDim);
+  addHandler<gpu::BlockDimOp>(ctx, table, blockDim);
+  addHandler<gpu::ReturnOp>(ctx, table, gpuReturn);
+  addHandler<gpu::BarrierOp>(ctx, table, gpuBarrier);
   // nvvm ops the materializers emit.
-  add<NVVM::BarrierOp>(ctx, table, nvvmBarrier);
-  add<BarrierAnyOp>(ctx, table, barrierAny);
-  add<NVVM::SyncWarpOp>(ctx, table, syncWarp);
-  add<NVVM::ShflOp>(ctx, table, shflSync);
-  add<NVVM::ClusterArriveOp>(ctx, table, clusterArrive);
-  add<NVVM::ClusterWaitOp>(ctx, table, clusterWait);
-  add<NVVM::FenceMbarrierInitOp>(ctx, table, fenceMbarrierInit);
-  add<NVVM::FenceProxyOp>(ctx, table, fenceProxy);
+  addHandler<NVVM::BarrierOp>(ctx, table, nvvmBarrier);
+  addHandler<BarrierAnyOp>(ctx, table, barrierAny);
+  addHandler<NVVM::SyncWarpOp>(ctx, table, syncWarp);
+  addHandler<NVVM::ShflOp>(ctx, table, shflSync);
+  addHandler<NVVM::ClusterArriveOp>(ctx, table, clusterArrive);
+  addHandler<NVVM::ClusterWaitOp>(ctx, table, clusterWait);
+  addHandler<NVVM::FenceMbarrierInitOp>(ctx, table, fenceMbarrierInit);
+  addHandler<NVVM::FenceProxyOp>(ctx, table, fenceProxy);
 }

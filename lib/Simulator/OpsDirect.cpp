@@ -29,10 +29,6 @@ namespace {
 /// A thread's register fragment (!gemm.fragment): the element bits.
 using FragmentBits = std::vector<uint16_t>;
 
-std::pair<int, uint64_t> globalAddress(uint64_t bits) {
-  return {static_cast<int>(bits >> 48), bits & ((uint64_t(1) << 48) - 1)};
-}
-
 const ElementCodec *codecOf(Exec &e, Type type) {
   std::string error;
   const ElementCodec *codec = ElementCodec::get(type, error);
@@ -57,7 +53,7 @@ Step directLoad(Exec &e) {
   const ElementCodec *codec = codecOf(e, type.getElementType());
   if (!codec)
     return Step::Stop;
-  auto [buffer, base] = globalAddress(e.bits(0));
+  auto [buffer, base] = Machine::globalAddress(e.bits(0));
   if (buffer < 0 || buffer >= int(e.m.global.size()))
     return e.fail(Violation::Kind::Rule, "not a global buffer");
   const TrackedMemory &memory = e.m.global[buffer].memory;
@@ -147,7 +143,7 @@ Step accumStoreDirect(Exec &e) {
   const ElementCodec *codec = codecOf(e, op.getElementType());
   if (!codec)
     return Step::Stop;
-  auto [buffer, base] = globalAddress(e.bits(1));
+  auto [buffer, base] = Machine::globalAddress(e.bits(1));
   if (buffer < 0 || buffer >= int(e.m.global.size()))
     return e.fail(Violation::Kind::Rule, "not a global buffer");
   TrackedMemory &memory = e.m.global[buffer].memory;
@@ -193,15 +189,10 @@ Step accumStoreDirect(Exec &e) {
   return Step::Next;
 }
 
-template <typename Op>
-void add(MLIRContext *ctx, HandlerTable &table, Handler handler) {
-  table[OperationName(Op::getOperationName(), ctx)] = handler;
-}
-
 } // namespace
 
 void sim::registerDirectOps(MLIRContext *ctx, HandlerTable &table) {
-  add<DirectLoadOp>(ctx, table, directLoad);
-  add<DirectStoreSmemOp>(ctx, table, directStoreSmem);
-  add<AccumStoreDirectOp>(ctx, table, accumStoreDirect);
+  addHandler<DirectLoadOp>(ctx, table, directLoad);
+  addHandler<DirectStoreSmemOp>(ctx, table, directStoreSmem);
+  addHandler<AccumStoreDirectOp>(ctx, table, accumStoreDirect);
 }

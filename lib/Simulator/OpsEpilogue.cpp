@@ -73,8 +73,7 @@ struct StoreConversion {
 /// order like its values) at the global pointer `pointer`. An atomic: no
 /// happens-before record (the kernel never reads it back).
 Step raiseAmax(Exec &e, uint64_t pointer, float amax) {
-  int buffer = static_cast<int>(pointer >> 48);
-  uint64_t offset = pointer & ((uint64_t(1) << 48) - 1);
+  auto [buffer, offset] = Machine::globalAddress(pointer);
   if (buffer <= 0 || buffer >= int(e.m.global.size()) ||
       offset + 4 > e.m.global[buffer].memory.bytes.size())
     return e.fail(Violation::Kind::Rule,
@@ -223,14 +222,9 @@ Step tmemStoreSmem(Exec &e) {
   return Step::Next;
 }
 
-template <typename Op>
-void add(MLIRContext *ctx, HandlerTable &table, Handler handler) {
-  table[OperationName(Op::getOperationName(), ctx)] = handler;
-}
-
 } // namespace
 
 void sim::registerEpilogueOps(MLIRContext *ctx, HandlerTable &table) {
-  add<AccumStoreSmemOp>(ctx, table, accumStoreSmem);
-  add<TmemStoreSmemOp>(ctx, table, tmemStoreSmem);
+  addHandler<AccumStoreSmemOp>(ctx, table, accumStoreSmem);
+  addHandler<TmemStoreSmemOp>(ctx, table, tmemStoreSmem);
 }

@@ -262,18 +262,13 @@ double loadAccumulatorWord(AccumulatorType type, const uint8_t *at) {
   return word;
 }
 
-/// Global pointer operand: buffer index and byte offset.
-std::pair<int, uint64_t> globalAddress(uint64_t bits) {
-  return {static_cast<int>(bits >> 48), bits & ((uint64_t(1) << 48) - 1)};
-}
-
 Step accumStoreGlobal(Exec &e) {
   auto op = cast<AccumStoreGlobalOp>(e.op);
   auto fragment = readFragment(e, 0);
   if (!fragment)
     return Step::Stop;
   AccumulatorType type = op.getAccumulator().getType();
-  auto [buffer, base] = globalAddress(e.bits(1));
+  auto [buffer, base] = Machine::globalAddress(e.bits(1));
   if (buffer >= int(e.m.global.size()))
     return e.fail(Violation::Kind::Rule, "not a global buffer");
   TrackedMemory &memory = e.m.global[buffer].memory;
@@ -301,7 +296,7 @@ Step accumLoadAddGlobal(Exec &e) {
   if (!fragment)
     return Step::Stop;
   AccumulatorType type = op.getAccumulator().getType();
-  auto [buffer, base] = globalAddress(e.bits(1));
+  auto [buffer, base] = Machine::globalAddress(e.bits(1));
   if (buffer >= int(e.m.global.size()))
     return e.fail(Violation::Kind::Rule, "not a global buffer");
   TrackedMemory &memory = e.m.global[buffer].memory;
@@ -328,11 +323,6 @@ Step accumLoadAddGlobal(Exec &e) {
   v.ref = result;
   e.setResult(0, v);
   return Step::Next;
-}
-
-template <typename Op>
-void add(MLIRContext *ctx, HandlerTable &table, Handler handler) {
-  table[OperationName(Op::getOperationName(), ctx)] = handler;
 }
 
 } // namespace
@@ -446,11 +436,11 @@ void sim::completeWgmma(Machine &m, AsyncOp &mma) {
 }
 
 void sim::registerMmaOps(MLIRContext *ctx, HandlerTable &table) {
-  add<AccumZeroOp>(ctx, table, accumZero);
-  add<WgmmaFenceOp>(ctx, table, wgmmaFence);
-  add<MmaSm90Op>(ctx, table, mmaSm90);
-  add<WgmmaCommitOp>(ctx, table, wgmmaCommit);
-  add<WgmmaWaitOp>(ctx, table, wgmmaWait);
-  add<AccumStoreGlobalOp>(ctx, table, accumStoreGlobal);
-  add<AccumLoadAddGlobalOp>(ctx, table, accumLoadAddGlobal);
+  addHandler<AccumZeroOp>(ctx, table, accumZero);
+  addHandler<WgmmaFenceOp>(ctx, table, wgmmaFence);
+  addHandler<MmaSm90Op>(ctx, table, mmaSm90);
+  addHandler<WgmmaCommitOp>(ctx, table, wgmmaCommit);
+  addHandler<WgmmaWaitOp>(ctx, table, wgmmaWait);
+  addHandler<AccumStoreGlobalOp>(ctx, table, accumStoreGlobal);
+  addHandler<AccumLoadAddGlobalOp>(ctx, table, accumLoadAddGlobal);
 }

@@ -142,18 +142,13 @@ Step consumerRelease(Exec &e) {
   return release(e, type, e.bits(0), maskTo(e.bits(1), 32), mask);
 }
 
-template <typename Op>
-void add(MLIRContext *ctx, HandlerTable &table, Handler handler) {
-  table[OperationName(Op::getOperationName(), ctx)] = handler;
-}
-
 } // namespace
 
 void sim::registerPipelineOps(MLIRContext *ctx, HandlerTable &table) {
-  add<SmemPlanOp>(ctx, table, smemPlan);
-  add<PipelineInitOp>(ctx, table, pipelineInit);
-  add<ProducerAcquireOp>(ctx, table, producerAcquire);
-  add<ConsumerWaitOp>(ctx, table, consumerWait);
-  add<ProducerCommitOp>(ctx, table, producerCommit);
-  add<ConsumerReleaseOp>(ctx, table, consumerRelease);
+  addHandler<SmemPlanOp>(ctx, table, smemPlan);
+  addHandler<PipelineInitOp>(ctx, table, pipelineInit);
+  addHandler<ProducerAcquireOp>(ctx, table, producerAcquire);
+  addHandler<ConsumerWaitOp>(ctx, table, consumerWait);
+  addHandler<ProducerCommitOp>(ctx, table, producerCommit);
+  addHandler<ConsumerReleaseOp>(ctx, table, consumerRelease);
 }

@@ -26,8 +26,8 @@ namespace {
 /// Element `index` of the f32 tensor at global pointer `pointer`, or a
 /// violation (returns false) when it lies outside the buffer.
 bool loadScale(Exec &e, uint64_t pointer, uint64_t index, float &value) {
-  int buffer = static_cast<int>(pointer >> 48);
-  uint64_t offset = (pointer & ((uint64_t(1) << 48) - 1)) + 4 * index;
+  auto [buffer, base] = Machine::globalAddress(pointer);
+  uint64_t offset = base + 4 * index;
   if (buffer < 0 || buffer >= int(e.m.global.size()) ||
       offset + 4 > e.m.global[buffer].memory.bytes.size()) {
     std::string name = buffer >= 0 && buffer < int(e.m.global.size())
@@ -187,17 +187,12 @@ Step accumPromote(Exec &e) {
   return Step::Next;
 }
 
-template <typename Op>
-void add(MLIRContext *ctx, HandlerTable &table, Handler handler) {
-  table[OperationName(Op::getOperationName(), ctx)] = handler;
-}
-
 } // namespace
 
 void sim::registerQuantOps(MLIRContext *ctx, HandlerTable &table) {
-  add<ScaleLoadOp>(ctx, table, scaleLoad);
-  add<ScaleRowsOp>(ctx, table, scaleRows);
-  add<ScaleColsOp>(ctx, table, scaleCols);
-  add<AccumScaleOp>(ctx, table, accumScale);
-  add<AccumPromoteOp>(ctx, table, accumPromote);
+  addHandler<ScaleLoadOp>(ctx, table, scaleLoad);
+  addHandler<ScaleRowsOp>(ctx, table, scaleRows);
+  addHandler<ScaleColsOp>(ctx, table, scaleCols);
+  addHandler<AccumScaleOp>(ctx, table, accumScale);
+  addHandler<AccumPromoteOp>(ctx, table, accumPromote);
 }

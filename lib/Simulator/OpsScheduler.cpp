@@ -120,10 +120,10 @@ Step splitKArrive(Exec &e) {
   // Which arrival is the last depends on the order of the CTAs' arrivals:
   // the exhaustive mode explores every order.
   uint64_t pointer = e.bits(0);
-  int buffer = static_cast<int>(pointer >> 48);
-  uint64_t offset = (pointer & ((uint64_t(1) << 48) - 1)) + 4 * u32(e, 1);
+  auto [buffer, base] = Machine::globalAddress(pointer);
+  uint64_t offset = base + 4 * u32(e, 1);
   if (e.m.parksConflicts() && !e.t.permitted) {
-    e.m.park(e.t, (uint64_t(buffer) << 48) | offset);
+    e.m.park(e.t, Machine::globalPointer(buffer, offset));
     return Step::Block;
   }
   e.t.permitted = false;
@@ -160,18 +160,13 @@ Step splitKArrive(Exec &e) {
   return Step::Yield;
 }
 
-template <typename Op>
-void add(MLIRContext *ctx, HandlerTable &table, Handler handler) {
-  table[OperationName(Op::getOperationName(), ctx)] = handler;
-}
-
 } // namespace
 
 void sim::registerSchedulerOps(MLIRContext *ctx, HandlerTable &table) {
-  add<StaticTileOp>(ctx, table, staticTile);
-  add<SplitKRangeOp>(ctx, table, splitKRange);
-  add<StreamKPlanOp>(ctx, table, streamKPlan);
-  add<StreamKShareOp>(ctx, table, streamKShare);
-  add<StreamKWorkersOp>(ctx, table, streamKWorkers);
-  add<SplitKArriveOp>(ctx, table, splitKArrive);
+  addHandler<StaticTileOp>(ctx, table, staticTile);
+  addHandler<SplitKRangeOp>(ctx, table, splitKRange);
+  addHandler<StreamKPlanOp>(ctx, table, streamKPlan);
+  addHandler<StreamKShareOp>(ctx, table, streamKShare);
+  addHandler<StreamKWorkersOp>(ctx, table, streamKWorkers);
+  addHandler<SplitKArriveOp>(ctx, table, splitKArrive);
 }

@@ -359,11 +359,6 @@ Step clcQuery(Exec &e) {
   return Step::Next;
 }
 
-template <typename Op>
-void add(MLIRContext *ctx, HandlerTable &table, Handler handler) {
-  table[OperationName(Op::getOperationName(), ctx)] = handler;
-}
-
 } // namespace
 
 bool sim::readTmemRow(Exec &e, TmemType type, uint64_t address, uint64_t stage,
@@ -506,14 +501,14 @@ void sim::completeClc(Machine &m, AsyncOp &request) {
 }
 
 void sim::registerSm100Ops(MLIRContext *ctx, HandlerTable &table) {
-  add<TmemAllocOp>(ctx, table, tmemAlloc);
-  add<TmemRelinquishOp>(ctx, table, tmemRelinquish);
-  add<TmemAddressOp>(ctx, table, tmemAddress);
-  add<TmemDeallocOp>(ctx, table, tmemDealloc);
-  add<TmemFenceOp>(ctx, table, tmemFence);
-  add<TmemLoadOp>(ctx, table, tmemLoad);
-  add<MmaSm100Op>(ctx, table, mmaSm100);
-  add<MmaSm100CommitOp>(ctx, table, mmaSm100Commit);
-  add<ClcTryCancelOp>(ctx, table, clcTryCancel);
-  add<ClcQueryOp>(ctx, table, clcQuery);
+  addHandler<TmemAllocOp>(ctx, table, tmemAlloc);
+  addHandler<TmemRelinquishOp>(ctx, table, tmemRelinquish);
+  addHandler<TmemAddressOp>(ctx, table, tmemAddress);
+  addHandler<TmemDeallocOp>(ctx, table, tmemDealloc);
+  addHandler<TmemFenceOp>(ctx, table, tmemFence);
+  addHandler<TmemLoadOp>(ctx, table, tmemLoad);
+  addHandler<MmaSm100Op>(ctx, table, mmaSm100);
+  addHandler<MmaSm100CommitOp>(ctx, table, mmaSm100Commit);
+  addHandler<ClcTryCancelOp>(ctx, table, clcTryCancel);
+  addHandler<ClcQueryOp>(ctx, table, clcQuery);
 }

@@ -401,11 +401,6 @@ Step tmaPrefetch(Exec &e) {
   return tensorMapOf(e, e.bits(0), type) ? Step::Next : Step::Stop;
 }
 
-template <typename Op>
-void add(MLIRContext *ctx, HandlerTable &table, Handler handler) {
-  table[OperationName(Op::getOperationName(), ctx)] = handler;
-}
-
 } // namespace
 
 void sim::completeTmaStore(Machine &m, AsyncOp &store) {
@@ -445,10 +440,10 @@ void sim::completeTmaStore(Machine &m, AsyncOp &store) {
 }
 
 void sim::registerTmaOps(MLIRContext *ctx, HandlerTable &table) {
-  add<TmaLoadOp>(ctx, table, tmaLoad);
-  add<TmaStoreOp>(ctx, table, tmaStore);
-  add<TmaStoreCommitOp>(ctx, table, tmaStoreCommit);
-  add<TmaStoreWaitOp>(ctx, table, tmaStoreWait);
-  add<TmaPrefetchDescriptorOp>(ctx, table, tmaPrefetch);
-  add<TmaPrefetchOp>(ctx, table, tmaPrefetch);
+  addHandler<TmaLoadOp>(ctx, table, tmaLoad);
+  addHandler<TmaStoreOp>(ctx, table, tmaStore);
+  addHandler<TmaStoreCommitOp>(ctx, table, tmaStoreCommit);
+  addHandler<TmaStoreWaitOp>(ctx, table, tmaStoreWait);
+  addHandler<TmaPrefetchDescriptorOp>(ctx, table, tmaPrefetch);
+  addHandler<TmaPrefetchOp>(ctx, table, tmaPrefetch);
 }
