@@ -136,4 +136,14 @@ std::vector<uint64_t> parseGroups(const std::string &spec) {
   return rows;
 }
 
+std::optional<std::vector<uint64_t>> tryParseGroups(const std::string &spec,
+                                                    std::string &error) {
+  try {
+    return parseGroups(spec);
+  } catch (const Error &e) {
+    error = e.what();
+    return std::nullopt;
+  }
+}
+
 } // namespace gemm::runtime::grouped

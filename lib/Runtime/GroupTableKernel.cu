@@ -77,8 +77,7 @@ __global__ void __launch_bounds__(Threads)
 void launchGroupTable(CUdeviceptr offsets, bool offsets64, uint64_t groups,
                       uint64_t rows, uint32_t unitRows, CUdeviceptr table,
                       uint64_t tableBytes, CUstream stream) {
-  uint64_t capacity =
-      tableBytes / 16 > 0 ? tableBytes / 16 - 1 : 0; // entries after header
+  uint64_t capacity = grouped::tableEntries(tableBytes);
   groupTableKernel<<<1, Threads, 0, reinterpret_cast<cudaStream_t>(stream)>>>(
       reinterpret_cast<const void *>(offsets), offsets64 ? 1 : 0,
       uint32_t(groups), rows, unitRows, reinterpret_cast<uint32_t *>(table),

@@ -8,6 +8,7 @@
 #include "Machine.h"
 
 #include "gemm/Bundle/TestData.h"
+#include "gemm/Runtime/GroupTable.h"
 
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/Hashing.h"
@@ -52,10 +53,7 @@ Machine::Machine(const KernelImage &kernel, const RunOptions &options,
   setUp();
 }
 
-namespace {
-/// The NaN bits written into output and scratch memory before a run: a
-/// still-poisoned element was never written.
-uint64_t poisonBits(unsigned bytes) {
+uint64_t sim::poisonBits(unsigned bytes) {
   switch (bytes) {
   case 2:
     return 0x7fa5;
@@ -66,6 +64,7 @@ uint64_t poisonBits(unsigned bytes) {
   }
 }
 
+namespace {
 void fill(TrackedMemory &memory, unsigned elementBytes, uint64_t bits) {
   for (size_t i = 0; i + elementBytes <= memory.bytes.size(); i += elementBytes)
     for (unsigned b = 0; b < elementBytes; ++b)
@@ -92,7 +91,7 @@ void Machine::setUp() {
   const runtime::MatrixPlan &a = plan.kernelMatrix(bundle::Tensor::A);
   const runtime::MatrixPlan &b = plan.kernelMatrix(bundle::Tensor::B);
   const runtime::MatrixPlan &c = plan.kernelMatrix(bundle::Tensor::C);
-  global.reserve(3 + plan.workspaces.size() + plan.scales.size());
+  global.reserve(4 + plan.workspaces.size() + plan.scales.size());
   // Without tile data nothing reads A and B, but the direct kernel's loads,
   // whose addresses are checked against them.
   bool inputs = data() || kernel.direct;
@@ -146,6 +145,21 @@ void Machine::setUp() {
       std::memcpy(&global[buffer].memory.bytes[4 * i], &value, 4);
     }
   }
+  // A grouped kernel's group table, built from the problem's offsets by the
+  // runtime's own code (what its prep kernel writes on the GPU before the
+  // launch: gemm/Runtime/GroupTable.h), in data and protocol mode alike
+  // (the schedule depends on it). Invalid offsets give R = 0 and the error.
+  if (plan.groupTableBytes) {
+    namespace grouped = runtime::grouped;
+    std::vector<uint32_t> table = grouped::buildGroupTable(
+        options.problem.groupOffsets, plan.problem.m, plan.groupUnitRows,
+        grouped::tableEntries(plan.groupTableBytes));
+    groupTableBuffer = addBuffer(plan.groupTableBytes, "the group table");
+    TrackedMemory &memory = global[groupTableBuffer].memory;
+    std::memcpy(memory.bytes.data(), table.data(),
+                std::min<size_t>(memory.bytes.size(), 4 * table.size()));
+    groupRowUnits = table[0];
+  }
   for (const runtime::TmaPlan &tma : plan.tma) {
     TensorMap map;
     map.plan = tma;
@@ -191,11 +205,9 @@ void Machine::setUp() {
     case bundle::ParamKind::Amax:
       arguments[i].bits = globalPointer(scaleBuffers[arg.scaleIndex], 0);
       break;
-    // Grouped kernels read their group table with gemm.sched.group_units,
-    // which has no handler yet: such a kernel is reported as not simulated
-    // before it runs.
+    // A grouped kernel's group table.
     case bundle::ParamKind::GroupTable:
-      arguments[i].bits = 0;
+      arguments[i].bits = globalPointer(groupTableBuffer, 0);
       break;
     }
   }

@@ -446,6 +446,10 @@ public:
   /// and the amax's (-1: none).
   std::vector<int> scaleBuffers;
   int amaxBuffer = -1;
+  /// Grouped kernels: the group table (-1: none), as the runtime's prep
+  /// kernel writes it before the launch, and the row units it holds.
+  int groupTableBuffer = -1;
+  uint32_t groupRowUnits = 0;
   std::vector<std::unique_ptr<AsyncOp>> asyncOps;
   std::vector<uint32_t> inFlight;
   /// Threads blocked until some asynchronous operation completes.
@@ -701,6 +705,10 @@ inline double accumulate(AccumulatorType type, double previous, double sum) {
   return static_cast<double>(static_cast<float>(previous) +
                              static_cast<float>(sum));
 }
+
+/// The NaN bits written into output and scratch memory before a run (an
+/// element of `bytes` bytes): a still-poisoned element was never written.
+uint64_t poisonBits(unsigned bytes);
 
 /// Integer helpers: `bits` of a value of `type` as signed / masked.
 int64_t toSigned(uint64_t bits, unsigned width);

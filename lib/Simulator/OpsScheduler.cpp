@@ -6,7 +6,12 @@
 // widens), so that the simulator's schedule is the GPU's.
 // gemm.sched.split_k_arrive is an atomic add with acquire-release fences
 // around it: it orders the arriving warpgroup's partial-tile stores before
-// the last arriver's loads.
+// the last arriver's loads. The group-table reads of grouped kernels
+// (gemm.sched.group_units / group_unit) are the lowering's ld.global of the
+// table that the runtime's prep kernel wrote before the launch
+// (gemm/Runtime/GroupTable.h; Machine::setUp builds it with the runtime's
+// code): read-only while the kernel runs, so bounds-checked, not
+// race-checked.
 //
 //===----------------------------------------------------------------------===//
 
@@ -114,6 +119,60 @@ Step streamKWorkers(Exec &e) {
   return Step::Next;
 }
 
+/// `count` 32-bit words at byte `offset` of the group table at global
+/// pointer `pointer`, or a violation (false) when they lie outside it.
+bool loadTableWords(Exec &e, uint64_t pointer, uint64_t offset, unsigned count,
+                    uint32_t *words) {
+  auto [buffer, base] = Machine::globalAddress(pointer);
+  if (buffer < 0 || buffer >= int(e.m.global.size()) ||
+      buffer != e.m.groupTableBuffer) {
+    e.fail(Violation::Kind::Rule, "the table operand is not the group table");
+    return false;
+  }
+  const std::vector<uint8_t> &bytes = e.m.global[buffer].memory.bytes;
+  uint64_t at = base + offset;
+  if (at < base || at + 4 * count > bytes.size()) {
+    e.fail(Violation::Kind::Rule, "reads bytes " + std::to_string(at) + " .. " +
+                                      std::to_string(at + 4 * count) +
+                                      " of the group table, past its " +
+                                      std::to_string(bytes.size()) + " bytes");
+    return false;
+  }
+  std::memcpy(words, &bytes[at], 4 * count);
+  return true;
+}
+
+/// ld.global.b32 of the table's first word: R, the row units.
+Step groupUnits(Exec &e) {
+  uint32_t units;
+  if (!loadTableWords(e, e.bits(0), 0, 1, &units))
+    return Step::Stop;
+  e.setInt(0, units);
+  return Step::Next;
+}
+
+/// ld.global.v4.b32 of entry `unit` at byte 16 + 16 x unit (64-bit
+/// arithmetic, as the lowering): {first row, group's end row, group, 0}.
+/// The prep kernel writes entries 0 .. R - 1 only; the rest of the buffer is
+/// uninitialised on the GPU, so reading an entry at or past R is an error.
+Step groupUnit(Exec &e) {
+  uint64_t unit = u32(e, 1);
+  if (unit >= e.m.groupRowUnits)
+    return e.fail(Violation::Kind::Rule,
+                  "reads row unit " + std::to_string(unit) +
+                      " of the group table, which holds " +
+                      std::to_string(e.m.groupRowUnits) +
+                      " (the prep kernel writes entries 0 .. R - 1 only; "
+                      "the others are uninitialised memory)");
+  uint32_t entry[4];
+  if (!loadTableWords(e, e.bits(0), (unit + 1) * 16, 4, entry))
+    return Step::Stop;
+  e.setInt(0, entry[0]);
+  e.setInt(1, entry[1]);
+  e.setInt(2, entry[2]);
+  return Step::Next;
+}
+
 /// fence.acq_rel.gpu; atom.global.add.u32; fence.acq_rel.gpu: the counter
 /// word orders every arrival before the ones after it.
 Step splitKArrive(Exec &e) {
@@ -164,6 +223,8 @@ Step splitKArrive(Exec &e) {
 
 void sim::registerSchedulerOps(MLIRContext *ctx, HandlerTable &table) {
   addHandler<StaticTileOp>(ctx, table, staticTile);
+  addHandler<GroupUnitCountOp>(ctx, table, groupUnits);
+  addHandler<GroupUnitOp>(ctx, table, groupUnit);
   addHandler<SplitKRangeOp>(ctx, table, splitKRange);
   addHandler<StreamKPlanOp>(ctx, table, streamKPlan);
   addHandler<StreamKShareOp>(ctx, table, streamKShare);

@@ -4,11 +4,13 @@
 #include "Machine.h"
 
 #include "gemm/Bundle/TestData.h"
+#include "gemm/Runtime/GroupTable.h"
 #include "gemm/Runtime/Plan.h"
 
 #include "mlir/IR/Diagnostics.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <random>
@@ -25,7 +27,26 @@ std::string Problem::toString() const {
   if (broadcast)
     text += std::string(" broadcast ") + (broadcast & 1 ? "a" : "") +
             (broadcast & 2 ? "b" : "");
+  if (grouped()) {
+    std::optional<std::vector<uint64_t>> rows = groupRows();
+    text += rows ? " groups=" : " group offsets=";
+    for (size_t i = 0, e = rows ? rows->size() : groupOffsets.size(); i < e;
+         ++i)
+      text += (i ? "," : "") +
+              std::to_string(rows ? int64_t((*rows)[i]) : groupOffsets[i]);
+  }
   return text;
+}
+
+std::optional<std::vector<uint64_t>> Problem::groupRows() const {
+  if (groupOffsets.empty() || groupOffsets.front() != 0 ||
+      groupOffsets.back() != static_cast<int64_t>(m) ||
+      !std::is_sorted(groupOffsets.begin(), groupOffsets.end()))
+    return std::nullopt;
+  std::vector<uint64_t> rows;
+  for (size_t g = 0; g + 1 < groupOffsets.size(); ++g)
+    rows.push_back(uint64_t(groupOffsets[g + 1] - groupOffsets[g]));
+  return rows;
 }
 
 const char *Violation::kindName(Kind kind) {
@@ -264,11 +285,32 @@ ReferenceScales referenceScales(Machine &m) {
   return scales;
 }
 
+/// The group of each row of A and C of a grouped problem (B's entry for the
+/// row), or -1 for a row no group owns, which the kernel must not write:
+/// every row when an offset is invalid (the group table's error, by the
+/// runtime's rule, grouped::groupRows). Empty when not grouped.
+std::vector<int64_t> rowGroups(const Problem &problem) {
+  const std::vector<int64_t> &offsets = problem.groupOffsets;
+  if (offsets.empty())
+    return {};
+  std::vector<int64_t> groups(problem.m, -1);
+  for (size_t g = 0; g + 1 < offsets.size(); ++g)
+    if (!runtime::grouped::groupRows(offsets[g], offsets[g + 1], problem.m)
+             .valid)
+      return groups;
+  for (size_t g = 0; g + 1 < offsets.size(); ++g)
+    for (int64_t row = offsets[g]; row < offsets[g + 1]; ++row)
+      groups[row] = static_cast<int64_t>(g);
+  return groups;
+}
+
 /// Compares C with the exact reference (the sum in double of the products
 /// times their scale factors, then the epilogue region or a rounding to
 /// C's type, for fp8 times the output scale first with saturation), bit
 /// for bit, and the amax (the largest |value| before the output scale)
-/// with the kernel's; dumps C as stored (gemm/Bundle/TestData.h).
+/// with the kernel's; dumps C as stored (gemm/Bundle/TestData.h). A
+/// grouped problem's row takes B's entry of its group; a row of no group
+/// must still hold the poison written before the run.
 void compareWithReference(Machine &m, RunResult &result) {
   const KernelImage &kernel = m.kernel;
   const runtime::MatrixPlan &a = m.plan.kernelMatrix(bundle::Tensor::A);
@@ -290,18 +332,24 @@ void compareWithReference(Machine &m, RunResult &result) {
   bool integerOut = kernel.cType.isInteger(32);
   float amax = 0.0f;
   std::vector<double> aRow(problem.k);
+  std::vector<int64_t> groups = rowGroups(m.options.problem);
+  uint64_t unwritten = poisonBits(bytes);
   for (uint64_t entry = 0; entry < problem.batch; ++entry)
     for (uint64_t row = 0; row < problem.m; ++row) {
-      for (uint64_t i = 0; i < problem.k; ++i)
+      bool owned = groups.empty() || groups[row] >= 0;
+      uint64_t entryB = groups.empty() ? entry : uint64_t(groups[row]);
+      for (uint64_t i = 0; i < problem.k && owned; ++i)
         aRow[i] = inputAt(a, seed, entry, row, i) * scales.aAt(row, i);
       for (uint64_t col = 0; col < problem.n; ++col) {
         double sum = 0;
-        for (uint64_t i = 0; i < problem.k; ++i)
-          sum += aRow[i] * double(inputAt(b, seed, entry, col, i)) *
+        for (uint64_t i = 0; i < problem.k && owned; ++i)
+          sum += aRow[i] * double(inputAt(b, seed, entryB, col, i)) *
                  scales.bAt(col, i);
         uint64_t expected;
         float value = static_cast<float>(sum);
-        if (integerOut) {
+        if (!owned) {
+          expected = unwritten;
+        } else if (integerOut) {
           // s32 sums, exact (wrapping modulo 2^32 as the accumulator).
           expected = codec->encode(
               accumulate(AccumulatorType::get(kernel.cType.getContext(), 64, 8,
@@ -334,14 +382,24 @@ void compareWithReference(Machine &m, RunResult &result) {
           char line[192];
           std::string where =
               problem.batch > 1 ? "[" + std::to_string(entry) + "]" : "";
-          std::snprintf(
-              line, sizeof(line),
-              "C%s[%llu][%llu] = %g (bits 0x%llx), expected %g "
-              "(bits 0x%llx)",
-              where.c_str(), static_cast<unsigned long long>(row),
-              static_cast<unsigned long long>(col), codec->decode(got),
-              static_cast<unsigned long long>(got), codec->decode(expected),
-              static_cast<unsigned long long>(expected));
+          if (!owned)
+            std::snprintf(line, sizeof(line),
+                          "C%s[%llu][%llu] = %g (bits 0x%llx), expected no "
+                          "write (no group owns the row; the poison 0x%llx)",
+                          where.c_str(), static_cast<unsigned long long>(row),
+                          static_cast<unsigned long long>(col),
+                          codec->decode(got),
+                          static_cast<unsigned long long>(got),
+                          static_cast<unsigned long long>(expected));
+          else
+            std::snprintf(
+                line, sizeof(line),
+                "C%s[%llu][%llu] = %g (bits 0x%llx), expected %g "
+                "(bits 0x%llx)",
+                where.c_str(), static_cast<unsigned long long>(row),
+                static_cast<unsigned long long>(col), codec->decode(got),
+                static_cast<unsigned long long>(got), codec->decode(expected),
+                static_cast<unsigned long long>(expected));
           result.mismatchReport.push_back(line);
         }
       }
@@ -379,6 +437,11 @@ RunResult Kernel::run(const RunOptions &options) const {
   problem.n = options.problem.n;
   problem.k = options.problem.k;
   problem.batch = options.problem.batch;
+  // A grouped problem: G groups over the m rows of A and C. The offsets
+  // themselves go into the group table (Machine::setUp), not to the
+  // planner, which refuses invalid ones: the kernel must cope with them.
+  if (options.problem.grouped())
+    problem.groups = options.problem.groupOffsets.size() - 1;
   runtime::PlanOptions planOptions;
   for (bundle::Tensor tensor : {bundle::Tensor::A, bundle::Tensor::B})
     if (options.problem.broadcast & (1u << static_cast<unsigned>(tensor)))
@@ -469,6 +532,35 @@ std::vector<Problem> Kernel::coverageProblems(uint32_t sms) const {
   }
   uint64_t tileM = bm * cm, tileN = bn * cn;
   std::vector<Problem> problems;
+  if (manifest.hasGroups()) {
+    // Grouped kernels (no split-K, stream-K or batch): a row unit is tileM
+    // rows of one group. Empty groups and groups that are not a multiple
+    // of the unit (their last tiles cross the group's end: the masked
+    // stores) in every problem.
+    auto grouped = [&](std::vector<uint64_t> rows, uint64_t n, uint64_t k) {
+      Problem problem;
+      problem.groupOffsets = runtime::grouped::offsetsOf(rows);
+      problem.m = static_cast<uint64_t>(problem.groupOffsets.back());
+      problem.n = n;
+      problem.k = k;
+      return problem;
+    };
+    // More row units than resident clusters (2 resident + 1: the persistent
+    // loop wraps, across groups) and more k-blocks than ring stages.
+    problems.push_back(grouped({tileM * resident + 1, 0, tileM * resident - 7},
+                               tileN, bk * (ring + 2)));
+    // Edge tiles in N, a K tail, a group shorter than a consumer's rows,
+    // one of a unit and a few rows.
+    problems.push_back(grouped({40, 0, tileM + 24}, tileN + 24, bk + 8));
+    // K shorter than one k-block; one group, one tile.
+    problems.push_back(grouped({40}, 40, 8));
+    // Invalid offsets (decreasing at group 1): the table's R is 0 and its
+    // error 2, every CTA finds no unit.
+    Problem invalid = grouped({64, 0, 64}, tileN, bk);
+    invalid.groupOffsets = {0, 64, 32, 128};
+    problems.push_back(invalid);
+    return problems;
+  }
   // More tile units than resident clusters (the persistent loop and the CLC
   // grid wrap) and more k-blocks than ring stages (the ring wraps within a
   // tile and across tiles).

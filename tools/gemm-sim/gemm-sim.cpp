@@ -11,6 +11,7 @@
 
 #include "gemm/Dialect/Gemm/IR/GemmOps.h"
 #include "gemm/Dialect/Gemm/Transforms/Passes.h"
+#include "gemm/Runtime/GroupTable.h"
 #include "gemm/Simulator/Simulator.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -28,9 +29,8 @@
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
 
-#include <cstring>
-
 #include <chrono>
+#include <cstring>
 
 using namespace mlir;
 namespace cl = llvm::cl;
@@ -66,6 +66,18 @@ cl::opt<std::string>
               cl::desc("batched kernels: a, b or ab, the operands given as "
                        "one matrix for every batch entry (batch stride 0)"),
               cl::init(""), cl::cat(category));
+cl::opt<std::string> groups(
+    "groups",
+    cl::desc("grouped kernels: the rows M_g of every group, with --n and --k "
+             "(M is their sum), as gemm-runner takes them: 128,0,77 or "
+             "random:G:TOTAL:SEED"),
+    cl::init(""), cl::cat(category));
+cl::opt<std::string> groupOffsets(
+    "group-offsets",
+    cl::desc("grouped kernels: the G + 1 group offsets into the --m rows of A "
+             "and C, as given (invalid ones too: the kernel must then write "
+             "nothing), e.g. 0,64,32,128"),
+    cl::init(""), cl::cat(category));
 cl::opt<bool> coverage(
     "coverage",
     cl::desc("also run the problems gemm-check-protocol uses for each kernel"),
@@ -105,7 +117,9 @@ cl::opt<bool>
 cl::opt<std::string> dumpDir(
     "dump-dir",
     cl::desc("write each run's C to DIR/KERNEL_MxNxK[xB][_bcAB]_sSEED.bin "
-             "(gemm/Bundle/TestData.h format: C as stored)"),
+             "(gemm/Bundle/TestData.h format: C as stored; a grouped "
+             "problem's M is gM_0-M_1-..., or oO_0-O_1-... for other "
+             "offsets)"),
     cl::init(""), cl::cat(category));
 cl::opt<bool> quiet("quiet", cl::desc("print failures only"), cl::init(false),
                     cl::cat(category));
@@ -127,11 +141,20 @@ std::optional<sim::Problem> parseShape(llvm::StringRef text) {
   return problem;
 }
 
-/// "200x300x136", "200x300x136x3": the problem as a file name part.
+/// "200x300x136", "200x300x136x3", "g128-0-77x256x200": the problem as a
+/// file name part.
 std::string shapeName(const sim::Problem &problem) {
-  std::string name = std::to_string(problem.m) + "x" +
-                     std::to_string(problem.n) + "x" +
-                     std::to_string(problem.k);
+  std::string rows = std::to_string(problem.m);
+  if (problem.grouped()) {
+    std::optional<std::vector<uint64_t>> sizes = problem.groupRows();
+    rows = sizes ? "g" : "o";
+    for (size_t i = 0, e = sizes ? sizes->size() : problem.groupOffsets.size();
+         i < e; ++i)
+      rows += (i ? "-" : "") + std::to_string(sizes ? int64_t((*sizes)[i])
+                                                    : problem.groupOffsets[i]);
+  }
+  std::string name =
+      rows + "x" + std::to_string(problem.n) + "x" + std::to_string(problem.k);
   if (problem.batch != 1)
     name += "x" + std::to_string(problem.batch);
   if (problem.broadcast)
@@ -208,7 +231,58 @@ int main(int argc, char **argv) {
     return 2;
   }
   std::vector<sim::Problem> problems;
-  if (sizeM || sizeN || sizeK) {
+  if (!groups.empty() || !groupOffsets.empty()) {
+    // One grouped problem, as gemm-runner --groups SPEC --n N --k K.
+    sim::Problem problem;
+    if (!groups.empty()) {
+      if (!groupOffsets.empty() || sizeM || batch != 1 || !sizeN || !sizeK) {
+        llvm::errs() << "gemm-sim: --groups gives the rows of every group (M "
+                        "is their sum): give --n and --k, not --m, --batch "
+                        "or --group-offsets\n";
+        return 2;
+      }
+      std::string error;
+      std::optional<std::vector<uint64_t>> rows =
+          ::gemm::runtime::grouped::tryParseGroups(groups, error);
+      if (!rows) {
+        llvm::errs() << "gemm-sim: " << error << "\n";
+        return 2;
+      }
+      problem.groupOffsets = ::gemm::runtime::grouped::offsetsOf(*rows);
+      problem.m = static_cast<uint64_t>(problem.groupOffsets.back());
+    } else {
+      if (!sizeM || !sizeN || !sizeK || batch != 1) {
+        llvm::errs() << "gemm-sim: --group-offsets needs --m (the rows of A "
+                        "and C), --n and --k, and no --batch\n";
+        return 2;
+      }
+      llvm::SmallVector<llvm::StringRef> fields;
+      llvm::StringRef(groupOffsets).split(fields, ',');
+      for (llvm::StringRef field : fields) {
+        int64_t offset;
+        if (field.trim().getAsInteger(10, offset)) {
+          llvm::errs() << "gemm-sim: --group-offsets: '" << field
+                       << "' is not an integer\n";
+          return 2;
+        }
+        problem.groupOffsets.push_back(offset);
+      }
+      if (problem.groupOffsets.size() < 2) {
+        llvm::errs() << "gemm-sim: --group-offsets needs G + 1 >= 2 "
+                        "offsets\n";
+        return 2;
+      }
+      problem.m = sizeM;
+    }
+    if (!problem.m) {
+      llvm::errs() << "gemm-sim: every group is empty (M = 0); give at least "
+                      "one row\n";
+      return 2;
+    }
+    problem.n = sizeN;
+    problem.k = sizeK;
+    problems.push_back(problem);
+  } else if (sizeM || sizeN || sizeK) {
     if (!sizeM || !sizeN || !sizeK) {
       llvm::errs() << "gemm-sim: give all of --m, --n and --k (each >= 1)\n";
       return 2;

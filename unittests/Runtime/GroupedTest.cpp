@@ -93,6 +93,15 @@ TEST(GroupTable, InvalidOffsetsGiveNoUnitsAndTheGroup) {
   EXPECT_EQ(table[1], 2u);
 }
 
+TEST(GroupTable, EntriesOfATableOfItsBytes) {
+  // The capacity the prep kernel and the simulator give buildGroupTable /
+  // writeUnit for the planner's buffer: its entries after the header.
+  EXPECT_EQ(tableEntries(tableBytes(505, 4, 128)), maxRowUnits(505, 4, 128));
+  EXPECT_EQ(tableEntries(tableBytes(1, 1, 64)), 2u);
+  EXPECT_EQ(tableEntries(16), 0u);
+  EXPECT_EQ(tableEntries(0), 0u);
+}
+
 TEST(GroupTable, CheckOffsets) {
   EXPECT_THAT(checkGroupOffsets({0, 128, 128, 205}, 205), IsEmpty());
   EXPECT_THAT(checkGroupOffsets({0}, 10),
@@ -128,6 +137,12 @@ TEST(GroupTable, ParseGroups) {
               HasSubstr("the generator is random:G:totalM:seed"));
   EXPECT_THAT(message("12,x,3"), HasSubstr("group size 'x' is not a "
                                            "non-negative integer"));
+  // Without exceptions (gemm-sim): the same rows or the same message.
+  std::string error;
+  EXPECT_THAT(*tryParseGroups("128,0,77", error), ElementsAre(128, 0, 77));
+  EXPECT_EQ(error, "");
+  EXPECT_EQ(tryParseGroups("12,x,3", error), std::nullopt);
+  EXPECT_EQ(error, message("12,x,3"));
   EXPECT_THAT(message(""), HasSubstr("is not a non-negative integer"));
 }
 

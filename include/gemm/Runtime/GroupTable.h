@@ -27,6 +27,7 @@
 #define GEMM_RUNTIME_GROUPTABLE_H
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -53,6 +54,11 @@ maxRowUnits(uint64_t rows, uint64_t groups, uint64_t unitRows) {
 GEMM_GROUP_HOST_DEVICE inline uint64_t
 tableBytes(uint64_t rows, uint64_t groups, uint64_t unitRows) {
   return 4 * (HeaderWords + EntryWords * maxRowUnits(rows, groups, unitRows));
+}
+
+/// The entries a table of `tableBytes` bytes holds after its header.
+GEMM_GROUP_HOST_DEVICE inline uint64_t tableEntries(uint64_t tableBytes) {
+  return tableBytes / 16 > 0 ? tableBytes / 16 - 1 : 0;
 }
 
 /// Group g's rows [begin, end) and whether its offsets are valid: 0 <=
@@ -118,6 +124,11 @@ std::vector<int64_t> offsetsOf(const std::vector<uint64_t> &rowsPerGroup);
 /// (G groups of random sizes, summing to `total`, as a router with uneven
 /// load: some groups empty). Throws Error(Usage) naming what is wrong.
 std::vector<uint64_t> parseGroups(const std::string &spec);
+
+/// parseGroups for callers built without exceptions (the MLIR tools): the
+/// rows, or nullopt with the message in `error`.
+std::optional<std::vector<uint64_t>> tryParseGroups(const std::string &spec,
+                                                    std::string &error);
 
 } // namespace gemm::runtime::grouped
 

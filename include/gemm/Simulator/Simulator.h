@@ -69,7 +69,18 @@ struct Problem {
   /// stride is 0 (one matrix read by every entry): bit 0 A, bit 1 B.
   uint64_t batch = 1;
   unsigned broadcast = 0;
-  /// "m=200 n=300 k=136" (+ " batch=3", " broadcast a|b|ab").
+  /// Grouped kernels (gemm.matmul ... grouped): the G + 1 group offsets into
+  /// the m rows of A and C, group g owning rows [offsets[g], offsets[g + 1])
+  /// and entry g of B; empty when not grouped. They may be invalid
+  /// (decreasing, negative, past m): the group table then says so (its
+  /// error word) and the kernel must write nothing.
+  std::vector<int64_t> groupOffsets;
+  bool grouped() const { return !groupOffsets.empty(); }
+  /// The groups' rows M_g when the offsets are a prefix sum from 0 to m
+  /// (what gemm-runner --groups takes); nullopt otherwise.
+  std::optional<std::vector<uint64_t>> groupRows() const;
+  /// "m=200 n=300 k=136" (+ " batch=3", " broadcast a|b|ab", " groups=128,0,72"
+  /// (M_g) or " group offsets=0,100,50,200" when they do not cover 0 .. m).
   std::string toString() const;
 };
 

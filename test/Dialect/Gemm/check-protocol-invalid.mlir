@@ -44,6 +44,20 @@ module attributes {gemm.test.plant_bug = "missing-release"} {
 
 // -----
 
+// The same bug in a grouped (MoE) kernel, whose schedule walks the row
+// units of its group table: found on the check's first grouped problem
+// (ragged groups, an empty one, more row units than the CTAs).
+module attributes {gemm.test.plant_bug = "missing-release"} {
+  // expected-error @+4 {{protocol violation (deadlock): deadlock: 257 thread(s) can never proceed, e.g. CTA 0 producer (thread 0) [kernel grouped_missing_release, m=250 n=128 k=256 groups=129,0,121, grid 1 CTAs of 384 threads, deterministic schedule]}}
+  // expected-note @+3 {{1 thread(s) wait here, e.g. CTA 0 producer (thread 0) ('gemm.pipeline.producer_acquire')}}
+  // expected-note @+2 {{256 thread(s) wait here, e.g. CTA 0 consumer 0 (thread 128) ('gemm.pipeline.consumer_wait')}}
+  // expected-note @+1 {{counterexample trace:}}
+  gemm.matmul @grouped_missing_release a(bf16, row) b(bf16, col) c(bf16, row) acc(f32) grouped
+      config(#gemm.config<arch = sm_90a, tile = [128, 128, 64], stages = 2>)
+}
+
+// -----
+
 // A one-stage ring with a WGMMA lookahead of one group: the consumer holds
 // the only stage (its WGMMA is in flight) while it waits for the next fill.
 module attributes {gemm.test.plant_bug = "single-stage"} {

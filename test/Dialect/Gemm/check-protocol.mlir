@@ -11,8 +11,10 @@
 // CHECK-DAG: gemm-check-protocol: split_k: 5 problem(s), 10 run(s), {{[0-9.]+}} s
 // CHECK-DAG: gemm-check-protocol: pair_clc: 3 problem(s), 6 run(s), {{[0-9.]+}} s
 // CHECK-DAG: gemm-check-protocol: batched_mn: 5 problem(s), 10 run(s), {{[0-9.]+}} s
+// CHECK-DAG: gemm-check-protocol: grouped: 4 problem(s), 8 run(s), {{[0-9.]+}} s{{$}}
 // CHECK-NOT: violation
 // CHECK-NOT: error
+// CHECK-NOT: warning
 //
 // Without random runs, on a bigger GPU, and with the exhaustive exploration
 // of the order-dependent operations (split-K arrivals, CLC responses) of the
@@ -21,6 +23,7 @@
 // OPTIONS-DAG: gemm-check-protocol: split_k: 5 problem(s), {{([6-9]|1[0-3])}} run(s)
 // OPTIONS-DAG: gemm-check-protocol: pair_clc: 3 problem(s), {{[4-9]|1[01]}} run(s)
 // OPTIONS-DAG: gemm-check-protocol: batched_mn: 5 problem(s), 5 run(s)
+// OPTIONS-DAG: gemm-check-protocol: grouped: 4 problem(s), 4 run(s)
 // OPTIONS-NOT: violation
 
 gemm.matmul @coop a(bf16, row) b(bf16, col) c(bf16, row) acc(f32)
@@ -34,3 +37,8 @@ gemm.matmul @pair_clc a(bf16, row) b(bf16, col) c(bf16, row) acc(f32)
 // broadcast A).
 gemm.matmul @batched_mn a(bf16, col) b(bf16, row) c(bf16, col) acc(f32) batched
     config(#gemm.config<arch = sm_90a, tile = [128, 128, 64], cluster = [2, 1]>)
+// Grouped (MoE), pingpong in a 1x2 cluster: its own four problems (ragged
+// groups with an empty one and more row units than the CTAs, edges in N
+// with a K tail, one small group, invalid offsets: R = 0, nothing to do).
+gemm.matmul @grouped a(bf16, row) b(bf16, col) c(bf16, row) acc(f32) grouped
+    config(#gemm.config<arch = sm_90a, tile = [64, 128, 64], cluster = [1, 2], schedule = pingpong>)
