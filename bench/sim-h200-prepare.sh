@@ -16,103 +16,110 @@
 # and the three batched low-precision kernels on the batched problems;
 # their scale factors are the powers of two of gemm/Bundle/TestData.h
 # (gemm-runner --inputs small-int gives the GPU the same), and a kernel
-# with an amax output also writes its amax. PART=sm90 compiles only the
-# first set (the comparison of 2026-11-24), PART=lowp only the second.
+# with an amax output also writes its amax; and the eight grouped (MoE)
+# kernels of bench/kernels/sm90-grouped.mlir on the ragged groups of
+# bench/shapes/sim-h200-grouped.txt (empty groups, groups that are not a
+# multiple of the tile: the masked stores of the tiles crossing a group's
+# end). PART=sm90 compiles only the first set (the comparison of
+# 2026-11-24), PART=lowp only the direct and low-precision ones,
+# PART=grouped only the grouped ones.
 #
 #   bench/sim-h200-prepare.sh [OUT_DIR] [SEED]     # default .bundles/sim-h200 1
 #
 # Writes OUT_DIR/bundles/NAME.{ptx,cubin,json},
 # OUT_DIR/sim/NAME_MxNxK[xB][_bcX]_sSEED.bin (gemm/Bundle/TestData.h dumps,
-# C as stored) and .amax (the amax's f32 bits in hex, then its value),
-# OUT_DIR/sim.log; and .device/ with the nlohmann-json .deb the GPU machine
-# builds gemm-runner with, if missing.
+# C as stored; a grouped problem's M is gM_0-M_1-..., its groups' rows) and
+# .amax (the amax's f32 bits in hex, then its value), OUT_DIR/sim.log; and
+# .device/ with the nlohmann-json .deb the GPU machine builds gemm-runner
+# with, if missing.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 out=${1:-$root/.bundles/sim-h200}
 seed=${2:-1}
 part=${PART:-all}
-case "$part" in all | sm90 | lowp) ;; *) echo "PART: all, sm90 or lowp"; exit 2 ;; esac
+case "$part" in all | sm90 | lowp | grouped) ;;
+  *) echo "PART: all, sm90, lowp or grouped"; exit 2 ;; esac
 bin=${GEMM_BIN:-$root/build/bin}
+kernels=$root/bench/kernels
+shapes=$root/bench/shapes
 mkdir -p "$out/bundles" "$out/sim"
 rm -f "$out"/bundles/* "$out"/sim/* "$out"/*.mlir
 : > "$out/sim.log"
 
-# Reads a shapes file (M N K [BATCH [BROADCAST]] per line) into `rows`.
-read_shapes() {
-  rows=()
-  while read -r line; do
-    [[ -z "$line" || "$line" == \#* ]] && continue
-    rows+=("$line")
-  done < "$1"
+# Compiles every kernel of each file to bundles.
+compile() {
+  local file
+  for file in "$@"; do
+    "$bin/gemm-opt" "$file" --gemm-to-ptx="output-dir=$out/bundles" -o /dev/null
+  done
 }
 
-if [ "$part" != lowp ]; then
+# One gemm-sim call on FILE with the options after it; a failing run is
+# a FAIL line of the log.
+run_sim() {
+  local file=$1
+  shift
+  "$bin/gemm-sim" "$file" "$@" --sms 8 --seed "$seed" --dump-dir "$out/sim" \
+    >> "$out/sim.log" || echo "FAIL gemm-sim exit $?: $file $*" >> "$out/sim.log"
+}
 
-layouts=(sm90_bf16_ambkcr_128x256_coop_c2x1 sm90_bf16_akbncr_64x256_pingpong_c1x2
-         sm90_f16_ambncr_128x128_pingpong sm90_bf16_akbkcc_128x128_coop_f32out
-         sm90_bf16_ambkcc_64x128_pingpong_k2 sm90_bf16_akbncc_128x256_coop_c2x1_sk
-         sm90_bf16_ambncc_128x256_coop)
-# The chosen layout kernels (each gemm.matmul is its line and the config's).
-for name in "${layouts[@]}"; do
-  grep -A1 "^gemm.matmul @$name " "$root/bench/kernels/sm90-layouts.mlir" \
-    || { echo "no kernel $name in bench/kernels/sm90-layouts.mlir"; exit 1; }
-done > "$out/layouts.mlir"
+# Simulates the kernels of FILE (gemm-sim options after SHAPES, e.g.
+# --kernel NAME) on every problem of the shapes file SHAPES: "M N K" lines
+# together in one call, "M N K BATCH [BROADCAST]" (a batch, BROADCAST a or
+# b) and "gM_0,M_1,... N K" (a grouped problem, the rows of each group as
+# gemm-runner --groups takes them) one call each.
+simulate() {
+  local file=$1 list=$2 first n k batch broadcast plain=()
+  shift 2
+  while read -r first n k batch broadcast; do
+    [[ -z "$first" || "$first" == \#* ]] && continue
+    if [[ "$first" == g* ]]; then
+      run_sim "$file" "$@" --groups "${first#g}" --n "$n" --k "$k"
+    elif [ -n "$batch" ]; then
+      run_sim "$file" "$@" --shape "${first}x${n}x${k}x${batch}" \
+        ${broadcast:+--broadcast "$broadcast"}
+    else
+      plain+=(--shape "${first}x${n}x${k}")
+    fi
+  done < "$list"
+  [ ${#plain[@]} -eq 0 ] || run_sim "$file" "$@" "${plain[@]}"
+}
 
-for file in "$root/bench/kernels/sm90.mlir" "$out/layouts.mlir" \
-            "$root/bench/kernels/sm90-batched.mlir"; do
-  "$bin/gemm-opt" "$file" --gemm-to-ptx="output-dir=$out/bundles" -o /dev/null
-done
-
-shapes=()
-read_shapes "$root/bench/shapes/sim-h200.txt"
-for row in "${rows[@]}"; do
-  read -r m n k _ <<< "$row"
-  shapes+=(--shape "${m}x${n}x${k}")
-done
-for file in "$root/bench/kernels/sm90.mlir" "$out/layouts.mlir"; do
-  "$bin/gemm-sim" "$file" "${shapes[@]}" --sms 8 --seed "$seed" \
-    --dump-dir "$out/sim" >> "$out/sim.log"
-done
-read_shapes "$root/bench/shapes/sim-h200-batched.txt"
-for row in "${rows[@]}"; do
-  read -r m n k batch broadcast <<< "$row"
-  "$bin/gemm-sim" "$root/bench/kernels/sm90-batched.mlir" --sms 8 \
-    --shape "${m}x${n}x${k}x${batch}" ${broadcast:+--broadcast "$broadcast"} \
-    --seed "$seed" --dump-dir "$out/sim" >> "$out/sim.log"
-done
+if [ "$part" = all ] || [ "$part" = sm90 ]; then
+  layouts=(sm90_bf16_ambkcr_128x256_coop_c2x1 sm90_bf16_akbncr_64x256_pingpong_c1x2
+           sm90_f16_ambncr_128x128_pingpong sm90_bf16_akbkcc_128x128_coop_f32out
+           sm90_bf16_ambkcc_64x128_pingpong_k2 sm90_bf16_akbncc_128x256_coop_c2x1_sk
+           sm90_bf16_ambncc_128x256_coop)
+  # The chosen layout kernels (each gemm.matmul is its line and the config's).
+  for name in "${layouts[@]}"; do
+    grep -A1 "^gemm.matmul @$name " "$kernels/sm90-layouts.mlir" \
+      || { echo "no kernel $name in bench/kernels/sm90-layouts.mlir"; exit 1; }
+  done > "$out/layouts.mlir"
+  compile "$kernels/sm90.mlir" "$out/layouts.mlir" "$kernels/sm90-batched.mlir"
+  simulate "$kernels/sm90.mlir" "$shapes/sim-h200.txt"
+  simulate "$out/layouts.mlir" "$shapes/sim-h200.txt"
+  simulate "$kernels/sm90-batched.mlir" "$shapes/sim-h200-batched.txt"
 fi
 
-if [ "$part" != sm90 ]; then
-# The direct and low-precision kernels (issue 19's second part).
-for file in "$root/bench/kernels/direct.mlir" \
-            "$root/bench/kernels/sm90-lowp.mlir"; do
-  "$bin/gemm-opt" "$file" --gemm-to-ptx="output-dir=$out/bundles" -o /dev/null
-done
-shapes=()
-read_shapes "$root/bench/shapes/sim-h200-lowp.txt"
-for row in "${rows[@]}"; do
-  read -r m n k _ <<< "$row"
-  shapes+=(--shape "${m}x${n}x${k}")
-done
-for file in "$root/bench/kernels/direct.mlir" \
-            "$root/bench/kernels/sm90-lowp.mlir"; do
-  "$bin/gemm-sim" "$file" "${shapes[@]}" --sms 8 --seed "$seed" \
-    --dump-dir "$out/sim" >> "$out/sim.log"
-done
-batched=()
-for name in $(sed -n 's/^gemm.matmul @\([a-z0-9_]*\) .* batched$/\1/p' \
-                "$root/bench/kernels/sm90-lowp.mlir"); do
-  batched+=(--kernel "$name")
-done
-read_shapes "$root/bench/shapes/sim-h200-batched.txt"
-for row in "${rows[@]}"; do
-  read -r m n k batch broadcast <<< "$row"
-  "$bin/gemm-sim" "$root/bench/kernels/sm90-lowp.mlir" "${batched[@]}" \
-    --sms 8 --shape "${m}x${n}x${k}x${batch}" \
-    ${broadcast:+--broadcast "$broadcast"} \
-    --seed "$seed" --dump-dir "$out/sim" >> "$out/sim.log"
-done
+if [ "$part" = all ] || [ "$part" = lowp ]; then
+  # The direct and low-precision kernels (issue 19's second part).
+  compile "$kernels/direct.mlir" "$kernels/sm90-lowp.mlir"
+  simulate "$kernels/direct.mlir" "$shapes/sim-h200-lowp.txt"
+  simulate "$kernels/sm90-lowp.mlir" "$shapes/sim-h200-lowp.txt"
+  batched=()
+  for name in $(sed -n 's/^gemm.matmul @\([a-z0-9_]*\) .* batched$/\1/p' \
+                  "$kernels/sm90-lowp.mlir"); do
+    batched+=(--kernel "$name")
+  done
+  simulate "$kernels/sm90-lowp.mlir" "$shapes/sim-h200-batched.txt" "${batched[@]}"
 fi
+
+if [ "$part" = all ] || [ "$part" = grouped ]; then
+  # The grouped (MoE) kernels on ragged groups.
+  compile "$kernels/sm90-grouped.mlir"
+  simulate "$kernels/sm90-grouped.mlir" "$shapes/sim-h200-grouped.txt"
+fi
+
 grep '^gemm-sim:' "$out/sim.log"
 if grep -q '^FAIL' "$out/sim.log"; then
   echo "the simulator failed (see $out/sim.log)"; exit 1

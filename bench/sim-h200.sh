@@ -3,7 +3,10 @@
 # bench/sim-h200-prepare.sh on the simulator's problems with the same
 # small-integer inputs (gemm-runner --inputs small-int) and compares C with
 # the simulator's bit for bit (--expect-c): the SM90 kernels, seven operand
-# layouts and the batched kernels (broadcast operands included). Every sum is exact in f32 with
+# layouts, the batched kernels (broadcast operands included) and the grouped
+# (MoE) kernels on ragged groups (gemm-runner --groups, from the dump's
+# name: gM_0-M_1-...xNxK; the runner's group table comes from its prep
+# kernel on the GPU, the simulator's from the same code on the CPU). Every sum is exact in f32 with
 # these inputs, so any difference is a real disagreement between the
 # simulator's model of the kernel IR and the GPU running its PTX. The GPU's
 # grid (132 SMs) differs from the simulator's (8): C must not depend on it.
@@ -31,9 +34,11 @@ build_gemm_runner "$results/build.log" || exit 2
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$results/gpu.txt"
 
 # One comparison: the dump's kernel, problem and seed from its name
-# (NAME_MxNxK[xB][_bcX]_sSEED); prints "NAME PROBLEM: RESULT".
+# (NAME_MxNxK[xB][_bcX]_sSEED, M gM_0-M_1-... for a grouped problem);
+# prints "NAME PROBLEM: RESULT".
 compare_one() {
   local dump=$1 base seed rest broadcast shape name m n k batch log args rc line
+  local groups
   base=$(basename "$dump" .bin)
   seed=${base##*_s}
   rest=${base%_s*}
@@ -46,7 +51,12 @@ compare_one() {
   shape=${rest##*_}
   name=${rest%_*}
   IFS=x read -r m n k batch <<< "$shape"
-  args=(--m "$m" --n "$n" --k "$k")
+  if [[ "$m" == g* ]]; then
+    groups=${m#g}
+    args=(--groups "${groups//-/,}" --n "$n" --k "$k")
+  else
+    args=(--m "$m" --n "$n" --k "$k")
+  fi
   [ -n "$batch" ] && args+=(--batch "$batch")
   # Batch strides are not for staged (unaligned, copied) matrices: pad them.
   [ -n "$broadcast" ] && args+=(--batch-strides "$broadcast" --unaligned pad)
