@@ -237,11 +237,13 @@ def test_grouped_mm_matches_torch_grouped_mm(b_major):
     if b_major == "n":
         w = w.contiguous()                     # [G, K, N] row-major: N-major B
     c = gemm.grouped_mm(a, w, offs)
-    if hasattr(torch, "_grouped_mm"):
-        ref = torch._grouped_mm(a, w, offs=offs)
-        err = ((c.double() - ref.double()).norm() / ref.double().norm()).item()
-        assert err <= 1e-2
     _assert_matches(c, a, b, sizes, TOLERANCE["bf16"])
+    try:
+        ref = torch._grouped_mm(a, w, offs=offs)
+    except (AttributeError, RuntimeError):   # torch's own limits (e.g. its B layouts)
+        return
+    err = ((c.double() - ref.double()).norm() / ref.double().norm()).item()
+    assert err <= 1e-2
 
 
 @pytest.mark.gpu
