@@ -77,21 +77,9 @@ grep -v ": exit 0 " "$results/sanitizer/summary.txt" > /dev/null && status=1
 echo "sanitizers done ($(elapsed))"
 
 # ---- speed: MoE shapes, ours and cuBLASLt per group, then torch ----------
-# Uniform random top-k routing of the tokens (seeded): the rows per expert.
-python3 - > "$results/bench/plan.txt" <<'PY'
-import random
-def route(experts, tokens, top, seed):
-    rng = random.Random(seed)
-    rows = [0] * experts
-    for _ in range(tokens):
-        for e in rng.sample(range(experts), top):
-            rows[e] += 1
-    return ",".join(map(str, rows))
-print("moe8_14336x4096", 14336, 4096, route(8, 8192, 2, 1))
-print("moe64_2048x7168", 2048, 7168, route(64, 16384, 8, 2))
-print("moe256_2048x7168", 2048, 7168, route(256, 16384, 8, 3))
-print("moe128_768x2048", 768, 2048, route(128, 16384, 8, 4))
-PY
+# Uniform random top-k routing of the tokens (seeded): the rows per expert
+# (bench/grouped-torch.py --set issue).
+python3 "$root/bench/grouped-torch.py" --write-plan "$results/bench/plan.txt" --set issue
 while read -r name n k groups; do
   for bundle in sm90_bf16_grouped_128x256_coop sm90_bf16_grouped_128x256_coop_c2x1 \
                 sm90_bf16_grouped_128x256_coop_c1x2 sm90_bf16_grouped_128x128_coop \

@@ -1,28 +1,97 @@
-"""torch._grouped_mm on the grouped problems of bench/grouped-h200.sh.
+"""torch._grouped_mm on grouped (MoE) problems, alone or against ours.
 
-Reads lines "NAME N K M_0,M_1,..." (the groups' rows) from a plan file and
-times torch._grouped_mm(A [sum M_g, K], B [G, N, K] viewed as [G, K, N],
-offs = the groups' end offsets, int32) with CUDA events, bf16, the same
-group sizes the runner gets. Prints one JSON object per line: name, G, rows,
-median/min ms, TFLOP/s (2 x rows x N x K / median).
+Plan files have lines "NAME N K M_0,M_1,..." (the groups' rows). Problems
+are A [sum M_g, K], B [G, N, K] viewed as [G, K, N] (K-major storage),
+offs = the groups' end offsets (int32), bf16.
 
   python3 bench/grouped-torch.py PLAN [--iters 20] [--warmup 5]
+      times torch._grouped_mm alone with CUDA events (bench/grouped-h200.sh
+      compares it with gemm-runner's times); one JSON object per line: name,
+      G, rows, median/min ms, TFLOP/s (2 x rows x N x K / median), and a
+      spot check against per-group matmuls.
+  python3 bench/grouped-torch.py PLAN --vs-gemm [--iters 20] [--warmup 5]
+      times the gemm package's pick (gemm.grouped_mm, the dispatcher's
+      grouped kernel with its prep kernel) and torch._grouped_mm in one
+      process on the same tensors, alternating the two every repetition;
+      medians, TFLOP/s, ours/torch, the kernel picked and the relative
+      difference of the two results.
+  python3 bench/grouped-torch.py --write-plan FILE --set issue|test
+      the problems: "issue", the issue's four MoE shapes (8 experts x 14336
+      x 4096 top-2 of 8192 tokens; 64 and 256 experts x 2048 x 7168 top-8
+      of 16384; 128 experts x 768 x 2048 top-8 of 16384), uniform random
+      top-k routing with seeds 1-4 (the problems the grouped kernels and
+      the dispatcher's grouped residuals were measured on); "test", MoE
+      problems drawn with seed 20261124 (experts, N, K, tokens, top-k and
+      the routing), which the kernel choice was not tuned on.
 """
 import argparse
 import json
+import random
 import statistics
 
-import torch
+
+def route(experts, tokens, top, seed):
+    """Rows per expert of uniform random top-k routing (seeded)."""
+    rng = random.Random(seed)
+    rows = [0] * experts
+    for _ in range(tokens):
+        for e in rng.sample(range(experts), top):
+            rows[e] += 1
+    return rows
 
 
-def time_one(n, k, sizes, iters, warmup):
-    rows = sum(sizes)
-    g = len(sizes)
+def issue_set():
+    return [("moe8_14336x4096", 14336, 4096, route(8, 8192, 2, 1)),
+            ("moe64_2048x7168", 2048, 7168, route(64, 16384, 8, 2)),
+            ("moe256_2048x7168", 2048, 7168, route(256, 16384, 8, 3)),
+            ("moe128_768x2048", 768, 2048, route(128, 16384, 8, 4))]
+
+
+def test_set(count=8, seed=20261124):
+    """MoE problems of the sizes models use, drawn at random; B at most 8
+    GB and A at most 2 GB so that each fits beside the others."""
+    rng = random.Random(seed)
+    out = []
+    while len(out) < count:
+        experts = rng.choice([8, 16, 32, 60, 64, 128, 160, 256])
+        n = rng.choice([768, 1024, 1408, 1536, 2048, 2816, 4096, 7168, 14336])
+        k = rng.choice([1024, 2048, 3072, 4096, 5120, 7168])
+        tokens = rng.choice([2048, 4096, 8192, 16384, 32768])
+        top = rng.choice([t for t in (1, 2, 4, 6, 8) if t <= experts])
+        if experts * n * k * 2 > 8 << 30 or tokens * top * k * 2 > 2 << 30:
+            continue
+        name = f"test_e{experts}_n{n}_k{k}_t{tokens}_top{top}"
+        out.append((name, n, k, route(experts, tokens, top, rng.randrange(1 << 30))))
+    return out
+
+
+def tensors(n, k, sizes):
+    import torch
+    rows, g = sum(sizes), len(sizes)
     a = torch.randn(rows, k, device="cuda", dtype=torch.bfloat16)
     b = torch.randn(g, n, k, device="cuda", dtype=torch.bfloat16)
-    ends = torch.tensor(sizes, device="cuda", dtype=torch.int64).cumsum(0)
-    offs = ends.to(torch.int32)
-    bt = b.transpose(-2, -1)  # [G, K, N], K-major storage: B[g] is N x K
+    offs = torch.tensor(sizes, device="cuda", dtype=torch.int64).cumsum(0).to(torch.int32)
+    return a, b, offs, b.transpose(-2, -1)   # [G, K, N], K-major storage
+
+
+def spot_error(out, a, b, sizes):
+    """Relative error of the first and last non-empty groups against
+    per-group matmuls."""
+    starts = [0]
+    for m in sizes:
+        starts.append(starts[-1] + m)
+    filled = [i for i, m in enumerate(sizes) if m]
+    err = 0.0
+    for gi in filled[:1] + filled[-1:]:
+        s, e = starts[gi], starts[gi + 1]
+        ref = a[s:e].float() @ b[gi].float().t()
+        err = max(err, ((out[s:e].float() - ref).norm() / ref.norm()).item())
+    return err
+
+
+def time_torch(n, k, sizes, iters, warmup):
+    import torch
+    a, b, offs, bt = tensors(n, k, sizes)
     for _ in range(warmup):
         torch._grouped_mm(a, bt, offs=offs)
     torch.cuda.synchronize()
@@ -35,26 +104,69 @@ def time_one(n, k, sizes, iters, warmup):
         stop.record()
         stop.synchronize()
         times.append(start.elapsed_time(stop))
-    # Spot check against per-group matmuls (first and last non-empty group).
     out = torch._grouped_mm(a, bt, offs=offs)
-    starts = [0] + ends.tolist()[:-1]
-    err = 0.0
-    for gi in [i for i, m in enumerate(sizes) if m][:1] + [i for i, m in enumerate(sizes) if m][-1:]:
-        s, e = starts[gi], starts[gi] + sizes[gi]
-        ref = a[s:e].float() @ b[gi].float().t()
-        err = max(err, ((out[s:e].float() - ref).norm() / ref.norm()).item())
     med = statistics.median(times)
-    return {"G": g, "rows": rows, "n": n, "k": k, "median_ms": med,
+    rows = sum(sizes)
+    return {"G": len(sizes), "rows": rows, "n": n, "k": k, "median_ms": med,
             "min_ms": min(times), "tflops": 2.0 * rows * n * k / (med * 1e9),
-            "spot_rel_err": err}
+            "spot_rel_err": spot_error(out, a, b, sizes)}
+
+
+def time_vs_gemm(n, k, sizes, iters, warmup):
+    """Ours (gemm.grouped_mm) and torch._grouped_mm alternating on the same
+    tensors, each repetition timed with its own CUDA events."""
+    import torch
+    import gemm
+    a, b, offs, bt = tensors(n, k, sizes)
+    rows, groups = sum(sizes), len(sizes)
+    calls = {"ours": lambda: gemm.grouped_mm(a, bt, offs),
+             "torch": lambda: torch._grouped_mm(a, bt, offs=offs)}
+    for _ in range(warmup):
+        for call in calls.values():
+            call()
+    torch.cuda.synchronize()
+    times = {name: [] for name in calls}
+    for rep in range(iters):
+        order = list(calls) if rep % 2 == 0 else list(reversed(list(calls)))
+        for name in order:
+            start = torch.cuda.Event(enable_timing=True)
+            stop = torch.cuda.Event(enable_timing=True)
+            start.record()
+            calls[name]()
+            stop.record()
+            stop.synchronize()
+            times[name].append(start.elapsed_time(stop))
+    ours, theirs = calls["ours"](), calls["torch"]()
+    torch.cuda.synchronize()
+    diff = ((ours.float() - theirs.float()).norm() / theirs.float().norm()).item()
+    flop = 2.0 * rows * n * k
+    result = {"G": groups, "rows": rows, "n": n, "k": k,
+              "kernel": gemm.select(rows, n, k, layouts="row,col,row",
+                                    groups=groups, device=a.device.index).config.name,
+              "ours_vs_torch_rel_diff": diff, "ours_spot_rel_err": spot_error(ours, a, b, sizes)}
+    for name, values in times.items():
+        med = statistics.median(values)
+        result[name] = {"median_ms": med, "min_ms": min(values),
+                        "tflops": flop / (med * 1e9)}
+    result["ours_over_torch"] = result["ours"]["tflops"] / result["torch"]["tflops"]
+    return result
 
 
 def main():
     parser = argparse.ArgumentParser()
-    parser.add_argument("plan")
+    parser.add_argument("plan", nargs="?")
     parser.add_argument("--iters", type=int, default=20)
     parser.add_argument("--warmup", type=int, default=5)
+    parser.add_argument("--vs-gemm", action="store_true")
+    parser.add_argument("--write-plan")
+    parser.add_argument("--set", choices=["issue", "test"], default="issue")
     args = parser.parse_args()
+    if args.write_plan:
+        with open(args.write_plan, "w") as f:
+            for name, n, k, sizes in issue_set() if args.set == "issue" else test_set():
+                f.write(f"{name} {n} {k} {','.join(map(str, sizes))}\n")
+        return
+    import torch
     for line in open(args.plan):
         if not line.strip() or line.startswith("#"):
             continue
@@ -62,7 +174,8 @@ def main():
         sizes = [int(x) for x in groups.split(",")]
         result = {"name": name}
         try:
-            result.update(time_one(int(n), int(k), sizes, args.iters, args.warmup))
+            timer = time_vs_gemm if args.vs_gemm else time_torch
+            result.update(timer(int(n), int(k), sizes, args.iters, args.warmup))
         except Exception as e:  # report, go on with the next problem
             result["error"] = f"{type(e).__name__}: {e}"
         print(json.dumps(result), flush=True)

@@ -8,6 +8,15 @@
 #
 #   bench/python-h200.sh RESULTS
 #
+# PART=grouped (one call of about 5 minutes): installs the package only (no
+# gemm-runner), runs the grouped tests (python/tests/test_grouped.py, GPU
+# ones included) and times the dispatcher's grouped pick (gemm.grouped_mm)
+# against torch._grouped_mm in one process, alternating the two every
+# repetition (bench/grouped-torch.py --vs-gemm), on the issue's four MoE
+# problems and on MoE problems drawn with another seed that the kernel
+# choice was not tuned on; RESULTS/grouped.md has the tables. ITERS
+# (default 20) sets the timed repetitions.
+#
 # What it carries in the working tree (.device/, .whl/) is listed in
 # bench/lib/install-package.sh, which installs the package.
 set -uo pipefail
@@ -21,13 +30,68 @@ nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,clocks.mem,po
 python3 -c 'import torch, sys; print("python", sys.version.split()[0], "torch", torch.__version__)' |
   tee -a "$results/gpu.txt"
 
-source "$root/bench/lib/build-runner.sh"
-build_gemm_runner "$results/build-runner.log" || exit 2
+part=${PART:-all}
+start=$(date +%s)
+if [ "$part" != grouped ]; then
+  source "$root/bench/lib/build-runner.sh"
+  build_gemm_runner "$results/build-runner.log" || exit 2
+fi
 source "$root/bench/lib/install-package.sh"
 install_gemm_package "$results/pip-install.log" || exit 2
+echo "installed ($(( $(date +%s) - start )) s)"
 
 status=0
 export GEMM_CACHE_DIR=/tmp/gemm-cache
+if [ "$part" = grouped ]; then
+  (cd python && PYTHONUNBUFFERED=1 timeout 240 python3 -m pytest -rs -v -p no:cacheprovider \
+    --durations=10 --junitxml="$results/pytest-grouped.xml" tests/test_grouped.py) \
+    > "$results/pytest-grouped.log" 2>&1 || status=1
+  tail -15 "$results/pytest-grouped.log"
+  echo "grouped tests done ($(( $(date +%s) - start )) s)"
+  for set in issue test; do
+    python3 bench/grouped-torch.py --write-plan "$results/grouped-$set-plan.txt" --set $set
+    PYTHONUNBUFFERED=1 timeout 150 python3 bench/grouped-torch.py "$results/grouped-$set-plan.txt" \
+      --vs-gemm --iters "${ITERS:-20}" --warmup 3 > "$results/grouped-$set.jsonl" \
+      2> "$results/grouped-$set.err" || status=1
+    echo "grouped $set set timed ($(( $(date +%s) - start )) s)"
+  done
+  python3 - "$results" <<'PY' > "$results/grouped.md"
+import json, math, os, sys
+results = sys.argv[1]
+print("# gemm.grouped_mm (the dispatcher's pick) vs torch._grouped_mm, bf16\n")
+print("One process, same tensors, the two calls alternating every repetition; "
+      "medians of CUDA-event times (ours includes the group table's prep kernel "
+      "and the offsets' concatenation).\n")
+for set_name, title in (("issue", "The issue's MoE problems (the grouped kernels were "
+                         "measured on these)"),
+                        ("test", "MoE problems drawn with another seed (not tuned on)")):
+    print(f"## {title}\n")
+    print("| problem | G | rows | N | K | kernel | ours TFLOP/s | torch TFLOP/s | ours/torch "
+          "| rel. diff |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
+    ratios = []
+    path = os.path.join(results, f"grouped-{set_name}.jsonl")
+    for line in open(path) if os.path.exists(path) else []:
+        r = json.loads(line)
+        if "error" in r:
+            print(f"| {r['name']} | | | | | error: {r['error'][:120]} | | | | |")
+            continue
+        ratios.append(r["ours_over_torch"])
+        print(f"| {r['name']} | {r['G']} | {r['rows']} | {r['n']} | {r['k']} | "
+              f"{r['kernel'].replace('sm90_bf16_', '')} | {r['ours']['tflops']:.1f} | "
+              f"{r['torch']['tflops']:.1f} | {r['ours_over_torch']:.3f} | "
+              f"{r['ours_vs_torch_rel_diff']:.1e} |")
+    if ratios:
+        geo = math.exp(sum(math.log(x) for x in ratios) / len(ratios))
+        print(f"\ngeomean ours/torch {geo:.3f}, min {min(ratios):.3f}, max {max(ratios):.3f} "
+              f"over {len(ratios)} problems\n")
+PY
+  cat "$results/grouped.md"
+  nvidia-smi --query-gpu=clocks.sm,clocks.mem,power.draw,power.limit,temperature.gpu \
+    --format=csv | tee -a "$results/gpu.txt"
+  echo "done ($(( $(date +%s) - start )) s), status $status"
+  exit $status
+fi
 (cd python && GEMM_RUNNER=$runner PYTHONUNBUFFERED=1 timeout 420 python3 -m pytest -rs -v \
   -p no:cacheprovider --durations=10 --junitxml="$results/pytest.xml" tests) \
   > "$results/pytest.log" 2>&1 || status=1

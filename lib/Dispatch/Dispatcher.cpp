@@ -29,6 +29,7 @@ KernelConfig withTypes(KernelConfig config, const Problem &problem) {
   config.tileK = KernelConfig::tileKFor(problem.inType);
   config.layouts = problem.layouts;
   config.batched = problem.batch > 1;
+  config.grouped = problem.grouped();
   return config;
 }
 
@@ -105,6 +106,18 @@ void checkProblem(const Problem &problem) {
                             (q.b && q.b != bundle::ScaleGranularity::Tensor)))
     refuse("a batch takes per-tensor scales (one for the whole batch); "
            "row, column and block scales are not implemented for batches");
+  if (problem.grouped()) {
+    if ((a != DType::BF16 && a != DType::F16) || b != a ||
+        !(c == DType::BF16 || c == DType::F16 || c == DType::F32))
+      refuse("grouped kernels take bf16 or f16 A and B (both the same) and "
+             "write bf16, f16 or f32");
+    if (problem.layouts.a != Layout::Row || problem.layouts.c != Layout::Row)
+      refuse("grouped kernels read A as [sum of M, K] rows and write C as "
+             "[sum of M, N] rows (A and C row-major); B may be [G, N, K] or "
+             "[G, K, N]");
+    if (problem.batch > 1)
+      refuse("a grouped problem has groups, not a batch");
+  }
   if (bundle::isFp8(c) && problem.layouts.c == Layout::Col &&
       !problem.transposable())
     refuse("an fp8 C is written row-major; a column-major one is computed as "
@@ -144,14 +157,22 @@ Selection select(const Problem &problem, const DispatchModel &model,
   };
 
   std::vector<KernelConfig> candidates;
-  for (const KernelConfig &config : model.candidates()) {
-    KernelConfig typed = withTypes(config, problem);
-    // Low-precision types rule out some tiles (e.g. promoted fp8 sums need
-    // twice the accumulator registers).
-    if ((!available || contains(*available, typed)) &&
-        isApplicable(typed, problem, target) &&
-        (!problem.lowPrecision() || typed.buildable()))
-      candidates.push_back(typed);
+  const std::vector<KernelConfig> pool =
+      problem.grouped() ? groupedCandidates(model) : model.candidates();
+  // Groups smaller than half of every grouped tile run on whole tiles (the
+  // grouped candidates have no 64x64 tile).
+  for (bool oversized : {false, true}) {
+    if (oversized && (!candidates.empty() || !problem.grouped()))
+      break;
+    for (const KernelConfig &config : pool) {
+      KernelConfig typed = withTypes(config, problem);
+      // Low-precision types rule out some tiles (e.g. promoted fp8 sums need
+      // twice the accumulator registers).
+      if ((!available || contains(*available, typed)) &&
+          isApplicable(typed, problem, target, oversized) &&
+          (!problem.lowPrecision() || typed.buildable()))
+        candidates.push_back(typed);
+    }
   }
   std::string fitted = "fitted model (" + model.source() + ", " +
                        std::to_string(model.trainingShapes()) +
@@ -175,6 +196,7 @@ Selection select(const Problem &problem, const DispatchModel &model,
           config.cType() == wanted.cType() && config.quant == problem.quant &&
           config.layouts == problem.layouts &&
           config.batched == (problem.batch > 1) &&
+          config.grouped == problem.grouped() &&
           isApplicable(config, problem, target, oversized) &&
           model.params().tileEfficiency.count(HardwareParams::tileKey(config)))
         sameTypes.push_back(config);
@@ -275,6 +297,62 @@ std::vector<KernelConfig> librarySet(const DispatchModel &model,
         }
       }
   }
+  return out;
+}
+
+std::vector<KernelConfig> groupedCandidates(const DispatchModel &model) {
+  if (!model.groupedCandidates().empty())
+    return model.groupedCandidates();
+  // (tile M, tile N, schedule, cluster M, cluster N), the kernels of
+  // bench/results/2026-11-24-h200-grouped first.
+  struct Shape {
+    uint32_t m, n;
+    Schedule schedule;
+    uint32_t clusterM, clusterN;
+  };
+  static const Shape Shapes[] = {
+      {128, 256, Schedule::Cooperative, 1, 1},
+      {128, 256, Schedule::Cooperative, 2, 1},
+      {128, 256, Schedule::Cooperative, 1, 2},
+      {128, 128, Schedule::Cooperative, 1, 1},
+      {128, 128, Schedule::Pingpong, 1, 1},
+      {64, 256, Schedule::Pingpong, 1, 1},
+      {128, 192, Schedule::Cooperative, 1, 1},
+      {256, 128, Schedule::Cooperative, 1, 1},
+      {64, 128, Schedule::Pingpong, 1, 1},
+  };
+  std::vector<KernelConfig> out;
+  for (const Shape &shape : Shapes) {
+    KernelConfig config;
+    config.tileM = shape.m;
+    config.tileN = shape.n;
+    config.tileK = KernelConfig::tileKFor(config.inType);
+    config.schedule = shape.schedule;
+    config.clusterM = shape.clusterM;
+    config.clusterN = shape.clusterN;
+    config.grouped = true;
+    if (model.params().tileEfficiency.count(HardwareParams::tileKey(config)) &&
+        config.buildable())
+      out.push_back(config);
+  }
+  return out;
+}
+
+std::vector<KernelConfig> groupedLibrarySet(const DispatchModel &model,
+                                            const std::vector<DType> &inTypes) {
+  std::vector<KernelConfig> out;
+  for (Layout b : {Layout::Col, Layout::Row})
+    for (DType type : inTypes) {
+      Problem problem;
+      problem.inType = type;
+      problem.layouts.b = b;
+      problem.groups = 2;
+      for (const KernelConfig &config : groupedCandidates(model)) {
+        KernelConfig typed = withTypes(config, problem);
+        if (typed.buildable() && !contains(out, typed))
+          out.push_back(typed);
+      }
+    }
   return out;
 }
 

@@ -127,12 +127,30 @@ bool KernelConfig::buildable(std::string *why) const {
   // The direct kernel stores C with plain stores (no epilogue sub-tiles)
   // from 64-row warpgroups; its one rule here is its types.
   if (direct()) {
+    if (grouped)
+      return fail("schedule = direct has no grouped form: use cooperative or "
+                  "pingpong");
     if (bundle::elementBytes(inType) != 2 || bType() != inType ||
         !quant.isDefault() || bundle::isFp8(cType()) || cType() == DType::S32)
       return fail("the direct kernel (schedule = direct) takes bf16 and f16 "
                   "inputs without scales; low-precision (fp8, int8, tf32) "
                   "kernels use the cooperative or pingpong schedule");
     return true;
+  }
+  if (grouped) {
+    if (batched)
+      return fail("grouped and batched exclude each other");
+    if (bundle::elementBytes(inType) != 2 || bType() != inType ||
+        !quant.isDefault() ||
+        !(cType() == DType::BF16 || cType() == DType::F16 ||
+          cType() == DType::F32))
+      return fail("grouped kernels take bf16 or f16 A and B (both the same) "
+                  "without scales and write bf16, f16 or f32");
+    if (layouts.a != Layout::Row || layouts.c != Layout::Row)
+      return fail("grouped kernels read A and write C as [sum of M, .] rows "
+                  "(a(row), c(row))");
+    if (splits > 1 || streamK)
+      return fail("grouped kernels run whole tiles (no split-K or stream-K)");
   }
   if (bundle::isInt8(inType) && tileN > 24 && tileN % 16 != 0)
     return fail("8-bit integer WGMMA takes N of 8, 16, 24 or a multiple of 16");
@@ -272,6 +290,8 @@ std::string KernelConfig::name() const {
     name += layoutToken(layouts) + "_";
   if (batched)
     name += "batched_";
+  if (grouped)
+    name += "grouped_";
   return name + key();
 }
 
@@ -282,7 +302,8 @@ std::string KernelConfig::mlir() const {
       << bundle::toString(layouts.a) << ") b(" << mlirType(bType()) << ", "
       << bundle::toString(layouts.b) << ") c(" << mlirType(cType()) << ", "
       << bundle::toString(layouts.c) << ") acc(" << (int8 ? "i32" : "f32")
-      << ")" << (batched ? " batched" : "") << "\n";
+      << ")" << (batched ? " batched" : "") << (grouped ? " grouped" : "")
+      << "\n";
   bool fp8Out = bundle::isFp8(cType());
   if (!quant.isDefault() || fp8Out) {
     std::vector<std::string> fields;
@@ -328,7 +349,7 @@ std::optional<KernelConfig> KernelConfig::parse(std::string_view text,
                                                 DType defaultType) {
   static const std::regex pattern(
       R"(^(?:sm90_([a-z0-9]+?)(?:x([a-z0-9]+))?_(?:c([a-z0-9]+)_)?)"
-      R"((?:(q[a-z0-9]+)_)?(?:(a[km]b[kn]c[rc])_)?(batched_)?)?)"
+      R"((?:(q[a-z0-9]+)_)?(?:(a[km]b[kn]c[rc])_)?(batched_|grouped_)?)?)"
       R"((\d+)x(\d+)x(\d+)_(coop|pingpong|direct))"
       R"(_c(\d+)x(\d+)_(rm|rn)_s(\d+)_st(\d+)(?:_k(\d+)|(_sk))?$)");
   std::cmatch match;
@@ -370,7 +391,8 @@ std::optional<KernelConfig> KernelConfig::parse(std::string_view text,
   }
   if (match[5].matched)
     config.layouts = *parseLayoutToken(match[5].str());
-  config.batched = match[6].matched;
+  config.batched = match[6] == "batched_";
+  config.grouped = match[6] == "grouped_";
   config.tileM = number(7);
   config.tileN = number(8);
   config.tileK = number(9);

@@ -86,7 +86,16 @@ std::string Problem::toString() const {
             std::string(bundle::toString(layouts.c));
   if (batch > 1)
     text += " batch=" + std::to_string(batch);
+  if (groups)
+    text += " groups=" + std::to_string(groups);
   return text;
+}
+
+uint64_t Problem::rowsPerGroup() const {
+  if (!groups)
+    return m;
+  const uint64_t filled = std::max<uint64_t>(std::min(groups, m), 1);
+  return ceilDiv(m, filled);
 }
 
 bool Problem::lowPrecision() const {
@@ -189,14 +198,33 @@ HardwareParams hardwareParams(const std::map<std::string, double> &hardware,
   return params;
 }
 
+uint64_t groupedRowUnits(const KernelConfig &config, const Problem &problem) {
+  const uint64_t unit = uint64_t(config.tileM) * config.clusterM;
+  if (!problem.grouped())
+    return ceilDiv(problem.m, unit);
+  // M / G rows a group, whole units and the ragged last one: a router's
+  // groups are rarely multiples of the unit.
+  const uint64_t filled =
+      std::max<uint64_t>(std::min(problem.groups, problem.m), 1);
+  return filled * (problem.m / (filled * unit) + 1);
+}
+
 bool isApplicable(const KernelConfig &config, const Problem &problem,
                   const Target &target, bool oversized) {
-  const uint64_t m = problem.m, n = problem.n;
+  if (config.grouped != problem.grouped())
+    return false;
+  if (problem.grouped() && (config.splits > 1 || config.streamK ||
+                            config.direct() || config.batched))
+    return false;
+  // A grouped problem's tiles are a group's: its rows count.
+  const uint64_t m = problem.rowsPerGroup(), n = problem.n;
   if (!oversized && (config.tileM >= 2 * std::max<uint64_t>(m, 64) ||
                      config.tileN >= 2 * std::max<uint64_t>(n, 64)))
     return false;
   const uint64_t batch = std::max<uint64_t>(problem.batch, 1);
-  const uint64_t tilesM = ceilDiv(m, config.tileM) * batch;
+  const uint64_t tilesM =
+      problem.grouped() ? groupedRowUnits(config, problem) * config.clusterM
+                        : ceilDiv(m, config.tileM) * batch;
   const uint64_t tilesN = ceilDiv(n, config.tileN);
   const uint64_t tiles = tilesM * tilesN;
   const uint64_t kBlocks = ceilDiv(problem.k, config.tileK);
@@ -215,7 +243,8 @@ bool isApplicable(const KernelConfig &config, const Problem &problem,
     return tiles * 2 <= target.smCount && kBlocks >= 4 * config.splits;
   if (config.streamK)
     return tiles > target.smCount && kBlocks >= 8;
-  if (config.clusterM > 1 && tilesM < 2)
+  if (config.clusterM > 1 &&
+      (problem.grouped() ? ceilDiv(m, config.tileM) : tilesM) < 2)
     return false;
   if (config.clusterN > 1 && tilesN < 2)
     return false;
@@ -308,8 +337,12 @@ Estimate physicsEstimate(const HardwareParams &p, const KernelConfig &config,
   const uint64_t m = problem.m, n = problem.n, k = problem.k;
   // A batch's entries are tiled one after the other, as the rows of one
   // problem of batch x M rows whose tiles do not straddle entries.
+  // A grouped problem's groups start their own row units (each group's
+  // last one ragged) and each group reads its own B.
   const uint64_t batch = std::max<uint64_t>(problem.batch, 1);
-  const uint64_t tilesM = ceilDiv(m, config.tileM) * batch;
+  const uint64_t tilesM =
+      problem.grouped() ? groupedRowUnits(config, problem) * config.clusterM
+                        : ceilDiv(m, config.tileM) * batch;
   const uint64_t tilesN = ceilDiv(n, config.tileN);
   const uint64_t kBlocks = ceilDiv(k, config.tileK);
   const uint64_t clusterSize = uint64_t(config.clusterM) * config.clusterN;
@@ -338,6 +371,9 @@ Estimate physicsEstimate(const HardwareParams &p, const KernelConfig &config,
 
   double read = double(batch) * double(m * k + n * k) * in;
   double written = double(batch) * double(m * n) * out;
+  if (problem.grouped())
+    read =
+        (double(m) * double(k) + double(problem.groups) * double(n * k)) * in;
   double tileWrite = bm * bn * out * active / p.writeBytesPerSecond;
   if (config.streamK) {
     double perCta = double(e.tiles * kBlocks) / active;
@@ -364,6 +400,10 @@ Estimate physicsEstimate(const HardwareParams &p, const KernelConfig &config,
   }
   e.stagingSeconds = stagingSeconds(p, problem);
   e.physicsSeconds += p.launchSeconds + e.stagingSeconds;
+  // A grouped launch is two: the prep kernel that writes the group table,
+  // then the kernel.
+  if (problem.grouped())
+    e.physicsSeconds += p.launchSeconds;
   e.seconds = e.physicsSeconds;
   return e;
 }
@@ -442,6 +482,39 @@ DispatchModel DispatchModel::parse(std::string_view text,
       model.residuals.push_back(std::move(list));
     }
     model.shapes = trainingShapes.size();
+    if (root.contains("grouped")) {
+      for (const auto &[key, list] :
+           root.at("grouped").at("candidates").items()) {
+        where = source + ": grouped.candidates." + key;
+        std::string error;
+        auto config = KernelConfig::parse(key, error);
+        if (!config)
+          throw DispatchError(where + ": " + error);
+        config->grouped = true;
+        if (!model.hardware.tileEfficiency.count(
+                HardwareParams::tileKey(*config)) ||
+            !config->buildable(&error))
+          throw DispatchError(where +
+                              ": not a grouped kernel the model can "
+                              "estimate (" +
+                              (error.empty() ? "no tile_efficiency" : error) +
+                              ")");
+        std::vector<Residual> residualList;
+        for (const json &point : list) {
+          if (!point.is_array() || point.size() != 4 ||
+              !(point[0].get<double>() > 0) || point[1].get<uint64_t>() == 0 ||
+              point[2].get<uint64_t>() == 0)
+            throw DispatchError(where + ": expected [rows per group, n, k, "
+                                        "log ratio] points of positive sizes");
+          residualList.push_back({std::log(point[0].get<double>()),
+                                  std::log(double(point[1].get<uint64_t>())),
+                                  std::log(double(point[2].get<uint64_t>())),
+                                  point[3].get<double>()});
+        }
+        model.groupedKernels.push_back(*config);
+        model.groupedResiduals.push_back(std::move(residualList));
+      }
+    }
   } catch (const json::exception &e) {
     throw DispatchError(where + ": malformed model file: " + e.what());
   }
@@ -470,15 +543,24 @@ Estimate DispatchModel::estimate(const KernelConfig &config,
                                  const Problem &problem,
                                  const Target &target) const {
   Estimate e = physicsEstimate(hardware, config, problem, target);
-  for (size_t i = 0; i < kernels.size(); ++i) {
-    if (kernels[i].key() != config.key())
+  // Grouped problems (G weight matrices, per-group tiles) take the
+  // residuals measured on grouped problems, at M / G rows per group.
+  const bool grouped = problem.grouped();
+  const std::vector<KernelConfig> &list = grouped ? groupedKernels : kernels;
+  const std::vector<std::vector<Residual>> &points =
+      grouped ? groupedResiduals : residuals;
+  for (size_t i = 0; i < list.size(); ++i) {
+    if (list[i].key() != config.key())
       continue;
     double rows =
-        double(problem.m) * double(std::max<uint64_t>(problem.batch, 1));
+        grouped
+            ? double(problem.m) / double(std::max<uint64_t>(
+                                      std::min(problem.groups, problem.m), 1))
+            : double(problem.m) * double(std::max<uint64_t>(problem.batch, 1));
     double x[3] = {std::log(rows), std::log(double(problem.n)),
                    std::log(double(problem.k))};
     double weighted = 0, weights = 0;
-    for (const Residual &r : residuals[i]) {
+    for (const Residual &r : points[i]) {
       double d = (r.logM - x[0]) * (r.logM - x[0]) +
                  (r.logN - x[1]) * (r.logN - x[1]) +
                  (r.logK - x[2]) * (r.logK - x[2]);

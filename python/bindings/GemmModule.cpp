@@ -16,6 +16,7 @@
 #include "gemm/Runtime/Device.h"
 #include "gemm/Runtime/Driver.h"
 #include "gemm/Runtime/Error.h"
+#include "gemm/Runtime/GroupTable.h"
 #include "gemm/Runtime/Launch.h"
 #include "gemm/Runtime/Plan.h"
 
@@ -224,17 +225,17 @@ struct Bundle {
   }
   const bundle::KernelManifest &manifest() const { return bundle.manifest; }
 
-  runtime::LaunchPlan plan(uint64_t m, uint64_t n, uint64_t k,
-                           std::optional<uint64_t> lda,
-                           std::optional<uint64_t> ldb,
-                           std::optional<uint64_t> ldc, uint32_t capacity,
-                           uint64_t batch = 1,
-                           const BatchStrides &batchStrides = {}) const {
+  runtime::LaunchPlan
+  plan(uint64_t m, uint64_t n, uint64_t k, std::optional<uint64_t> lda,
+       std::optional<uint64_t> ldb, std::optional<uint64_t> ldc,
+       uint32_t capacity, uint64_t batch = 1,
+       const BatchStrides &batchStrides = {}, uint64_t groups = 0) const {
     runtime::Problem problem;
     problem.m = m;
     problem.n = n;
     problem.k = k;
     problem.batch = batch;
+    problem.groups = groups;
     runtime::PlanOptions options;
     options.unaligned = runtime::UnalignedPolicy::Reject;
     options.persistentCtaCapacity = capacity;
@@ -266,8 +267,35 @@ public:
                            std::optional<uint64_t> lda,
                            std::optional<uint64_t> ldb,
                            std::optional<uint64_t> ldc, uint64_t batch = 1,
-                           const BatchStrides &batchStrides = {}) const {
-    return bundle.plan(m, n, k, lda, ldb, ldc, capacity, batch, batchStrides);
+                           const BatchStrides &batchStrides = {},
+                           uint64_t groups = 0) const {
+    return bundle.plan(m, n, k, lda, ldb, ldc, capacity, batch, batchStrides,
+                       groups);
+  }
+
+  /// Plans and launches a grouped kernel on `stream`: the prep kernel that
+  /// writes the group table at `table` (the plan's group_table_bytes) from
+  /// the G + 1 offsets at `offsets` (int64 when `offsets64`, else int32),
+  /// then the kernel over the `m` rows of A and C; B's G entries are
+  /// `bStride` elements apart. No host synchronisation.
+  void runGrouped(uint64_t m, uint64_t n, uint64_t k, uint64_t groups,
+                  uintptr_t a, uint64_t lda, uintptr_t b, uint64_t ldb,
+                  uint64_t bStride, uintptr_t c, uint64_t ldc,
+                  uintptr_t offsets, bool offsets64, uintptr_t table,
+                  uint64_t tableBytes, uintptr_t stream) const {
+    runtime::LaunchPlan launchPlan =
+        plan(m, n, k, lda, ldb, ldc, 1, {std::nullopt, bStride, std::nullopt},
+             groups);
+    if (tableBytes < launchPlan.groupTableBytes)
+      usageError(bundle.manifest().name + " needs a group table of " +
+                 std::to_string(launchPlan.groupTableBytes) + " bytes, got " +
+                 std::to_string(tableBytes));
+    ContextScope scope(*device);
+    std::vector<CUtensorMap> maps =
+        runtime::encodeTensorMaps(launchPlan, a, b, c);
+    runtime::launchGrouped(*loaded, launchPlan, maps, {a, b, c}, offsets,
+                           offsets64, table,
+                           reinterpret_cast<CUstream>(stream));
   }
 
   /// Plans and launches C = A * B^T on `stream` with the caller's memory,
@@ -407,10 +435,11 @@ NB_MODULE(_core, m) {
              const std::string &raster, uint32_t swizzle, uint32_t stages,
              uint32_t splits, bool streamK, const std::string &layouts,
              bool batched, const std::optional<std::string> &bType,
-             const std::string &quant) {
+             const std::string &quant, bool grouped) {
             KernelConfig c;
             c.layouts = parseLayouts(layouts);
             c.batched = batched;
+            c.grouped = grouped;
             c.inType = parseType(inType, "input dtype");
             if (outType && (*outType != inType ||
                             parseType(*outType, "output dtype") !=
@@ -445,7 +474,7 @@ NB_MODULE(_core, m) {
           nb::arg("swizzle"), nb::arg("stages"), nb::arg("splits"),
           nb::arg("stream_k"), nb::arg("layouts") = "row,col,row",
           nb::arg("batched") = false, nb::arg("b_dtype") = nb::none(),
-          nb::arg("quant") = "",
+          nb::arg("quant") = "", nb::arg("grouped") = false,
           "From fields; the compiler checks them when it compiles.")
       .def_prop_ro("name", &KernelConfig::name)
       .def_prop_ro("key", &KernelConfig::key)
@@ -491,6 +520,7 @@ NB_MODULE(_core, m) {
                      return dispatch::layoutTriple(c.layouts);
                    })
       .def_ro("batched", &KernelConfig::batched)
+      .def_ro("grouped", &KernelConfig::grouped)
       .def("derived_stages", &KernelConfig::derivedStages)
       .def("__eq__",
            [](const KernelConfig &a, const KernelConfig &b) { return a == b; })
@@ -519,13 +549,17 @@ NB_MODULE(_core, m) {
           "estimate",
           [](const dispatch::DispatchModel &model, const KernelConfig &config,
              uint64_t mm, uint64_t n, uint64_t k, uint32_t smCount,
-             const std::optional<Staged> &staged) {
-            return estimateDict(model.estimate(
-                config, withStaging(configProblem(config, mm, n, k), staged),
-                {bundle::Arch::Sm90a, smCount}));
+             const std::optional<Staged> &staged, uint64_t groups) {
+            dispatch::Problem problem = configProblem(config, mm, n, k);
+            problem.groups = groups;
+            if (!groups)
+              problem = withStaging(problem, staged);
+            return estimateDict(model.estimate(config, problem,
+                                               {bundle::Arch::Sm90a, smCount}));
           },
           nb::arg("config"), nb::arg("m"), nb::arg("n"), nb::arg("k"),
           nb::arg("sm_count") = 132, nb::arg("staged") = nb::none(),
+          nb::arg("groups") = 0,
           "The model's estimate (physics x learned correction); `staged`: "
           "which of A, B, C a TMA kernel would get staged (default: packed "
           "rows, gemm::dispatch::stagedForTma).");
@@ -555,12 +589,16 @@ NB_MODULE(_core, m) {
          const std::optional<std::vector<KernelConfig>> &available,
          const std::string &layouts, uint64_t batch,
          const std::optional<std::string> &bType, const std::string &quant,
-         const std::optional<Staged> &staged) {
+         const std::optional<Staged> &staged, uint64_t groups) {
         dispatch::Problem problem =
             makeProblem(mm, n, k, inType, outType, bType, quant, layouts);
         if (batch == 0)
           usageError("batch must be at least 1, got 0");
         problem.batch = batch;
+        problem.groups = groups;
+        if (groups)
+          return dispatch::select(problem, model, makeTarget(arch, smCount),
+                                  available ? &*available : nullptr);
         return dispatch::select(withStaging(problem, staged), model,
                                 makeTarget(arch, smCount),
                                 available ? &*available : nullptr);
@@ -571,9 +609,12 @@ NB_MODULE(_core, m) {
       nb::arg("available") = nb::none(), nb::arg("layouts") = "row,col,row",
       nb::arg("batch") = 1, nb::arg("b_dtype") = nb::none(),
       nb::arg("quant") = "", nb::arg("staged") = nb::none(),
+      nb::arg("groups") = 0,
       "The dispatcher's choice for a problem (see "
       "include/gemm/Dispatch/Dispatcher.h); `staged`: which of A, B, C a "
-      "TMA kernel would get staged (tma_staging; default: packed rows).");
+      "TMA kernel would get staged (tma_staging; default: packed rows); "
+      "`groups`: a grouped (MoE) problem of that many groups whose rows sum "
+      "to m (nothing staged).");
   m.def(
       "tma_staging",
       [](uint64_t mm, uint64_t n, uint64_t k, const std::string &inType,
@@ -600,18 +641,29 @@ NB_MODULE(_core, m) {
       [](uint64_t mm, uint64_t n, uint64_t k, const std::string &inType,
          const std::optional<std::string> &outType,
          const std::optional<std::string> &bType, const std::string &quant,
-         const std::string &layouts, uint64_t batch) {
+         const std::string &layouts, uint64_t batch, uint64_t groups) {
         dispatch::Problem problem =
             makeProblem(mm, n, k, inType, outType, bType, quant, layouts);
         problem.batch = batch;
+        problem.groups = groups;
         dispatch::checkProblem(problem);
       },
       nb::arg("m"), nb::arg("n"), nb::arg("k"), nb::arg("dtype"),
       nb::arg("out_dtype") = nb::none(), nb::arg("b_dtype") = nb::none(),
       nb::arg("quant") = "", nb::arg("layouts") = "row,col,row",
-      nb::arg("batch") = 1,
+      nb::arg("batch") = 1, nb::arg("groups") = 0,
       "DispatchError when no SM90 kernel takes these types, scales, layouts "
       "and batch.");
+  m.def(
+      "check_group_offsets",
+      [](const std::vector<int64_t> &offsets, uint64_t rows) {
+        return runtime::grouped::checkGroupOffsets(offsets, rows);
+      },
+      nb::arg("offsets"), nb::arg("rows"),
+      "The problems of G + 1 group offsets over `rows` rows of A "
+      "(gemm::runtime::grouped::checkGroupOffsets: decreasing, negative or "
+      "past the end), one message each naming the group and the values; "
+      "empty when they are fine.");
   m.def(
       "realign_pays",
       [](const std::string &tensor, uint64_t mm, uint64_t n, uint64_t k,
@@ -735,6 +787,8 @@ NB_MODULE(_core, m) {
                   s.rows, s.cols);
             return out;
           })
+      .def_ro("group_table_bytes", &runtime::LaunchPlan::groupTableBytes)
+      .def_ro("group_unit_rows", &runtime::LaunchPlan::groupUnitRows)
       .def_ro("grid", &runtime::LaunchPlan::grid)
       .def_ro("block", &runtime::LaunchPlan::block)
       .def_ro("cluster", &runtime::LaunchPlan::cluster)
@@ -773,6 +827,8 @@ NB_MODULE(_core, m) {
                    })
       .def_prop_ro("batched",
                    [](const Bundle &b) { return b.manifest().hasBatch(); })
+      .def_prop_ro("grouped",
+                   [](const Bundle &b) { return b.manifest().hasGroups(); })
       .def_prop_ro(
           "reads_through_tma",
           [](const Bundle &b) {
@@ -790,15 +846,17 @@ NB_MODULE(_core, m) {
           [](const Bundle &b, uint64_t mm, uint64_t n, uint64_t k,
              uint32_t smCount, std::optional<uint64_t> lda,
              std::optional<uint64_t> ldb, std::optional<uint64_t> ldc,
-             uint64_t batch, const BatchStrides &batchStrides) {
-            return b.plan(mm, n, k, lda, ldb, ldc, smCount, batch,
-                          batchStrides);
+             uint64_t batch, const BatchStrides &batchStrides,
+             uint64_t groups) {
+            return b.plan(mm, n, k, lda, ldb, ldc, smCount, batch, batchStrides,
+                          groups);
           },
           nb::arg("m"), nb::arg("n"), nb::arg("k"), nb::arg("sm_count") = 132,
           nb::arg("lda") = nb::none(), nb::arg("ldb") = nb::none(),
           nb::arg("ldc") = nb::none(), nb::arg("batch") = 1,
           nb::arg("batch_strides") =
               std::make_tuple(nb::none(), nb::none(), nb::none()),
+          nb::arg("groups") = 0,
           "The launch plan without a GPU (persistent grids sized for "
           "sm_count CTAs).");
 
@@ -815,7 +873,13 @@ NB_MODULE(_core, m) {
            nb::arg("lda") = nb::none(), nb::arg("ldb") = nb::none(),
            nb::arg("ldc") = nb::none(), nb::arg("batch") = 1,
            nb::arg("batch_strides") =
-               std::make_tuple(nb::none(), nb::none(), nb::none()))
+               std::make_tuple(nb::none(), nb::none(), nb::none()),
+           nb::arg("groups") = 0)
+      .def("run_grouped", &Kernel::runGrouped, nb::arg("m"), nb::arg("n"),
+           nb::arg("k"), nb::arg("groups"), nb::arg("a"), nb::arg("lda"),
+           nb::arg("b"), nb::arg("ldb"), nb::arg("b_stride"), nb::arg("c"),
+           nb::arg("ldc"), nb::arg("offsets"), nb::arg("offsets64"),
+           nb::arg("table"), nb::arg("table_bytes"), nb::arg("stream"))
       .def("run", &Kernel::run, nb::arg("m"), nb::arg("n"), nb::arg("k"),
            nb::arg("a"), nb::arg("lda"), nb::arg("b"), nb::arg("ldb"),
            nb::arg("c"), nb::arg("ldc"), nb::arg("workspaces"),

@@ -15,6 +15,9 @@ the model's learned correction.
     python -m gemm_bench.fit collect DIR --out measurements.json
     # anywhere (needs the gemm package): the model file the dispatcher reads
     python -m gemm_bench.fit fit measurements.json --out bench/tuning/sm90-h200-model.json
+    # then the grouped (MoE) kernels' residuals from a bench/grouped-h200.sh run
+    python -m gemm_bench.fit grouped bench/results/2026-11-24-h200-grouped/results.md \
+        --model bench/tuning/sm90-h200-model.json
 
 Only the training set (bench/shapes/train.txt, gemm_bench.generate) is
 measured here; the test set is for the suite alone.
@@ -332,12 +335,63 @@ def fit(measurements_path, command):
 
 def write_model(model, path):
     """The model file, one candidate's residual points to a line."""
-    head = {k: v for k, v in model.items() if k != "candidates"}
+    head = {k: v for k, v in model.items() if k not in ("candidates", "grouped")}
     with open(path, "w") as f:
-        f.write(json.dumps(head, indent=1)[:-2] + ',\n "candidates": {\n')
+        f.write(json.dumps(head, indent=1)[:-2])
+        grouped = model.get("grouped")
+        if grouped:
+            f.write(',\n "grouped": {"source": ' + json.dumps(grouped["source"]) +
+                    ', "candidates": {\n')
+            f.write(",\n".join(f"  {json.dumps(key)}: {json.dumps(points)}"
+                                for key, points in grouped["candidates"].items()))
+            f.write("\n }}")
+        f.write(',\n "candidates": {\n')
         f.write(",\n".join(f"  {json.dumps(key)}: {json.dumps(points)}"
                             for key, points in model["candidates"].items()))
         f.write("\n }\n}\n")
+
+
+# The grouped kernels of bench/kernels/sm90-grouped.mlir by their bench names.
+GROUPED_BENCH_KERNELS = {
+    "sm90_bf16_grouped_128x256_coop": "128x256x64_coop_c1x1_rm_s8_st0",
+    "sm90_bf16_grouped_128x256_coop_c2x1": "128x256x64_coop_c2x1_rm_s8_st0",
+    "sm90_bf16_grouped_128x256_coop_c1x2": "128x256x64_coop_c1x2_rm_s8_st0",
+    "sm90_bf16_grouped_128x128_coop": "128x128x64_coop_c1x1_rm_s8_st0",
+    "sm90_bf16_grouped_128x128_pingpong": "128x128x64_pingpong_c1x1_rm_s8_st0",
+    "sm90_bf16_grouped_64x256_pingpong": "64x256x64_pingpong_c1x1_rm_s8_st0",
+}
+
+
+def grouped_section(results_md, model_text, source):
+    """The model file's "grouped" section from a bench/grouped-h200.sh
+    results.md: every grouped kernel timed there becomes a grouped candidate,
+    with one residual point per problem: [M / G rows per group, N, K,
+    log(measured / physics)] (the physics of the model, without grouped
+    residuals, for the problem's G and rows)."""
+    import re
+    from gemm import _core
+    text = json.loads(model_text)
+    text.pop("grouped", None)
+    model = _core.DispatchModel.parse(json.dumps(text), "physics")
+    problems, timed = {}, []
+    for line in open(results_md):
+        if line.startswith('{"name"'):
+            r = json.loads(line)
+            problems[r["name"]] = (r["G"], r["rows"], r["n"], r["k"])
+        m = re.match(r"\| (\S+) \| (sm90_\S+) \| ([0-9.]+) \|", line)
+        if m and m[2] in GROUPED_BENCH_KERNELS:
+            timed.append((m[1], GROUPED_BENCH_KERNELS[m[2]], float(m[3])))
+    candidates = {}
+    for name, key, tflops in timed:
+        groups, rows, n, k = problems[name]
+        config = _core.KernelConfig("sm90_bf16_grouped_" + key)
+        physics = model.estimate(config, rows, n, k, groups=groups)["seconds"]
+        measured = 2.0 * rows * n * k / (tflops * 1e12)
+        candidates.setdefault(key, []).append(
+            [rows / groups, n, k, round(math.log(measured / physics), 4)])
+    if not candidates:
+        raise SystemExit(f"{results_md}: no grouped kernel timings found")
+    return {"source": source, "candidates": candidates}
 
 
 def main(argv=None):
@@ -363,7 +417,24 @@ def main(argv=None):
     ft = sub.add_parser("fit", help="fit the dispatcher's model to a measurements file")
     ft.add_argument("measurements")
     ft.add_argument("--out", required=True)
+    gr = sub.add_parser("grouped", help="add the grouped kernels' residuals of a "
+                        "bench/grouped-h200.sh results.md to a model file")
+    gr.add_argument("results")
+    gr.add_argument("--model", required=True, help="the model file, rewritten in place")
     args = parser.parse_args(argv)
+
+    if args.command == "grouped":
+        text = open(args.model).read()
+        model = json.loads(text)
+        root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+        model["grouped"] = grouped_section(
+            args.results, text,
+            os.path.relpath(os.path.dirname(os.path.abspath(args.results)), root))
+        write_model(model, args.model)
+        points = sum(len(v) for v in model["grouped"]["candidates"].values())
+        print(f"{args.model}: {len(model['grouped']['candidates'])} grouped candidates, "
+              f"{points} points")
+        return 0
 
     if args.command == "configs":
         configs.write_mlir([c.replace(dtype="bf16") for c in CANDIDATES], args.out,

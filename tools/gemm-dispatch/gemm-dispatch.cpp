@@ -4,20 +4,23 @@
 //
 //   gemm-dispatch (--model FILE | --library DIR) --m M --n N --k K
 //       [--dtype T] [--b-dtype T] [--out-dtype T] [--quant Q]
-//       [--layout A,B,C] [--batch B] [--sms N] [--staged packed|none|a,b,c]
-//       [--json]
+//       [--layout A,B,C] [--batch B | --groups G] [--sms N]
+//       [--staged packed|none|a,b,c] [--json]
 //     prints the configuration the dispatcher picks and why (low-precision
 //     types and scales: docs/LowPrecision.md; Q is a quant spelling, e.g.
 //     tt, rc, bb, ttf), for matrices the runtime stages around TMA kernels
 //     as packed rows get staged (--staged packed, the default: rows that are
 //     not 16-byte multiples, or worth realigning; gemm/Dispatch/Staging.h)
-//     or as listed;
+//     or as listed; --groups G: a grouped (MoE) problem of G groups whose
+//     rows sum to M (grouped kernels read the caller's rows: nothing is
+//     staged);
 //   gemm-dispatch --model FILE --write-library DIR [--dtypes bf16,f16]
 //       [--low-precision yes|no]
 //     writes the kernel library's index (DIR/library.json, DIR/model.json)
 //     and the gemm.matmul ops of its kernels for gemm-opt, one file per
 //     layout group and batched or not (DIR/library-<a?b?c?>[-batched].mlir,
 //     e.g. library-akbkcr.mlir: the build compiles them in parallel), the
+//     grouped kernels of groupedLibrarySet() (DIR/library-grouped.mlir), the
 //     low-precision kernels of lowPrecisionLibrarySet() unless no
 //     (DIR/library-lowp.mlir), and all of them (DIR/library.mlir).
 //
@@ -44,7 +47,7 @@ namespace {
 const char *Usage =
     "usage: gemm-dispatch (--model FILE | --library DIR) --m M --n N --k K\n"
     "           [--dtype T] [--b-dtype T] [--out-dtype T] [--quant Q] "
-    "[--layout A,B,C] [--batch B] [--sms N]\n"
+    "[--layout A,B,C] [--batch B | --groups G] [--sms N]\n"
     "           [--staged packed|none|a,b,c] [--json]\n"
     "       (--layout: row|col of A, B, C, e.g. col,row,row; default "
     "row,col,row)\n"
@@ -85,6 +88,8 @@ int writeLibrary(const std::string &modelPath, const std::string &dir,
   DispatchModel model = DispatchModel::load(modelPath);
   std::vector<KernelConfig> configs =
       librarySet(model, types, libraryLayouts(), /*batched=*/true);
+  for (const KernelConfig &config : groupedLibrarySet(model, types))
+    configs.push_back(config);
   if (lowPrecision)
     for (const KernelConfig &config : lowPrecisionLibrarySet(model))
       configs.push_back(config);
@@ -96,7 +101,8 @@ int writeLibrary(const std::string &modelPath, const std::string &dir,
     all += config.mlir();
     bool sixteenBit =
         config.inType == DType::BF16 || config.inType == DType::F16;
-    parts[sixteenBit
+    parts[config.grouped ? "grouped"
+          : sixteenBit
               ? layoutToken(config.layouts) + (config.batched ? "-batched" : "")
               : "lowp"] += config.mlir();
   }
@@ -147,6 +153,7 @@ int run(const std::vector<std::string> &args) {
                                 "--low-precision",
                                 "--layout",
                                 "--batch",
+                                "--groups",
                                 "--staged"};
   for (const auto &[option, value] : values)
     if (std::find(std::begin(Known), std::end(Known), option) ==
@@ -190,6 +197,11 @@ int run(const std::vector<std::string> &args) {
   }
   if (values.count("--batch"))
     problem.batch = parseCount(values["--batch"], "--batch");
+  if (values.count("--groups")) {
+    if (values.count("--batch"))
+      throw UsageError("--groups and --batch exclude each other");
+    problem.groups = parseCount(values["--groups"], "--groups");
+  }
   if (values.count("--layout")) {
     std::string error;
     auto layouts = parseLayoutTriple(values["--layout"], error);
@@ -199,7 +211,12 @@ int run(const std::vector<std::string> &args) {
   }
   std::string staged =
       values.count("--staged") ? values["--staged"] : std::string("packed");
-  if (staged == "packed") {
+  if (problem.grouped()) {
+    if (values.count("--staged") && staged != "none")
+      throw UsageError("--staged " + staged +
+                       ": grouped kernels read the caller's rows as they are "
+                       "(nothing is staged)");
+  } else if (staged == "packed") {
     problem.staged =
         packedStaging({problem.m, problem.n, problem.k, problem.batch},
                       problem.inType, problem.outType, problem.layouts);

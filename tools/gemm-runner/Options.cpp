@@ -379,7 +379,7 @@ Options parseCommandLine(const std::vector<std::string> &args) {
 
 std::string usage() {
   return R"(usage: gemm-runner BUNDLE.json (--m M --n N --k K [--batch B] | --shapes FILE) [options]
-       gemm-runner --library DIR [--dtype T] [--out-dtype T] [--quant Q] --m M --n N --k K [options]
+       gemm-runner --library DIR [--dtype T] [--out-dtype T] [--quant Q] (--m M | --groups SPEC) --n N --k K [options]
 
 Runs a kernel bundle (NAME.json + NAME.ptx/.cubin) on the GPU, checks it
 against a reference and times it beside cuBLAS.
@@ -407,7 +407,9 @@ problem:
                         uneven random sizes summing to TOTAL); A is
                         [sum M_g, K], B [G, N, K], C [sum M_g, N]; the
                         offsets go to the device as int32; the references
-                        and cuBLASLt (--vs cublas) run once per group
+                        and cuBLASLt (--vs cublas) run once per group; with
+                        --library the dispatcher picks among the library's
+                        grouped kernels (for G groups of M / G rows)
   --batch-strides SA,SB,SC
                         elements between the batch entries of A, B, C ('p':
                         packed, the default); 0 for A or B broadcasts one

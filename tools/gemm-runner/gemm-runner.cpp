@@ -418,9 +418,12 @@ std::string pickFromLibrary(Options &options, ordered_json &report) {
   problem.outType = options.outType;
   problem.layouts = options.layouts;
   problem.batch = options.problems.front().batch;
+  // A grouped problem (--groups) is picked among the library's grouped
+  // kernels, which read the groups' rows as they are (nothing staged).
+  problem.groups = options.problems.front().groups;
   // What a TMA kernel would get staged: packed rows under --unaligned stage
   // (padded ones, under pad, are TMA's to read).
-  if (options.unaligned == UnalignedPolicy::Stage)
+  if (options.unaligned == UnalignedPolicy::Stage && !problem.grouped())
     problem.staged = dispatch::packedStaging(
         {problem.m, problem.n, problem.k, problem.batch}, options.inType, {},
         options.layouts, options.realign);

@@ -59,7 +59,9 @@ struct Selection {
 /// alone at their MMA rate (the model is fitted on bf16 kernels). A
 /// column-major C that none of the available (or buildable: an fp8 C is
 /// written row-major only) kernels writes is computed as the transposed
-/// problem (Selection::transposed). Throws DispatchError for an arch other
+/// problem (Selection::transposed). A grouped problem (Problem::groups) is
+/// picked among the grouped kernels (groupedCandidates) by the physics with
+/// the groups' row tiles. Throws DispatchError for an arch other
 /// than sm_90a, a problem checkProblem() refuses, or when `available` holds
 /// no configuration of the problem's types and layouts.
 Selection select(const Problem &problem, const DispatchModel &model,
@@ -81,6 +83,22 @@ std::vector<KernelConfig>
 librarySet(const DispatchModel &model, const std::vector<DType> &inTypes,
            const std::vector<TensorLayouts> &layouts = {TensorLayouts{}},
            bool batched = false);
+
+/// The configurations a grouped (MoE) problem is picked among (input type
+/// bf16; select() gives them the problem's types and layouts): the grouped
+/// kernels measured on grouped problems that the model file lists
+/// (DispatchModel::groupedCandidates: the H200's are those of
+/// bench/results/2026-11-24-h200-grouped, 128x256 cooperative with 1x1, 2x1
+/// and 1x2 clusters, 128x128 cooperative and pingpong, 64x256 pingpong);
+/// for a model without them, whole-tile cooperative and pingpong kernels of
+/// those and other large and small tiles whose MMA efficiency the model
+/// has, estimated by the physics alone.
+std::vector<KernelConfig> groupedCandidates(const DispatchModel &model);
+/// Every grouped configuration select() can return, for each input type in
+/// `inTypes` (C of the same type): groupedCandidates() with A and C
+/// row-major and B K-major (B [G, N, K]) or N-major (B [G, K, N]).
+std::vector<KernelConfig> groupedLibrarySet(const DispatchModel &model,
+                                            const std::vector<DType> &inTypes);
 
 /// The low-precision problems a kernel library serves without the
 /// compiler: fp8 e4m3 to bf16 with per-tensor, row/column and block-wise

@@ -11,7 +11,9 @@
 // with stream-K _sk. Layouts other than the default (A row, B col, C row)
 // add a token after the types: a{k|m}b{k|n}c{r|c} (A K- or M-major, B K- or
 // N-major, C row- or column-major), e.g. `sm90_bf16_ambncr_128x256x64_...`;
-// a batched kernel (gemm.matmul ... batched) has `batched_` after that.
+// a batched kernel (gemm.matmul ... batched) has `batched_` after that, a
+// grouped (MoE) kernel (gemm.matmul ... grouped: G problems of their own M,
+// docs/Runtime.md "Groups") `grouped_`.
 // The name is the bundle's name, the tuning file's key (without the types
 // and layouts) and the on-disk cache's file stem, so every front end spells
 // a kernel the same way.
@@ -102,6 +104,11 @@ struct KernelConfig {
   /// A batched kernel: a run-time batch of problems with strided (or
   /// broadcast) entries, rank-3 descriptors. Also a problem property.
   bool batched = false;
+  /// A grouped kernel: G problems of different M (rows [offsets[g],
+  /// offsets[g + 1]) of A and C, the offsets on the device) with one B entry
+  /// each, in one persistent launch. A problem property too; bf16/f16, A and
+  /// C row-major, whole tiles (no split-K, stream-K or direct schedule).
+  bool grouped = false;
 
   DType cType() const { return outType.value_or(defaultOutput(inType)); }
   DType bType() const { return inTypeB.value_or(inType); }
@@ -131,7 +138,8 @@ struct KernelConfig {
   /// "sm90_e4m3_ce4m3_qtt_..."), "xe5m2" after A's type for a B of another
   /// type, the quant spelling (e.g.
   /// "sm90_e4m3xe5m2_cbf16_qtt_128x128x128_..."), then the layout token unless
-  /// the layouts are the default, then "batched_" for a batched kernel.
+  /// the layouts are the default, then "batched_" for a batched kernel or
+  /// "grouped_" for a grouped one.
   std::string name() const;
   /// The `gemm.matmul @NAME ...` op text that gemm-opt compiles.
   std::string mlir() const;

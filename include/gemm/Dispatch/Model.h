@@ -23,6 +23,11 @@
 //   residuals of nearby training shapes (Gaussian weights in log M, log N,
 //   log K), shrunk towards 1 where the data is thin. What physics misses for
 //   a kernel in one region of shapes it learns there, without a class table.
+// - grouped (optional): the grouped (MoE) kernels measured on grouped
+//   problems (python -m gemm_bench.fit grouped), with residuals of their own
+//   over (log of M / G rows per group, log N, log K). They are the grouped
+//   candidates, and correct grouped estimates as the plain residuals correct
+//   plain ones.
 //
 // Plain C++17 + nlohmann_json: no CUDA, no MLIR.
 //
@@ -92,6 +97,17 @@ struct Problem {
   /// Problems of the batch (batched kernels for more than 1), estimated as
   /// the one problem of batch x the tiles and bytes.
   uint64_t batch = 1;
+  /// A grouped (MoE) problem of `groups` problems (grouped kernels; 0: not
+  /// grouped): M is then the rows of all groups together ([sum of M_g, K]
+  /// A and [sum of M_g, N] C) and B has one N x K entry per group. How the
+  /// rows split among the groups is on the device only (the router's
+  /// offsets), so the model takes M / G rows per group, each group starting
+  /// its own row tiles and ending with a ragged one: G x (floor(M / G /
+  /// (tile M x cluster M)) + 1) row units (groupedRowUnits).
+  uint64_t groups = 0;
+  bool grouped() const { return groups > 0; }
+  /// ceil(M / G) over the groups that can have rows (at most M of them).
+  uint64_t rowsPerGroup() const;
   /// Which of A, B, C the runtime would copy through aligned scratch around
   /// a TMA kernel (rows or base addresses TMA cannot read, or rows worth
   /// realigning): what stagedForTma (gemm/Dispatch/Staging.h) says for the
@@ -102,6 +118,7 @@ struct Problem {
   /// "m=.. n=.. k=.. bf16" (+ " x e5m2", " -> bf16", " (qrc)", " a col b row
   /// c row" when not the default, " batch=B" when batched) for messages.
   std::string toString() const;
+  /// " groups=G" is added for a grouped problem.
   /// " (a, c staged for TMA)", or "" when nothing is staged.
   std::string stagingNote() const;
   /// fp8, 8-bit integer or tf32 inputs: kernels the model was not fitted on
@@ -198,13 +215,24 @@ struct Estimate {
 /// each k-range gets at least 4 k-blocks; stream-K only past one wave of
 /// tiles and with 8 k-blocks; a cluster only where the problem is two tiles
 /// across along it; the direct kernel only up to DirectMaxMacs, without a
-/// batch and with K-major A and B (its loads' lanes walk K).
+/// batch and with K-major A and B (its loads' lanes walk K). A grouped
+/// problem takes grouped kernels only (and a grouped kernel grouped problems
+/// only), whole tiles, and its tile and cluster rules count a group's rows
+/// (Problem::rowsPerGroup).
 /// `oversized`: waive the first rule (tile size), for the problems smaller
 /// than every available tile (select() falls back to it; a TMA kernel is
 /// correct for any size: TMA zero-fills rows and columns past the problem,
 /// the store clips them, and staging realigns rows TMA cannot read).
 bool isApplicable(const KernelConfig &config, const Problem &problem,
                   const Target &target, bool oversized = false);
+
+/// The row units (tile M x cluster M rows) a grouped kernel of `config`
+/// walks on `problem`, as the model counts them: the groups that can have
+/// rows (min(G, M)) of M / min(G, M) rows each, every group from a unit
+/// boundary, its whole units and a ragged last one (the sizes a router
+/// gives are rarely multiples of the unit). A plain problem's are
+/// ceil(M / unit).
+uint64_t groupedRowUnits(const KernelConfig &config, const Problem &problem);
 
 /// The staging copies' part of a TMA kernel's time on `problem` (0 when
 /// nothing is staged): a launch for A and B together if either is staged,
@@ -233,8 +261,15 @@ public:
   /// dispatcher gives them the problem's types), in the file's order.
   const std::vector<KernelConfig> &candidates() const { return kernels; }
   bool isCandidate(const KernelConfig &config) const;
+  /// The grouped kernels the file's "grouped" section measured (input type
+  /// bf16, grouped), in its order; empty without one.
+  const std::vector<KernelConfig> &groupedCandidates() const {
+    return groupedKernels;
+  }
   /// Physics times the learned correction. Configurations that are not
-  /// candidates get the physics alone (correction 1, evidence 0).
+  /// candidates get the physics alone (correction 1, evidence 0); grouped
+  /// problems take the grouped residuals (by M / G rows per group, N, K),
+  /// never the plain ones.
   Estimate estimate(const KernelConfig &config, const Problem &problem,
                     const Target &target) const;
 
@@ -253,6 +288,8 @@ private:
   std::vector<KernelConfig> kernels;
   /// Per candidate (same order as kernels).
   std::vector<std::vector<Residual>> residuals;
+  std::vector<KernelConfig> groupedKernels;
+  std::vector<std::vector<Residual>> groupedResiduals;
   double bandwidth = 0.6, priorWeight = 0.5;
   std::string sourceName, gpu;
   size_t shapes = 0;

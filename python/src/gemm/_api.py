@@ -50,12 +50,12 @@ class Config:
     stream_k: bool = False
 
     def kernel_config(self, dtype="bf16", out_dtype=None, layouts=_DEFAULT_LAYOUTS,
-                      batched=False, b_dtype=None, quant=""):
+                      batched=False, b_dtype=None, quant="", grouped=False):
         """The gemm._core.KernelConfig of this configuration for these types
         and layouts ("row,col,row": A, B, C as gemm.matmul spells them),
-        batched or not; for fp8 and int8, B's type when it differs from A's
-        and the quant spelling of its scales (e.g. "tt", "rc", "bb", "ttf";
-        docs/LowPrecision.md)."""
+        batched or not, grouped (MoE: gemm.grouped_matmul) or not; for fp8
+        and int8, B's type when it differs from A's and the quant spelling of
+        its scales (e.g. "tt", "rc", "bb", "ttf"; docs/LowPrecision.md)."""
         if self.arch != "sm_90a":
             raise _core.UsageError(
                 f"arch {self.arch}: the package compiles sm_90a configurations; SM100 "
@@ -66,7 +66,7 @@ class Config:
         return _core.KernelConfig.make(dtype, out_dtype, tuple(self.tile), tuple(self.cluster),
                                        self.schedule, self.raster, self.swizzle, self.stages,
                                        self.splits, self.stream_k, layouts, batched, b_dtype,
-                                       quant)
+                                       quant, grouped)
 
     @staticmethod
     def from_kernel_config(config):
@@ -130,7 +130,7 @@ def device_info(device=0):
 
 
 def select(m, n, k, dtype="bf16", out_dtype=None, device=None, sm_count=None,
-           layouts=_DEFAULT_LAYOUTS, batch=1, b_dtype=None, quant="", staged=None):
+           layouts=_DEFAULT_LAYOUTS, batch=1, b_dtype=None, quant="", staged=None, groups=0):
     """The dispatcher's choice for a problem (gemm._core.Selection: config,
     source, reason, transposed), as matmul makes it: for GPU `device`'s SM
     count, or for `sm_count` (default 132, the H200) without a GPU; among the
@@ -141,17 +141,20 @@ def select(m, n, k, dtype="bf16", out_dtype=None, device=None, sm_count=None,
     of A and column of B, "bb" block-wise, a trailing "f" for fast fp8
     accumulation). `staged`: which of A, B, C a TMA kernel would have to
     copy (gemm._core.tma_staging of the caller's strides and addresses);
-    default: packed rows, as gemm-runner --library assumes."""
+    default: packed rows, as gemm-runner --library assumes. `groups`: a
+    grouped (MoE) problem of that many groups whose rows sum to m
+    (gemm.grouped_matmul: layouts "row,col,row" for B [G, N, K],
+    "row,row,row" for an N-major B)."""
     arch = "sm_90a"
     if device is not None:
         info = device_info(device)
         arch, sm_count = info["arch"] or "unknown", info["sm_count"]
     return _select(m, n, k, dtype, out_dtype, arch, sm_count or 132, layouts, batch, b_dtype,
-                   quant, staged)
+                   quant, staged, groups)
 
 
 def _select(m, n, k, dtype, out_dtype, arch, sm_count, layouts, batch=1, b_dtype=None,
-            quant="", staged=None):
+            quant="", staged=None, groups=0):
     """Among the library's kernels when it holds some for these types and
     layouts (a column-major C the library does not write comes back as the
     transposed problem), else among all (compiled on first use)."""
@@ -160,11 +163,12 @@ def _select(m, n, k, dtype, out_dtype, arch, sm_count, layouts, batch=1, b_dtype
     if library is not None:
         try:
             return _core.select(m, n, k, dtype, out_dtype, model, arch, sm_count,
-                                library.configs, layouts, batch, b_dtype, quant, staged)
+                                library.configs, layouts, batch, b_dtype, quant, staged,
+                                groups)
         except _core.DispatchError:
             pass
     return _core.select(m, n, k, dtype, out_dtype, model, arch, sm_count, None, layouts,
-                        batch, b_dtype, quant, staged)
+                        batch, b_dtype, quant, staged, groups)
 
 
 # ---------------------------------------------------------------------------
@@ -184,6 +188,8 @@ class Kernel:
         self.layouts = self.bundle.layouts
         # A batched kernel runs batches of 2 or more problems.
         self.batched = self.bundle.batched
+        # A grouped kernel runs gemm.grouped_matmul's problems.
+        self.grouped = self.bundle.grouped
         # Which matrices it reads (writes) through TMA, which needs aligned
         # rows; the others it takes as pointers, as they are (the direct
         # kernels).
@@ -215,6 +221,9 @@ class Kernel:
                  scale_out=None, amax=None):
         """C = A @ B^T with this kernel; operands in other layouts than the
         kernel's are copied into its layouts first."""
+        if self.grouped:
+            raise _core.UsageError(f"{self.name} is a grouped kernel: call "
+                                   "gemm.grouped_matmul(a, b, offs, config=...)")
         scales = _Scales(scale_a, scale_b, scale_out, amax, "promoted")
         return _run(self, a, b, out, stream, self.dtypes[2], scales)
 
@@ -244,11 +253,12 @@ def _kernel_for_config(config):
 
 
 def compile(config, a_dtype="bf16", b_dtype=None, c_dtype=None, layouts=_DEFAULT_LAYOUTS,
-            batched=False, quant=""):
+            batched=False, quant="", grouped=False):
     """The kernel of `config` (a gemm.Config) for these types and layouts
     ("A,B,C" storage orders, row|col each: "row,col,row" is A K-major, B N
     rows of K, C row-major; fp8, int8 and f32 A and B are K-major), batched
-    or not, and scales (`quant`, e.g. "tt", "rc", "bb"), from the kernel
+    or not, grouped (a kernel of gemm.grouped_matmul: bf16 or f16, A and C
+    row-major) or not, and scales (`quant`, e.g. "tt", "rc", "bb"), from the kernel
     library when it has it, else compiled (once, then from the disk cache).
     Needs no GPU."""
     if isinstance(config, str):
@@ -263,11 +273,11 @@ def compile(config, a_dtype="bf16", b_dtype=None, c_dtype=None, layouts=_DEFAULT
         raise _core.UsageError(f"c_dtype={c_dtype}: expected one of {', '.join(_OUTPUT_TYPES)}")
     try:
         _core.check_problem(1, 1, 1, a_dtype, c_dtype, b_dtype, quant, layouts,
-                            2 if batched else 1)
+                            2 if batched else 1, 2 if grouped else 0)
     except _core.DispatchError as e:
         raise _core.UsageError(str(e)) from None
     return _kernel_for_config(config.kernel_config(a_dtype, c_dtype, layouts, batched, b_dtype,
-                                                   quant))
+                                                   quant, grouped))
 
 
 def load(manifest_path):

@@ -12,11 +12,11 @@ from gemm import _core
 
 # DLPack type codes (dlpack.h): kDLInt 0, kDLUInt 1, kDLFloat 2, kDLBfloat 4.
 _DLPACK_TYPES = {(2, 16): "f16", (4, 16): "bf16", (2, 32): "f32", (2, 64): "f64",
-                 (0, 8): "s8", (1, 8): "u8", (0, 32): "s32"}
+                 (0, 8): "s8", (1, 8): "u8", (0, 32): "s32", (0, 64): "s64"}
 _DLPACK_CUDA = (2, 13)  # kDLCUDA, kDLCUDAManaged
 _TYPESTR = {"<f2": "f16", "<f4": "f32", "<f8": "f64", "|i1": "s8", "|u1": "u8",
-            "<i4": "s32", "<V2": "bf16"}
-_ELEMENT_BYTES = {"bf16": 2, "f16": 2, "f32": 4, "f64": 8, "s8": 1, "u8": 1, "s32": 4,
+            "<i4": "s32", "<i8": "s64", "<V2": "bf16"}
+_ELEMENT_BYTES = {"bf16": 2, "f16": 2, "f32": 4, "f64": 8, "s8": 1, "u8": 1, "s32": 4, "s64": 8,
                   "e4m3": 1, "e5m2": 1}
 
 
@@ -46,7 +46,7 @@ def _torch_dtype_name(dtype):
         torch = sys.modules["torch"]
         known = {torch.bfloat16: "bf16", torch.float16: "f16", torch.float32: "f32",
                  torch.float64: "f64", torch.int8: "s8", torch.uint8: "u8",
-                 torch.int32: "s32"}
+                 torch.int32: "s32", torch.int64: "s64"}
         for attr, spelling in (("float8_e4m3fn", "e4m3"), ("float8_e5m2", "e5m2")):
             if hasattr(torch, attr):
                 known[getattr(torch, attr)] = spelling
@@ -217,6 +217,36 @@ class Memory:
                 buffer = cp.empty((batch, rows, ld),
                                   dtype={"f16": cp.float16, "f32": cp.float32}[dtype])
         return buffer[:, :, :cols] if ld != cols else buffer
+
+    def offsets_from_ends(self, ends):
+        """[0, ends...]: the G + 1 offsets the group table's prep kernel
+        reads, from the G cumulative group ends of torch._grouped_mm's
+        `offs` (one concatenation on the stream, no synchronisation)."""
+        self._need_allocator()
+        key = ("zero", ends.dtype)
+        zero = self._zeros.get(key) if hasattr(self, "_zeros") else None
+        if self.kind == "torch":
+            if zero is None:
+                zero = self.torch.zeros(1, dtype=ends.dtype, device=f"cuda:{self.device}")
+            result = self.torch.cat((zero, ends))
+        else:
+            with self.cupy.cuda.Device(self.device):
+                if zero is None:
+                    zero = self.cupy.zeros(1, dtype=ends.dtype)
+                result = self.cupy.concatenate((zero, ends))
+        if not hasattr(self, "_zeros"):
+            self._zeros = {}
+        self._zeros[key] = zero
+        return result
+
+    def read_words(self, buffer, count):
+        """The first `count` 32-bit words of a byte buffer, on the host
+        (synchronises with the device first: whatever stream wrote them)."""
+        if self.kind == "torch":
+            self.torch.cuda.synchronize(self.device)
+            return buffer[:4 * count].view(self.torch.int32).tolist()
+        self.cupy.cuda.Device(self.device).synchronize()
+        return [int(x) for x in buffer[:4 * count].view(self.cupy.int32).get()]
 
     @staticmethod
     def address(buffer):
