@@ -21,7 +21,11 @@ Value mlir::gemm::applyEpilogue(ConversionPatternRewriter &rewriter,
   mapping.map(body.getArgument(0), acc);
   for (Operation &nested : body.without_terminator())
     rewriter.clone(nested, mapping);
-  return mapping.lookup(cast<YieldOp>(body.getTerminator()).getValues()[0]);
+  // The region is not isolated from above: canonicalization may fold its
+  // result to a value defined outside it (a hoisted constant), which has no
+  // clone and is used as it is.
+  return mapping.lookupOrDefault(
+      cast<YieldOp>(body.getTerminator()).getValues()[0]);
 }
 
 namespace {
