@@ -195,6 +195,7 @@ void Machine::setUp() {
     // which has no handler yet: such a kernel is reported as not simulated
     // before it runs.
     case bundle::ParamKind::GroupTable:
+    case bundle::ParamKind::GroupProblemTable:
       arguments[i].bits = 0;
       break;
     }
