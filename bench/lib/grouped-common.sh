@@ -15,6 +15,10 @@
 # with N instead (a refused problem) and print the text after "expect=" in
 # its log; such lines are checked the same way.
 
+# `{ ...; } | check_runs FILE` runs check_runs in this shell (it sets
+# $status), not in a subshell.
+shopt -s lastpipe
+
 bench_start() {
   results=${1:?results directory}
   mkdir -p "$results/check" "$results/bench" "$results/sanitizer"
