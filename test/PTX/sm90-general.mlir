@@ -49,7 +49,10 @@
 // RUN: grep -c "fence.proxy.tensormap::generic.acquire.gpu" %t/ge_coop_128x256.ptx | FileCheck %s --check-prefix=ACQUIRES
 // ACQUIRES: 3
 //
-// WARN: warning: not simulated: gemm.sched.group_units
+// The simulator has no handler for the general ops (nor, before the
+// grouped handlers land, for gemm.sched.group_units): the protocol checker
+// says so and the pipeline goes on.
+// WARN: warning: not simulated: gemm.{{sched.group_units|sched.group_problem|tma.group_descriptor|tma.acquire_descriptor}}
 
 gemm.matmul @ge_coop_128x256 a(bf16, row) b(bf16, col) c(bf16, row) acc(f32) grouped(general)
     config(#gemm.config<arch = sm_90a, tile = [128, 256, 64]>)
