@@ -19,51 +19,23 @@
 # (bench/lib/build-runner.sh). ITERS (default 20) sets the timed runs, JOBS
 # (default 4) the concurrent correctness checks.
 set -uo pipefail
-results=${1:?results directory}
-mkdir -p "$results/check" "$results/bench" "$results/sanitizer"
 root=$(cd "$(dirname "$0")/.." && pwd)
 bundles=$root/.bundles/grouped
 [ -d "$bundles" ] || { echo "missing $bundles (see the header)"; exit 2; }
-start=$(date +%s)
-elapsed() { echo "$(( $(date +%s) - start )) s"; }
-
-source "$root/bench/lib/build-runner.sh"
-build_gemm_runner "$results/build.log" || exit 2
-echo "gemm-runner built ($(elapsed))"
-nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,clocks.mem,power.limit,temperature.gpu \
-  --format=csv | tee "$results/gpu.txt"
-status=0
+source "$root/bench/lib/grouped-common.sh"
+bench_start "${1:?results directory}"
 
 # ---- correctness: every kernel over ragged groups, JOBS at a time ---------
-check_one() {   # manifest groups n k
-  local name log
-  name=$(basename "$1" .json)
-  log=$results/check/$name-$(echo "$2" | tr ':,' '__' | cut -c1-40)-n$3-k$4.log
-  "$runner" "$1" --groups "$2" --n "$3" --k "$4" --check --json "${log%.log}.json" > "$log" 2>&1
-  echo "$name groups=$2 n=$3 k=$4 exit $? $(grep -c ': check PASS' "$log") PASS $(grep -c ': check FAIL' "$log") FAIL"
-}
-export -f check_one
-export runner results
 { for m in "$bundles"/*.json; do
-    echo "$m 0,1,63,64,65,1000,0,127,128,129 264 136"
-    echo "$m 1000,0,0,1 1000 1024"
-    echo "$m random:16:3000:1 512 256"
-    echo "$m random:64:5000:2 256 64"
-    echo "$m 1 8 8"
-    echo "$m 0,0,300,0 384 4096"
-  done; } |
-  xargs -P "${JOBS:-4}" -L 1 bash -c 'check_one "$0" "$1" "$2" "$3"' > "$results/check/summary.txt"
-grep -v " exit 0 " "$results/check/summary.txt" && status=1
-echo "correctness: $(grep -c ' exit 0 ' "$results/check/summary.txt") of $(wc -l < "$results/check/summary.txt") runs pass ($(elapsed))"
+    echo "$m --groups 0,1,63,64,65,1000,0,127,128,129 --n 264 --k 136"
+    echo "$m --groups 1000,0,0,1 --n 1000 --k 1024"
+    echo "$m --groups random:16:3000:1 --n 512 --k 256"
+    echo "$m --groups random:64:5000:2 --n 256 --k 64"
+    echo "$m --groups 1 --n 8 --k 8"
+    echo "$m --groups 0,0,300,0 --n 384 --k 4096"
+  done; } | check_runs "$results/check/summary.txt"
 
 # ---- compute-sanitizer on small problems ---------------------------------
-sanitize() {   # tool bundle args...
-  local tool=$1 bundle=$2
-  shift 2
-  local log=$results/sanitizer/$tool-$(basename "$bundle" .json).log
-  compute-sanitizer --tool "$tool" --error-exitcode 9 "$runner" "$bundle" "$@" --check > "$log" 2>&1
-  echo "$tool $(basename "$bundle" .json) $*: exit $? ($(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$log" | head -1))"
-}
 {
   sanitize memcheck "$bundles/sm90_bf16_grouped_128x256_coop_c2x1.json" --groups 0,1,65,200,0,130 --n 264 --k 136 &
   sanitize memcheck "$bundles/sm90_f16_grouped_128x128_coop_f32out.json" --groups 7,0,129 --n 136 --k 72 &
@@ -134,7 +106,5 @@ for r in torch.values():
 print("```")
 PY
 cat "$results/results.md"
-nvidia-smi --query-gpu=clocks.sm,clocks.mem,power.draw,power.limit,temperature.gpu \
-  --format=csv | tee -a "$results/gpu.txt"
-echo "done ($(elapsed)), status $status"
+bench_end
 exit $status

@@ -219,7 +219,8 @@ void readParam(const json &value, const std::string &path, Param &param,
     param.tensor = Tensor::C;
     return;
   }
-  if (param.kind == ParamKind::GroupTable) {
+  if (param.kind == ParamKind::GroupTable ||
+      param.kind == ParamKind::GroupProblemTable) {
     reader.rejectUnknownFields({"kind"});
     return;
   }
@@ -264,7 +265,8 @@ template <typename Json> Json toJsonImpl(const KernelManifest &m) {
       p["tensor"] = toString(param.scale.tensor);
       p["granularity"] = toString(param.scale.granularity);
     } else if (param.kind == ParamKind::Amax ||
-               param.kind == ParamKind::GroupTable) {
+               param.kind == ParamKind::GroupTable ||
+               param.kind == ParamKind::GroupProblemTable) {
     } else {
       p["tensor"] = toString(param.tma.tensor);
       p["box"] = param.tma.box;
@@ -455,6 +457,12 @@ bool KernelManifest::takesPointer(Tensor t) const {
   });
 }
 
+bool KernelManifest::hasGeneralGroups() const {
+  return std::any_of(params.begin(), params.end(), [](const Param &p) {
+    return p.kind == ParamKind::GroupProblemTable;
+  });
+}
+
 bool KernelManifest::hasGroups() const {
   return std::any_of(params.begin(), params.end(), [](const Param &p) {
     return p.kind == ParamKind::ProblemSize && p.dim == ProblemDim::Groups;
@@ -567,6 +575,7 @@ std::vector<std::string> KernelManifest::validate() const {
   std::array<int, 3> pointerAt = {-1, -1, -1}, leadingDimAt = {-1, -1, -1};
   std::array<int, 6> dimAt = {-1, -1, -1, -1, -1, -1};
   int groupTableAt = -1;
+  bool general = false;
   const DType tensorType[3] = {types.a, types.b, types.c};
   for (size_t i = 0; i < params.size(); ++i) {
     const Param &param = params[i];
@@ -585,12 +594,14 @@ std::vector<std::string> KernelManifest::validate() const {
       validateScale(*this, i, errors);
       continue;
     }
-    if (param.kind == ParamKind::GroupTable) {
+    if (param.kind == ParamKind::GroupTable ||
+        param.kind == ParamKind::GroupProblemTable) {
       if (groupTableAt >= 0)
-        fail(path + ": a second group_table (first at params[" +
+        fail(path + ": a second group table (first at params[" +
              std::to_string(groupTableAt) + "])");
       else
         groupTableAt = static_cast<int>(i);
+      general = param.kind == ParamKind::GroupProblemTable;
       continue;
     }
     if (param.kind == ParamKind::Pointer ||
@@ -641,8 +652,8 @@ std::vector<std::string> KernelManifest::validate() const {
     anyDescriptor |= descriptorAt[i] >= 0;
     if (descriptorAt[i] < 0 && pointerAt[i] < 0)
       fail("params: no tma_descriptor or pointer for tensor " + name);
-    bool groupedC =
-        t == Tensor::C && dimAt[static_cast<size_t>(ProblemDim::Groups)] >= 0;
+    bool groupedC = t == Tensor::C && !general &&
+                    dimAt[static_cast<size_t>(ProblemDim::Groups)] >= 0;
     if (descriptorAt[i] >= 0 && pointerAt[i] >= 0 && !groupedC)
       fail("params: tensor " + name +
            " has both a tma_descriptor and a pointer; a kernel reads a "
@@ -670,10 +681,17 @@ std::vector<std::string> KernelManifest::validate() const {
   bool grouped = dimAt[static_cast<size_t>(ProblemDim::Groups)] >= 0;
   if (grouped != (groupTableAt >= 0))
     fail("params: problem_size groups and group_table go together (a "
-         "grouped kernel takes both)");
+         "grouped kernel takes both; a general grouped kernel takes a "
+         "group_problem_table)");
   if (grouped && dimAt[static_cast<size_t>(ProblemDim::Batch)] >= 0)
     fail("params: a kernel is batched or grouped, not both");
-  if (grouped &&
+  if (grouped && general &&
+      (descriptorAt[0] < 0 || descriptorAt[1] < 0 || descriptorAt[2] < 0 ||
+       pointerAt[0] >= 0 || pointerAt[1] >= 0 || pointerAt[2] >= 0))
+    fail("params: a general grouped kernel takes the tma_descriptors of a, "
+         "b and c (the templates of its groups' tensor maps) and no "
+         "pointers");
+  if (grouped && !general &&
       (descriptorAt[0] < 0 || descriptorAt[1] < 0 || descriptorAt[2] < 0 ||
        pointerAt[2] < 0 || pointerAt[0] >= 0 || pointerAt[1] >= 0))
     fail("params: a grouped kernel takes tma_descriptors of a, b and c and "

@@ -3,6 +3,7 @@
 #include "gemm/Runtime/Launch.h"
 #include "gemm/Runtime/Driver.h"
 #include "gemm/Runtime/Error.h"
+#include "gemm/Runtime/GroupProblemsLaunch.h"
 #include "gemm/Runtime/GroupTableLaunch.h"
 
 namespace gemm::runtime {
@@ -220,7 +221,8 @@ void launchKernel(const LoadedKernel &kernel, const LaunchPlan &plan,
     } else if (arg.kind == ParamKind::LeadingDim) {
       wide[i] = arg.leadingDim;
       params[i] = &wide[i];
-    } else if (arg.kind == ParamKind::GroupTable) {
+    } else if (arg.kind == ParamKind::GroupTable ||
+               arg.kind == ParamKind::GroupProblemTable) {
       if (groupTable == 0)
         throw Error(ErrorKind::Usage,
                     "launching grouped kernel " + kernel.name() +
@@ -270,6 +272,52 @@ void launchGrouped(const LoadedKernel &kernel, const LaunchPlan &plan,
                    plan.groupUnitRows, groupTable, plan.groupTableBytes,
                    stream);
   launchKernel(kernel, plan, tensorMaps, {}, matrices, stream, {}, groupTable);
+}
+
+void launchGeneral(const LoadedKernel &kernel, const LaunchPlan &plan,
+                   const std::vector<CUtensorMap> &tensorMaps,
+                   CUdeviceptr problems, CUdeviceptr groupTable,
+                   CUstream stream) {
+  if (!plan.general)
+    throw Error(ErrorKind::Usage,
+                "kernel " + kernel.name() + " is not a general grouped kernel");
+  if (problems == 0 || groupTable == 0)
+    throw Error(ErrorKind::Usage, "launching general grouped kernel " +
+                                      kernel.name() +
+                                      ": no group records or no group table");
+  if (groupTable % 128 != 0)
+    throw Error(ErrorKind::Usage,
+                "launching general grouped kernel " + kernel.name() +
+                    ": the group table must be 128-byte aligned (its tensor "
+                    "maps are)");
+  CUtensorMap templates[3];
+  bool found[3] = {false, false, false};
+  for (size_t i = 0; i < plan.tma.size() && i < tensorMaps.size(); ++i) {
+    size_t t = static_cast<size_t>(plan.tma[i].tensor);
+    if (!found[t]) {
+      templates[t] = tensorMaps[i];
+      found[t] = true;
+    }
+  }
+  if (!found[0] || !found[1] || !found[2])
+    throw Error(ErrorKind::Usage, "launching general grouped kernel " +
+                                      kernel.name() +
+                                      ": the A, B and C tensor-map templates "
+                                      "are needed (encodeTensorMaps)");
+  launchGeneralTable(problems, plan.problem.groups, plan.groupLayouts,
+                     plan.groupUnitRows, plan.groupUnitCols, templates,
+                     groupTable, stream);
+  launchKernel(kernel, plan, tensorMaps, {}, {0, 0, 0}, stream, {}, groupTable);
+}
+
+std::string readGeneralTableError(const LaunchPlan &plan,
+                                  CUdeviceptr groupTable, CUstream stream) {
+  uint32_t header[4] = {0, 0, 0, 0};
+  checkCu(driver().cuStreamSynchronize(stream),
+          "waiting for the general grouped launch");
+  checkCu(driver().cuMemcpyDtoH(header, groupTable, sizeof(header)),
+          "reading the general group table's header");
+  return general::describeTableError(header[1], header[2], plan.problem.groups);
 }
 
 } // namespace gemm::runtime

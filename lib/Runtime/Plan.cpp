@@ -16,6 +16,9 @@ using namespace gemm::bundle;
 /// Problem sizes reach the kernel as 32-bit parameters and kernels index with
 /// signed 32-bit arithmetic.
 constexpr uint64_t MaxProblemDim = std::numeric_limits<int32_t>::max();
+// General grouped kernels: the prep kernel walks the groups 1024 at a time,
+// and the table holds 400 bytes per group.
+constexpr uint64_t MaxGeneralGroups = 65536;
 constexpr uint64_t MaxTmaGlobalDim = uint64_t(1) << 32;
 constexpr uint64_t MaxTmaGlobalStride = uint64_t(1) << 40;
 constexpr uint32_t MaxTmaElementStride = 8;
@@ -352,6 +355,12 @@ bool stagedForTma(Tensor tensor, const Problem &problem, DType dtype,
 }
 
 double Problem::flops() const {
+  if (!groupSizes.empty()) {
+    double total = 0;
+    for (const general::GroupSize &s : groupSizes)
+      total += 2.0 * double(s.m) * double(s.n) * double(s.k);
+    return total;
+  }
   double rows = double(m);
   if (groups && groupOffsets.size() == groups + 1)
     rows = double(groupOffsets.back() - groupOffsets.front());
@@ -359,6 +368,8 @@ double Problem::flops() const {
 }
 
 std::string Problem::toString() const {
+  if (!groupSizes.empty())
+    return "general groups=" + std::to_string(groups);
   std::string text = "m=" + std::to_string(m) + " n=" + std::to_string(n) +
                      " k=" + std::to_string(k);
   if (batch != 1)
@@ -451,11 +462,172 @@ uint32_t persistentGridSize(uint64_t tiles, uint32_t capacity,
   return static_cast<uint32_t>(std::min(roundUp(tiles, clusterSize), fits));
 }
 
+namespace {
+
+/// A general grouped kernel's plan: the G groups' records are the caller's
+/// device array, so the host plans the table, the tensor-map templates and
+/// the grid; with the sizes known (the runner) also the buffers and a grid
+/// of no more CTAs than units.
+LaunchPlan planGeneralLaunch(const KernelManifest &manifest,
+                             const Problem &problem,
+                             const PlanOptions &options) {
+  std::vector<std::string> errors;
+  if (problem.groups == 0 || problem.groups > MaxGeneralGroups)
+    errors.push_back("general grouped problem: a group count of " +
+                     std::to_string(problem.groups) + "; kernel " +
+                     manifest.kernel + " takes 1.." +
+                     std::to_string(MaxGeneralGroups) + " groups");
+  if (problem.batch != 1)
+    errors.push_back("--batch " + std::to_string(problem.batch) +
+                     ": general grouped kernel " + manifest.kernel +
+                     " takes groups, not a batch");
+  if (problem.m || problem.n || problem.k || !problem.groupOffsets.empty())
+    errors.push_back("general grouped kernel " + manifest.kernel +
+                     " takes each group's M, N, K from its records "
+                     "(--group-problems), not --m/--n/--k or --groups");
+  const std::vector<general::GroupSize> &sizes = problem.groupSizes;
+  if (!sizes.empty() && sizes.size() != problem.groups)
+    errors.push_back(
+        "general grouped problem: " + std::to_string(sizes.size()) +
+        " group sizes for " + std::to_string(problem.groups) + " groups");
+  throwIfAny(ErrorKind::Usage, errors);
+
+  LaunchPlan plan;
+  plan.problem = problem;
+  plan.general = true;
+  const TensorTypes &types = manifest.types;
+  plan.groupLayouts.aColumns = manifest.layouts.a == Layout::Col;
+  plan.groupLayouts.bRows = manifest.layouts.b == Layout::Row;
+  plan.groupLayouts.cColumns = manifest.layouts.c == Layout::Col;
+  plan.groupLayouts.inputBytes = elementBytes(types.a);
+  plan.groupLayouts.outputBytes = elementBytes(types.c);
+  plan.tile = manifest.tile;
+  plan.block = manifest.block;
+  plan.cluster = manifest.cluster;
+  plan.dynamicSmemBytes = manifest.dynamicSmemBytes;
+  plan.policy = manifest.grid;
+  plan.clusterTiles = manifest.clusterTileShape();
+  plan.groupUnitRows = manifest.tile[0] * plan.clusterTiles[0];
+  plan.groupUnitCols = manifest.tile[1] * plan.clusterTiles[1];
+  plan.groupTableBytes = general::tableBytes(problem.groups);
+  uint32_t clusterSize = manifest.cluster[0];
+
+  // Without the sizes the grid is every co-resident cluster.
+  uint64_t units = std::numeric_limits<uint32_t>::max();
+  if (!sizes.empty()) {
+    units = 0;
+    for (const general::GroupSize &s : sizes) {
+      general::GroupProblem p;
+      p.m = int32_t(s.m);
+      p.n = int32_t(s.n);
+      units += general::unitsOf(p, plan.groupUnitRows, plan.groupUnitCols);
+    }
+    plan.groupPacking =
+        general::packGroups(sizes, plan.groupLayouts, /*padInputs=*/true);
+    // The records' rules that depend on the sizes alone (the addresses
+    // here stand for any aligned ones), unless the prep kernel is to find
+    // them (--group-checks device).
+    if (!problem.groupChecksOnDevice) {
+      std::vector<general::GroupProblem> records = general::groupRecords(
+          sizes, plan.groupPacking, plan.groupLayouts, uint64_t(1) << 40,
+          uint64_t(2) << 40, uint64_t(3) << 40);
+      for (std::string &error :
+           general::checkGroups(records, plan.groupLayouts))
+        errors.push_back(std::move(error));
+      throwIfAny(ErrorKind::Usage, errors);
+    }
+    const Layout stored[3] = {Layout::Row, Layout::Col, Layout::Row};
+    const DType dtypes[3] = {types.a, types.b, types.c};
+    for (size_t t = 0; t < 3; ++t) {
+      // All groups' matrices of one operand as one line of elements
+      // (allocated, filled and compared whole; the groups' views are the
+      // packing's).
+      MatrixPlan &m = plan.matrices[t];
+      m.tensor = static_cast<Tensor>(t);
+      m.dtype = dtypes[t];
+      m.layout = stored[t];
+      m.outer = 1;
+      m.inner = std::max<uint64_t>(plan.groupPacking.elements[t], 8);
+      m.ld = m.inner;
+      plan.kernelMatrices[t] = m;
+    }
+  }
+  plan.clusterUnits = units;
+  plan.tiles = units * clusterSize;
+
+  for (size_t i = 0; i < manifest.params.size(); ++i) {
+    const Param &param = manifest.params[i];
+    KernelArg arg;
+    arg.kind = param.kind;
+    if (param.kind == ParamKind::TmaDescriptor) {
+      // The template of the groups' maps: the box as the extent, lines of
+      // the box rounded up to 16 bytes. The prep kernel sets each group's
+      // address, extent and stride.
+      TmaPlan tma;
+      tma.paramIndex = i;
+      tma.tensor = param.tma.tensor;
+      tma.dtype = param.tma.tensor == Tensor::A   ? types.a
+                  : param.tma.tensor == Tensor::B ? types.b
+                                                  : types.c;
+      tma.rank = 2;
+      tma.globalDim = {param.tma.box[0], param.tma.box[1], 1};
+      tma.globalStrides = {
+          roundUp(uint64_t(param.tma.box[0]) * elementBytes(tma.dtype), 16), 0};
+      tma.box = {param.tma.box[0], param.tma.box[1], 1};
+      tma.swizzle = param.tma.swizzle;
+      tma.interleave = param.tma.interleave;
+      tma.l2Promotion = param.tma.l2Promotion;
+      tma.oobFill = param.tma.oobFill;
+      for (std::string &error : checkTmaPlan(tma))
+        errors.push_back(std::move(error));
+      arg.tmaIndex = plan.tma.size();
+      plan.tma.push_back(tma);
+    } else if (param.kind == ParamKind::ProblemSize) {
+      arg.dim = param.dim;
+      arg.value = param.dim == ProblemDim::Groups
+                      ? static_cast<uint32_t>(problem.groups)
+                      : 0;
+    } else if (param.kind != ParamKind::GroupProblemTable) {
+      errors.push_back("general grouped kernel " + manifest.kernel +
+                       ": parameter " + std::to_string(i) + " (" +
+                       std::string(toString(param.kind)) +
+                       ") is not one such a kernel takes");
+    }
+    plan.args.push_back(arg);
+  }
+  throwIfAny(ErrorKind::Usage, errors);
+  uint64_t gridX = std::min<uint64_t>(units, MaxProblemDim) * clusterSize;
+  if (plan.policy == GridPolicy::Persistent) {
+    plan.persistentCtaCapacity = options.persistentCtaCapacity;
+    // At least one cluster, even when every group is empty (the kernel then
+    // finds no unit).
+    gridX = persistentGridSize(std::max<uint64_t>(gridX, clusterSize),
+                               options.persistentCtaCapacity, clusterSize);
+    if (gridX == 0)
+      throw Error(ErrorKind::Usage,
+                  "persistent grid: not one cluster of " +
+                      std::to_string(clusterSize) + " CTAs fits on the GPU (" +
+                      std::to_string(options.persistentCtaCapacity) +
+                      " co-resident CTAs)");
+  }
+  plan.grid = {static_cast<uint32_t>(gridX), 1, 1};
+  return plan;
+}
+
+} // namespace
+
 LaunchPlan planLaunch(const KernelManifest &manifest, const Problem &problem,
                       const PlanOptions &options) {
+  if (manifest.hasGeneralGroups())
+    return planGeneralLaunch(manifest, problem, options);
   std::vector<std::string> errors;
   checkProblem(manifest, problem, errors);
   bool grouped = manifest.hasGroups();
+  if (!problem.groupSizes.empty())
+    errors.push_back("kernel " + manifest.kernel +
+                     " is not a general grouped kernel (no "
+                     "group_problem_table): --group-problems needs a kernel "
+                     "built from gemm.matmul ... grouped(general)");
   if (grouped)
     checkGroupedProblem(manifest, problem, errors);
   else if (problem.groups)
@@ -724,6 +896,27 @@ std::string describePlan(const LaunchPlan &plan) {
   out << "block: " << list(plan.block) << "\n";
   out << "cluster: " << list(plan.cluster) << "\n";
   out << "dynamic smem: " << plan.dynamicSmemBytes << " bytes\n";
+  if (plan.general) {
+    const std::vector<general::GroupSize> &sizes = plan.problem.groupSizes;
+    out << "general groups: " << plan.problem.groups << ", tile units of "
+        << plan.groupUnitRows << "x" << plan.groupUnitCols
+        << "; the records are a device array of " << plan.problem.groups
+        << " x " << sizeof(general::GroupProblem) << " bytes\n";
+    // The first groups, as the runner lays them out.
+    for (size_t g = 0; g < sizes.size() && g < 16; ++g) {
+      general::GroupProblem p;
+      p.m = int32_t(sizes[g].m);
+      p.n = int32_t(sizes[g].n);
+      out << "  group " << g << ": m " << sizes[g].m << " n " << sizes[g].n
+          << " k " << sizes[g].k << ", lda " << plan.groupPacking.lds[g][0]
+          << " ldb " << plan.groupPacking.lds[g][1] << " ldc "
+          << plan.groupPacking.lds[g][2] << ", "
+          << general::unitsOf(p, plan.groupUnitRows, plan.groupUnitCols)
+          << " units\n";
+    }
+    if (sizes.size() > 16)
+      out << "  ... " << sizes.size() - 16 << " more groups\n";
+  }
   for (const MatrixPlan &m : plan.matrices) {
     out << tensorName(m.tensor) << ": " << toString(m.dtype) << " ";
     if (m.batch != 1)
@@ -794,6 +987,14 @@ std::string describePlan(const LaunchPlan &plan) {
           << " (u64)\n";
       continue;
     }
+    if (arg.kind == ParamKind::GroupProblemTable) {
+      out << "group_problem_table: " << plan.groupTableBytes
+          << " bytes (u64 address; the prep kernel writes each group's tile "
+          << "prefix and sizes, then its A, B, C tensor maps, copied from the "
+          << "templates below and patched with tensormap.replace, before each "
+          << "launch)\n";
+      continue;
+    }
     if (arg.kind == ParamKind::GroupTable) {
       out << "group_table: " << plan.groupTableBytes << " bytes (u64 address; "
           << "the prep kernel writes it from the device offsets before each "
@@ -801,7 +1002,8 @@ std::string describePlan(const LaunchPlan &plan) {
       continue;
     }
     const TmaPlan &t = plan.tma[arg.tmaIndex];
-    out << "tma_descriptor " << toString(t.tensor) << ": "
+    out << "tma_descriptor " << toString(t.tensor)
+        << (plan.general ? " (template)" : "") << ": "
         << "rank " << t.rank << ", dims " << list(t.globalDim, t.rank)
         << ", strides " << list(t.globalStrides, t.rank - 1) << " bytes, box "
         << list(t.box, t.rank) << ", element strides "

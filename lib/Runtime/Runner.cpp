@@ -91,6 +91,9 @@ struct Operands {
   /// Grouped kernels: the G + 1 offsets (int32, on the device, as a router
   /// would leave them) and the group table the prep kernel writes.
   DeviceBuffer offsets, groupTable;
+  /// General grouped kernels: the G group records (on the device, as a
+  /// framework would leave them) over the packed A, B, C buffers.
+  DeviceBuffer groupProblems;
 
   Operands(const LaunchPlan &plan, uint64_t seed, CUstream stream,
            InputValues inputs = InputValues::Normal)
@@ -144,7 +147,32 @@ struct Operands {
                     std::to_string(w.paramIndex) + "]");
       workspaceAddresses.push_back(workspaces.back().get());
     }
-    if (plan.groupTableBytes) {
+    if (plan.general) {
+      const std::vector<general::GroupSize> &sizes = plan.problem.groupSizes;
+      if (sizes.size() != plan.problem.groups)
+        throw Error(ErrorKind::Usage,
+                    "general grouped problem: the runner needs the groups' "
+                    "sizes on the host (--group-problems)");
+      std::vector<general::GroupProblem> records =
+          general::groupRecords(sizes, plan.groupPacking, plan.groupLayouts,
+                                a.get(), b.get(), c.get());
+      if (!plan.problem.groupChecksOnDevice) {
+        std::vector<std::string> errors =
+            general::checkGroups(records, plan.groupLayouts);
+        if (!errors.empty()) {
+          std::string message;
+          for (const std::string &error : errors)
+            message += (message.empty() ? "" : "\n") + error;
+          throw Error(ErrorKind::Usage, message);
+        }
+      }
+      uint64_t bytes = records.size() * sizeof(general::GroupProblem);
+      groupProblems = DeviceBuffer(bytes, "the group records");
+      checkCu(driver().cuMemcpyHtoD(groupProblems.get(), records.data(), bytes),
+              "copying the group records to the device");
+      groupTable =
+          DeviceBuffer(plan.groupTableBytes, "the general group table");
+    } else if (plan.groupTableBytes) {
       const std::vector<int64_t> &given = plan.problem.groupOffsets;
       if (given.size() != plan.problem.groups + 1)
         throw Error(ErrorKind::Usage,
@@ -165,7 +193,10 @@ struct Operands {
 /// or the kernel.
 void launchOurs(const LoadedKernel &kernel, const LaunchPlan &plan,
                 const Operands &operands, CUstream stream) {
-  if (plan.groupTableBytes)
+  if (plan.general)
+    launchGeneral(kernel, plan, operands.maps, operands.groupProblems.get(),
+                  operands.groupTable.get(), stream);
+  else if (plan.groupTableBytes)
     launchGrouped(kernel, plan, operands.maps, operands.matrices,
                   operands.offsets.get(), /*offsets64=*/false,
                   operands.groupTable.get(), stream);
@@ -210,6 +241,103 @@ std::vector<GroupView> groupViews(const LaunchPlan &plan, CUdeviceptr a,
     views.push_back(v);
   }
   return views;
+}
+
+/// The groups with tiles of a general grouped problem: their A, B, C as
+/// matrices of their own at their addresses in the packed buffers at `a`,
+/// `b` and `c`, or, with `reference`, C as a packed f32 matrix in a buffer
+/// of all groups' references one after the other (referenceElements).
+std::vector<GroupView> generalViews(const LaunchPlan &plan, CUdeviceptr a,
+                                    CUdeviceptr b, CUdeviceptr c,
+                                    bool reference) {
+  std::vector<GroupView> views;
+  const std::vector<general::GroupSize> &sizes = plan.problem.groupSizes;
+  const general::GroupPacking &packing = plan.groupPacking;
+  uint64_t referenceAt = 0;
+  for (size_t g = 0; g < sizes.size(); ++g) {
+    general::GroupProblem p;
+    p.m = int32_t(sizes[g].m);
+    p.n = int32_t(sizes[g].n);
+    p.k = int32_t(sizes[g].k);
+    if (!general::hasTiles(p))
+      continue;
+    GroupView v;
+    MatrixPlan *views3[3] = {&v.a, &v.b, &v.c};
+    for (int which = 0; which < 3; ++which) {
+      general::Extent e = general::extentOf(p, plan.groupLayouts, which);
+      MatrixPlan &m = *views3[which];
+      m = plan.matrix(static_cast<Tensor>(which));
+      m.layout =
+          which == 0
+              ? bundle::Layout(plan.groupLayouts.aColumns ? bundle::Layout::Col
+                                                          : bundle::Layout::Row)
+          : which == 1
+              ? bundle::Layout(plan.groupLayouts.bRows ? bundle::Layout::Row
+                                                       : bundle::Layout::Col)
+              : bundle::Layout(plan.groupLayouts.cColumns
+                                   ? bundle::Layout::Col
+                                   : bundle::Layout::Row);
+      m.outer = e.outer;
+      m.inner = e.inner;
+      m.ld = packing.lds[g][which];
+      m.batch = 1;
+      m.batchStride = m.outer * m.ld;
+      m.padded = m.ld > m.inner;
+    }
+    v.aAt = a + packing.offsets[g][0] * plan.groupLayouts.inputBytes;
+    v.bAt = b + packing.offsets[g][1] * plan.groupLayouts.inputBytes;
+    if (reference) {
+      v.c.dtype = DType::F32;
+      v.c.ld = v.c.inner;
+      v.c.batchStride = v.c.outer * v.c.ld;
+      v.c.padded = false;
+      v.cAt = c + referenceAt * 4;
+      referenceAt += v.c.outer * v.c.inner;
+    } else {
+      v.cAt = c + packing.offsets[g][2] * plan.groupLayouts.outputBytes;
+    }
+    views.push_back(v);
+  }
+  return views;
+}
+
+/// Elements of the packed f32 references of every group with tiles.
+uint64_t referenceElements(const LaunchPlan &plan) {
+  uint64_t elements = 0;
+  for (const general::GroupSize &s : plan.problem.groupSizes)
+    if (s.m > 0 && s.n > 0)
+      elements += uint64_t(s.m) * uint64_t(s.n);
+  return std::max<uint64_t>(elements, 1);
+}
+
+/// The statistics of several groups' comparisons as one.
+void mergeStats(CompareStats &into, const CompareStats &group,
+                uint64_t elementsBefore) {
+  if (into.firstBadIndex == UINT64_MAX && group.firstBadIndex != UINT64_MAX)
+    into.firstBadIndex = elementsBefore + group.firstBadIndex;
+  into.elements += group.elements;
+  into.unwritten += group.unwritten;
+  into.nonFinite += group.nonFinite;
+  into.outOfBoundsWrites += group.outOfBoundsWrites;
+  into.referenceNonFinite += group.referenceNonFinite;
+  into.errorSquared += group.errorSquared;
+  into.referenceSquared += group.referenceSquared;
+  into.maxAbsError = std::max(into.maxAbsError, group.maxAbsError);
+  into.referenceMaxAbs = std::max(into.referenceMaxAbs, group.referenceMaxAbs);
+}
+
+/// Our C of every group against the packed references at `reference`.
+CompareStats compareGroups(const LaunchPlan &plan, CUdeviceptr ours,
+                           CUdeviceptr reference, CUstream stream) {
+  std::vector<GroupView> out = generalViews(plan, 0, 0, ours, false);
+  std::vector<GroupView> ref = generalViews(plan, 0, 0, reference, true);
+  CompareStats total;
+  for (size_t i = 0; i < out.size(); ++i)
+    mergeStats(total,
+               compareToReference(out[i].cAt, out[i].c, ref[i].cAt, stream,
+                                  ReferenceTimeout),
+               total.elements);
+  return total;
 }
 
 bool stagesInputs(const LaunchPlan &plan) {
@@ -447,6 +575,14 @@ CheckResult GemmRunner::check(const LaunchPlan &plan,
     }
   };
   run("check run");
+  if (plan.general) {
+    std::string refused =
+        readGeneralTableError(plan, operands.groupTable.get(), stream.get());
+    if (!refused.empty())
+      throw Error(ErrorKind::Usage,
+                  "the prep kernel refused the group records: " + refused +
+                      "; the kernel wrote nothing");
+  }
 
   CheckResult result;
   if (checkOptions.keepOutput) {
@@ -470,8 +606,12 @@ CheckResult GemmRunner::check(const LaunchPlan &plan,
     result.output = std::move(dump);
   }
   result.seed = checkOptions.seed;
+  uint64_t toleranceK = plan.problem.k;
+  for (const general::GroupSize &s : plan.problem.groupSizes)
+    toleranceK =
+        std::max<uint64_t>(toleranceK, uint64_t(std::max<int64_t>(s.k, 1)));
   result.tolerance = checkOptions.tolerance.value_or(
-      defaultTolerance(bundle.manifest.types, plan.problem.k));
+      defaultTolerance(bundle.manifest.types, toleranceK));
 
   ReferenceMode mode = checkOptions.reference;
   bool wantCublas = mode != ReferenceMode::Naive;
@@ -511,8 +651,56 @@ CheckResult GemmRunner::check(const LaunchPlan &plan,
     refBData = b32Data.get();
   }
   double referenceScale = operands.outputScale;
+  DeviceBuffer cublasRef, naiveRef;
+  if (plan.general) {
+    // One reference GEMM per group with tiles, into its packed f32 block;
+    // our C compared group by group (padding of C's lines aside).
+    uint64_t refBytes = referenceElements(plan) * 4;
+    if (wantCublas) {
+      cublasRef = DeviceBuffer(refBytes, "the cuBLAS references");
+      std::vector<GroupView> views = generalViews(
+          plan, operands.a.get(), operands.b.get(), cublasRef.get(), true);
+      for (const GroupView &v : views) {
+        std::string whyNot;
+        std::unique_ptr<CublasGemm> one =
+            CublasGemm::create(cublas(), v.a, v.b, v.c, whyNot);
+        if (!one)
+          throw Error(ErrorKind::Usage, "the cuBLAS reference of a group: " +
+                                            whyNot + "; use --reference naive");
+        one->run(v.aAt, v.bAt, v.cAt, stream.get());
+        waitForStream(stream.get(), ReferenceTimeout, "the cuBLAS reference");
+      }
+      result.comparisons.push_back(
+          {"cublas", compareGroups(plan, operands.c.get(), cublasRef.get(),
+                                   stream.get())});
+    }
+    if (wantNaive) {
+      naiveRef = DeviceBuffer(refBytes, "the naive references");
+      for (const GroupView &v : generalViews(
+               plan, operands.a.get(), operands.b.get(), naiveRef.get(), true))
+        referenceGemm(v.aAt, v.a, v.bAt, v.b, v.cAt, v.c, stream.get());
+      waitForStream(stream.get(), ReferenceTimeout, "the naive reference");
+      result.comparisons.push_back(
+          {"naive", compareGroups(plan, operands.c.get(), naiveRef.get(),
+                                  stream.get())});
+    }
+    bool anyTiles = !generalViews(plan, 0, 0, 0, true).empty();
+    if (wantCublas && wantNaive && anyTiles) {
+      MatrixPlan all;
+      all.dtype = DType::F32;
+      all.outer = 1;
+      all.inner = referenceElements(plan);
+      all.ld = all.inner;
+      all.batchStride = all.inner;
+      result.referenceAgreement =
+          compareToReference(cublasRef.get(), all, naiveRef.get(), stream.get(),
+                             ReferenceTimeout)
+              .relativeError();
+    }
+    wantCublas = wantNaive = false;
+  }
   std::unique_ptr<CublasGemm> gemm;
-  bool grouped = plan.groupTableBytes != 0;
+  bool grouped = plan.groupTableBytes != 0 && !plan.general;
   if (wantCublas && !grouped) {
     std::string whyNot;
     gemm = CublasGemm::create(cublas(), *refA, *refB, refPlan, whyNot);
@@ -525,7 +713,6 @@ CheckResult GemmRunner::check(const LaunchPlan &plan,
     }
   }
 
-  DeviceBuffer cublasRef, naiveRef;
   // Grouped: one reference GEMM per non-empty group, into its rows of the
   // reference; cuBLAS's per group too.
   std::vector<std::unique_ptr<CublasGemm>> groupGemms;
@@ -660,7 +847,7 @@ BenchResult GemmRunner::bench(const LaunchPlan &plan,
   // events (CUDA 13's cuBLASLt has no grouped GEMM of device-side sizes).
   std::vector<std::unique_ptr<CublasGemm>> groupGemms;
   std::vector<GroupView> groupCalls;
-  bool grouped = plan.groupTableBytes != 0;
+  bool grouped = plan.groupTableBytes != 0 && !plan.general;
   if (benchOptions.vsCublas && grouped) {
     cublasOut =
         DeviceBuffer(plan.matrix(Tensor::C).bytes(), "the cuBLAS output");
@@ -679,7 +866,29 @@ BenchResult GemmRunner::bench(const LaunchPlan &plan,
         " calls (the non-empty groups of " +
         std::to_string(plan.problem.groups) + ") in one timed loop";
   }
-  if (benchOptions.vsCublas && !grouped) {
+  // General groups: cuBLASLt once per group with tiles, each with the
+  // group's own sizes and leading dimensions, in one loop between the
+  // events (our time includes the prep kernel).
+  if (benchOptions.vsCublas && plan.general) {
+    cublasOut =
+        DeviceBuffer(plan.matrix(Tensor::C).bytes(), "the cuBLAS output");
+    groupCalls = generalViews(plan, operands.a.get(), operands.b.get(),
+                              cublasOut.get(), false);
+    for (const GroupView &v : groupCalls) {
+      std::string whyNot;
+      groupGemms.push_back(CublasGemm::create(cublas(), v.a, v.b, v.c, whyNot));
+      if (!groupGemms.back())
+        throw Error(ErrorKind::Usage, "--vs cublas (a group): " + whyNot);
+    }
+    result.cublasBaseline =
+        "cuBLASLt " +
+        std::string(bundle::toString(plan.matrix(Tensor::A).dtype)) +
+        " per group: " + std::to_string(groupCalls.size()) +
+        " calls (the groups with tiles of " +
+        std::to_string(plan.problem.groups) +
+        ", each its own M, N, K) in one timed loop";
+  }
+  if (benchOptions.vsCublas && !grouped && !plan.general) {
     std::string whyNot;
     CublasBaseline baseline = cublasBaseline(plan, operands);
     if (baseline.options.amaxD == 1) {
@@ -704,7 +913,7 @@ BenchResult GemmRunner::bench(const LaunchPlan &plan,
   const std::string ours =
       "kernel " + loaded.name() + (staged ? " with its staging copies" : "");
   auto runCublas = [&] {
-    if (grouped) {
+    if (grouped || plan.general) {
       for (size_t i = 0; i < groupCalls.size(); ++i)
         groupGemms[i]->run(groupCalls[i].aAt, groupCalls[i].bAt,
                            groupCalls[i].cAt, stream.get());

@@ -209,6 +209,9 @@ void Machine::setUp() {
     case bundle::ParamKind::GroupTable:
       arguments[i].bits = globalPointer(groupTableBuffer, 0);
       break;
+    case bundle::ParamKind::GroupProblemTable:
+      arguments[i].bits = 0;
+      break;
     }
   }
 

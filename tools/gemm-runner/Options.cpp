@@ -4,6 +4,7 @@
 
 #include "gemm/Dispatch/KernelConfig.h"
 #include "gemm/Runtime/Error.h"
+#include "gemm/Runtime/GroupProblems.h"
 #include "gemm/Runtime/GroupTable.h"
 
 #include <cerrno>
@@ -96,20 +97,21 @@ Options parseCommandLine(const std::vector<std::string> &args) {
   static const char *const flags[] = {
       "--check",   "--bench", "--cold-l2", "--pad-leading-dims",
       "--dry-run", "--help",  "-h",        "--probe"};
-  static const char *const valued[] = {"--m",          "--n",
-                                       "--k",          "--batch",
-                                       "--shapes",     "--reference",
-                                       "--seed",       "--tolerance",
-                                       "--warmup",     "--iters",
-                                       "--vs",         "--json",
-                                       "--timeout-ms", "--sm-count",
-                                       "--device",     "--unaligned",
-                                       "--library",    "--dtype",
-                                       "--out-dtype",  "--quant",
-                                       "--layout",     "--batch-strides",
-                                       "--realign",    "--inputs",
-                                       "--dump-c",     "--expect-c",
-                                       "--groups"};
+  static const char *const valued[] = {"--m",           "--n",
+                                       "--k",           "--batch",
+                                       "--shapes",      "--reference",
+                                       "--seed",        "--tolerance",
+                                       "--warmup",      "--iters",
+                                       "--vs",          "--json",
+                                       "--timeout-ms",  "--sm-count",
+                                       "--device",      "--unaligned",
+                                       "--library",     "--dtype",
+                                       "--out-dtype",   "--quant",
+                                       "--layout",      "--batch-strides",
+                                       "--realign",     "--inputs",
+                                       "--dump-c",      "--expect-c",
+                                       "--groups",      "--group-problems",
+                                       "--group-checks"};
   auto isOneOf = [](const std::string &name, const auto &list) {
     for (const char *entry : list)
       if (name == entry)
@@ -218,7 +220,28 @@ Options parseCommandLine(const std::vector<std::string> &args) {
   if (sized && has("--shapes"))
     usageError("give the problem either with --m/--n/--k or with --shapes, "
                "not both");
-  if (has("--groups")) {
+  if (has("--group-checks") && !has("--group-problems"))
+    usageError("--group-checks applies to --group-problems");
+  if (has("--group-problems")) {
+    // A general grouped problem: every group its own M, N, K.
+    if (sized || has("--shapes") || has("--groups"))
+      usageError("--group-problems gives every group's M, N and K: give it "
+                 "without --m, --n, --k, --batch, --shapes or --groups");
+    Problem p;
+    p.groupSizes =
+        runtime::general::parseGroupProblems(values["--group-problems"]);
+    p.groups = p.groupSizes.size();
+    if (has("--group-checks")) {
+      const std::string &where = values["--group-checks"];
+      if (where != "host" && where != "device")
+        usageError("--group-checks: expected host (the runner refuses bad "
+                   "records before launching, the default) or device (only "
+                   "the prep kernel checks them), got '" +
+                   where + "'");
+      p.groupChecksOnDevice = where == "device";
+    }
+    options.problems.push_back(p);
+  } else if (has("--groups")) {
     // A grouped problem: M is the sum of the groups' rows.
     if (has("--m") || has("--batch") || has("--shapes"))
       usageError("--groups gives the rows of every group (M is their sum): "
@@ -410,6 +433,17 @@ problem:
                         and cuBLASLt (--vs cublas) run once per group; with
                         --library the dispatcher picks among the library's
                         grouped kernels (for G groups of M / G rows)
+  --group-problems SPEC a general grouped problem, grouped(general) kernels
+                        only: a file of one "M N K" per line, or
+                        random:G:SEED (M in 0..1024, N and K multiples of
+                        8 up to 2048); every group its own matrices and
+                        leading dimensions (lines padded to 16 bytes, the
+                        odd groups' A and B lines 16 bytes more) in a device
+                        array of records; references and cuBLASLt (--vs
+                        cublas) once per group with tiles
+  --group-checks WHERE  host (default): bad records (negative sizes, K = 0)
+                        are refused before launching; device: only the prep
+                        kernel checks them (its error word is reported)
   --batch-strides SA,SB,SC
                         elements between the batch entries of A, B, C ('p':
                         packed, the default); 0 for A or B broadcasts one

@@ -133,6 +133,9 @@ ordered_json planJson(const LaunchPlan &plan) {
     workspaces.push_back({{"param", w.paramIndex},
                           {"bytes", w.bytes},
                           {"zero_init", w.zeroInit}});
+  ordered_json groupProblems = ordered_json::array();
+  for (const auto &s : plan.problem.groupSizes)
+    groupProblems.push_back({s.m, s.n, s.k});
   return {{"m", plan.problem.m},
           {"n", plan.problem.n},
           {"k", plan.problem.k},
@@ -140,6 +143,7 @@ ordered_json planJson(const LaunchPlan &plan) {
           {"groups", plan.problem.groups},
           {"group_offsets", plan.problem.groupOffsets},
           {"group_table_bytes", plan.groupTableBytes},
+          {"group_problems", groupProblems},
           {"leading_dims", lds},
           {"padded", plan.padded()},
           {"unaligned", toString(plan.unaligned)},

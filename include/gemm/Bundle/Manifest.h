@@ -65,7 +65,8 @@ enum class ParamKind {
   Amax,
   Pointer,
   LeadingDim,
-  GroupTable
+  GroupTable,
+  GroupProblemTable
 };
 /// What one f32 scale factor of a Scale parameter covers (docs/Runtime.md
 /// gives the storage order of each): the whole tensor, one row of A, one
@@ -102,7 +103,7 @@ GEMM_BUNDLE_SPELLINGS(OobFill, "oob_fill", "zero", "nan_request_zero_fma")
 GEMM_BUNDLE_SPELLINGS(GridPolicy, "grid policy", "persistent", "tiles")
 GEMM_BUNDLE_SPELLINGS(ParamKind, "param kind", "tma_descriptor", "problem_size",
                       "workspace", "scale", "amax", "pointer", "leading_dim",
-                      "group_table")
+                      "group_table", "group_problem_table")
 GEMM_BUNDLE_SPELLINGS(ScaleGranularity, "scale granularity", "tensor", "row",
                       "col", "block")
 GEMM_BUNDLE_SPELLINGS(Fp8Accumulation, "fp8 accumulation", "promoted", "fast")
@@ -252,6 +253,15 @@ struct ScaleParam {
 /// takes C both as a tma_descriptor (tiles inside their group) and as a
 /// pointer with its leading_dim (masked stores of the tiles that cross
 /// their group's end).
+/// ParamKind::GroupProblemTable (general grouped kernels, with
+/// problem_size groups): the u64 device address of the general group table
+/// (gemm/Runtime/GroupProblems.h), which the runtime's prep kernel writes
+/// from the caller's device array of G group records before every launch:
+/// per group its tile prefix and M, N, K, then its A, B, C tensor maps,
+/// copies of the kernel's three tma_descriptor parameters (the templates:
+/// box, swizzle, element type) patched with the group's address, dims and
+/// stride. Such a kernel takes no pointer parameters; its M, N, K
+/// parameters are 0.
 struct Param {
   ParamKind kind = ParamKind::ProblemSize;
   TmaDescriptorParam tma;
@@ -284,6 +294,9 @@ struct Param {
   static Param groupTable() {
     return {ParamKind::GroupTable, {}, ProblemDim::M, {}, {}, Tensor::A};
   }
+  static Param groupProblemTable() {
+    return {ParamKind::GroupProblemTable, {}, ProblemDim::M, {}, {}, Tensor::A};
+  }
   bool operator==(const Param &other) const {
     if (kind != other.kind)
       return false;
@@ -298,6 +311,7 @@ struct Param {
       return scale == other.scale;
     case ParamKind::Amax:
     case ParamKind::GroupTable:
+    case ParamKind::GroupProblemTable:
       return true;
     case ParamKind::Pointer:
     case ParamKind::LeadingDim:
@@ -431,6 +445,9 @@ struct KernelManifest {
   /// [sum of M_g, .] matrices and B's descriptor is rank 3, one entry per
   /// group).
   bool hasGroups() const;
+  /// Whether the kernel is a general grouped kernel (takes a
+  /// group_problem_table: every group its own sizes and matrices).
+  bool hasGeneralGroups() const;
 };
 
 struct ParseResult {

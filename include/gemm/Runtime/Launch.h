@@ -56,6 +56,25 @@ void launchGrouped(const LoadedKernel &kernel, const LaunchPlan &plan,
                    CUdeviceptr offsets, bool offsets64, CUdeviceptr groupTable,
                    CUstream stream);
 
+/// A general grouped kernel's launch (plan.general): the prep kernel that
+/// writes the general group table at `groupTable` (plan.groupTableBytes,
+/// 128-byte aligned) from the G GroupProblem records at `problems` (device
+/// memory; gemm/Runtime/GroupProblems.h), copying `tensorMaps` (the
+/// plan's templates, encodeTensorMaps) into every group's maps, then the
+/// kernel, both on `stream`, with no host synchronisation. A record the
+/// prep kernel refuses leaves the table's unit count 0 (the kernel writes
+/// nothing) and its error word set: readGeneralTableError.
+void launchGeneral(const LoadedKernel &kernel, const LaunchPlan &plan,
+                   const std::vector<CUtensorMap> &tensorMaps,
+                   CUdeviceptr problems, CUdeviceptr groupTable,
+                   CUstream stream);
+
+/// The general group table's error after the launch has completed: empty,
+/// or "group 3 (of 8): a leading dimension ..." (a synchronous copy of the
+/// header on `stream`).
+std::string readGeneralTableError(const LaunchPlan &plan,
+                                  CUdeviceptr groupTable, CUstream stream);
+
 } // namespace gemm::runtime
 
 #endif // GEMM_RUNTIME_LAUNCH_H

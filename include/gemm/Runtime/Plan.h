@@ -13,6 +13,7 @@
 
 #include "gemm/Bundle/Manifest.h"
 #include "gemm/Dispatch/Staging.h"
+#include "gemm/Runtime/GroupProblems.h"
 
 #include <array>
 #include <cstdint>
@@ -36,6 +37,16 @@ struct Problem {
   /// the references, the baseline, the flops and the checks.
   uint64_t groups = 0;
   std::vector<int64_t> groupOffsets;
+  /// General grouped kernels (grouped(general)): G = `groups`; M, N, K are
+  /// unused (0). The groups' records are a device array given at launch;
+  /// `groupSizes`, when the caller knows them on the host (the runner),
+  /// are the G groups' M, N, K, for the grid, the references, the baseline
+  /// and the flops.
+  std::vector<general::GroupSize> groupSizes;
+  /// The runner's records are checked by the prep kernel only (not first on
+  /// the host): how the device's error path is tested
+  /// (gemm-runner --group-checks device).
+  bool groupChecksOnDevice = false;
   /// 2 * M * N * K * batch (grouped: the rows the offsets cover).
   double flops() const;
   /// "m=4096 n=4096 k=4096" (+ " batch=B" when B > 1, " groups=G" when
@@ -224,6 +235,16 @@ struct LaunchPlan {
   /// M x cluster M). 0 when not grouped.
   uint64_t groupTableBytes = 0;
   uint32_t groupUnitRows = 0;
+  /// General grouped kernels (bundle::ParamKind::GroupProblemTable): the
+  /// table is general::tableBytes(G) (entries and tensor maps), a unit is
+  /// groupUnitRows x groupUnitCols (tile x cluster shape), `tma` holds the
+  /// templates of the groups' tensor maps, and `matrices` are the buffers
+  /// of all groups' A, B, C (one line of `groupPacking`'s elements each,
+  /// when the host knows the sizes).
+  bool general = false;
+  uint32_t groupUnitCols = 0;
+  general::GroupLayouts groupLayouts;
+  general::GroupPacking groupPacking;
   UnalignedPolicy unaligned = UnalignedPolicy::Stage;
   RealignPolicy realign = RealignPolicy::Auto;
   /// The caller's matrices, indexed by Tensor (A, B, C): what is allocated,

@@ -1,6 +1,7 @@
 //===- SchedulerToNVVM.cpp - tile schedulers -----------------------------===//
 
 #include "Patterns.h"
+#include "gemm/Runtime/GroupProblems.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
@@ -277,11 +278,41 @@ struct GroupUnitLowering : public ConvertOpToLLVMPattern<GroupUnitOp> {
   }
 };
 
+/// Entry g of a general group table: {first unit, M, N, K}, 16 bytes after
+/// the 16-byte header (gemm/Runtime/GroupProblems.h).
+struct GroupProblemLowering : public ConvertOpToLLVMPattern<GroupProblemOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+
+  LogicalResult
+  matchAndRewrite(GroupProblemOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Arithmetic a{rewriter, loc};
+    Value offset = a.add(a.mul(a.wide(adaptor.getGroup()),
+                               a.i64(::gemm::runtime::general::EntryBytes)),
+                         a.i64(::gemm::runtime::general::HeaderBytes));
+    Value address = LLVM::GEPOp::create(
+        rewriter, loc, adaptor.getTable().getType(), rewriter.getI8Type(),
+        adaptor.getTable(), ValueRange{offset});
+    auto vectorType = VectorType::get({4}, rewriter.getI32Type());
+    Value entry = LLVM::LoadOp::create(rewriter, loc, vectorType, address,
+                                       /*alignment=*/16);
+    SmallVector<Value> fields;
+    for (int64_t i = 0; i < 4; ++i)
+      fields.push_back(
+          LLVM::ExtractElementOp::create(rewriter, loc, entry, a.i32(i)));
+    rewriter.replaceOp(op, fields);
+    return success();
+  }
+};
+
 } // namespace
 
 void mlir::gemm::populateSchedulerToNVVMPatterns(LLVMTypeConverter &converter,
                                                  RewritePatternSet &patterns) {
-  patterns.add<StaticTileLowering, GroupUnitCountLowering, GroupUnitLowering,
-               SplitKRangeLowering, SplitKArriveLowering, StreamKPlanLowering,
-               StreamKShareLowering, StreamKWorkersLowering>(converter);
+  patterns
+      .add<StaticTileLowering, GroupUnitCountLowering, GroupUnitLowering,
+           GroupProblemLowering, SplitKRangeLowering, SplitKArriveLowering,
+           StreamKPlanLowering, StreamKShareLowering, StreamKWorkersLowering>(
+          converter);
 }

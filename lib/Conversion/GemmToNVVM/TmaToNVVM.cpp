@@ -1,6 +1,7 @@
 //===- TmaToNVVM.cpp - TMA loads, stores and prefetches ------------------===//
 
 #include "Patterns.h"
+#include "gemm/Runtime/GroupProblems.h"
 
 using namespace mlir;
 using namespace mlir::gemm;
@@ -146,13 +147,78 @@ struct TmaPrefetchLowering : public ConvertOpToLLVMPattern<TmaPrefetchOp> {
   }
 };
 
+/// The generic address of tensor map `operand` of `group`: table +
+/// align128(16 + 16 G) + 128 x (3 group + operand) (the layout of
+/// gemm/Runtime/GroupProblems.h), 64-bit arithmetic.
+struct TmaGroupDescriptorLowering
+    : public ConvertOpToLLVMPattern<TmaGroupDescriptorOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+
+  LogicalResult
+  matchAndRewrite(TmaGroupDescriptorOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    namespace general = ::gemm::runtime::general;
+    Location loc = op.getLoc();
+    Type i64 = rewriter.getI64Type();
+    auto constant = [&](int64_t v) -> Value {
+      return LLVM::ConstantOp::create(rewriter, loc, i64,
+                                      rewriter.getI64IntegerAttr(v));
+    };
+    auto wide = [&](Value v) -> Value {
+      return LLVM::ZExtOp::create(rewriter, loc, i64, v);
+    };
+    // align128(16 + 16 G) = (16 G + 16 + 127) & ~127.
+    Value entries =
+        LLVM::MulOp::create(rewriter, loc, wide(adaptor.getGroups()),
+                            constant(general::EntryBytes));
+    Value maps = LLVM::AndOp::create(
+        rewriter, loc,
+        LLVM::AddOp::create(rewriter, loc, entries,
+                            constant(general::HeaderBytes + 127)),
+        constant(~int64_t(127)));
+    Value index = LLVM::AddOp::create(
+        rewriter, loc,
+        LLVM::MulOp::create(rewriter, loc, wide(adaptor.getGroup()),
+                            constant(general::MapsPerGroup)),
+        constant(int64_t(op.getOperand())));
+    Value offset = LLVM::AddOp::create(
+        rewriter, loc, maps,
+        LLVM::MulOp::create(rewriter, loc, index,
+                            constant(general::TensorMapBytes)));
+    Value address = LLVM::GEPOp::create(
+        rewriter, loc, adaptor.getTable().getType(), rewriter.getI8Type(),
+        adaptor.getTable(), ValueRange{offset});
+    rewriter.replaceOpWithNewOp<LLVM::AddrSpaceCastOp>(
+        op, LLVM::LLVMPointerType::get(rewriter.getContext()), address);
+    return success();
+  }
+};
+
+/// fence.proxy.tensormap::generic.acquire.gpu [descriptor], 128.
+struct TmaAcquireDescriptorLowering
+    : public ConvertOpToLLVMPattern<TmaAcquireDescriptorOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+
+  LogicalResult
+  matchAndRewrite(TmaAcquireDescriptorOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Value size =
+        LLVM::ConstantOp::create(rewriter, op.getLoc(), rewriter.getI32Type(),
+                                 rewriter.getI32IntegerAttr(128));
+    rewriter.replaceOpWithNewOp<NVVM::FenceProxyAcquireOp>(
+        op, NVVM::MemScopeKind::GPU, adaptor.getDescriptor(), size,
+        NVVM::ProxyKind::GENERIC, NVVM::ProxyKind::TENSORMAP);
+    return success();
+  }
+};
+
 } // namespace
 
 void mlir::gemm::populateTmaToNVVMPatterns(LLVMTypeConverter &converter,
                                            RewritePatternSet &patterns) {
-  patterns
-      .add<TmaLoadLowering, TmaStoreLowering,
-           OneToOneLowering<TmaStoreCommitOp, NVVM::CpAsyncBulkCommitGroupOp>,
-           TmaStoreWaitLowering, TmaPrefetchDescriptorLowering,
-           TmaPrefetchLowering>(converter);
+  patterns.add<
+      TmaLoadLowering, TmaStoreLowering,
+      OneToOneLowering<TmaStoreCommitOp, NVVM::CpAsyncBulkCommitGroupOp>,
+      TmaStoreWaitLowering, TmaPrefetchDescriptorLowering, TmaPrefetchLowering,
+      TmaGroupDescriptorLowering, TmaAcquireDescriptorLowering>(converter);
 }

@@ -1622,6 +1622,59 @@ gemm.matmul @grouped_c_col a(bf16, row) b(bf16, col) c(bf16, col) acc(f32) group
 
 // -----
 
+// General grouped kernels (grouped(general)) keep the rules of grouped
+// kernels but the storage orders (each group has its own descriptors).
+
+// expected-error @+1 {{'gemm.matmul' op grouped is implemented for sm_90a kernels}}
+gemm.matmul @general_sm100 a(bf16, row) b(bf16, col) c(bf16, row) acc(f32) grouped(general)
+    config(#gemm.config<arch = sm_100a, tile = [128, 256, 64], schedule = warp_roles>)
+
+// -----
+
+// expected-error @+1 {{'gemm.matmul' op grouped kernels take bf16 or f16 operands (both the same), got 'f32' and 'f32'}}
+gemm.matmul @general_tf32 a(f32, row) b(f32, col) c(f32, row) acc(f32) grouped(general)
+    config(#gemm.config<arch = sm_90a, tile = [128, 128, 32]>)
+
+// -----
+
+// expected-error @+1 {{'gemm.matmul' op grouped kernels walk the groups' tiles with the static persistent scheduler; scheduler = split_k is not implemented for them: use scheduler = static_persistent}}
+gemm.matmul @general_split_k a(bf16, row) b(bf16, col) c(bf16, row) acc(f32) grouped(general)
+    config(#gemm.config<arch = sm_90a, tile = [128, 128, 64], scheduler = split_k, splits = 2>)
+
+// -----
+
+// expected-error @+1 {{'gemm.matmul' op schedule = direct has no grouped form (it takes plain pointers, one problem a launch): use schedule = cooperative or pingpong for a grouped problem}}
+gemm.matmul @general_direct a(bf16, row) b(bf16, col) c(bf16, row) acc(f32) grouped(general)
+    config(#gemm.config<arch = sm_90a, tile = [64, 64, 64], schedule = direct>)
+
+// -----
+
+// expected-error @+1 {{'gemm.matmul' op grouped and batched exclude each other (a grouped kernel's B is already a batch of G matrices): use one}}
+gemm.matmul @general_batched a(bf16, row) b(bf16, col) c(bf16, row) acc(f32) batched grouped(general)
+    config(#gemm.config<arch = sm_90a, tile = [128, 128, 64]>)
+
+// -----
+
+// expected-error @+1 {{'gemm.matmul' op `general` is a form of grouped kernels: write grouped(general)}}
+gemm.matmul @general_alone a(bf16, row) b(bf16, col) c(bf16, row) acc(f32)
+    config(#gemm.config<arch = sm_90a, tile = [128, 128, 64]>) attributes {general}
+
+// -----
+
+// expected-error @+2 {{expected 'general'}}
+gemm.matmul @general_typo a(bf16, row) b(bf16, col) c(bf16, row) acc(f32) grouped(
+    generl) config(#gemm.config<arch = sm_90a, tile = [128, 128, 64]>)
+
+// -----
+
+func.func @group_descriptor_operand(%table: !llvm.ptr<1>, %g: i32, %n: i32) {
+  // expected-error @+1 {{'gemm.tma.group_descriptor' op attribute 'operand' failed to satisfy constraint: 64-bit signless integer attribute whose minimum value is 0 whose maximum value is 2}}
+  %d = gemm.tma.group_descriptor %table[%g], %n, 3 : !llvm.ptr<1> -> !gemm.tma_desc<bf16, box = [64, 128], swizzle = 128>
+  return
+}
+
+// -----
+
 // Found by the fuzzer: gemm.arch = "sm_100a" on the kernel hid the module's
 // target chip, whose NVVM verifier then rejected the converted op.
 gpu.module @kernels [#nvvm.target<chip = "sm_384a">] {

@@ -144,3 +144,24 @@ func.func @stream_k(%units: i32, %ctas: i32, %kb: i32, %w: i32) -> (i32, i32, i3
   %lo, %hi = gemm.sched.stream_k_workers %first of %workers units(%units) k_blocks(%kb)
   return %dp, %segments, %lo, %hi : i32, i32, i32, i32
 }
+
+// General grouped kernels: the matmul form and the table and descriptor ops.
+// CHECK-LABEL: gemm.matmul @general a(bf16, col) b(bf16, row) c(bf16, col) acc(f32) grouped(general)
+gemm.matmul @general a(bf16, col) b(bf16, row) c(bf16, col) acc(f32) grouped(general)
+    config(#gemm.config<arch = sm_90a, tile = [128, 128, 64]>)
+
+// CHECK-LABEL: gemm.matmul @grouped_offsets a(bf16, row) b(bf16, col) c(bf16, row) acc(f32) grouped config
+gemm.matmul @grouped_offsets a(bf16, row) b(bf16, col) c(bf16, row) acc(f32) grouped
+    config(#gemm.config<arch = sm_90a, tile = [128, 128, 64]>)
+
+// CHECK-LABEL: func.func @general_table
+// CHECK-SAME: (%[[T:.*]]: !llvm.ptr<1>, %[[G:.*]]: i32, %[[N:.*]]: i32)
+func.func @general_table(%table: !llvm.ptr<1>, %g: i32, %n: i32) -> (i32, i32, i32, i32) {
+  // CHECK: %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} = gemm.sched.group_problem %[[T]][%[[G]]] : !llvm.ptr<1>
+  %first, %m, %gn, %k = gemm.sched.group_problem %table[%g] : !llvm.ptr<1>
+  // CHECK-NEXT: %[[D:.*]] = gemm.tma.group_descriptor %[[T]][%[[G]]], %[[N]], 2 : !llvm.ptr<1> -> <bf16, box = [64, 64], swizzle = 128>
+  %d = gemm.tma.group_descriptor %table[%g], %n, 2 : !llvm.ptr<1> -> !gemm.tma_desc<bf16, box = [64, 64], swizzle = 128>
+  // CHECK-NEXT: gemm.tma.acquire_descriptor %[[D]] : <bf16, box = [64, 64], swizzle = 128>
+  gemm.tma.acquire_descriptor %d : !gemm.tma_desc<bf16, box = [64, 64], swizzle = 128>
+  return %first, %m, %gn, %k : i32, i32, i32, i32
+}

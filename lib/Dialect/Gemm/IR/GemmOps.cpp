@@ -176,6 +176,9 @@ LogicalResult MatmulOp::verifyBatched() {
 }
 
 LogicalResult MatmulOp::verifyGrouped() {
+  if (getGeneral() && !getGrouped())
+    return emitOpError("`general` is a form of grouped kernels: write "
+                       "grouped(general)");
   if (!getGrouped())
     return success();
   ConfigAttr config = getConfig();
@@ -206,6 +209,11 @@ LogicalResult MatmulOp::verifyGrouped() {
     type.print(os);
     return text;
   };
+  // A general grouped kernel has three descriptors of its own per group,
+  // so every storage order the plain kernel takes is one it takes too (the
+  // prep kernel orders each descriptor's dims by the op's layouts).
+  if (getGeneral())
+    return success();
   // A's rows of one group are a range of the [sum of M, K] matrix; the
   // kernel reads them K-major, one row offset per group.
   if (getALayout() != Layout::row)
@@ -678,6 +686,29 @@ LogicalResult SplitKRangeOp::verify() {
   if (splits < 1)
     return emitOpError("splits must be at least 1, got ") << splits;
   return success();
+}
+
+/// gemm.matmul's `grouped` and `grouped(general)`.
+static ParseResult parseGrouped(OpAsmParser &parser, UnitAttr &grouped,
+                                UnitAttr &general) {
+  if (failed(parser.parseOptionalKeyword("grouped")))
+    return success();
+  grouped = parser.getBuilder().getUnitAttr();
+  if (failed(parser.parseOptionalLParen()))
+    return success();
+  if (parser.parseKeyword("general") || parser.parseRParen())
+    return failure();
+  general = parser.getBuilder().getUnitAttr();
+  return success();
+}
+
+static void printGrouped(OpAsmPrinter &printer, Operation *, UnitAttr grouped,
+                         UnitAttr general) {
+  if (!grouped)
+    return;
+  printer << "grouped";
+  if (general)
+    printer << "(general)";
 }
 
 #define GET_OP_CLASSES

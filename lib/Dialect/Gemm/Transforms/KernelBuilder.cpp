@@ -32,6 +32,7 @@ TileGeometry mlir::gemm::getTileGeometry(MatmulOp op) {
   geometry.cColumns = op.getCLayout() == Layout::col;
   geometry.batched = op.getBatched();
   geometry.grouped = op.getGrouped();
+  geometry.general = op.getGeneral();
   return geometry;
 }
 
@@ -111,7 +112,11 @@ bundle::KernelManifest buildManifest(const TileGeometry &geometry,
     manifest.params.push_back(
         bundle::Param::problemSize(bundle::ProblemDim::BatchBroadcast));
   }
-  if (geometry.grouped) {
+  if (geometry.general) {
+    manifest.params.push_back(
+        bundle::Param::problemSize(bundle::ProblemDim::Groups));
+    manifest.params.push_back(bundle::Param::groupProblemTable());
+  } else if (geometry.grouped) {
     manifest.params.push_back(
         bundle::Param::problemSize(bundle::ProblemDim::Groups));
     manifest.params.push_back(bundle::Param::groupTable());
@@ -126,15 +131,17 @@ gpu::GPUFuncOp createKernelFunc(OpBuilder &b, Location loc,
                                 int64_t threads, int64_t storeBoxRows,
                                 ArrayRef<Type> extraParams) {
   MLIRContext *ctx = b.getContext();
-  // wgmma of mixed s8/u8 operands needs PTX ISA 8.4; LLVM's NVPTX back end
-  // otherwise writes .version 8.0 for sm_90a.
+  // wgmma of mixed s8/u8 operands needs PTX ISA 8.4, and
+  // fence.proxy.tensormap (general grouped kernels) 8.3; LLVM's NVPTX back
+  // end otherwise writes .version 8.0 for sm_90a.
   bool mixedIntegers = geometry.inputType.isInteger(8) &&
                        geometry.inputType != geometry.inputTypeB;
+  bool newerPtx = mixedIntegers || geometry.general;
   auto gpuModule = gpu::GPUModuleOp::create(
       b, loc, geometry.name,
       b.getArrayAttr(
           {NVVM::NVVMTargetAttr::get(ctx, /*optLevel=*/3, "nvptx64-nvidia-cuda",
-                                     chip, mixedIntegers ? "+ptx84" : "")}));
+                                     chip, newerPtx ? "+ptx84" : "")}));
   b.setInsertionPointToStart(gpuModule.getBody());
   // A batched kernel's descriptors are rank 3: one matrix of the batch per
   // box. A grouped kernel's B is (one matrix per group); its A and C are
@@ -151,14 +158,17 @@ gpu::GPUFuncOp createKernelFunc(OpBuilder &b, Location loc,
   auto [bInner, bOuter] = geometry.bBox();
   SmallVector<Type> params = {
       descType(aInner, aOuter, geometry.inputType),
-      descType(bInner, bOuter, geometry.inputTypeB, geometry.grouped),
+      descType(bInner, bOuter, geometry.inputTypeB,
+               geometry.grouped && !geometry.general),
       descType(geometry.epilogueCols, storeBoxRows, geometry.outputType),
       i32,
       i32,
       i32};
   if (geometry.batched)
     params.append({i32, i32});
-  if (geometry.grouped) {
+  if (geometry.general) {
+    params.append({i32, LLVM::LLVMPointerType::get(ctx, 1)});
+  } else if (geometry.grouped) {
     Type global = LLVM::LLVMPointerType::get(ctx, 1);
     params.append({i32, global, global, b.getI64Type()});
   }
@@ -269,6 +279,8 @@ void KernelBuilder::readKernelArguments(Block &entry) {
   if (geometry.grouped) {
     sizeGroups = entry.getArgument(6);
     groupTable = entry.getArgument(7);
+  }
+  if (geometry.grouped && !geometry.general) {
     pointerC = entry.getArgument(8);
     leadingDimC = entry.getArgument(9);
   }
@@ -299,12 +311,17 @@ void KernelBuilder::computeSchedule() {
   Value tilesN = arith::CeilDivUIOp::create(b, loc, sizeN, i32(g.bn));
   // A grouped kernel's row units are the group table's (the groups' M
   // differ; the prep kernel counted them on the device).
+  // A general grouped kernel's units are numbered group by group; the
+  // table's header holds their total.
   unitsM = g.grouped
                ? GroupUnitCountOp::create(b, loc, b.getI32Type(), groupTable)
                      .getResult()
                : arith::CeilDivUIOp::create(b, loc, tilesM, i32(g.clusterM))
                      .getResult();
-  unitsN = arith::CeilDivUIOp::create(b, loc, tilesN, i32(g.clusterN));
+  unitsN = g.general
+               ? i32(1)
+               : arith::CeilDivUIOp::create(b, loc, tilesN, i32(g.clusterN))
+                     .getResult();
   unitsPerEntry = mul(unitsM, unitsN);
   unitCount = g.batched ? mul(unitsPerEntry, sizeBatch) : unitsPerEntry;
   kBlocks = arith::CeilDivUIOp::create(b, loc, sizeK, i32(g.bk));
@@ -368,7 +385,75 @@ std::pair<Value, Value> KernelBuilder::tileOrigin(Value unit) {
   return {mul(tileM, i32(geometry.bm)), mul(tileN, i32(geometry.bn))};
 }
 
+Value KernelBuilder::findGroup(Value unit) {
+  // Invariant: first[lo] <= unit (first[0] = 0), and the answer is below
+  // hi. Empty groups share their first unit with the next group; the last
+  // g with first[g] <= unit < total has units.
+  Type i32Type = b.getI32Type();
+  auto loop = scf::WhileOp::create(b, loc, TypeRange{i32Type, i32Type},
+                                   ValueRange{i32(0), sizeGroups});
+  {
+    OpBuilder::InsertionGuard guard(b);
+    Block *before =
+        b.createBlock(&loop.getBefore(), {}, {i32Type, i32Type}, {loc, loc});
+    Value lo = before->getArgument(0), hi = before->getArgument(1);
+    Value wide = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ugt,
+                                       sub(hi, lo), i32(1));
+    scf::ConditionOp::create(b, loc, wide, ValueRange{lo, hi});
+    Block *after =
+        b.createBlock(&loop.getAfter(), {}, {i32Type, i32Type}, {loc, loc});
+    lo = after->getArgument(0);
+    hi = after->getArgument(1);
+    Value mid = add(lo, div(sub(hi, lo), i32(2)));
+    Value first = GroupProblemOp::create(b, loc, i32Type, i32Type, i32Type,
+                                         i32Type, groupTable, mid)
+                      .getFirstUnit();
+    Value below =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ule, first, unit);
+    scf::YieldOp::create(
+        b, loc, ValueRange{select(below, mid, lo), select(below, hi, mid)});
+  }
+  return loop.getResult(0);
+}
+
+Value KernelBuilder::groupDescriptor(Value group, int64_t operand,
+                                     bool acquire) {
+  Value param = operand == 0 ? descA : operand == 1 ? descB : descC;
+  Value descriptor =
+      TmaGroupDescriptorOp::create(b, loc, param.getType(), groupTable, group,
+                                   sizeGroups, b.getI64IntegerAttr(operand));
+  if (acquire)
+    TmaAcquireDescriptorOp::create(b, loc, descriptor);
+  return descriptor;
+}
+
 KernelBuilder::TileLocation KernelBuilder::locateTile(Value unit) {
+  if (geometry.general) {
+    Type i32Type = b.getI32Type();
+    Value group = findGroup(unit);
+    auto problem = GroupProblemOp::create(b, loc, i32Type, i32Type, i32Type,
+                                          i32Type, groupTable, group);
+    auto ceilDiv = [&](Value x, int64_t y) -> Value {
+      return arith::CeilDivUIOp::create(b, loc, x, i32(y));
+    };
+    Value groupUnitsM =
+        ceilDiv(problem.getM(), geometry.bm * geometry.clusterM);
+    Value groupUnitsN =
+        ceilDiv(problem.getN(), geometry.bn * geometry.clusterN);
+    auto coords = StaticTileOp::create(
+        b, loc, i32Type, i32Type, sub(unit, problem.getFirstUnit()),
+        groupUnitsM, groupUnitsN,
+        RasterAttr::get(b.getContext(), geometry.raster),
+        b.getI64IntegerAttr(geometry.swizzle));
+    Value tileM = add(mul(coords.getM(), i32(geometry.clusterM)), rankM);
+    Value tileN = add(mul(coords.getN(), i32(geometry.clusterN)), rankN);
+    return {mul(tileM, i32(geometry.bm)),
+            mul(tileN, i32(geometry.bn)),
+            Value(),
+            Value(),
+            group,
+            ceilDiv(problem.getK(), geometry.bk)};
+  }
   if (!geometry.grouped) {
     auto [originM, originN] = tileOrigin(unit);
     return {originM, originN, batchOf(unit), Value()};
@@ -414,7 +499,7 @@ void KernelBuilder::loadStage(Value pipeline, Value ringA, Value ringB,
   // A grouped kernel reads A at the group's rows (rank 2) and B at the
   // group's entry.
   Value batchA = geometry.grouped ? Value() : entryOf(1);
-  Value batchB = geometry.grouped ? batch : entryOf(2);
+  Value batchB = geometry.grouped && !geometry.general ? batch : entryOf(2);
   IntegerAttr ctaGroup =
       g.ctaGroup == 1 ? IntegerAttr() : b.getI64IntegerAttr(g.ctaGroup);
   ProducerAcquireOp::create(b, loc, pipeline, iteration);

@@ -60,12 +60,20 @@ struct TileGeometry {
   /// after M, N, K, then the group table, C's address and its leading
   /// dimension (the masked stores of tiles that cross their group's end).
   bool grouped = false;
+  /// General grouped problems (gemm.matmul ... grouped(general)): every
+  /// group its own M, N, K, matrices and leading dimensions; the group
+  /// count after M, N, K, then the general group table (tile prefix and
+  /// sizes per group, then three tensor maps per group). The A, B, C
+  /// descriptor parameters are the templates the prep kernel copies.
+  bool general = false;
 
   int64_t clusterSize() const { return clusterM * clusterN; }
   /// The kernel parameters every kernel has: A, B, C descriptors, M, N, K,
   /// and for a batched kernel the batch size and broadcast mask; the
   /// arch's own parameters follow.
-  int64_t commonParams() const { return batched ? 8 : grouped ? 10 : 6; }
+  int64_t commonParams() const {
+    return batched || general ? 8 : grouped ? 10 : 6;
+  }
   int64_t inputBytes() const { return getElementBytes(inputType); }
   /// Elements of one 128-byte swizzle span of the input type.
   int64_t span() const { return 128 / inputBytes(); }
@@ -200,10 +208,24 @@ public:
   /// table's, each tile M x cluster M rows of one group) by unitsN; raster
   /// order and swizzle walk that grid, and the row unit's table entry gives
   /// the rows and the group.
+  ///
+  /// A general grouped kernel's units are numbered group by group (the
+  /// table's prefix); `group` is the unit's group (found by binary search
+  /// over the prefix), `kBlocks` its k-blocks, and raster order and swizzle
+  /// walk the group's own grid of units.
   struct TileLocation {
     Value originM, originN, entry, rowEnd;
+    Value group, kBlocks;
   };
   TileLocation locateTile(Value unit);
+  /// General grouped kernels: the group of tile unit `unit`, the last g
+  /// with first unit <= `unit` (an scf.while over the table's prefix, log2 G
+  /// loads).
+  Value findGroup(Value unit);
+  /// General grouped kernels: operand `operand`'s (0: A, 1: B, 2: C) tensor
+  /// map of `group`, acquired by this thread for its TMA copies when
+  /// `acquire` (gemm.tma.acquire_descriptor).
+  Value groupDescriptor(Value group, int64_t operand, bool acquire);
 
   /// Runs `body(unit, count)` for the static persistent schedule: this
   /// cluster's units clusterId, clusterId + clusterCount, ...; `count`

@@ -229,6 +229,9 @@ private:
     Value unit, begin, end;
     Value split;
     Value shared, sharedUnit;
+    /// General grouped kernels: where the unit is (its group decides its
+    /// k-blocks, so it is looked up with the item).
+    std::optional<TileLocation> located;
   };
   /// The CTA's work items: their number and, for stream-K, the schedule's
   /// plan and this CTA's share of the shared units.
@@ -294,6 +297,11 @@ private:
   Value buildGroupedEpilogue(Value acc, Value originM, Value originN,
                              Value rowEnd, Value aRow, Value consumer,
                              Value staged, Value isLeader);
+  /// General grouped kernels: the epilogue through the group's C tensor
+  /// map, which the warpgroup's storing thread acquires first.
+  Value buildGeneralEpilogue(Value acc, Value originM, Value originN,
+                             Value group, Value aRow, Value consumer,
+                             Value staged, Value isLeader);
   void releaseStage(Value iteration);
 
   const KernelShape &shape;
@@ -335,8 +343,11 @@ void SM90KernelBuilder::build(gpu::GPUFuncOp func) {
       PipelineInitOp::create(b, loc, mathOrder);
     if (shape.clusterSize() > 1)
       NVVM::FenceMbarrierInitOp::create(b, loc);
-    for (Value desc : {descA, descB, descC})
-      TmaPrefetchDescriptorOp::create(b, loc, desc);
+    // A general grouped kernel's descriptors are the groups' (its
+    // parameters are only the templates the prep kernel copied).
+    if (!shape.general)
+      for (Value desc : {descA, descB, descC})
+        TmaPrefetchDescriptorOp::create(b, loc, desc);
   });
   // Barriers must be initialised before any thread (of any CTA of the
   // cluster, for multicast and remote arrivals) uses them.
@@ -407,6 +418,12 @@ SM90KernelBuilder::WorkItem SM90KernelBuilder::getWorkItem(Value item) {
     return {div(staticUnit, i32(shape.splits)), range.getBegin(),
             range.getEnd(), split};
   }
+  if (shape.general) {
+    TileLocation tile = locateTile(staticUnit);
+    WorkItem work{staticUnit, i32(0), tile.kBlocks};
+    work.located = tile;
+    return work;
+  }
   if (!shape.streamK)
     return {staticUnit, i32(0), kBlocks};
   // Whole units first, as in the static schedule; then the share's
@@ -426,7 +443,7 @@ SM90KernelBuilder::WorkItem SM90KernelBuilder::getWorkItem(Value item) {
 }
 
 Value SM90KernelBuilder::tripsOf(Value item) {
-  if (!shape.sharesTiles())
+  if (!shape.sharesTiles() && !shape.general)
     return kBlocks;
   WorkItem work = getWorkItem(item);
   return sub(work.end, work.begin);
@@ -443,8 +460,15 @@ void SM90KernelBuilder::buildProducer(Region &region) {
       OpBuilder::InsertionGuard guard(b);
       b.setInsertionPointToStart(items.getBody());
       WorkItem work = getWorkItem(items.getInductionVar());
-      TileLocation tile = locateTile(work.unit);
+      TileLocation tile = work.located ? *work.located : locateTile(work.unit);
       Value originM = tile.originM, originN = tile.originN, batch = tile.entry;
+      // A general grouped kernel loads through its group's tensor maps,
+      // acquired by this (the only issuing) thread.
+      Value templateA = descA, templateB = descB;
+      if (shape.general) {
+        descA = groupDescriptor(tile.group, 0, /*acquire=*/true);
+        descB = groupDescriptor(tile.group, 1, /*acquire=*/true);
+      }
       auto kLoop = scf::ForOp::create(b, loc, work.begin, work.end, i32(1),
                                       items.getRegionIterArgs());
       {
@@ -455,6 +479,8 @@ void SM90KernelBuilder::buildProducer(Region &region) {
                   originM, originN, batch);
         scf::YieldOp::create(b, loc, add(iteration, i32(1)));
       }
+      descA = templateA;
+      descB = templateB;
       scf::YieldOp::create(b, loc, kLoop.getResult(0));
     }
   });
@@ -832,6 +858,22 @@ Value SM90KernelBuilder::buildGroupedEpilogue(Value acc, Value originM,
   return epilogue.getResult(0);
 }
 
+Value SM90KernelBuilder::buildGeneralEpilogue(Value acc, Value originM,
+                                              Value originN, Value group,
+                                              Value aRow, Value consumer,
+                                              Value staged, Value isLeader) {
+  // The address is every thread's; only the leader issues the TMA stores,
+  // so only it acquires the tensor map. The group's C map has the group's
+  // extent: TMA clips the rows and columns of the tile past M_g and N_g.
+  Value templateC = descC;
+  descC = groupDescriptor(group, 2, /*acquire=*/false);
+  ifThen(isLeader, [&] { TmaAcquireDescriptorOp::create(b, loc, descC); });
+  Value next = buildEpilogue(acc, originM, originN, Value(), aRow, consumer,
+                             staged, isLeader);
+  descC = templateC;
+  return next;
+}
+
 Value SM90KernelBuilder::buildArrival(Value acc, Value block, Value counter,
                                       Value arrivals, Value consumer,
                                       Value isLeader) {
@@ -984,7 +1026,7 @@ void SM90KernelBuilder::buildConsumer(Region &region) {
     b.setInsertionPointToStart(items.getBody());
     Value item = items.getInductionVar();
     WorkItem work = getWorkItem(item);
-    TileLocation tile = locateTile(work.unit);
+    TileLocation tile = work.located ? *work.located : locateTile(work.unit);
     Value originM = tile.originM, originN = tile.originN, batch = tile.entry;
     // Pingpong consumers take turns with their mainloops, in item order.
     // Besides letting one consumer's epilogue overlap the other's mainloop,
@@ -1027,6 +1069,10 @@ void SM90KernelBuilder::buildConsumer(Region &region) {
             ? buildSharedTileEpilogue(acc, work, originM, originN, batch, aRow,
                                       consumer, items.getRegionIterArgs()[1],
                                       isLeader)
+        : shape.general
+            ? buildGeneralEpilogue(acc, originM, originN, tile.group, aRow,
+                                   consumer, items.getRegionIterArgs()[1],
+                                   isLeader)
         : shape.grouped
             ? buildGroupedEpilogue(acc, originM, originN, tile.rowEnd, aRow,
                                    consumer, items.getRegionIterArgs()[1],

@@ -80,6 +80,22 @@ def Gemm_MatmulOp : Gemm_Op<"matmul", [Symbol, IsolatedFromAbove]> {
     are stored with TMA; a tile that crosses its group's end is written by
     masked plain stores, so no row of another group is written.
 
+    `grouped(general)` (sm_90a, bf16 / f16): G independent problems in one
+    launch, each with its own M_g, N_g, K_g, A, B and C addresses and
+    leading dimensions, read from a device array of G 64-byte records the
+    caller fills (a router or a framework, with no host synchronisation;
+    docs/Runtime.md "General groups"). The storage orders of the op's types
+    hold for every group. Before the kernel, the runtime's prep kernel
+    checks the records, counts each group's tiles (a prefix over the
+    groups) and writes three TMA descriptors per group, copied from
+    host-encoded templates and patched on the device with
+    `tensormap.replace`; the kernel finds a tile's group by binary search
+    over the prefix and acquires its descriptors with
+    `fence.proxy.tensormap::generic.acquire.gpu` (docs/SM90.md "General
+    grouped kernels"). Each group's descriptors have the group's own extent,
+    so TMA zero-fills the loads and clips the stores at M_g, N_g and K_g.
+    Groups with M_g = 0 or N_g = 0 have no tiles.
+
     The optional epilogue region maps one accumulator value to one output
     value (alpha scaling, activation, conversion); without it the
     accumulator is rounded to the output type.
@@ -110,14 +126,14 @@ def Gemm_MatmulOp : Gemm_Op<"matmul", [Symbol, IsolatedFromAbove]> {
                        TypeAttr:$bType, Gemm_LayoutAttr:$bLayout,
                        TypeAttr:$cType, Gemm_LayoutAttr:$cLayout,
                        TypeAttr:$accType, UnitAttr:$batched,
-                       UnitAttr:$grouped,
+                       UnitAttr:$grouped, UnitAttr:$general,
                        OptionalAttr<Gemm_QuantAttr>:$quant,
                        Gemm_ConfigAttr:$config);
   let regions = (region AnyRegion:$epilogue);
   let assemblyFormat = [{
     $sym_name `a` `(` $aType `,` $aLayout `)` `b` `(` $bType `,` $bLayout `)`
     `c` `(` $cType `,` $cLayout `)` `acc` `(` $accType `)` (`batched` $batched^)?
-    (`grouped` $grouped^)? (`quant` `(` $quant^ `)`)?
+    custom<Grouped>($grouped, $general) (`quant` `(` $quant^ `)`)?
     `config` `(` $config `)` attr-dict-with-keyword ($epilogue^)?
   }];
   let hasVerifier = 1;
@@ -134,6 +150,8 @@ def Gemm_MatmulOp : Gemm_Op<"matmul", [Symbol, IsolatedFromAbove]> {
     /// Grouped (MoE) kernels: sm_90a, bf16 / f16, K-major A, row-major C,
     /// the static persistent schedule.
     ::mlir::LogicalResult verifyGrouped();
+    /// `grouped(general)`: one problem per group from the device array.
+    bool isGeneralGrouped() { return getGrouped() && getGeneral(); }
   }];
 }
 
@@ -740,6 +758,67 @@ def Gemm_GroupUnitOp : Gemm_Op<"sched.group_unit",
   let arguments = (ins Gemm_GlobalPointer:$table, I32:$unit);
   let results = (outs I32:$rowBegin, I32:$rowEnd, I32:$group);
   let assemblyFormat = "$table `[` $unit `]` attr-dict `:` qualified(type($table))";
+}
+
+def Gemm_GroupProblemOp : Gemm_Op<"sched.group_problem",
+    [MemoryEffects<[MemRead]>]> {
+  let summary = "one group's tile prefix and sizes in a general group table";
+  let description = [{
+    Reads entry `group` of the group table of a general grouped kernel
+    (gemm.matmul ... grouped(general)), 16 bytes after the table's 16-byte
+    header: the group's first tile unit (the prefix over the groups' tile
+    units: ceil(M_g / (tile M x cluster M)) x ceil(N_g / (tile N x cluster
+    N))), and its M_g, N_g and K_g. The runtime's prep kernel writes the
+    table from the caller's group records before the kernel runs
+    (docs/SM90.md "General grouped kernels"). Becomes one 16-byte-aligned
+    `ld.global.v4.b32` at table + 16 + 16 x group (narrowed by LLVM to the
+    fields used).
+
+    Example: `%first, %m, %n, %k = gemm.sched.group_problem %table[%g] : !llvm.ptr<1>`
+  }];
+  let arguments = (ins Gemm_GlobalPointer:$table, I32:$group);
+  let results = (outs I32:$firstUnit, I32:$m, I32:$n, I32:$k);
+  let assemblyFormat = "$table `[` $group `]` attr-dict `:` qualified(type($table))";
+}
+
+def Gemm_TmaGroupDescriptorOp : Gemm_Op<"tma.group_descriptor", [Pure]> {
+  let summary = "the TMA descriptor of one operand of one group of a general grouped kernel";
+  let description = [{
+    The address of the tensor map of operand `operand` (0: A, 1: B, 2: C)
+    of group `group` in the group table of a general grouped kernel: the
+    prep kernel writes three 128-byte tensor maps per group after the G
+    table entries, from byte align128(16 + 16 x G) on, group-major
+    (docs/SM90.md "General grouped kernels"). Pure address arithmetic
+    (`add.s64`, `cvta.global` to a generic address): the thread that issues
+    TMA copies with it must acquire it first (gemm.tma.acquire_descriptor).
+
+    Example: `%a = gemm.tma.group_descriptor %table[%g], %groups, 0 : !llvm.ptr<1> -> !gemm.tma_desc<bf16, box = [64, 128], swizzle = 128>`
+  }];
+  let arguments = (ins Gemm_GlobalPointer:$table, I32:$group, I32:$groups,
+                       ConfinedAttr<I64Attr, [IntMinValue<0>, IntMaxValue<2>]>:$operand);
+  let results = (outs Gemm_TmaDescriptor:$descriptor);
+  let assemblyFormat = [{
+    $table `[` $group `]` `,` $groups `,` $operand attr-dict `:`
+    qualified(type($table)) `->` type($descriptor)
+  }];
+}
+
+def Gemm_TmaAcquireDescriptorOp : Gemm_Op<"tma.acquire_descriptor", [Gemm_SideEffects]> {
+  let summary = "make a tensor map written through the generic proxy visible to TMA";
+  let description = [{
+    `fence.proxy.tensormap::generic.acquire.gpu [descriptor], 128`: orders
+    the generic-proxy writes of a tensor map in global memory (the prep
+    kernel's copy of the template and its `tensormap.replace`s, released
+    there with `fence.proxy.tensormap::generic.release.gpu`) before this
+    thread's later TMA copies that read it through the tensormap proxy. The
+    PTX ISA requires the acquire in the thread that uses the tensor map, on
+    its generic address, with size 128; without it the TMA unit may use a
+    stale copy (e.g. the previous launch's descriptor at the same address).
+
+    Example: `gemm.tma.acquire_descriptor %a : !gemm.tma_desc<bf16, box = [64, 128], swizzle = 128>`
+  }];
+  let arguments = (ins Gemm_TmaDescriptor:$descriptor);
+  let assemblyFormat = "$descriptor attr-dict `:` type($descriptor)";
 }
 
 include "gemm/Dialect/Gemm/IR/GemmSM100Ops.td"
