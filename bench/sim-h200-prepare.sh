@@ -20,15 +20,20 @@
 # kernels of bench/kernels/sm90-grouped.mlir on the ragged groups of
 # bench/shapes/sim-h200-grouped.txt (empty groups, groups that are not a
 # multiple of the tile: the masked stores of the tiles crossing a group's
-# end). PART=sm90 compiles only the first set (the comparison of
+# end); and the seven general grouped kernels of
+# bench/kernels/sm90-general.mlir (grouped(general): every group its own M,
+# N, K and leading dimensions, its own tensor maps) on the problems of
+# bench/shapes/sim-h200-general.txt (M_g = 0 and N_g = 0 groups, odd sizes,
+# K tails). PART=sm90 compiles only the first set (the comparison of
 # 2026-11-24), PART=lowp only the direct and low-precision ones,
-# PART=grouped only the grouped ones.
+# PART=grouped only the grouped ones, PART=general only the general ones.
 #
 #   bench/sim-h200-prepare.sh [OUT_DIR] [SEED]     # default .bundles/sim-h200 1
 #
 # Writes OUT_DIR/bundles/NAME.{ptx,cubin,json},
 # OUT_DIR/sim/NAME_MxNxK[xB][_bcX]_sSEED.bin (gemm/Bundle/TestData.h dumps,
-# C as stored; a grouped problem's M is gM_0-M_1-..., its groups' rows) and
+# C as stored; a grouped problem's M is gM_0-M_1-..., its groups' rows; a
+# general problem is pM_0xN_0xK_0-..., C all groups' packed buffer) and
 # .amax (the amax's f32 bits in hex, then its value), OUT_DIR/sim.log; and
 # .device/ with the nlohmann-json .deb the GPU machine builds gemm-runner
 # with, if missing.
@@ -37,13 +42,13 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 out=${1:-$root/.bundles/sim-h200}
 seed=${2:-1}
 part=${PART:-all}
-case "$part" in all | sm90 | lowp | grouped) ;;
-  *) echo "PART: all, sm90, lowp or grouped"; exit 2 ;; esac
+case "$part" in all | sm90 | lowp | grouped | general) ;;
+  *) echo "PART: all, sm90, lowp, grouped or general"; exit 2 ;; esac
 bin=${GEMM_BIN:-$root/build/bin}
 kernels=$root/bench/kernels
 shapes=$root/bench/shapes
 mkdir -p "$out/bundles" "$out/sim"
-rm -f "$out"/bundles/* "$out"/sim/* "$out"/*.mlir
+rm -f "$out"/bundles/* "$out"/sim/* "$out"/*.mlir "$out"/*.groups
 : > "$out/sim.log"
 
 # Compiles every kernel of each file to bundles.
@@ -67,13 +72,18 @@ run_sim() {
 # --kernel NAME) on every problem of the shapes file SHAPES: "M N K" lines
 # together in one call, "M N K BATCH [BROADCAST]" (a batch, BROADCAST a or
 # b) and "gM_0,M_1,... N K" (a grouped problem, the rows of each group as
-# gemm-runner --groups takes them) one call each.
+# gemm-runner --groups takes them) and "pM_0xN_0xK_0-M_1xN_1xK_1-..." (a
+# general grouped problem, written as an "M N K" file for
+# --group-problems) one call each.
 simulate() {
   local file=$1 list=$2 first n k batch broadcast plain=()
   shift 2
   while read -r first n k batch broadcast; do
     [[ -z "$first" || "$first" == \#* ]] && continue
-    if [[ "$first" == g* ]]; then
+    if [[ "$first" == p* ]]; then
+      tr -- - '\n' <<< "${first#p}" | tr x ' ' > "$out/$first.groups"
+      run_sim "$file" "$@" --group-problems "$out/$first.groups"
+    elif [[ "$first" == g* ]]; then
       run_sim "$file" "$@" --groups "${first#g}" --n "$n" --k "$k"
     elif [ -n "$batch" ]; then
       run_sim "$file" "$@" --shape "${first}x${n}x${k}x${batch}" \
@@ -118,6 +128,12 @@ if [ "$part" = all ] || [ "$part" = grouped ]; then
   # The grouped (MoE) kernels on ragged groups.
   compile "$kernels/sm90-grouped.mlir"
   simulate "$kernels/sm90-grouped.mlir" "$shapes/sim-h200-grouped.txt"
+fi
+
+if [ "$part" = all ] || [ "$part" = general ]; then
+  # The general grouped kernels: every group its own M, N, K.
+  compile "$kernels/sm90-general.mlir"
+  simulate "$kernels/sm90-general.mlir" "$shapes/sim-h200-general.txt"
 fi
 
 grep '^gemm-sim:' "$out/sim.log"

@@ -6,7 +6,12 @@
 # layouts, the batched kernels (broadcast operands included) and the grouped
 # (MoE) kernels on ragged groups (gemm-runner --groups, from the dump's
 # name: gM_0-M_1-...xNxK; the runner's group table comes from its prep
-# kernel on the GPU, the simulator's from the same code on the CPU). Every sum is exact in f32 with
+# kernel on the GPU, the simulator's from the same code on the CPU) and the
+# general grouped kernels (gemm-runner --group-problems, a file of "M N K"
+# lines written from the dump's name: pM_0xN_0xK_0-M_1xN_1xK_1-...; C is
+# all groups' packed buffer, padding and empty groups included, which must
+# keep the poison on both sides; the tensor maps come from the prep kernel
+# on the GPU, from general::buildGeneralTable on the CPU). Every sum is exact in f32 with
 # these inputs, so any difference is a real disagreement between the
 # simulator's model of the kernel IR and the GPU running its PTX. The GPU's
 # grid (132 SMs) differs from the simulator's (8): C must not depend on it.
@@ -34,7 +39,8 @@ build_gemm_runner "$results/build.log" || exit 2
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$results/gpu.txt"
 
 # One comparison: the dump's kernel, problem and seed from its name
-# (NAME_MxNxK[xB][_bcX]_sSEED, M gM_0-M_1-... for a grouped problem);
+# (NAME_MxNxK[xB][_bcX]_sSEED, M gM_0-M_1-... for a grouped problem,
+# NAME_pM_0xN_0xK_0-..._sSEED for a general grouped one);
 # prints "NAME PROBLEM: RESULT".
 compare_one() {
   local dump=$1 base seed rest broadcast shape name m n k batch log args rc line
@@ -51,7 +57,12 @@ compare_one() {
   shape=${rest##*_}
   name=${rest%_*}
   IFS=x read -r m n k batch <<< "$shape"
-  if [[ "$m" == g* ]]; then
+  if [[ "$shape" == p* ]]; then
+    # A general grouped problem: its groups as a --group-problems file.
+    tr -- - '\n' <<< "${shape#p}" | tr x ' ' > "$results/${base}.groups"
+    args=(--group-problems "$results/${base}.groups")
+    batch=
+  elif [[ "$m" == g* ]]; then
     groups=${m#g}
     args=(--groups "${groups//-/,}" --n "$n" --k "$k")
   else

@@ -39,11 +39,14 @@ const char *describe(GroupError error) {
   return "unknown error";
 }
 
-std::vector<uint32_t> buildGeneralTable(const std::vector<GroupProblem> &groups,
-                                        const GroupLayouts &layouts,
-                                        uint32_t unitRows, uint32_t unitCols) {
+std::vector<uint32_t> buildGeneralTable(
+    const std::vector<GroupProblem> &groups, const GroupLayouts &layouts,
+    uint32_t unitRows, uint32_t unitCols,
+    std::vector<std::optional<std::array<TensorMapFields, 3>>> *maps) {
   std::vector<uint32_t> table((HeaderBytes + EntryBytes * groups.size()) / 4,
                               0);
+  if (maps)
+    maps->assign(groups.size(), std::nullopt);
   uint64_t units = 0;
   uint64_t firstBad = 0;
   GroupError reason = GroupError::None;
@@ -58,6 +61,11 @@ std::vector<uint32_t> buildGeneralTable(const std::vector<GroupProblem> &groups,
       reason = error;
     }
     writeEntry(table.data(), g, units, groups[g]);
+    if (maps && writesMaps(error, count))
+      (*maps)[g] = std::array<TensorMapFields, 3>{
+          tensorMapFields(groups[g], layouts, 0),
+          tensorMapFields(groups[g], layouts, 1),
+          tensorMapFields(groups[g], layouts, 2)};
     units += count;
   }
   bool valid = reason == GroupError::None;
@@ -201,6 +209,16 @@ std::vector<GroupSize> parseGroupProblems(const std::string &spec) {
     throw Error(ErrorKind::Usage,
                 "--group-problems " + spec + ": no group (a group count of 0)");
   return sizes;
+}
+
+std::optional<std::vector<GroupSize>>
+tryParseGroupProblems(const std::string &spec, std::string &error) {
+  try {
+    return parseGroupProblems(spec);
+  } catch (const Error &e) {
+    error = e.what();
+    return std::nullopt;
+  }
 }
 
 GroupPacking packGroups(const std::vector<GroupSize> &sizes,

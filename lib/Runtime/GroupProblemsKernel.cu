@@ -24,7 +24,8 @@
 // the map at that address (the previous launch's, in a loop over problems).
 //
 // The per-group arithmetic and rules are general::checkGroup / unitsOf /
-// writeEntry / extentOf, which the unit tests run on the CPU.
+// writeEntry / writesMaps / tensorMapFields, which the unit tests and the
+// simulator (through buildGeneralTable) run on the CPU.
 //
 // tensormap.replace exists on sm_90a (and later arch-specific targets): this
 // file is compiled for sm_90a alone (lib/Runtime/CMakeLists.txt).
@@ -47,17 +48,18 @@ using general::GroupProblem;
 constexpr unsigned Threads = 1024;
 
 /// Copies the 128-byte template into `map` (global memory, 128-byte
-/// aligned) and sets the group's address, dims and stride.
+/// aligned) and sets the group's address, dims and stride
+/// (general::tensorMapFields, which the simulator uses too).
 __device__ void writeTensorMap(void *map, const CUtensorMap &templ,
-                               const general::Extent &extent) {
+                               const general::TensorMapFields &fields) {
   const uint4 *from = reinterpret_cast<const uint4 *>(&templ);
   uint4 *to = static_cast<uint4 *>(map);
   for (int i = 0; i < 8; ++i)
     to[i] = from[i];
-  uint64_t address = extent.address;
-  uint32_t inner = uint32_t(extent.inner), outer = uint32_t(extent.outer);
+  uint64_t address = fields.address;
+  uint32_t inner = fields.dims[0], outer = fields.dims[1];
   // Bytes between the outer dimension's lines (CUDA >= 12.5 takes bytes).
-  uint64_t stride = uint64_t(extent.ld) * extent.elementBytes;
+  uint64_t stride = fields.strideBytes;
   asm volatile(
       "tensormap.replace.tile.global_address.global.b1024.b64 [%0], %1;" ::"l"(
           map),
@@ -126,13 +128,13 @@ __global__ void __launch_bounds__(Threads)
       atomicMin(&firstError, (unsigned long long)(g << 8 | uint32_t(error)));
     if (g < groups) {
       general::writeEntry(table, g, first, p);
-      if (error == GroupError::None && count > 0) {
+      if (general::writesMaps(error, count)) {
         const CUtensorMap *templates[3] = {&templateA, &templateB, &templateC};
         for (int which = 0; which < 3; ++which)
           writeTensorMap(maps + (general::MapsPerGroup * g + which) *
                                     general::TensorMapBytes,
                          *templates[which],
-                         general::extentOf(p, layouts, which));
+                         general::tensorMapFields(p, layouts, which));
         wroteMaps = true;
       }
     }

@@ -8,6 +8,7 @@
 #include "Machine.h"
 
 #include "gemm/Bundle/TestData.h"
+#include "gemm/Runtime/GroupProblems.h"
 #include "gemm/Runtime/GroupTable.h"
 
 #include "llvm/ADT/DenseSet.h"
@@ -91,7 +92,7 @@ void Machine::setUp() {
   const runtime::MatrixPlan &a = plan.kernelMatrix(bundle::Tensor::A);
   const runtime::MatrixPlan &b = plan.kernelMatrix(bundle::Tensor::B);
   const runtime::MatrixPlan &c = plan.kernelMatrix(bundle::Tensor::C);
-  global.reserve(4 + plan.workspaces.size() + plan.scales.size());
+  global.reserve(5 + plan.workspaces.size() + plan.scales.size());
   // Without tile data nothing reads A and B, but the direct kernel's loads,
   // whose addresses are checked against them.
   bool inputs = data() || kernel.direct;
@@ -160,6 +161,31 @@ void Machine::setUp() {
                 std::min<size_t>(memory.bytes.size(), 4 * table.size()));
     groupRowUnits = table[0];
   }
+  // A general grouped kernel's table: header, entries and the groups'
+  // tensor maps, as the runtime's prep kernel writes them from the group
+  // records before the launch, computed by the runtime's own host code
+  // (runtime::general::buildGeneralTable: checkGroup, unitsOf, writeEntry,
+  // writesMaps, tensorMapFields). The records are gemm-runner's
+  // (packGroups, groupRecords) over the packed A, B, C buffers; bad ones
+  // are kept (the table's error word, U = 0).
+  std::vector<std::optional<std::array<runtime::general::TensorMapFields, 3>>>
+      generalMaps;
+  if (plan.general) {
+    namespace general = runtime::general;
+    std::vector<general::GroupProblem> records = general::groupRecords(
+        plan.problem.groupSizes, plan.groupPacking, plan.groupLayouts,
+        recordAddress(0), recordAddress(1), recordAddress(2));
+    std::vector<uint32_t> table = general::buildGeneralTable(
+        records, plan.groupLayouts, plan.groupUnitRows, plan.groupUnitCols,
+        &generalMaps);
+    generalTableBuffer =
+        addBuffer(plan.groupTableBytes, "the general group table");
+    TrackedMemory &memory = global[generalTableBuffer].memory;
+    std::memcpy(memory.bytes.data(), table.data(),
+                std::min<size_t>(memory.bytes.size(), 4 * table.size()));
+    generalUnits = table[0];
+    generalError = table[1];
+  }
   for (const runtime::TmaPlan &tma : plan.tma) {
     TensorMap map;
     map.plan = tma;
@@ -170,6 +196,38 @@ void Machine::setUp() {
                       : tma.tensor == bundle::Tensor::A ? kernel.aType
                                                         : kernel.bType;
     tensorMaps.push_back(map);
+  }
+  // The groups' maps: the template (the launch's descriptor of the
+  // operand) with the group's address, dims and stride; their bytes in the
+  // table are not simulated (the kernel only takes their addresses), the
+  // map behind each address is.
+  for (size_t g = 0; g < generalMaps.size(); ++g) {
+    if (!generalMaps[g])
+      continue;
+    for (int operand = 0; operand < 3; ++operand) {
+      const runtime::general::TensorMapFields &fields =
+          (*generalMaps[g])[operand];
+      const TensorMap *templ = nullptr;
+      for (const TensorMap &candidate : tensorMaps)
+        if (candidate.group < 0 &&
+            static_cast<int>(candidate.plan.tensor) == operand)
+          templ = &candidate;
+      if (!templ)
+        continue;
+      TensorMap map = *templ;
+      map.plan.globalDim[0] = fields.dims[0];
+      map.plan.globalDim[1] = fields.dims[1];
+      map.plan.globalStrides[0] = fields.strideBytes;
+      map.base = fields.address - recordAddress(operand);
+      map.group = static_cast<int64_t>(g);
+      map.operand = operand;
+      map.tableOffset =
+          runtime::general::descriptorsOffset(plan.problem.groups) +
+          runtime::general::TensorMapBytes *
+              (runtime::general::MapsPerGroup * g + operand);
+      generalMapAt[map.tableOffset] = static_cast<int>(tensorMaps.size());
+      tensorMaps.push_back(map);
+    }
   }
 
   // The kernel's arguments, as the launcher passes them.
@@ -210,7 +268,7 @@ void Machine::setUp() {
       arguments[i].bits = globalPointer(groupTableBuffer, 0);
       break;
     case bundle::ParamKind::GroupProblemTable:
-      arguments[i].bits = 0;
+      arguments[i].bits = globalPointer(generalTableBuffer, 0);
       break;
     }
   }
@@ -1171,6 +1229,8 @@ uint64_t Machine::stateHash() const {
                               t.wgmmaIssued, t.wgmmaCommitted, t.wgmmaRetired,
                               t.bulkCommitted, t.bulkOpenStores, t.tcgenIssued,
                               t.registers);
+    for (uint64_t map : t.acquiredMaps)
+      hash = llvm::hash_combine(hash, map);
     for (const Frame &frame : t.stack) {
       hash = llvm::hash_combine(
           hash, frame.block,

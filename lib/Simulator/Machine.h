@@ -314,6 +314,10 @@ struct Thread {
   uint32_t tcgenIssued = 0, tcgenComp = 0;
   /// fence.proxy.async counter.
   uint32_t proxyFenceComp = 0;
+  /// General groups: the tensor maps (byte offsets in the general table) this
+  /// thread acquired for the tensormap proxy
+  /// (fence.proxy.tensormap::generic.acquire, gemm.tma.acquire_descriptor).
+  llvm::SmallVector<uint64_t, 4> acquiredMaps;
   int64_t registers = 0;
   uint64_t steps = 0;
   /// Exhaustive mode: held before an op whose outcome depends on the order
@@ -371,6 +375,15 @@ struct TensorMap {
   runtime::TmaPlan plan;
   int buffer = 0;
   Type elementType;
+  /// Byte offset of the tensor's first element in `buffer` (a general
+  /// group's matrix in the packed buffers; 0 otherwise).
+  uint64_t base = 0;
+  /// A general group's map: its group and operand (0 A, 1 B, 2 C), and its
+  /// byte offset in the general group table; group -1 for the launch's own
+  /// descriptors.
+  int64_t group = -1;
+  int operand = 0;
+  uint64_t tableOffset = 0;
 };
 
 //===----------------------------------------------------------------------===//
@@ -450,6 +463,20 @@ public:
   /// kernel writes it before the launch, and the row units it holds.
   int groupTableBuffer = -1;
   uint32_t groupRowUnits = 0;
+  /// General grouped kernels: the general group table (-1: none), as the
+  /// prep kernel writes it (runtime::general::buildGeneralTable), its
+  /// header words, and the tensor maps it holds: byte offset in the table
+  /// -> index in tensorMaps (only the maps the prep kernel writes).
+  int generalTableBuffer = -1;
+  uint32_t generalUnits = 0, generalError = 0;
+  llvm::DenseMap<uint64_t, int> generalMapAt;
+  /// The device addresses the simulator gives the packed A, B, C buffers
+  /// in the group records (the prep kernel's rules want them non-null and
+  /// 16-byte aligned; global pointer values of buffer 0 are 0): operand t
+  /// starts at (t + 1) << 40.
+  static uint64_t recordAddress(int operand) {
+    return uint64_t(operand + 1) << 40;
+  }
   std::vector<std::unique_ptr<AsyncOp>> asyncOps;
   std::vector<uint32_t> inFlight;
   /// Threads blocked until some asynchronous operation completes.

@@ -11,11 +11,15 @@
 // table that the runtime's prep kernel wrote before the launch
 // (gemm/Runtime/GroupTable.h; Machine::setUp builds it with the runtime's
 // code): read-only while the kernel runs, so bounds-checked, not
-// race-checked.
+// race-checked. The general kernels' gemm.sched.group_problem reads an
+// entry of the general group table (runtime::general::buildGeneralTable),
+// the same way.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Machine.h"
+
+#include "gemm/Runtime/GroupProblems.h"
 
 #include <cstring>
 
@@ -125,7 +129,7 @@ bool loadTableWords(Exec &e, uint64_t pointer, uint64_t offset, unsigned count,
                     uint32_t *words) {
   auto [buffer, base] = Machine::globalAddress(pointer);
   if (buffer < 0 || buffer >= int(e.m.global.size()) ||
-      buffer != e.m.groupTableBuffer) {
+      (buffer != e.m.groupTableBuffer && buffer != e.m.generalTableBuffer)) {
     e.fail(Violation::Kind::Rule, "the table operand is not the group table");
     return false;
   }
@@ -170,6 +174,32 @@ Step groupUnit(Exec &e) {
   e.setInt(0, entry[0]);
   e.setInt(1, entry[1]);
   e.setInt(2, entry[2]);
+  return Step::Next;
+}
+
+/// gemm.sched.group_problem: ld.global.v4.b32 of entry `group` of the
+/// general group table at byte 16 + 16 x group (64-bit arithmetic, as the
+/// lowering): {first unit, M_g, N_g, K_g}. The prep kernel writes all G
+/// entries (invalid groups too); past them lie the tensor maps, so reading
+/// an entry at or past G is an error.
+Step groupProblem(Exec &e) {
+  uint64_t group = u32(e, 1);
+  uint64_t groups = e.m.plan.problem.groups;
+  if (e.m.generalTableBuffer < 0 || group >= groups)
+    return e.fail(Violation::Kind::Rule,
+                  "reads entry " + std::to_string(group) +
+                      " of the general group table, which holds " +
+                      std::to_string(groups) +
+                      " (the bytes past them are the tensor maps' or "
+                      "padding)");
+  uint32_t entry[4];
+  if (!loadTableWords(e, e.bits(0),
+                      runtime::general::HeaderBytes +
+                          runtime::general::EntryBytes * group,
+                      4, entry))
+    return Step::Stop;
+  for (unsigned i = 0; i < 4; ++i)
+    e.setInt(i, entry[i]);
   return Step::Next;
 }
 
@@ -225,6 +255,7 @@ void sim::registerSchedulerOps(MLIRContext *ctx, HandlerTable &table) {
   addHandler<StaticTileOp>(ctx, table, staticTile);
   addHandler<GroupUnitCountOp>(ctx, table, groupUnits);
   addHandler<GroupUnitOp>(ctx, table, groupUnit);
+  addHandler<GroupProblemOp>(ctx, table, groupProblem);
   addHandler<SplitKRangeOp>(ctx, table, splitKRange);
   addHandler<StreamKPlanOp>(ctx, table, streamKPlan);
   addHandler<StreamKShareOp>(ctx, table, streamKShare);

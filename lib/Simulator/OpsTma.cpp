@@ -6,11 +6,16 @@
 // the box's bytes on an mbarrier (of every destination CTA with multicast;
 // of the pair leader with .cta_group::2). A store copies a shared-memory box
 // to global memory, clipped at the tensor's bounds, tracked by bulk groups
-// (cp.async.bulk.commit_group / wait_group[.read]).
+// (cp.async.bulk.commit_group / wait_group[.read]). A general grouped
+// kernel's copies go through its groups' tensor maps in the general group
+// table (gemm.tma.group_descriptor): each map has its group's address,
+// extent and stride, so the zero fill and the clipping are per group.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Machine.h"
+
+#include "gemm/Runtime/GroupProblems.h"
 
 #include "llvm/ADT/StringExtras.h"
 
@@ -38,15 +43,71 @@ int64_t swizzleBytes(bundle::Swizzle swizzle) {
   return 0;
 }
 
-/// The tensor map a descriptor value stands for, checked against the
-/// descriptor's type in the IR (the launch plan comes from the manifest;
-/// a kernel whose manifest and IR disagree would read the wrong boxes).
-const TensorMap *tensorMapOf(Exec &e, uint64_t index, TmaDescriptorType type) {
-  if (index >= e.m.tensorMaps.size()) {
+const char *operandName(int operand) {
+  return operand == 0 ? "A" : operand == 1 ? "B" : "C";
+}
+
+/// The tensor map at byte `offset` of the general group table: the index in
+/// tensorMaps of a map the prep kernel wrote there, which this thread
+/// acquired (gemm.tma.acquire_descriptor), or a violation (-1).
+int generalMapOf(Exec &e, uint64_t offset) {
+  auto it = e.m.generalMapAt.find(offset);
+  if (it == e.m.generalMapAt.end()) {
+    uint64_t groups = e.m.plan.problem.groups;
+    uint64_t first = runtime::general::descriptorsOffset(groups);
+    std::string what =
+        "byte " + std::to_string(offset) + " of the general group table";
+    if (offset >= first &&
+        (offset - first) % runtime::general::TensorMapBytes == 0 &&
+        (offset - first) / runtime::general::TensorMapBytes <
+            runtime::general::MapsPerGroup * groups) {
+      uint64_t index = (offset - first) / runtime::general::TensorMapBytes;
+      what = "the tensor map of group " +
+             std::to_string(index / runtime::general::MapsPerGroup) + "'s " +
+             operandName(int(index % runtime::general::MapsPerGroup)) +
+             ", which the prep kernel did not write (the group has no tiles, "
+             "or a record is invalid: uninitialised or stale memory)";
+    } else {
+      what += ", where no tensor map lies (the maps start at byte " +
+              std::to_string(first) + ", 128 bytes each)";
+    }
+    e.fail(Violation::Kind::Rule, "a TMA copy through " + what);
+    return -1;
+  }
+  if (!llvm::is_contained(e.t.acquiredMaps, offset)) {
+    const TensorMap &map = e.m.tensorMaps[it->second];
+    e.fail(Violation::Kind::Rule,
+           "a TMA copy through the tensor map of group " +
+               std::to_string(map.group) + "'s " + operandName(map.operand) +
+               " that this thread has not acquired "
+               "(gemm.tma.acquire_descriptor: fence.proxy.tensormap::generic."
+               "acquire): the prep kernel wrote it through the generic "
+               "proxy, and the tensormap proxy may still hold a stale copy");
+    return -1;
+  }
+  return it->second;
+}
+
+/// The index in tensorMaps of the map a descriptor value stands for: a
+/// launch's descriptor (its index) or the address of a general group's map
+/// in the general group table (gemm.tma.group_descriptor), checked against
+/// the descriptor's type in the IR (the launch plan comes from the
+/// manifest; a kernel whose manifest and IR disagree would read the wrong
+/// boxes). -1 after a violation.
+int tensorMapIndex(Exec &e, uint64_t bits, TmaDescriptorType type) {
+  int index = -1;
+  auto [buffer, offset] = Machine::globalAddress(bits);
+  if (e.m.generalTableBuffer >= 0 && buffer == e.m.generalTableBuffer) {
+    index = generalMapOf(e, offset);
+    if (index < 0)
+      return -1;
+  } else if (bits < e.m.tensorMaps.size() && e.m.tensorMaps[bits].group < 0) {
+    index = static_cast<int>(bits);
+  } else {
     e.fail(Violation::Kind::Rule, "descriptor argument " +
-                                      std::to_string(index) +
+                                      std::to_string(bits) +
                                       " is not a TMA descriptor of the launch");
-    return nullptr;
+    return -1;
   }
   const TensorMap &map = e.m.tensorMaps[index];
   ArrayRef<int64_t> box = type.getBox();
@@ -65,11 +126,16 @@ const TensorMap *tensorMapOf(Exec &e, uint64_t index, TmaDescriptorType type) {
                ", box [" + planBox + "], swizzle " +
                std::to_string(swizzleBytes(map.plan.swizzle)) +
                ") does not match the descriptor type of the kernel");
-    return nullptr;
+    return -1;
   }
   // A batch coordinate goes with a rank-3 tensor map (the op verifier ties
   // it to the descriptor type, checked above against the launch's map).
-  return &map;
+  return index;
+}
+
+const TensorMap *tensorMapOf(Exec &e, uint64_t bits, TmaDescriptorType type) {
+  int index = tensorMapIndex(e, bits, type);
+  return index < 0 ? nullptr : &e.m.tensorMaps[index];
 }
 
 /// The batch coordinate of a TMA op: 0 for a rank-2 tensor map.
@@ -88,7 +154,7 @@ bool globalElement(const TensorMap &map, int64_t batch, int64_t outer,
       uint64_t(outer) >= plan.globalDim[1] ||
       (plan.rank == 3 && uint64_t(batch) >= plan.globalDim[2]))
     return false;
-  offset = (plan.rank == 3 ? batch * plan.globalStrides[1] : 0) +
+  offset = map.base + (plan.rank == 3 ? batch * plan.globalStrides[1] : 0) +
            outer * plan.globalStrides[0] + inner * elementBytes;
   return true;
 }
@@ -211,7 +277,7 @@ Step tmaLoad(Exec &e) {
 
   AsyncOp &load = e.m.newAsync(AsyncKind::TmaLoad, e.t, e.op);
   load.iteration = int64_t(n);
-  load.tensorMap = static_cast<int>(e.bits(0));
+  load.tensorMap = static_cast<int>(map - e.m.tensorMaps.data());
   load.inner = static_cast<int32_t>(valueOf(e, op.getInner()).bits);
   load.outer = static_cast<int32_t>(valueOf(e, op.getOuter()).bits);
   load.batch = batchOf(e, op.getBatch());
@@ -324,7 +390,7 @@ Step tmaStore(Exec &e) {
   AsyncOp &store = e.m.newAsync(AsyncKind::TmaStore, t, e.op);
   store.queue = bulkQueue(t.id);
   store.group = t.bulkCommitted + 1;
-  store.tensorMap = static_cast<int>(e.bits(0));
+  store.tensorMap = static_cast<int>(map - e.m.tensorMaps.data());
   store.inner = static_cast<int32_t>(valueOf(e, op.getInner()).bits);
   store.outer = static_cast<int32_t>(valueOf(e, op.getOuter()).bits);
   store.batch = batchOf(e, op.getBatch());
@@ -401,6 +467,38 @@ Step tmaPrefetch(Exec &e) {
   return tensorMapOf(e, e.bits(0), type) ? Step::Next : Step::Stop;
 }
 
+/// gemm.tma.group_descriptor: the lowering's address arithmetic, table +
+/// align128(16 + 16 G) + 128 (3 group + operand) in 64 bits (G and group
+/// as unsigned 32-bit values). Pure: the TMA op that uses the address
+/// finds out whether a map lies there.
+Step tmaGroupDescriptor(Exec &e) {
+  auto op = cast<TmaGroupDescriptorOp>(e.op);
+  namespace general = runtime::general;
+  uint64_t group = maskTo(valueOf(e, op.getGroup()).bits, 32);
+  uint64_t groups = maskTo(valueOf(e, op.getGroups()).bits, 32);
+  uint64_t offset = general::descriptorsOffset(groups) +
+                    general::TensorMapBytes *
+                        (general::MapsPerGroup * group + op.getOperand());
+  e.setInt(0, e.bits(0) + offset);
+  return Step::Next;
+}
+
+/// gemm.tma.acquire_descriptor (fence.proxy.tensormap::generic.acquire.gpu
+/// [map], 128): this thread's later TMA copies through the map at that
+/// address see what the prep kernel wrote there through the generic proxy.
+/// The simulator's maps are made before the launch; the fence is modelled
+/// as the permission it grants: a copy through a group's map without an
+/// earlier acquire of that address in the same thread is a violation. The
+/// launch's own descriptors (kernel parameters) need none.
+Step tmaAcquireDescriptor(Exec &e) {
+  auto [buffer, offset] = Machine::globalAddress(e.bits(0));
+  if (e.m.generalTableBuffer < 0 || buffer != e.m.generalTableBuffer)
+    return Step::Next;
+  if (!llvm::is_contained(e.t.acquiredMaps, offset))
+    e.t.acquiredMaps.push_back(offset);
+  return Step::Next;
+}
+
 } // namespace
 
 void sim::completeTmaStore(Machine &m, AsyncOp &store) {
@@ -446,4 +544,6 @@ void sim::registerTmaOps(MLIRContext *ctx, HandlerTable &table) {
   addHandler<TmaStoreWaitOp>(ctx, table, tmaStoreWait);
   addHandler<TmaPrefetchDescriptorOp>(ctx, table, tmaPrefetch);
   addHandler<TmaPrefetchOp>(ctx, table, tmaPrefetch);
+  addHandler<TmaGroupDescriptorOp>(ctx, table, tmaGroupDescriptor);
+  addHandler<TmaAcquireDescriptorOp>(ctx, table, tmaAcquireDescriptor);
 }

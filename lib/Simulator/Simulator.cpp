@@ -4,6 +4,7 @@
 #include "Machine.h"
 
 #include "gemm/Bundle/TestData.h"
+#include "gemm/Runtime/GroupProblems.h"
 #include "gemm/Runtime/GroupTable.h"
 #include "gemm/Runtime/Plan.h"
 
@@ -27,6 +28,14 @@ std::string Problem::toString() const {
   if (broadcast)
     text += std::string(" broadcast ") + (broadcast & 1 ? "a" : "") +
             (broadcast & 2 ? "b" : "");
+  if (general()) {
+    // The sizes of every group; m, n, k are unused.
+    text = "general groups=";
+    for (size_t g = 0; g < groupSizes.size(); ++g)
+      text += (g ? "," : "") + std::to_string(groupSizes[g].m) + "x" +
+              std::to_string(groupSizes[g].n) + "x" +
+              std::to_string(groupSizes[g].k);
+  }
   if (grouped()) {
     std::optional<std::vector<uint64_t>> rows = groupRows();
     text += rows ? " groups=" : " group offsets=";
@@ -423,6 +432,109 @@ void compareWithReference(Machine &m, RunResult &result) {
   }
 }
 
+/// compareWithReference for a general grouped problem. The buffers are
+/// gemm-runner's: one line of elements per operand, filled by stored
+/// position; group g's A, B and C lie at the packing's offsets with its
+/// leading dimensions (runtime::general::packGroups). Each group with tiles
+/// is compared with its own product (its K_g, in double, then the epilogue
+/// region and the rounding to C's type); every other element of C (line
+/// padding, the groups without tiles, all of C when the table holds an
+/// error: the kernel must write nothing) must still hold the poison. C is
+/// dumped as the runner dumps it: the whole line, one row.
+void compareGeneral(Machine &m, RunResult &result) {
+  namespace general = runtime::general;
+  const KernelImage &kernel = m.kernel;
+  const runtime::MatrixPlan &a = m.plan.kernelMatrix(bundle::Tensor::A);
+  const runtime::MatrixPlan &b = m.plan.kernelMatrix(bundle::Tensor::B);
+  const runtime::MatrixPlan &c = m.plan.kernelMatrix(bundle::Tensor::C);
+  std::string error;
+  const ElementCodec *codec = ElementCodec::get(kernel.cType, error);
+  Region *epilogue = findEpilogue(kernel.func);
+  unsigned bytes = codec->bytes();
+  const std::vector<uint8_t> &out = m.global[m.bufferC].memory.bytes;
+  uint64_t elements = c.inner;
+  result.c.dtype = m.plan.matrix(bundle::Tensor::C).dtype;
+  result.c.rows = 1;
+  result.c.cols = elements;
+  result.c.bytes.assign(out.begin(), out.begin() + elements * bytes);
+  Thread &scratch = m.threads.front();
+  uint64_t seed = m.options.inputSeed;
+  auto input = [&](const runtime::MatrixPlan &matrix, uint64_t position) {
+    return bundle::smallIntegerFor(
+        matrix.dtype,
+        bundle::storedSmallIntegerAt(seed, matrix.tensor, 0, 1, 0, position));
+  };
+  // The expected bits of every element of C, and which group wrote it.
+  uint64_t unwritten = poisonBits(bytes);
+  std::vector<uint64_t> expected(elements, unwritten);
+  std::vector<int64_t> owner(elements, -1);
+  std::vector<std::pair<uint64_t, uint64_t>> where(elements);
+  const general::GroupLayouts &layouts = m.plan.groupLayouts;
+  const general::GroupPacking &packing = m.plan.groupPacking;
+  const std::vector<general::GroupSize> &sizes = m.plan.problem.groupSizes;
+  bool writes = m.generalError == 0;
+  for (size_t g = 0; g < sizes.size() && writes; ++g) {
+    const general::GroupSize &size = sizes[g];
+    if (size.m <= 0 || size.n <= 0)
+      continue;
+    uint64_t mg = size.m, ng = size.n, kg = size.k;
+    const std::array<uint64_t, 3> &at = packing.offsets[g],
+                                  &ld = packing.lds[g];
+    std::vector<double> aRow(kg);
+    for (uint64_t row = 0; row < mg; ++row) {
+      for (uint64_t i = 0; i < kg; ++i)
+        aRow[i] = input(
+            a, at[0] + (layouts.aColumns ? i * ld[0] + row : row * ld[0] + i));
+      for (uint64_t col = 0; col < ng; ++col) {
+        double sum = 0;
+        for (uint64_t i = 0; i < kg; ++i)
+          sum += aRow[i] *
+                 double(input(b, at[1] + (layouts.bRows ? i * ld[1] + col
+                                                        : col * ld[1] + i)));
+        float value = static_cast<float>(sum);
+        if (epilogue) {
+          SimValue in;
+          in.f = value;
+          value = static_cast<float>(evalRegion(m, scratch, *epilogue, {in}).f);
+        }
+        uint64_t position =
+            at[2] + (layouts.cColumns ? col * ld[2] + row : row * ld[2] + col);
+        expected[position] = codec->encode(value);
+        owner[position] = static_cast<int64_t>(g);
+        where[position] = {row, col};
+      }
+    }
+  }
+  for (uint64_t position = 0; position < elements; ++position) {
+    uint64_t got = codec->load(&out[position * bytes]);
+    if (got == expected[position])
+      continue;
+    if (result.mismatches++ >= 8)
+      continue;
+    char line[256];
+    if (owner[position] < 0)
+      std::snprintf(line, sizeof(line),
+                    "C element %llu = %g (bits 0x%llx), expected no write (%s; "
+                    "the poison 0x%llx)",
+                    static_cast<unsigned long long>(position),
+                    codec->decode(got), static_cast<unsigned long long>(got),
+                    writes ? "no group's C holds it"
+                           : "the group table holds an error",
+                    static_cast<unsigned long long>(unwritten));
+    else
+      std::snprintf(line, sizeof(line),
+                    "C_%lld[%llu][%llu] = %g (bits 0x%llx), expected %g "
+                    "(bits 0x%llx)",
+                    static_cast<long long>(owner[position]),
+                    static_cast<unsigned long long>(where[position].first),
+                    static_cast<unsigned long long>(where[position].second),
+                    codec->decode(got), static_cast<unsigned long long>(got),
+                    codec->decode(expected[position]),
+                    static_cast<unsigned long long>(expected[position]));
+    result.mismatchReport.push_back(line);
+  }
+}
+
 } // namespace
 
 RunResult Kernel::run(const RunOptions &options) const {
@@ -442,6 +554,16 @@ RunResult Kernel::run(const RunOptions &options) const {
   // planner, which refuses invalid ones: the kernel must cope with them.
   if (options.problem.grouped())
     problem.groups = options.problem.groupOffsets.size() - 1;
+  // A general grouped problem: the groups' sizes (M, N, K unused). Their
+  // records are checked by the table's builder alone, as the prep kernel
+  // checks them on the GPU (gemm-runner --group-checks device): a bad
+  // record must make the kernel write nothing.
+  if (options.problem.general()) {
+    problem.m = problem.n = problem.k = 0;
+    problem.groups = options.problem.groupSizes.size();
+    problem.groupSizes = options.problem.groupSizes;
+    problem.groupChecksOnDevice = true;
+  }
   runtime::PlanOptions planOptions;
   for (bundle::Tensor tensor : {bundle::Tensor::A, bundle::Tensor::B})
     if (options.problem.broadcast & (1u << static_cast<unsigned>(tensor)))
@@ -483,7 +605,10 @@ RunResult Kernel::run(const RunOptions &options) const {
     if (options.data == DataMode::Full) {
       result.mismatches = 0;
       result.mismatchReport.clear();
-      compareWithReference(machine, result);
+      if (plan->general)
+        compareGeneral(machine, result);
+      else
+        compareWithReference(machine, result);
       if (result.mismatches)
         return false;
     }
@@ -532,6 +657,31 @@ std::vector<Problem> Kernel::coverageProblems(uint32_t sms) const {
   }
   uint64_t tileM = bm * cm, tileN = bn * cn;
   std::vector<Problem> problems;
+  if (manifest.hasGeneralGroups()) {
+    // General grouped kernels (no split-K, stream-K or batch): every group
+    // its own M, N, K, packed as gemm-runner packs them (odd groups' A and
+    // B lines padded).
+    auto general = [](std::vector<runtime::general::GroupSize> sizes) {
+      Problem problem;
+      problem.groupSizes = std::move(sizes);
+      return problem;
+    };
+    int64_t um = int64_t(tileM), un = int64_t(tileN), k = int64_t(bk);
+    // More units than resident clusters (the persistent loop wraps across
+    // groups), a group with M = 0 and one with N = 0 between them, more
+    // k-blocks than ring stages, different N and K per group.
+    problems.push_back(
+        general({{um * int64_t(resident) + 1, un, k * int64_t(ring + 2)},
+                 {0, un, k},
+                 {40, 0, k},
+                 {um - 7, un + 24, k + 8}}));
+    // Edge tiles in M and N, a K tail, K shorter than one k-block.
+    problems.push_back(general({{40, 40, 8}, {um + 17, 24, k + 8}}));
+    // A bad record (K = 0 with tiles): the table's error, U = 0, every
+    // CTA finds no unit.
+    problems.push_back(general({{64, un, k}, {64, un, 0}}));
+    return problems;
+  }
   if (manifest.hasGroups()) {
     // Grouped kernels (no split-K, stream-K or batch): a row unit is tileM
     // rows of one group. Empty groups and groups that are not a multiple

@@ -1,7 +1,7 @@
 // REQUIRES: ptxas
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: gemm-opt %s --gemm-to-ptx="output-dir=%t" -o %t/out.mlir 2> %t/warnings.txt
-// RUN: FileCheck %s --check-prefix=WARN < %t/warnings.txt
+// RUN: FileCheck %s --check-prefix=WARN --allow-empty < %t/warnings.txt
 //
 // General grouped kernels (grouped(general)) through the whole pipeline for
 // sm_90a: 0 spill bytes, no ptxas warning; the parameters are the three
@@ -49,10 +49,10 @@
 // RUN: grep -c "fence.proxy.tensormap::generic.acquire.gpu" %t/ge_coop_128x256.ptx | FileCheck %s --check-prefix=ACQUIRES
 // ACQUIRES: 3
 //
-// The simulator has no handler for the general ops (nor, before the
-// grouped handlers land, for gemm.sched.group_units): the protocol checker
-// says so and the pipeline goes on.
-// WARN: warning: not simulated: gemm.{{sched.group_units|sched.group_problem|tma.group_descriptor|tma.acquire_descriptor}}
+// The protocol checker runs these kernels (the simulator reads the general
+// group table and the groups' tensor maps the runtime's code builds): no
+// "not simulated" warning, no other.
+// WARN-NOT: warning
 
 gemm.matmul @ge_coop_128x256 a(bf16, row) b(bf16, col) c(bf16, row) acc(f32) grouped(general)
     config(#gemm.config<arch = sm_90a, tile = [128, 256, 64]>)

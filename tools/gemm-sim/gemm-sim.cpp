@@ -11,6 +11,7 @@
 
 #include "gemm/Dialect/Gemm/IR/GemmOps.h"
 #include "gemm/Dialect/Gemm/Transforms/Passes.h"
+#include "gemm/Runtime/GroupProblems.h"
 #include "gemm/Runtime/GroupTable.h"
 #include "gemm/Simulator/Simulator.h"
 
@@ -78,6 +79,15 @@ cl::opt<std::string> groupOffsets(
              "and C, as given (invalid ones too: the kernel must then write "
              "nothing), e.g. 0,64,32,128"),
     cl::init(""), cl::cat(category));
+cl::opt<std::string> groupProblems(
+    "group-problems",
+    cl::desc("general grouped kernels (grouped(general)): every group's M N "
+             "K, as gemm-runner takes them: a file of one \"M N K\" per "
+             "line, or random:G:SEED; the groups are packed as gemm-runner "
+             "packs them (odd groups' A and B lines padded), and a bad "
+             "record (a negative size, K = 0 with tiles) is kept: the "
+             "kernel must then write nothing"),
+    cl::init(""), cl::cat(category));
 cl::opt<bool> coverage(
     "coverage",
     cl::desc("also run the problems gemm-check-protocol uses for each kernel"),
@@ -119,7 +129,9 @@ cl::opt<std::string> dumpDir(
     cl::desc("write each run's C to DIR/KERNEL_MxNxK[xB][_bcAB]_sSEED.bin "
              "(gemm/Bundle/TestData.h format: C as stored; a grouped "
              "problem's M is gM_0-M_1-..., or oO_0-O_1-... for other "
-             "offsets)"),
+             "offsets; a general grouped problem is "
+             "KERNEL_pM_0xN_0xK_0-M_1xN_1xK_1-..._sSEED.bin, C being all "
+             "groups' packed buffer as one row, as gemm-runner dumps it)"),
     cl::init(""), cl::cat(category));
 cl::opt<bool> quiet("quiet", cl::desc("print failures only"), cl::init(false),
                     cl::cat(category));
@@ -144,6 +156,15 @@ std::optional<sim::Problem> parseShape(llvm::StringRef text) {
 /// "200x300x136", "200x300x136x3", "g128-0-77x256x200": the problem as a
 /// file name part.
 std::string shapeName(const sim::Problem &problem) {
+  if (problem.general()) {
+    // "p100x64x72-0x8x8": every group's M x N x K.
+    std::string name = "p";
+    for (size_t g = 0; g < problem.groupSizes.size(); ++g)
+      name += (g ? "-" : "") + std::to_string(problem.groupSizes[g].m) + "x" +
+              std::to_string(problem.groupSizes[g].n) + "x" +
+              std::to_string(problem.groupSizes[g].k);
+    return name;
+  }
   std::string rows = std::to_string(problem.m);
   if (problem.grouped()) {
     std::optional<std::vector<uint64_t>> sizes = problem.groupRows();
@@ -231,7 +252,26 @@ int main(int argc, char **argv) {
     return 2;
   }
   std::vector<sim::Problem> problems;
-  if (!groups.empty() || !groupOffsets.empty()) {
+  if (!groupProblems.empty()) {
+    // One general grouped problem, as gemm-runner --group-problems SPEC.
+    if (!groups.empty() || !groupOffsets.empty() || sizeM || sizeN || sizeK ||
+        batch != 1 || !shapes.empty()) {
+      llvm::errs() << "gemm-sim: --group-problems gives every group's M, N "
+                      "and K: give no --m, --n, --k, --shape, --batch, "
+                      "--groups or --group-offsets\n";
+      return 2;
+    }
+    std::string error;
+    std::optional<std::vector<::gemm::runtime::general::GroupSize>> sizes =
+        ::gemm::runtime::general::tryParseGroupProblems(groupProblems, error);
+    if (!sizes) {
+      llvm::errs() << "gemm-sim: " << error << "\n";
+      return 2;
+    }
+    sim::Problem problem;
+    problem.groupSizes = std::move(*sizes);
+    problems.push_back(problem);
+  } else if (!groups.empty() || !groupOffsets.empty()) {
     // One grouped problem, as gemm-runner --groups SPEC --n N --k K.
     sim::Problem problem;
     if (!groups.empty()) {

@@ -222,6 +222,58 @@ TEST(GeneralGroups, BadRecordGivesNoUnitsAndItsGroup) {
               ElementsAre(HasSubstr("a group count of 0")));
 }
 
+TEST(GeneralGroups, TensorMapsOfTheGroupsWithTiles) {
+  // The maps the prep kernel writes (and the simulator builds): a valid
+  // group with tiles gets its A, B, C fields; an empty group none.
+  std::vector<GroupProblem> groups = {record(100, 72, 40), record(0, 8, 8),
+                                      record(3, 5, 7)};
+  GroupLayouts l;
+  l.cColumns = true; // C stored as N lines of M
+  groups[0].ldc = 104;
+  groups[2].ldc = 8;
+  std::vector<std::optional<std::array<TensorMapFields, 3>>> maps;
+  std::vector<uint32_t> table = buildGeneralTable(groups, l, 64, 64, &maps);
+  EXPECT_EQ(table, buildGeneralTable(groups, l, 64, 64));
+  ASSERT_THAT(maps, SizeIs(3));
+  ASSERT_TRUE(maps[0] && maps[2]);
+  EXPECT_FALSE(maps[1]);
+  const std::array<TensorMapFields, 3> &first = *maps[0];
+  EXPECT_EQ(first[0].address, 0x10000u);
+  EXPECT_EQ(first[0].dims[0], 40u); // K-major A: M lines of K
+  EXPECT_EQ(first[0].dims[1], 100u);
+  EXPECT_EQ(first[0].strideBytes, 40u * 2);
+  EXPECT_EQ(first[1].address, 0x20000u);
+  EXPECT_EQ(first[1].dims[0], 40u); // K-major B: N lines of K
+  EXPECT_EQ(first[1].dims[1], 72u);
+  EXPECT_EQ(first[2].address, 0x30000u);
+  EXPECT_EQ(first[2].dims[0], 100u); // column-major C: N lines of M
+  EXPECT_EQ(first[2].dims[1], 72u);
+  EXPECT_EQ(first[2].strideBytes, 104u * 2);
+  EXPECT_EQ((*maps[2])[2].dims[0], 3u);
+  EXPECT_EQ((*maps[2])[2].dims[1], 5u);
+  EXPECT_EQ((*maps[2])[2].strideBytes, 16u);
+  // No maps where a record is invalid: that group's; the others' are
+  // written (the kernel finds U = 0 and reads none).
+  groups[2].k = 0;
+  buildGeneralTable(groups, l, 64, 64, &maps);
+  EXPECT_TRUE(maps[0]);
+  EXPECT_FALSE(maps[2]);
+  EXPECT_TRUE(writesMaps(GroupError::None, 1));
+  EXPECT_FALSE(writesMaps(GroupError::None, 0));
+  EXPECT_FALSE(writesMaps(GroupError::EmptyK, 4));
+}
+
+TEST(GeneralGroups, TryParseGroupProblems) {
+  std::string error;
+  std::optional<std::vector<GroupSize>> sizes =
+      tryParseGroupProblems("random:3:5", error);
+  ASSERT_TRUE(sizes);
+  EXPECT_EQ(sizes->size(), 3u);
+  EXPECT_EQ(sizes->front().n, parseGroupProblems("random:3:5").front().n);
+  EXPECT_FALSE(tryParseGroupProblems("random:0:1", error));
+  EXPECT_THAT(error, HasSubstr("G must be 1..65536"));
+}
+
 TEST(GeneralGroups, TooManyUnits) {
   // 2^31 units of 1 x 1 rows: past the kernel's 32-bit unit numbers.
   std::vector<GroupProblem> groups = {record(65536, 32768, 8), record(1, 1, 8)};

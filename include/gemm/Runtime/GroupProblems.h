@@ -33,6 +33,7 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -175,11 +176,42 @@ GEMM_GENERAL_HOST_DEVICE inline void writeEntry(uint32_t *table, uint64_t g,
   at[3] = uint32_t(p.k);
 }
 
+/// What the prep kernel sets in a copy of the template to make operand
+/// `which`'s tensor map of group `p` (tensormap.replace): the global
+/// address, global_dim 0 and 1 (the stored matrix's line length and line
+/// count) and global_stride 0 (bytes between lines: ld x element bytes).
+struct TensorMapFields {
+  uint64_t address = 0;
+  uint32_t dims[2] = {0, 0};
+  uint64_t strideBytes = 0;
+};
+GEMM_GENERAL_HOST_DEVICE inline TensorMapFields
+tensorMapFields(const GroupProblem &p, const GroupLayouts &layouts, int which) {
+  Extent e = extentOf(p, layouts, which);
+  TensorMapFields f;
+  f.address = e.address;
+  f.dims[0] = uint32_t(e.inner);
+  f.dims[1] = uint32_t(e.outer);
+  f.strideBytes = uint64_t(e.ld) * e.elementBytes;
+  return f;
+}
+
+/// Whether the prep kernel writes a group's three tensor maps: a valid
+/// group (its `error` after the unit-count rule) with `units` > 0. The maps
+/// of the other groups are not written (stale or uninitialised memory).
+GEMM_GENERAL_HOST_DEVICE inline bool writesMaps(GroupError error,
+                                                uint64_t units) {
+  return error == GroupError::None && units > 0;
+}
+
 /// The table's header and entries on the CPU, as the prep kernel writes
-/// them (the tensor maps aside): 4 x (1 + G) words.
-std::vector<uint32_t> buildGeneralTable(const std::vector<GroupProblem> &groups,
-                                        const GroupLayouts &layouts,
-                                        uint32_t unitRows, uint32_t unitCols);
+/// them: 4 x (1 + G) words. With `maps`, also the tensor maps it writes:
+/// (*maps)[g] holds group g's A, B, C fields, or nothing where writesMaps
+/// is false.
+std::vector<uint32_t> buildGeneralTable(
+    const std::vector<GroupProblem> &groups, const GroupLayouts &layouts,
+    uint32_t unitRows, uint32_t unitCols,
+    std::vector<std::optional<std::array<TensorMapFields, 3>>> *maps = nullptr);
 
 /// Every problem of `groups` on the host, one message each naming the group,
 /// the values and the rule ("group 3: lda 100 x 2 bytes is not a multiple of
@@ -198,6 +230,11 @@ struct GroupSize {
 /// 8 in [8, 2048]: different N and K per group, some M = 0). Throws
 /// Error(Usage) naming the line or the field that is wrong.
 std::vector<GroupSize> parseGroupProblems(const std::string &spec);
+
+/// parseGroupProblems for callers built without exceptions (the MLIR
+/// tools): the sizes, or nullopt with the message in `error`.
+std::optional<std::vector<GroupSize>>
+tryParseGroupProblems(const std::string &spec, std::string &error);
 
 /// Where the matrices of every group lie in three buffers (A, B, C), as the
 /// runner allocates them: per group and operand an element offset and a

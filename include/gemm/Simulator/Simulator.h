@@ -23,6 +23,7 @@
 
 #include "gemm/Bundle/Manifest.h"
 #include "gemm/Bundle/TestData.h"
+#include "gemm/Runtime/GroupProblems.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -79,8 +80,18 @@ struct Problem {
   /// The groups' rows M_g when the offsets are a prefix sum from 0 to m
   /// (what gemm-runner --groups takes); nullopt otherwise.
   std::optional<std::vector<uint64_t>> groupRows() const;
+  /// General grouped kernels (gemm.matmul ... grouped(general)): every
+  /// group's M_g, N_g, K_g (m, n, k unused, 0). The simulator lays the
+  /// groups out as gemm-runner does (runtime::general::packGroups, the odd
+  /// groups' A and B lines padded) and builds the group table and the
+  /// groups' tensor maps with the runtime's host code (buildGeneralTable).
+  /// Bad records (a negative size, K_g = 0 with tiles) are kept: the
+  /// table's error word then says so and the kernel must write nothing.
+  std::vector<::gemm::runtime::general::GroupSize> groupSizes;
+  bool general() const { return !groupSizes.empty(); }
   /// "m=200 n=300 k=136" (+ " batch=3", " broadcast a|b|ab", " groups=128,0,72"
-  /// (M_g) or " group offsets=0,100,50,200" when they do not cover 0 .. m).
+  /// (M_g) or " group offsets=0,100,50,200" when they do not cover 0 .. m);
+  /// general groups: "general groups=100x64x72,0x8x8".
   std::string toString() const;
 };
 

@@ -12,6 +12,7 @@
 // CHECK-DAG: gemm-check-protocol: pair_clc: 3 problem(s), 6 run(s), {{[0-9.]+}} s
 // CHECK-DAG: gemm-check-protocol: batched_mn: 5 problem(s), 10 run(s), {{[0-9.]+}} s
 // CHECK-DAG: gemm-check-protocol: grouped: 4 problem(s), 8 run(s), {{[0-9.]+}} s{{$}}
+// CHECK-DAG: gemm-check-protocol: general_pingpong: 3 problem(s), 6 run(s), {{[0-9.]+}} s{{$}}
 // CHECK-NOT: violation
 // CHECK-NOT: error
 // CHECK-NOT: warning
@@ -24,6 +25,7 @@
 // OPTIONS-DAG: gemm-check-protocol: pair_clc: 3 problem(s), {{[4-9]|1[01]}} run(s)
 // OPTIONS-DAG: gemm-check-protocol: batched_mn: 5 problem(s), 5 run(s)
 // OPTIONS-DAG: gemm-check-protocol: grouped: 4 problem(s), 4 run(s)
+// OPTIONS-DAG: gemm-check-protocol: general_pingpong: 3 problem(s), 3 run(s)
 // OPTIONS-NOT: violation
 
 gemm.matmul @coop a(bf16, row) b(bf16, col) c(bf16, row) acc(f32)
@@ -42,3 +44,9 @@ gemm.matmul @batched_mn a(bf16, col) b(bf16, row) c(bf16, col) acc(f32) batched
 // with a K tail, one small group, invalid offsets: R = 0, nothing to do).
 gemm.matmul @grouped a(bf16, row) b(bf16, col) c(bf16, row) acc(f32) grouped
     config(#gemm.config<arch = sm_90a, tile = [64, 128, 64], cluster = [1, 2], schedule = pingpong>)
+// A general grouped kernel (every group its own M, N, K and tensor maps in
+// the table; M-major A, N-major B, column-major C, pingpong in a 2x1
+// cluster): units wrapping across groups with empty ones, edge tiles and K
+// tails, K below a k-block, a bad record (U = 0).
+gemm.matmul @general_pingpong a(bf16, col) b(bf16, row) c(bf16, col) acc(f32) grouped(general)
+    config(#gemm.config<arch = sm_90a, tile = [128, 128, 64], schedule = pingpong, cluster = [2, 1]>)

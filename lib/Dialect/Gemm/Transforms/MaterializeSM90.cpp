@@ -445,6 +445,24 @@ SM90KernelBuilder::WorkItem SM90KernelBuilder::getWorkItem(Value item) {
 Value SM90KernelBuilder::tripsOf(Value item) {
   if (!shape.sharesTiles() && !shape.general)
     return kBlocks;
+  if (shape.general) {
+    // The pingpong consumers ask for the other consumer's next item, which
+    // may not exist (past the CTA's last item, or no unit at all): its unit
+    // is past U, the lookup finds the last group, possibly one with M or N
+    // of 0, whose tile grid divides by zero (found by the simulator). Such
+    // an item has no trips and no lookup.
+    Value exists = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                         item, itemCount);
+    auto trips = scf::IfOp::create(b, loc, b.getI32Type(), exists,
+                                   /*withElseRegion=*/true);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(trips.thenBlock());
+    WorkItem work = getWorkItem(item);
+    scf::YieldOp::create(b, loc, sub(work.end, work.begin));
+    b.setInsertionPointToStart(trips.elseBlock());
+    scf::YieldOp::create(b, loc, i32(0));
+    return trips.getResult(0);
+  }
   WorkItem work = getWorkItem(item);
   return sub(work.end, work.begin);
 }
