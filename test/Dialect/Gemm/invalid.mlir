@@ -327,8 +327,13 @@ func.func @pipeline_consumers(%p: !gemm.pipeline<stages = 4, producers = 1, cons
 // !gemm.accum
 //===----------------------------------------------------------------------===//
 
-// expected-error @+1 {{accumulators are f32 (or i32 for 8-bit integer MMA), got 'f16'}}
+// expected-error @+1 {{accumulators are f32 (or signless i32 for 8-bit integer MMA), got 'f16'}}
 func.func @accum_element(%a: !gemm.accum<64 x 256 x f16>) { return }
+
+// -----
+
+// expected-error @+1 {{accumulators are f32 (or signless i32 for 8-bit integer MMA), got 'si32'}}
+func.func @accum_signed_element(%a: !gemm.accum<64 x 256 x si32>) { return }
 
 // -----
 

@@ -109,9 +109,23 @@ gemm.matmul @int8_acc a(si8, row) b(ui8, col) c(i32, row) acc(f32)
 
 // -----
 
-// expected-error @+1 {{'gemm.matmul' op C element type of an int8 GEMM must be i32 (the s32 accumulator) or bf16, f16, f32 (dequantised), got 'f8E4M3FN'}}
+// expected-error @+1 {{'gemm.matmul' op C element type of an int8 GEMM must be i32 (the s32 accumulator, signless) or bf16, f16, f32 (dequantised), got 'f8E4M3FN'}}
 gemm.matmul @int8_fp8_out a(si8, row) b(si8, col) c(f8E4M3FN, row) acc(i32)
     config(#gemm.config<arch = sm_90a, tile = [128, 256, 128]>)
+
+// -----
+
+// A signed or unsigned i32 is not the s32 accumulator's type: the lowering
+// converted it as a float (found by gemm-fuzz on the GPU machine's cores).
+// expected-error @+1 {{'gemm.matmul' op C element type of an int8 GEMM must be i32 (the s32 accumulator, signless) or bf16, f16, f32 (dequantised), got 'si32'}}
+gemm.matmul @int8_si32_out a(si8, row) b(si8, col) c(si32, row) acc(i32)
+    config(#gemm.config<arch = sm_90a, tile = [64, 96, 128], schedule = pingpong>)
+
+// -----
+
+// expected-error @+1 {{'gemm.matmul' op C element type of an int8 GEMM must be i32 (the s32 accumulator, signless) or bf16, f16, f32 (dequantised), got 'ui32'}}
+gemm.matmul @int8_ui32_out a(ui8, row) b(ui8, col) c(ui32, row) acc(i32)
+    config(#gemm.config<arch = sm_90a, tile = [128, 128, 128]>)
 
 // -----
 

@@ -283,9 +283,9 @@ LogicalResult PipelineType::verify(function_ref<InFlightDiagnostic()> emitError,
 LogicalResult
 AccumulatorType::verify(function_ref<InFlightDiagnostic()> emitError,
                         int64_t rows, int64_t cols, Type elementType) {
-  if (!elementType.isF32() && !elementType.isInteger(32))
-    return emitError() << "accumulators are f32 (or i32 for 8-bit integer "
-                          "MMA), got "
+  if (!elementType.isF32() && !elementType.isSignlessInteger(32))
+    return emitError() << "accumulators are f32 (or signless i32 for 8-bit "
+                          "integer MMA), got "
                        << elementType;
   if (rows < 64 || rows % 64 != 0)
     return emitError() << "accumulator rows must be a multiple of 64 (one "

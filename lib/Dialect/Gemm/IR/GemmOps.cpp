@@ -576,7 +576,7 @@ LogicalResult mlir::gemm::verifyStagingBuffer(Operation *op,
                                               int64_t rows, bool lowPrecision) {
   Type element = buffer.getElementType();
   if (lowPrecision && (isa<Float8E4M3FNType, Float8E5M2Type>(element) ||
-                       element.isInteger(32))) {
+                       element.isSignlessInteger(32))) {
     // fp8 and s32 outputs (the SM90 epilogue).
   } else if (!isa<BFloat16Type, Float16Type, Float32Type>(element)) {
     return op->emitOpError("staging element type must be bf16, f16 or f32")

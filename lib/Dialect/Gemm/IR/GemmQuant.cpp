@@ -132,11 +132,11 @@ LogicalResult mlir::gemm::verifyMatmulTypes(MatmulOp op) {
            << op.getAccType();
 
   bool fp8Out = isFp8(cType);
-  bool intOut = cType.isInteger(32);
+  bool intOut = cType.isSignlessInteger(32);
   if (mma->isInt8()) {
     if (!intOut && !isa<BFloat16Type, Float16Type, Float32Type>(cType))
       return op.emitOpError("C element type of an int8 GEMM must be i32 (the "
-                            "s32 accumulator) or bf16, f16, f32 (dequantised), "
+                            "s32 accumulator, signless) or bf16, f16, f32 (dequantised), "
                             "got ")
              << cType;
   } else if (mma->isFp8()) {
@@ -204,7 +204,7 @@ LogicalResult mlir::gemm::verifyMatmulTypes(MatmulOp op) {
 LogicalResult mlir::gemm::verifyStoreConversion(AccumStoreSmemOp op) {
   Type acc = op.getAccumulator().getType().getElementType();
   Type slot = op.getBuffer().getType().getElementType();
-  if (acc.isInteger(32) != slot.isInteger(32))
+  if (acc.isSignlessInteger(32) != slot.isSignlessInteger(32))
     return op.emitOpError("an i32 accumulator is stored into i32 slots only "
                           "(convert and scale it with gemm.accum.scale for a "
                           "float output), got ")

@@ -79,7 +79,7 @@ static LogicalResult verifyTmemColumns(Operation *op, int64_t columns) {
 
 /// The shared-memory word tcgen05.alloc writes the TMEM address to.
 static LogicalResult verifyAddressSlot(Operation *op, SmemBufferType slot) {
-  if (!slot.getElementType().isInteger(32) || slot.getSwizzle() != 0)
+  if (!slot.getElementType().isSignlessInteger(32) || slot.getSwizzle() != 0)
     return op->emitOpError("the TMEM address slot must be an unswizzled i32 "
                            "buffer (e.g. !gemm.smem<1 x 1 x 1 x i32, swizzle "
                            "= 0>), got ")
