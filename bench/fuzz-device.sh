@@ -7,11 +7,15 @@
 #   bash bench/fuzz-device.sh prepare          here: build gemm-fuzz-static and the
 #                                              seed corpus into .device/fuzz/ (carry it)
 #   bash bench/fuzz-device.sh run RESULTS [RUNS] [JOBS] [SECONDS]
-#                                              there: fuzz from the seeds alone (defaults
+#                                              there: fuzz from the seeds (defaults
 #                                              1e6 executions, one job a core, 540 s)
 #
-# RESULTS gets command.txt, commit.txt (from prepare), fuzz.log.gz, summary.txt
-# and the findings, if any, under artifacts/.
+# RESULTS gets command.txt, commit.txt (from prepare), fuzz.log.gz, summary.txt,
+# the corpus at the end (corpus.tar.gz) and the findings, if any, under
+# artifacts/. A run longer than one device call is split into segments: copy
+# one segment's corpus.tar.gz to .device/fuzz/resume.tar.gz and the next
+# segment starts from that corpus as well as the seeds. GEMM_FUZZ_SEED (1)
+# is libFuzzer's -seed: give each fresh segment its own.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 carry=$root/.device/fuzz
@@ -45,8 +49,10 @@ with lzma.open(sys.argv[1]) as src, open(sys.argv[2], "wb") as dst:
 chmod +x "$work/gemm-fuzz"
 tar -C "$work" -xzf "$carry/seeds.tar.gz"
 mkdir -p "$work/corpus" "$results/artifacts"
+[ -f "$carry/resume.tar.gz" ] && tar -C "$work/corpus" -xzf "$carry/resume.tar.gz"
+resumed=$(ls "$work/corpus" | wc -l)
 cp "$carry/commit.txt" "$results/commit.txt"
-cmd=("$work/gemm-fuzz" "$work/corpus" "$work/seeds" -seed=1 "-fork=$jobs" "-runs=$runs"
+cmd=("$work/gemm-fuzz" "$work/corpus" "$work/seeds" "-seed=${GEMM_FUZZ_SEED:-1}" "-fork=$jobs" "-runs=$runs"
      "-max_total_time=$seconds" -timeout=120 -rss_limit_mb=4096 -print_final_stats=1
      "-artifact_prefix=$results/artifacts/")
 echo "${cmd[*]}" > "$results/command.txt"
@@ -59,6 +65,7 @@ end=$(date +%s)
   echo "exit code: $code (0: the run ended without a finding)"
   echo "wall time: $((end - start)) s, $jobs jobs"
   echo "seed corpus: $(ls "$work/seeds" | wc -l) inputs (make-corpus.py over test/)"
+  echo "resumed from: $resumed inputs of an earlier segment's corpus"
   echo "corpus at the end: $(ls "$work/corpus" | wc -l) inputs"
   grep -m1 "inline 8-bit counters" "$results/fuzz.log"
   # Fork mode's status lines: executions so far, coverage, corpus, crashes.
@@ -69,5 +76,6 @@ end=$(date +%s)
 } > "$results/summary.txt"
 cat "$results/summary.txt"
 gzip -f "$results/fuzz.log"
+tar -C "$work/corpus" -czf "$results/corpus.tar.gz" .
 rm -rf "$work"
 exit $code
