@@ -848,11 +848,17 @@ BenchResult GemmRunner::bench(const LaunchPlan &plan,
   std::vector<std::unique_ptr<CublasGemm>> groupGemms;
   std::vector<GroupView> groupCalls;
   bool grouped = plan.groupTableBytes != 0 && !plan.general;
-  if (benchOptions.vsCublas && grouped) {
+  // General groups likewise, once per group with tiles, each with its own
+  // sizes and leading dimensions (our time includes the prep kernel).
+  if (benchOptions.vsCublas && (grouped || plan.general)) {
     cublasOut =
         DeviceBuffer(plan.matrix(Tensor::C).bytes(), "the cuBLAS output");
-    groupCalls = groupViews(plan, operands.a.get(), operands.b.get(),
-                            plan.matrix(Tensor::C), cublasOut.get());
+    groupCalls =
+        plan.general
+            ? generalViews(plan, operands.a.get(), operands.b.get(),
+                           cublasOut.get(), false)
+            : groupViews(plan, operands.a.get(), operands.b.get(),
+                         plan.matrix(Tensor::C), cublasOut.get());
     for (const GroupView &v : groupCalls) {
       std::string whyNot;
       groupGemms.push_back(CublasGemm::create(cublas(), v.a, v.b, v.c, whyNot));
@@ -863,30 +869,11 @@ BenchResult GemmRunner::bench(const LaunchPlan &plan,
         "cuBLASLt " +
         std::string(bundle::toString(plan.matrix(Tensor::A).dtype)) +
         " per group: " + std::to_string(groupCalls.size()) +
-        " calls (the non-empty groups of " +
-        std::to_string(plan.problem.groups) + ") in one timed loop";
-  }
-  // General groups: cuBLASLt once per group with tiles, each with the
-  // group's own sizes and leading dimensions, in one loop between the
-  // events (our time includes the prep kernel).
-  if (benchOptions.vsCublas && plan.general) {
-    cublasOut =
-        DeviceBuffer(plan.matrix(Tensor::C).bytes(), "the cuBLAS output");
-    groupCalls = generalViews(plan, operands.a.get(), operands.b.get(),
-                              cublasOut.get(), false);
-    for (const GroupView &v : groupCalls) {
-      std::string whyNot;
-      groupGemms.push_back(CublasGemm::create(cublas(), v.a, v.b, v.c, whyNot));
-      if (!groupGemms.back())
-        throw Error(ErrorKind::Usage, "--vs cublas (a group): " + whyNot);
-    }
-    result.cublasBaseline =
-        "cuBLASLt " +
-        std::string(bundle::toString(plan.matrix(Tensor::A).dtype)) +
-        " per group: " + std::to_string(groupCalls.size()) +
-        " calls (the groups with tiles of " +
+        (plan.general ? " calls (the groups with tiles of "
+                      : " calls (the non-empty groups of ") +
         std::to_string(plan.problem.groups) +
-        ", each its own M, N, K) in one timed loop";
+        (plan.general ? ", each its own M, N, K) in one timed loop"
+                      : ") in one timed loop");
   }
   if (benchOptions.vsCublas && !grouped && !plan.general) {
     std::string whyNot;
