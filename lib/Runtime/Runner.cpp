@@ -853,12 +853,11 @@ BenchResult GemmRunner::bench(const LaunchPlan &plan,
   if (benchOptions.vsCublas && (grouped || plan.general)) {
     cublasOut =
         DeviceBuffer(plan.matrix(Tensor::C).bytes(), "the cuBLAS output");
-    groupCalls =
-        plan.general
-            ? generalViews(plan, operands.a.get(), operands.b.get(),
-                           cublasOut.get(), false)
-            : groupViews(plan, operands.a.get(), operands.b.get(),
-                         plan.matrix(Tensor::C), cublasOut.get());
+    groupCalls = plan.general
+                     ? generalViews(plan, operands.a.get(), operands.b.get(),
+                                    cublasOut.get(), false)
+                     : groupViews(plan, operands.a.get(), operands.b.get(),
+                                  plan.matrix(Tensor::C), cublasOut.get());
     for (const GroupView &v : groupCalls) {
       std::string whyNot;
       groupGemms.push_back(CublasGemm::create(cublas(), v.a, v.b, v.c, whyNot));
