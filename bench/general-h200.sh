@@ -18,7 +18,7 @@
 #   gemm-opt bench/kernels/sm90-general.mlir --gemm-to-ptx="output-dir=.bundles/general"
 # and .device/nlohmann-json3-dev_*.deb where the machine lacks nlohmann-json
 # (bench/lib/build-runner.sh). ITERS (default 15) sets the timed runs, JOBS
-# (default 4) the concurrent correctness checks.
+# (default 4) the concurrent correctness checks, SPEED=0 skips the timing.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 bundles=$root/.bundles/general
@@ -29,29 +29,36 @@ problems=$results/problems
 mkdir -p "$problems"
 
 # ---- the problems: one "M N K" per group ----------------------------------
-# Ragged: M_g = 0, N_g = 0, 1, odd M / N / K, K past several k-blocks and not
-# a multiple of 64, N not a multiple of the tile, a large group.
+# Ragged: M_g = 0, N_g = 0, 1, odd M and K, K past several k-blocks and not
+# a multiple of 64, N not a multiple of the tile, a large group. C's lines
+# are whole 16-byte chunks (general::storesWholeChunks): N a multiple of 8
+# here, and M for the column-major C kernel (ragged-ccol.txt: N odd instead).
 cat > "$problems/ragged.txt" <<'EOF'
 0 64 64
 1 8 8
 65 136 520
 128 256 64
 0 8 8
-77 75 73
+77 72 73
 300 72 4104
 129 0 64
 1000 1032 1000
 7 8 8
-5 3 1
+5 8 1
 33 264 136
 EOF
+awk '{ print $2, $1, $3 }' "$problems/ragged.txt" > "$problems/ragged-ccol.txt"
 # Everything empty but one small group.
-printf '0 8 8\n0 64 64\n0 0 0\n5 3 1\n' > "$problems/one.txt"
+printf '0 8 8\n0 64 64\n0 0 0\n5 8 1\n' > "$problems/one.txt"
+printf '8 0 8\n64 0 64\n0 0 0\n8 5 1\n' > "$problems/one-ccol.txt"
 # Larger groups, N and K past a few tiles.
-printf '1000 1032 1000\n64 4096 4104\n513 2056 2048\n' > "$problems/large.txt"
-# Bad records: K = 0 with M, N > 0 (group 1), a negative M (group 2).
+printf '1000 1032 1000\n64 4096 4104\n520 2056 2048\n' > "$problems/large.txt"
+cp "$problems/large.txt" "$problems/large-ccol.txt"
+# Bad records: K = 0 with M, N > 0 (group 1), a negative M (group 2), C's
+# lines not whole 16-byte chunks (group 1, N = 75).
 printf '64 64 64\n64 64 0\n8 8 8\n' > "$problems/kzero.txt"
 printf '64 64 64\n8 8 8\n-5 8 8\n' > "$problems/negative.txt"
+printf '64 64 64\n77 75 73\n' > "$problems/partial.txt"
 # Speed: mixed shapes, as a framework would batch them.
 python3 - "$problems" <<'PY'
 import os, random, sys
@@ -74,9 +81,11 @@ PY
 
 # ---- correctness: every kernel, JOBS at a time ------------------------------
 { for m in "$bundles"/*.json; do
-    echo "$m --group-problems $problems/ragged.txt"
-    echo "$m --group-problems $problems/one.txt"
-    echo "$m --group-problems $problems/large.txt"
+    suffix=
+    case "$m" in *_ccol_*) suffix=-ccol ;; esac
+    echo "$m --group-problems $problems/ragged$suffix.txt"
+    echo "$m --group-problems $problems/one$suffix.txt"
+    echo "$m --group-problems $problems/large$suffix.txt"
     echo "$m --group-problems random:24:1"
     echo "$m --group-problems random:64:2"
   done
@@ -85,16 +94,19 @@ PY
   echo "$k --group-problems $problems/kzero.txt --group-checks device expect-exit=2 expect=the prep kernel refused the group records: group 1 (of 3): K is 0"
   echo "$k --group-problems $problems/negative.txt expect-exit=2 expect=group 2 (m -5, n 8, k 8): M, N or K is negative"
   echo "$k --group-problems $problems/negative.txt --group-checks device expect-exit=2 expect=group 2 (of 3): M, N or K is negative"
+  echo "$k --group-problems $problems/partial.txt expect-exit=2 expect=lines of 75 x 2 bytes would have the 5 elements after each overwritten"
+  echo "$k --group-problems $problems/partial.txt --group-checks device expect-exit=2 expect=lines are not a multiple of 16 bytes: a TMA store writes"
 } | check_runs "$results/check/summary.txt"
 
 # ---- compute-sanitizer memcheck on small problems ---------------------------
-printf '0 64 64\n1 8 8\n65 136 72\n130 200 136\n5 3 1\n0 8 8\n' > "$problems/small.txt"
+printf '0 64 64\n1 8 8\n65 136 72\n130 200 136\n5 8 1\n0 8 8\n' > "$problems/small.txt"
+awk '{ print $2, $1, $3 }' "$problems/small.txt" > "$problems/small-ccol.txt"
 {
   sanitize memcheck "$bundles/sm90_bf16_general_128x128_coop.json" --group-problems "$problems/small.txt" &
   sanitize memcheck "$bundles/sm90_bf16_general_128x256_coop_c2x1.json" --group-problems "$problems/small.txt" &
   wait
   sanitize memcheck "$bundles/sm90_bf16_general_mn_128x128_coop.json" --group-problems "$problems/small.txt" &
-  sanitize memcheck "$bundles/sm90_bf16_general_ccol_128x128_coop.json" --group-problems "$problems/small.txt" &
+  sanitize memcheck "$bundles/sm90_bf16_general_ccol_128x128_coop.json" --group-problems "$problems/small-ccol.txt" &
   wait
 } > "$results/sanitizer/summary.txt"
 cat "$results/sanitizer/summary.txt"
@@ -102,7 +114,10 @@ grep -v ": exit 0 " "$results/sanitizer/summary.txt" > /dev/null && status=1
 echo "sanitizers done ($(elapsed))"
 
 # ---- speed: ours (prep + kernel) and cuBLASLt once per group ----------------
-for name in uniform8 mixed8 lora64 small128 skewed32; do
+# SPEED=0 leaves it out (the correctness and sanitizer parts alone).
+names="uniform8 mixed8 lora64 small128 skewed32"
+[ "${SPEED:-1}" = 1 ] || names=
+for name in $names; do
   for bundle in sm90_bf16_general_128x256_coop sm90_bf16_general_128x256_coop_c2x1 \
                 sm90_bf16_general_128x128_coop sm90_bf16_general_128x128_pingpong; do
     json=$results/bench/$name-$bundle.json
@@ -132,7 +147,8 @@ print("cuBLASLt: one call per group with tiles, each its own M, N, K, in one "
       "timed loop, interleaved with ours.\n")
 print("| problem | kernel | ours TFLOP/s | cuBLASLt/group TFLOP/s | ours/cuBLASLt |")
 print("|---|---|---|---|---|")
-for line in open(os.path.join(results, "bench", "runs.txt")):
+runs = os.path.join(results, "bench", "runs.txt")
+for line in open(runs) if os.path.exists(runs) else []:
     name, bundle, path = line.split()
     try:
         r = json.load(open(path))["results"][0]["bench"]

@@ -24,7 +24,7 @@
 # bench/kernels/sm90-general.mlir (grouped(general): every group its own M,
 # N, K and leading dimensions, its own tensor maps) on the problems of
 # bench/shapes/sim-h200-general.txt (M_g = 0 and N_g = 0 groups, odd sizes,
-# K tails). PART=sm90 compiles only the first set (the comparison of
+# K tails; sim-h200-general-ccol.txt for the column-major C). PART=sm90 compiles only the first set (the comparison of
 # 2026-11-24), PART=lowp only the direct and low-precision ones,
 # PART=grouped only the grouped ones, PART=general only the general ones.
 #
@@ -132,8 +132,17 @@ fi
 
 if [ "$part" = all ] || [ "$part" = general ]; then
   # The general grouped kernels: every group its own M, N, K.
+  # C's lines must be whole 16-byte chunks: N long for a row-major C, M
+  # long for the column-major one (its own problems).
   compile "$kernels/sm90-general.mlir"
-  simulate "$kernels/sm90-general.mlir" "$shapes/sim-h200-general.txt"
+  rowc=()
+  for name in $(sed -n 's/^gemm.matmul @\([a-z0-9_]*\) .* c([a-z0-9]*, row) .*$/\1/p' \
+                  "$kernels/sm90-general.mlir"); do
+    rowc+=(--kernel "$name")
+  done
+  simulate "$kernels/sm90-general.mlir" "$shapes/sim-h200-general.txt" "${rowc[@]}"
+  simulate "$kernels/sm90-general.mlir" "$shapes/sim-h200-general-ccol.txt" \
+    --kernel sm90_bf16_general_ccol_128x128_coop
 fi
 
 grep '^gemm-sim:' "$out/sim.log"

@@ -21,9 +21,18 @@ bool realignPays(Tensor tensor, const StagingShape &shape, uint64_t ldBytes,
                                          RealignMinMacs;
 }
 
+bool tmaStoresWholeChunks(bundle::DType dtype, uint64_t lineElements) {
+  return lineElements * bundle::elementBytes(dtype) % TmaAlignmentBytes == 0;
+}
+
 bool stagedForTma(Tensor tensor, const StagingShape &shape, bundle::DType dtype,
-                  uint64_t ld, uint64_t address, RealignPolicy realign) {
+                  uint64_t ld, uint64_t address, RealignPolicy realign,
+                  const bundle::TensorLayouts &layouts) {
   uint64_t ldBytes = ld * bundle::elementBytes(dtype);
+  if (tensor == Tensor::C &&
+      !tmaStoresWholeChunks(dtype, layouts.c == bundle::Layout::Row ? shape.n
+                                                                    : shape.m))
+    return true;
   return ldBytes % TmaAlignmentBytes != 0 || address % TmaAlignmentBytes != 0 ||
          realignPays(tensor, shape, ldBytes, realign);
 }
@@ -43,7 +52,7 @@ std::array<bool, 3> packedStaging(const StagingShape &shape,
           stagedForTma(Tensor::B, shape, inType, ldb, 0, realign),
           stagedForTma(Tensor::C, shape,
                        outType.value_or(KernelConfig::defaultOutput(inType)),
-                       ldc, 0, realign)};
+                       ldc, 0, realign, layouts)};
 }
 
 } // namespace gemm::dispatch

@@ -201,6 +201,15 @@ CublasGemm::create(const CublasLt &lt, const MatrixPlan &a, const MatrixPlan &b,
   cublasStatus_t status = cublasLtMatmulPreferenceSetAttribute(
       preference, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &workspaceBytes,
       sizeof(workspaceBytes));
+  for (cublasLtMatmulPreferenceAttributes_t attribute :
+       {CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_A_BYTES,
+        CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_B_BYTES,
+        CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_C_BYTES,
+        CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_D_BYTES})
+    if (status == CUBLAS_STATUS_SUCCESS)
+      status = cublasLtMatmulPreferenceSetAttribute(
+          preference, attribute, &options.addressAlignment,
+          sizeof(options.addressAlignment));
   cublasLtMatmulHeuristicResult_t heuristic = {};
   int found = 0;
   if (status == CUBLAS_STATUS_SUCCESS)
@@ -228,6 +237,14 @@ CublasGemm::create(const CublasLt &lt, const MatrixPlan &a, const MatrixPlan &b,
   checkLt(status, "choosing a cuBLASLt algorithm for " + types);
   s->algo = heuristic.algo;
   return std::unique_ptr<CublasGemm>(new CublasGemm(std::move(s)));
+}
+
+uint32_t commonAlignment(std::initializer_list<CUdeviceptr> addresses) {
+  uint32_t alignment = 256;
+  for (CUdeviceptr address : addresses)
+    while (address % alignment != 0)
+      alignment /= 2;
+  return alignment;
 }
 
 void CublasGemm::run(CUdeviceptr a, CUdeviceptr b, CUdeviceptr d,

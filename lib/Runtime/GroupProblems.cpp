@@ -35,6 +35,9 @@ const char *describe(GroupError error) {
   case GroupError::TooManyUnits:
     return "the groups' tile units reach 2^31 (the kernel's 32-bit unit "
            "numbers)";
+  case GroupError::PartialOutputChunk:
+    return "C's lines are not a multiple of 16 bytes: a TMA store writes a "
+           "line's last 16-byte chunk whole, past the line's end";
   }
   return "unknown error";
 }
@@ -122,6 +125,18 @@ std::vector<std::string> checkGroups(const std::vector<GroupProblem> &groups,
                  uint64_t(e.ld) * e.elementBytes >= (uint64_t(1) << 40))
           detail =
               "ld" + name + " " + std::to_string(e.ld) + " reaches 2^40 bytes";
+        else if (error == GroupError::PartialOutputChunk && which == 2) {
+          uint64_t chunk = 16 / e.elementBytes;
+          uint64_t spill = (chunk - e.inner % chunk) % chunk;
+          detail = "lines of " + std::to_string(e.inner) + " x " +
+                   std::to_string(e.elementBytes) + " bytes would have the " +
+                   std::to_string(spill) +
+                   " elements after each overwritten; give C lines of a "
+                   "multiple of " +
+                   std::to_string(chunk) + " elements (" +
+                   (layouts.cColumns ? "M" : "N") +
+                   " padded, the extra ones yours to drop)";
+        }
       }
     errors.push_back(where + describe(error) +
                      (detail.empty() ? "" : ": " + detail));
@@ -169,7 +184,9 @@ std::vector<GroupSize> parseGroupProblems(const std::string &spec) {
     for (int64_t g = 0; g < groups; ++g) {
       GroupSize s;
       // One group in eight empty, as a router leaves some experts idle.
-      s.m = rng() % 8 == 0 ? 0 : int64_t(rng() % 1024) + 1;
+      // M, N, K multiples of 8: lines of C (N long, or M for a
+      // column-major C) that TMA stores can take (storesWholeChunks).
+      s.m = rng() % 8 == 0 ? 0 : int64_t(rng() % 128 + 1) * 8;
       s.n = int64_t(rng() % 256 + 1) * 8;
       s.k = int64_t(rng() % 256 + 1) * 8;
       sizes.push_back(s);

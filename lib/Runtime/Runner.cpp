@@ -210,6 +210,8 @@ void launchOurs(const LoadedKernel &kernel, const LaunchPlan &plan,
 struct GroupView {
   MatrixPlan a, b, c;
   CUdeviceptr aAt = 0, bAt = 0, cAt = 0;
+  /// Its index among all the problem's groups.
+  size_t group = 0;
 };
 
 /// The non-empty groups of `plan` (grouped), for `c`'s plan and address
@@ -262,6 +264,7 @@ std::vector<GroupView> generalViews(const LaunchPlan &plan, CUdeviceptr a,
     if (!general::hasTiles(p))
       continue;
     GroupView v;
+    v.group = g;
     MatrixPlan *views3[3] = {&v.a, &v.b, &v.c};
     for (int which = 0; which < 3; ++which) {
       general::Extent e = general::extentOf(p, plan.groupLayouts, which);
@@ -302,6 +305,16 @@ std::vector<GroupView> generalViews(const LaunchPlan &plan, CUdeviceptr a,
 }
 
 /// Elements of the packed f32 references of every group with tiles.
+/// cuBLASLt for one group at its addresses: the groups' matrices are only
+/// 16-byte aligned (4-byte for f32 references), below the 256 bytes
+/// cuBLASLt's algorithms otherwise assume.
+std::unique_ptr<CublasGemm> groupGemm(const CublasLt &lt, const GroupView &v,
+                                      std::string &whyNot) {
+  CublasOptions options;
+  options.addressAlignment = commonAlignment({v.aAt, v.bAt, v.cAt});
+  return CublasGemm::create(lt, v.a, v.b, v.c, whyNot, options);
+}
+
 uint64_t referenceElements(const LaunchPlan &plan) {
   uint64_t elements = 0;
   for (const general::GroupSize &s : plan.problem.groupSizes)
@@ -660,19 +673,31 @@ CheckResult GemmRunner::check(const LaunchPlan &plan,
       cublasRef = DeviceBuffer(refBytes, "the cuBLAS references");
       std::vector<GroupView> views = generalViews(
           plan, operands.a.get(), operands.b.get(), cublasRef.get(), true);
-      for (const GroupView &v : views) {
-        std::string whyNot;
-        std::unique_ptr<CublasGemm> one =
-            CublasGemm::create(cublas(), v.a, v.b, v.c, whyNot);
-        if (!one)
-          throw Error(ErrorKind::Usage, "the cuBLAS reference of a group: " +
-                                            whyNot + "; use --reference naive");
-        one->run(v.aAt, v.bAt, v.cAt, stream.get());
-        waitForStream(stream.get(), ReferenceTimeout, "the cuBLAS reference");
+      std::vector<std::unique_ptr<CublasGemm>> gemms;
+      std::string whyNot;
+      for (size_t i = 0; i < views.size() && whyNot.empty(); ++i) {
+        gemms.push_back(groupGemm(cublas(), views[i], whyNot));
+        const general::GroupSize &s = plan.problem.groupSizes[views[i].group];
+        if (!gemms.back())
+          whyNot = "cuBLASLt refuses the reference of group " +
+                   std::to_string(views[i].group) + " (m " +
+                   std::to_string(s.m) + ", n " + std::to_string(s.n) + ", k " +
+                   std::to_string(s.k) + "): " + whyNot;
       }
-      result.comparisons.push_back(
-          {"cublas", compareGroups(plan, operands.c.get(), cublasRef.get(),
-                                   stream.get())});
+      if (!whyNot.empty()) {
+        if (mode != ReferenceMode::Auto)
+          throw Error(ErrorKind::Usage, whyNot + "; use --reference naive");
+        result.notes.push_back(whyNot + "; using the naive reference");
+        wantCublas = false;
+        wantNaive = true;
+      } else {
+        for (size_t i = 0; i < views.size(); ++i)
+          gemms[i]->run(views[i].aAt, views[i].bAt, views[i].cAt, stream.get());
+        waitForStream(stream.get(), ReferenceTimeout, "the cuBLAS reference");
+        result.comparisons.push_back(
+            {"cublas", compareGroups(plan, operands.c.get(), cublasRef.get(),
+                                     stream.get())});
+      }
     }
     if (wantNaive) {
       naiveRef = DeviceBuffer(refBytes, "the naive references");
@@ -718,15 +743,15 @@ CheckResult GemmRunner::check(const LaunchPlan &plan,
   std::vector<std::unique_ptr<CublasGemm>> groupGemms;
   if (grouped && wantCublas) {
     std::string whyNot;
-    for (const GroupView &v : groupViews(plan, 0, 0, refPlan, 0)) {
-      groupGemms.push_back(CublasGemm::create(cublas(), v.a, v.b, v.c, whyNot));
+    cublasRef = DeviceBuffer(refPlan.bytes(), "the cuBLAS reference");
+    std::vector<GroupView> views =
+        groupViews(plan, refAData, refBData, refPlan, cublasRef.get());
+    for (const GroupView &v : views) {
+      groupGemms.push_back(groupGemm(cublas(), v, whyNot));
       if (!groupGemms.back())
         throw Error(ErrorKind::Usage, "the cuBLAS reference of a group: " +
                                           whyNot + "; use --reference naive");
     }
-    cublasRef = DeviceBuffer(refPlan.bytes(), "the cuBLAS reference");
-    std::vector<GroupView> views =
-        groupViews(plan, refAData, refBData, refPlan, cublasRef.get());
     for (size_t i = 0; i < views.size(); ++i)
       groupGemms[i]->run(views[i].aAt, views[i].bAt, views[i].cAt,
                          stream.get());
@@ -860,7 +885,7 @@ BenchResult GemmRunner::bench(const LaunchPlan &plan,
                                   plan.matrix(Tensor::C), cublasOut.get());
     for (const GroupView &v : groupCalls) {
       std::string whyNot;
-      groupGemms.push_back(CublasGemm::create(cublas(), v.a, v.b, v.c, whyNot));
+      groupGemms.push_back(groupGemm(cublas(), v, whyNot));
       if (!groupGemms.back())
         throw Error(ErrorKind::Usage, "--vs cublas (a group): " + whyNot);
     }

@@ -185,6 +185,7 @@ void Machine::setUp() {
                 std::min<size_t>(memory.bytes.size(), 4 * table.size()));
     generalUnits = table[0];
     generalError = table[1];
+    generalReason = table[2];
   }
   for (const runtime::TmaPlan &tma : plan.tma) {
     TensorMap map;

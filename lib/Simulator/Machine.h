@@ -468,7 +468,7 @@ public:
   /// header words, and the tensor maps it holds: byte offset in the table
   /// -> index in tensorMaps (only the maps the prep kernel writes).
   int generalTableBuffer = -1;
-  uint32_t generalUnits = 0, generalError = 0;
+  uint32_t generalUnits = 0, generalError = 0, generalReason = 0;
   llvm::DenseMap<uint64_t, int> generalMapAt;
   /// The device addresses the simulator gives the packed A, B, C buffers
   /// in the group records (the prep kernel's rules want them non-null and

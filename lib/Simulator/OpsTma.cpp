@@ -5,7 +5,8 @@
 // elements outside the tensor, in the tensor map's swizzle, and completes
 // the box's bytes on an mbarrier (of every destination CTA with multicast;
 // of the pair leader with .cta_group::2). A store copies a shared-memory box
-// to global memory, clipped at the tensor's bounds, tracked by bulk groups
+// to global memory, clipped at the tensor's bounds (along a line, at the
+// end of the 16-byte chunk holding its last element), tracked by bulk groups
 // (cp.async.bulk.commit_group / wait_group[.read]). A general grouped
 // kernel's copies go through its groups' tensor maps in the general group
 // table (gemm.tma.group_descriptor): each map has its group's address,
@@ -157,6 +158,34 @@ bool globalElement(const TensorMap &map, int64_t batch, int64_t outer,
   offset = map.base + (plan.rank == 3 ? batch * plan.globalStrides[1] : 0) +
            outer * plan.globalStrides[0] + inner * elementBytes;
   return true;
+}
+
+/// The global elements box row `r` of a TMA store at (`inner`, `outer`,
+/// `batch`) writes: columns [first, last) from byte `start`. Lines, rows and
+/// batch entries outside the tensor are not written; along a line the store
+/// writes the 16-byte chunk holding the tensor's last element whole, past
+/// global_dim 0 (the H200 does: bench/probes/tma-store-extent.cu,
+/// bench/results/2026-11-24-h200-tma-store-extent), so a C whose lines are
+/// not 16-byte multiples has the rest of that chunk overwritten.
+struct StoredSpan {
+  int64_t first = 0, last = 0;
+  uint64_t start = 0;
+};
+std::optional<StoredSpan> storedSpan(const TensorMap &map, int64_t boxInner,
+                                     int64_t inner, int64_t outer,
+                                     int64_t batch, int64_t r,
+                                     unsigned elementBytes) {
+  int64_t chunk = 16 / elementBytes;
+  int64_t lineEnd =
+      (int64_t(map.plan.globalDim[0]) + chunk - 1) / chunk * chunk;
+  StoredSpan span;
+  span.first = std::max<int64_t>(inner, 0);
+  span.last = std::min<int64_t>(inner + boxInner, lineEnd);
+  if (span.first >= span.last ||
+      !globalElement(map, batch, outer + r, 0, elementBytes, span.start))
+    return std::nullopt;
+  span.start += span.first * elementBytes;
+  return span;
 }
 
 /// Where a box lands in (a load) or comes from (a store) a slot, the only
@@ -410,16 +439,13 @@ Step tmaStore(Exec &e) {
   Access write = read;
   write.epoch = {t.bulkWriteComp, store.group};
   for (int64_t r = 0; r < desc.getBox()[1]; ++r) {
-    int64_t first = std::max<int64_t>(store.inner, 0);
-    int64_t last = std::min<int64_t>(store.inner + desc.getBox()[0],
-                                     map->plan.globalDim[0]);
-    uint64_t start = 0;
-    if (first >= last || !globalElement(*map, store.batch, store.outer + r,
-                                        first, elementBytes, start))
-      continue;
-    if (!e.m.checkWrite(c, start, (last - first) * elementBytes,
-                        store.knowledge, write,
-                        /*async=*/true, "the TMA store"))
+    std::optional<StoredSpan> span =
+        storedSpan(*map, desc.getBox()[0], store.inner, store.outer,
+                   store.batch, r, elementBytes);
+    if (span && !e.m.checkWrite(c, span->start,
+                                (span->last - span->first) * elementBytes,
+                                store.knowledge, write,
+                                /*async=*/true, "the TMA store"))
       return Step::Stop;
   }
   ++t.bulkOpenStores;
@@ -517,23 +543,21 @@ void sim::completeTmaStore(Machine &m, AsyncOp &store) {
   write.thread = store.thread;
   write.async = store.id;
   for (int64_t r = 0; r < desc.getBox()[1]; ++r) {
-    int64_t first = std::max<int64_t>(store.inner, 0);
-    int64_t last =
-        std::min<int64_t>(store.inner + boxInner, map.plan.globalDim[0]);
-    uint64_t start = 0;
-    if (first >= last || !globalElement(map, store.batch, store.outer + r,
-                                        first, elementBytes, start))
+    std::optional<StoredSpan> span = storedSpan(
+        map, boxInner, store.inner, store.outer, store.batch, r, elementBytes);
+    if (!span)
       continue;
     if (m.data())
-      for (int64_t gc = first; gc < last; ++gc) {
+      for (int64_t gc = span->first; gc < span->last; ++gc) {
         uint64_t from = swizzle(store.smemOffset + r * boxInner * elementBytes +
                                     (gc - store.inner) * elementBytes,
                                 swizzleMode);
         for (unsigned b = 0; b < elementBytes; ++b)
-          c.bytes[start + (gc - first) * elementBytes + b] =
+          c.bytes[span->start + (gc - span->first) * elementBytes + b] =
               smem.bytes[from + b];
       }
-    m.completeWrite(c, start, (last - first) * elementBytes, write);
+    m.completeWrite(c, span->start, (span->last - span->first) * elementBytes,
+                    write);
   }
 }
 

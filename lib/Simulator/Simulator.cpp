@@ -473,6 +473,9 @@ void compareGeneral(Machine &m, RunResult &result) {
   const general::GroupPacking &packing = m.plan.groupPacking;
   const std::vector<general::GroupSize> &sizes = m.plan.problem.groupSizes;
   bool writes = m.generalError == 0;
+  if (!writes)
+    result.refusedGroups = general::describeTableError(
+        m.generalError, m.generalReason, m.plan.problem.groupSizes.size());
   for (size_t g = 0; g < sizes.size() && writes; ++g) {
     const general::GroupSize &size = sizes[g];
     if (size.m <= 0 || size.n <= 0)
@@ -667,16 +670,21 @@ std::vector<Problem> Kernel::coverageProblems(uint32_t sms) const {
       return problem;
     };
     int64_t um = int64_t(tileM), un = int64_t(tileN), k = int64_t(bk);
+    // C's lines are whole 16-byte chunks (general::storesWholeChunks): the
+    // sizes along them are multiples of 8, the others odd.
+    bool cColumns = manifest.layouts.c == bundle::Layout::Col;
+    int64_t oddM = cColumns ? 0 : 1, oddN = cColumns ? 1 : 0;
     // More units than resident clusters (the persistent loop wraps across
     // groups), a group with M = 0 and one with N = 0 between them, more
     // k-blocks than ring stages, different N and K per group.
-    problems.push_back(
-        general({{um * int64_t(resident) + 1, un, k * int64_t(ring + 2)},
-                 {0, un, k},
-                 {40, 0, k},
-                 {um - 7, un + 24, k + 8}}));
+    problems.push_back(general({{um * int64_t(resident) + 8 - 7 * oddM,
+                                 un + oddN, k * int64_t(ring + 2)},
+                                {0, un, k},
+                                {40, 0, k},
+                                {um - 8 + oddM, un + 24 - oddN, k + 8}}));
     // Edge tiles in M and N, a K tail, K shorter than one k-block.
-    problems.push_back(general({{40, 40, 8}, {um + 17, 24, k + 8}}));
+    problems.push_back(general(
+        {{40 + oddM, 40 + oddN, 8}, {um + 16 + oddM, 24 - oddN, k + 8}}));
     // A bad record (K = 0 with tiles): the table's error, U = 0, every
     // CTA finds no unit.
     problems.push_back(general({{64, un, k}, {64, un, 0}}));

@@ -143,8 +143,9 @@ Staged tmaStaging(const dispatch::Problem &problem,
         problem.outType.value_or(
             dispatch::KernelConfig::defaultOutput(problem.inType))};
     for (size_t i = 0; i < 3; ++i)
-      staged[i] = dispatch::stagedForTma(static_cast<bundle::Tensor>(i), shape,
-                                         types[i], (*lds)[i], addresses[i]);
+      staged[i] = dispatch::stagedForTma(
+          static_cast<bundle::Tensor>(i), shape, types[i], (*lds)[i],
+          addresses[i], dispatch::RealignPolicy::Auto, problem.layouts);
   }
   return {staged[0], staged[1], staged[2]};
 }
@@ -635,6 +636,17 @@ NB_MODULE(_core, m) {
       "`layouts`, aligned): "
       "gemm::dispatch::stagedForTma, the rule of gemm-runner's plans and of "
       "the package's copies. Kernels that take pointers never stage.");
+  m.def(
+      "tma_stores_whole_chunks",
+      [](const std::string &dtype, uint64_t lineElements) {
+        return dispatch::tmaStoresWholeChunks(parseType(dtype, "dtype"),
+                                              lineElements);
+      },
+      nb::arg("dtype"), nb::arg("line_elements"),
+      "Whether TMA stores into lines of that many elements write only them "
+      "(gemm::dispatch::tmaStoresWholeChunks): a store writes the 16-byte "
+      "chunk holding a line's last element whole, so an output whose lines "
+      "are not 16-byte multiples is written through aligned scratch.");
   m.attr("STAGING_ROW_ALIGNMENT") = runtime::StagingRowAlignmentBytes;
   m.def(
       "check_problem",

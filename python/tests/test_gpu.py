@@ -305,6 +305,25 @@ def test_out_and_out_dtype():
     assert wide[:, :3].abs().sum().item() == 0
 
 
+def test_out_view_keeps_the_columns_after_it():
+    # out = wide[:, :130]: rows 272 bytes apart (TMA's rule holds), but 130
+    # bf16 end inside a 16-byte chunk, which a TMA store writes whole
+    # (bench/probes/tma-store-extent.cu): such an out is computed aside and
+    # copied, and wide's last 6 columns keep their values.
+    a, b = inputs(256, 130, 512)
+    wide = torch.full((256, 136), 7.0, device="cuda", dtype=torch.bfloat16)
+    tma = gemm.compile(gemm.Config(tile=(128, 128, 64)), a_dtype="bf16")
+    tma(a, b, out=wide[:, :130])
+    assert_close(wide[:, :130], a, b)
+    assert (wide[:, 130:] == 7).all()
+    # Lines of whole chunks are written in place.
+    wide.fill_(7.0)
+    a, b = inputs(256, 128, 512)
+    tma(a, b, out=wide[:, :128])
+    assert_close(wide[:, :128], a, b)
+    assert (wide[:, 128:] == 7).all()
+
+
 def test_empty_problems():
     a, b = inputs(0, 64, 64)
     assert gemm.matmul(a, b).shape == (0, 64)

@@ -187,9 +187,19 @@ def test_tma_staging_is_the_runtimes_rule():
     assert gemm._core.tma_staging(4096, 4096, 4096, "f16") == (False, False, False)
     assert gemm._core.tma_staging(7784, 7784, 7784) == (True, True, False)
     # The caller's leading dimensions and addresses.
-    assert gemm._core.tma_staging(100, 100, 100, "bf16", None, (104, 104, 104)) == \
+    assert gemm._core.tma_staging(100, 104, 100, "bf16", None, (104, 104, 104)) == \
         (False, False, False)
-    assert gemm._core.tma_staging(100, 100, 100, "bf16", None, (104, 104, 104),
+    # C's lines of N = 100 bf16 (200 bytes) end inside a 16-byte chunk, which
+    # a TMA store writes whole: C is staged whatever its leading dimension;
+    # a column-major C's lines are M long.
+    assert gemm._core.tma_staging(100, 100, 100, "bf16", None, (104, 104, 104)) == \
+        (False, False, True)
+    assert gemm._core.tma_staging(104, 100, 100, "bf16", None, (104, 104, 104),
+                                  layouts="row,col,col") == (False, False, False)
+    assert gemm._core.tma_stores_whole_chunks("bf16", 8)
+    assert not gemm._core.tma_stores_whole_chunks("bf16", 130)
+    assert gemm._core.tma_stores_whole_chunks("f32", 4)
+    assert gemm._core.tma_staging(100, 104, 100, "bf16", None, (104, 104, 104),
                                   (0x1002, 0, 0)) == (True, False, False)
     # The dispatcher is told, or assumes packed rows as gemm-runner does.
     assert gemm.select(44, 206, 46).config == \

@@ -414,7 +414,12 @@ int main(int argc, char **argv) {
                                : 0)
                        << " threads, " << result.stats.steps << " steps, "
                        << llvm::format("%.2f", seconds) << " s"
-                       << amaxText(result) << "\n";
+                       << amaxText(result)
+                       << (result.refusedGroups.empty()
+                               ? ""
+                               : ", no write: the records are refused (" +
+                                     result.refusedGroups + ")")
+                       << "\n";
       }
       if (!dumpDir.empty() && options.data == sim::DataMode::Full) {
         std::string path = dumpDir + "/" + name + "_" + shapeName(problem) +

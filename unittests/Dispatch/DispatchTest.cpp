@@ -136,6 +136,19 @@ TEST(StagingTest, TheRuntimesRuleForTma) {
   EXPECT_FALSE(stagedForTma(Tensor::A, shape, DType::BF16, 104));
   EXPECT_TRUE(stagedForTma(Tensor::A, shape, DType::BF16, 104, 0x1002));
   EXPECT_FALSE(stagedForTma(Tensor::C, shape, DType::F32, 100));
+  // A TMA store writes a C line's last 16-byte chunk whole: 100 bf16 (200
+  // bytes) lines are staged even 104 apart; a column-major C's lines are M
+  // long.
+  EXPECT_TRUE(stagedForTma(Tensor::C, shape, DType::BF16, 104));
+  EXPECT_FALSE(stagedForTma(Tensor::C, {100, 104, 100, 1}, DType::BF16, 104));
+  gemm::bundle::TensorLayouts columnC;
+  columnC.c = Layout::Col;
+  EXPECT_TRUE(stagedForTma(Tensor::C, {100, 104, 100, 1}, DType::BF16, 104, 0,
+                           RealignPolicy::Auto, columnC));
+  EXPECT_FALSE(stagedForTma(Tensor::C, {104, 100, 100, 1}, DType::BF16, 104, 0,
+                            RealignPolicy::Auto, columnC));
+  EXPECT_TRUE(tmaStoresWholeChunks(DType::F32, 4));
+  EXPECT_FALSE(tmaStoresWholeChunks(DType::BF16, 130));
   // Rows that straddle L2 lines, where reused enough: realigned (staged).
   StagingShape big{7784, 7784, 7784, 1};
   EXPECT_TRUE(stagedForTma(Tensor::A, big, DType::BF16, 7784));

@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "gemm/Runtime/Cublas.h"
 #include "gemm/Runtime/Error.h"
 #include "gemm/Runtime/GroupProblems.h"
 #include "gemm/Runtime/Plan.h"
@@ -25,6 +26,7 @@ using namespace gemm::bundle;
 using namespace gemm::runtime;
 using namespace gemm::runtime::general;
 using namespace gemm::runtime::plan_fixtures;
+using ::testing::AllOf;
 using ::testing::Contains;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
@@ -88,6 +90,26 @@ TEST(GeneralGroups, RecordRules) {
   EXPECT_EQ(checkGroup(p, l), GroupError::TooLarge);
   p.ldb = -8;
   EXPECT_EQ(checkGroup(p, l), GroupError::ShortLeadingDim);
+  // C's lines (N of them in a row-major C) must be whole 16-byte chunks:
+  // N = 75 bf16 is refused even with an aligned ldc, M = 75 is not; a
+  // column-major C the other way round; 4 f32 elements are one chunk.
+  EXPECT_EQ(checkGroup(record(100, 75, 40), l), GroupError::PartialOutputChunk);
+  EXPECT_EQ(checkGroup(record(75, 72, 40), l), GroupError::None);
+  GroupLayouts columns;
+  columns.cColumns = true;
+  p = record(75, 72, 40);
+  p.ldc = 80;
+  EXPECT_EQ(checkGroup(p, columns), GroupError::PartialOutputChunk);
+  p = record(72, 75, 40);
+  p.ldc = 72;
+  EXPECT_EQ(checkGroup(p, columns), GroupError::None);
+  GroupLayouts f32;
+  f32.outputBytes = 4;
+  EXPECT_EQ(checkGroup(record(100, 76, 40), f32), GroupError::None);
+  EXPECT_EQ(checkGroup(record(100, 74, 40), f32),
+            GroupError::PartialOutputChunk);
+  // No tiles, no lines.
+  EXPECT_EQ(checkGroup(record(0, 75, 40), l), GroupError::None);
 }
 
 TEST(GeneralGroups, ExtentsFollowTheLayouts) {
@@ -127,7 +149,7 @@ std::vector<uint32_t> entry(const std::vector<uint32_t> &table, uint64_t g) {
 TEST(GeneralGroups, PrefixOverTheGroupsTiles) {
   // Units of 128 x 256: 1x1, none (M = 0), 2x1, 1x2, none (N = 0).
   std::vector<GroupProblem> groups = {record(128, 256, 64), record(0, 256, 64),
-                                      record(129, 8, 72), record(1, 257, 8),
+                                      record(129, 8, 72), record(1, 264, 8),
                                       record(77, 0, 8)};
   std::vector<uint32_t> table = buildGeneralTable(groups, {}, 128, 256);
   EXPECT_THAT(table, SizeIs(4 + 4 * 5));
@@ -137,7 +159,7 @@ TEST(GeneralGroups, PrefixOverTheGroupsTiles) {
   EXPECT_THAT(entry(table, 0), ElementsAre(0, 128, 256, 64));
   EXPECT_THAT(entry(table, 1), ElementsAre(1, 0, 256, 64));
   EXPECT_THAT(entry(table, 2), ElementsAre(1, 129, 8, 72));
-  EXPECT_THAT(entry(table, 3), ElementsAre(3, 1, 257, 8));
+  EXPECT_THAT(entry(table, 3), ElementsAre(3, 1, 264, 8));
   EXPECT_THAT(entry(table, 4), ElementsAre(5, 77, 0, 8));
 }
 
@@ -208,13 +230,27 @@ TEST(GeneralGroups, BadRecordGivesNoUnitsAndItsGroup) {
   EXPECT_THAT(errors[0], HasSubstr("group 1 (m 64, n 64, k 0): K is 0"));
   EXPECT_THAT(errors[1], HasSubstr("group 2 (m -3, n 8, k 8): M, N or K is "
                                    "negative"));
-  GroupProblem p = record(10, 10, 10);
-  p.ldc = 12;
+  GroupProblem p = record(10, 16, 10);
+  p.ldc = 20;
   EXPECT_THAT(checkGroups({p}, {}),
-              ElementsAre(HasSubstr("ldc 12 x 2 bytes = 24 is not a multiple "
+              ElementsAre(HasSubstr("ldc 20 x 2 bytes = 40 is not a multiple "
                                     "of 16; pad the lines to a multiple of 8 "
                                     "elements")));
-  p = record(10, 10, 10);
+  EXPECT_THAT(
+      checkGroups({record(10, 10, 10)}, {}),
+      ElementsAre(AllOf(
+          HasSubstr("group 0 (m 10, n 10, k 10): C's lines are not a "
+                    "multiple of 16 bytes"),
+          HasSubstr("lines of 10 x 2 bytes would have the 6 elements after "
+                    "each overwritten; give C lines of a multiple of 8 "
+                    "elements (N padded"))));
+  GroupLayouts columns;
+  columns.cColumns = true;
+  GroupProblem tall = record(10, 16, 10);
+  tall.ldc = 16;
+  EXPECT_THAT(checkGroups({tall}, columns),
+              ElementsAre(HasSubstr("(M padded")));
+  p = record(10, 16, 10);
   p.a += 2;
   EXPECT_THAT(checkGroups({p}, {}),
               ElementsAre(HasSubstr("a at 0x10002 is not 16-byte aligned")));
@@ -225,11 +261,11 @@ TEST(GeneralGroups, BadRecordGivesNoUnitsAndItsGroup) {
 TEST(GeneralGroups, TensorMapsOfTheGroupsWithTiles) {
   // The maps the prep kernel writes (and the simulator builds): a valid
   // group with tiles gets its A, B, C fields; an empty group none.
-  std::vector<GroupProblem> groups = {record(100, 72, 40), record(0, 8, 8),
-                                      record(3, 5, 7)};
+  std::vector<GroupProblem> groups = {record(104, 72, 40), record(0, 8, 8),
+                                      record(8, 5, 7)};
   GroupLayouts l;
   l.cColumns = true; // C stored as N lines of M
-  groups[0].ldc = 104;
+  groups[0].ldc = 112;
   groups[2].ldc = 8;
   std::vector<std::optional<std::array<TensorMapFields, 3>>> maps;
   std::vector<uint32_t> table = buildGeneralTable(groups, l, 64, 64, &maps);
@@ -240,16 +276,16 @@ TEST(GeneralGroups, TensorMapsOfTheGroupsWithTiles) {
   const std::array<TensorMapFields, 3> &first = *maps[0];
   EXPECT_EQ(first[0].address, 0x10000u);
   EXPECT_EQ(first[0].dims[0], 40u); // K-major A: M lines of K
-  EXPECT_EQ(first[0].dims[1], 100u);
+  EXPECT_EQ(first[0].dims[1], 104u);
   EXPECT_EQ(first[0].strideBytes, 40u * 2);
   EXPECT_EQ(first[1].address, 0x20000u);
   EXPECT_EQ(first[1].dims[0], 40u); // K-major B: N lines of K
   EXPECT_EQ(first[1].dims[1], 72u);
   EXPECT_EQ(first[2].address, 0x30000u);
-  EXPECT_EQ(first[2].dims[0], 100u); // column-major C: N lines of M
+  EXPECT_EQ(first[2].dims[0], 104u); // column-major C: N lines of M
   EXPECT_EQ(first[2].dims[1], 72u);
-  EXPECT_EQ(first[2].strideBytes, 104u * 2);
-  EXPECT_EQ((*maps[2])[2].dims[0], 3u);
+  EXPECT_EQ(first[2].strideBytes, 112u * 2);
+  EXPECT_EQ((*maps[2])[2].dims[0], 8u);
   EXPECT_EQ((*maps[2])[2].dims[1], 5u);
   EXPECT_EQ((*maps[2])[2].strideBytes, 16u);
   // No maps where a record is invalid: that group's; the others' are
@@ -326,9 +362,23 @@ TEST(GeneralGroups, ParseGroupProblems) {
   ASSERT_THAT(random, SizeIs(64));
   EXPECT_EQ(parseGroupProblems("random:64:7")[5].n, random[5].n);
   bool someEmpty = false, differentN = false, differentK = false;
+  // Valid records for every layout of C (lines of N or of M elements).
+  GroupLayouts rows, columns;
+  columns.cColumns = true;
+  GroupPacking packed = packGroups(random, rows, false);
+  EXPECT_THAT(
+      checkGroups(groupRecords(random, packed, rows, 1 << 20, 2 << 20, 3 << 20),
+                  rows),
+      IsEmpty());
+  packed = packGroups(random, columns, false);
+  EXPECT_THAT(checkGroups(groupRecords(random, packed, columns, 1 << 20,
+                                       2 << 20, 3 << 20),
+                          columns),
+              IsEmpty());
   for (const GroupSize &s : random) {
     EXPECT_GE(s.m, 0);
     EXPECT_LE(s.m, 1024);
+    EXPECT_EQ(s.m % 8, 0);
     EXPECT_EQ(s.n % 8, 0);
     EXPECT_EQ(s.k % 8, 0);
     someEmpty |= s.m == 0;
@@ -340,25 +390,35 @@ TEST(GeneralGroups, ParseGroupProblems) {
 
 TEST(GeneralGroups, PackingGivesValidRecords) {
   std::vector<GroupSize> sizes = {
-      {100, 72, 40}, {0, 8, 8}, {3, 5, 7}, {65, 136, 520}};
+      {104, 72, 40}, {0, 8, 8}, {8, 16, 7}, {64, 136, 520}};
   for (bool mn : {false, true}) {
     GroupLayouts l;
     l.aColumns = l.bRows = l.cColumns = mn;
     GroupPacking packing = packGroups(sizes, l, /*padInputs=*/true);
     std::vector<GroupProblem> records =
         groupRecords(sizes, packing, l, 0x100000, 0x200000, 0x300000);
-    // Group 2 (N = 5) has rows of C padded to 8; group 3's A and B lines
-    // are 16 bytes longer than packed (odd group).
+    // Group 2 (K = 7) has lines of A and B padded to 8; group 3's A and B
+    // lines are 16 bytes longer than packed (odd group).
     EXPECT_THAT(checkGroups(records, l), IsEmpty()) << "mn " << mn;
     if (!mn) {
-      EXPECT_EQ(records[2].ldc, 8);
+      EXPECT_EQ(records[2].lda, 8);
       EXPECT_EQ(records[3].lda, 528);
       EXPECT_EQ(records[0].lda, 40);
-      EXPECT_EQ(packing.offsets[1][0], 100u * 40);
+      EXPECT_EQ(packing.offsets[1][0], 104u * 40);
     }
     for (const GroupProblem &p : records)
       EXPECT_EQ(p.a % 16 + p.b % 16 + p.c % 16, 0u);
   }
+}
+
+TEST(GeneralGroups, CublasIsToldTheGroupsAlignment) {
+  // The per-group cuBLASLt references and baselines run at the groups'
+  // addresses (16-byte aligned matrices, 4-byte aligned f32 references):
+  // the largest power of two up to 256 that divides them all.
+  EXPECT_EQ(commonAlignment({0x100000, 0x200000, 0x300000}), 256u);
+  EXPECT_EQ(commonAlignment({0x100010, 0x200000}), 16u);
+  EXPECT_EQ(commonAlignment({0x100000, 0x200000, 0x300000 + 77 * 4}), 4u);
+  EXPECT_EQ(commonAlignment({0}), 256u);
 }
 
 /// A general grouped kernel's manifest: the A, B, C templates, M, N, K,

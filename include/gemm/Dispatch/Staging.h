@@ -62,14 +62,23 @@ struct StagingShape {
 bool realignPays(bundle::Tensor tensor, const StagingShape &shape,
                  uint64_t ldBytes, RealignPolicy policy = RealignPolicy::Auto);
 
-/// Whether a kernel that reads `tensor` through TMA gets it staged (copied
-/// through aligned scratch by the runtime) when the caller holds it with
-/// rows `ld` elements of `dtype` apart at device address `address`: its
-/// rows or its base are not 16-byte multiples (TMA cannot read it), or
-/// realignPays says its rows are worth copying into 128-byte rows.
+/// Whether TMA stores into lines of `lineElements` elements of `dtype` write
+/// only those elements. A TMA store writes the 16-byte chunk that holds a
+/// line's last element whole, past the line's end (measured on the H200:
+/// bench/probes/tma-store-extent.cu), into whatever the caller keeps there.
+bool tmaStoresWholeChunks(bundle::DType dtype, uint64_t lineElements);
+
+/// Whether a kernel that reads (A, B) or writes (C) `tensor` through TMA
+/// gets it staged (copied through aligned scratch by the runtime) when the
+/// caller holds it in `layouts` with rows `ld` elements of `dtype` apart at
+/// device address `address`: its rows or its base are not 16-byte
+/// multiples (TMA cannot read it), C's lines are not whole 16-byte chunks
+/// (tmaStoresWholeChunks), or realignPays says its rows are worth copying
+/// into 128-byte rows.
 bool stagedForTma(bundle::Tensor tensor, const StagingShape &shape,
                   bundle::DType dtype, uint64_t ld, uint64_t address = 0,
-                  RealignPolicy realign = RealignPolicy::Auto);
+                  RealignPolicy realign = RealignPolicy::Auto,
+                  const bundle::TensorLayouts &layouts = {});
 
 /// stagedForTma of A, B, C held packed in `layouts` (stored rows of K or M
 /// elements for A, K or N for B, N or M for C) at aligned addresses: what

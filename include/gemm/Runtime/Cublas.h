@@ -8,6 +8,7 @@
 
 #include <cuda.h>
 
+#include <initializer_list>
 #include <memory>
 #include <string>
 
@@ -47,7 +48,15 @@ struct CublasOptions {
   /// fp8: accumulate in the MMA's own precision (CUBLASLT_MATMUL_DESC_
   /// FAST_ACCUM) instead of promoting to f32.
   bool fastAccum = false;
+  /// The alignment that run()'s addresses of A, B and D have at least (a
+  /// power of two): cuBLASLt's heuristic otherwise assumes 256 bytes, and
+  /// its algorithm then refuses less aligned addresses when run.
+  uint32_t addressAlignment = 256;
 };
+
+/// The largest power of two, up to 256, that divides every address of
+/// `addresses` (0 divides by all): CublasOptions::addressAlignment of them.
+uint32_t commonAlignment(std::initializer_list<CUdeviceptr> addresses);
 
 /// D = A * B^T in the runner's terms (A: M x K, B: N x K, D: M x N, each in
 /// its plan's layout, strided batches as planned), f32 accumulation (s32

@@ -84,6 +84,7 @@ enum class GroupError : uint32_t {
   MisalignedLeadingDim, // lda x element bytes not a multiple of 16 (TMA)
   TooLarge,             // a leading dimension's bytes at or past 2^40 (TMA)
   TooManyUnits,         // the tile units of all groups reach 2^31
+  PartialOutputChunk,   // C's lines not a multiple of 16 bytes (TMA stores)
 };
 
 /// "M, N or K is negative", ...: the error's words for messages.
@@ -125,6 +126,13 @@ extentOf(const GroupProblem &p, const GroupLayouts &layouts, int which) {
   return e;
 }
 
+/// Whether TMA stores into the lines of `e` write only its elements: its
+/// lines are whole 16-byte chunks (a store writes the chunk holding a line's
+/// last element whole).
+GEMM_GENERAL_HOST_DEVICE inline bool storesWholeChunks(const Extent &e) {
+  return e.inner * e.elementBytes % 16 == 0;
+}
+
 /// Whether group `p` has tiles (M > 0 and N > 0).
 GEMM_GENERAL_HOST_DEVICE inline bool hasTiles(const GroupProblem &p) {
   return p.m > 0 && p.n > 0;
@@ -153,6 +161,11 @@ GEMM_GENERAL_HOST_DEVICE inline GroupError checkGroup(const GroupProblem &p,
     if (uint64_t(e.ld) * e.elementBytes >= (uint64_t(1) << 40))
       return GroupError::TooLarge;
   }
+  // A TMA store writes a line's last 16-byte chunk whole, past the line's
+  // end into the caller's next elements (measured on the H200:
+  // bench/probes/tma-store-extent.cu), so C's lines must end on a chunk.
+  if (!storesWholeChunks(extentOf(p, l, 2)))
+    return GroupError::PartialOutputChunk;
   return GroupError::None;
 }
 
@@ -226,8 +239,9 @@ struct GroupSize {
 
 /// Group sizes from a --group-problems specification: a file of one
 /// "M N K" per line (# comments, blank lines allowed), or
-/// "random:G:SEED" (G groups of random M in [0, 1024], N and K multiples of
-/// 8 in [8, 2048]: different N and K per group, some M = 0). Throws
+/// "random:G:SEED" (G groups of random M in [8, 1024], N and K in [8,
+/// 2048], all multiples of 8 so that C's lines suit every layout: different
+/// M, N and K per group, one group in eight M = 0). Throws
 /// Error(Usage) naming the line or the field that is wrong.
 std::vector<GroupSize> parseGroupProblems(const std::string &spec);
 

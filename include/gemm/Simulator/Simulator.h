@@ -180,6 +180,9 @@ struct RunResult {
   bundle::MatrixDump c;
   /// Data mode, kernels with an amax output: the f32 the kernel wrote.
   std::optional<float> amax;
+  /// General grouped kernels whose group table holds an error (the prep
+  /// kernel refused a record, so the kernel writes nothing): its message.
+  std::string refusedGroups;
   RunStats stats;
 
   bool passed() const { return !violation && mismatches == 0; }

@@ -767,9 +767,11 @@ def _run(kernel, a, b, out, stream, out_dtype, scales=None):
     target = None
     if not tma[2] and mc.loose and mc.loose[0] == want[2]:
         mc.storage = mc.loose   # written as it is, at any alignment
-    if mc.storage is None or mc.storage[0] != want[2] or (multi and mc.stride == 0):
+    if mc.storage is None or mc.storage[0] != want[2] or (multi and mc.stride == 0) or \
+            (tma[2] and not _core.tma_stores_whole_chunks(c_dtype, n if want[2] == "row" else m)):
         # Computed into an aligned buffer of the kernel's layout, then copied
-        # into the caller's.
+        # into the caller's (a TMA store would also write the rest of each
+        # line's last 16-byte chunk: the caller's next elements).
         entries = batch if multi else 1
         eb = mc.first.element_bytes
         target = mem.empty3(entries, m, n, c_dtype, _round_ld(n, eb)) if want[2] == "row" \
@@ -834,7 +836,8 @@ def _staging(m, n, k, dtype, c_dtype, matrices, orders):
             lds.append(ld)
             addresses.append(0)
             unusable.append(True)
-    flags = _core.tma_staging(m, n, k, dtype, c_dtype, tuple(lds), tuple(addresses))
+    flags = _core.tma_staging(m, n, k, dtype, c_dtype, tuple(lds), tuple(addresses),
+                              f"{orders[0]},{_B_LAYOUT[orders[1]]},{orders[2]}")
     return tuple(f or u for f, u in zip(flags, unusable))
 
 
