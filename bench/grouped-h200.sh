@@ -17,7 +17,13 @@
 #   gemm-opt bench/kernels/sm90-grouped.mlir --gemm-to-ptx="output-dir=.bundles/grouped"
 # and .device/nlohmann-json3-dev_*.deb where the machine lacks nlohmann-json
 # (bench/lib/build-runner.sh). ITERS (default 20) sets the timed runs, JOBS
-# (default 4) the concurrent correctness checks.
+# (default 4) the concurrent correctness checks. SET (issue, train, test or
+# heldout: bench/grouped-torch.py --set) picks the timed problems; PART=speed
+# times them alone (no correctness or sanitizer runs), as the training run of
+# the dispatcher's grouped residuals does:
+#   PART=speed SET=train ITERS=10 bench/grouped-h200.sh RESULTS
+#   python -m gemm_bench.fit grouped ISSUE/results.md RESULTS/results.md \
+#     --model bench/tuning/sm90-h200-model.json
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 bundles=$root/.bundles/grouped
@@ -25,6 +31,11 @@ bundles=$root/.bundles/grouped
 source "$root/bench/lib/grouped-common.sh"
 bench_start "${1:?results directory}"
 
+part=${PART:-all}
+case "$part" in all | speed) ;; *) echo "PART: all or speed"; exit 2 ;; esac
+: > "$results/check/summary.txt"
+: > "$results/sanitizer/summary.txt"
+if [ "$part" = all ]; then
 # ---- correctness: every kernel over ragged groups, JOBS at a time ---------
 { for m in "$bundles"/*.json; do
     echo "$m --groups 0,1,63,64,65,1000,0,127,128,129 --n 264 --k 136"
@@ -47,11 +58,12 @@ bench_start "${1:?results directory}"
 cat "$results/sanitizer/summary.txt"
 grep -v ": exit 0 " "$results/sanitizer/summary.txt" > /dev/null && status=1
 echo "sanitizers done ($(elapsed))"
+fi
 
 # ---- speed: MoE shapes, ours and cuBLASLt per group, then torch ----------
 # Uniform random top-k routing of the tokens (seeded): the rows per expert
-# (bench/grouped-torch.py --set issue).
-python3 "$root/bench/grouped-torch.py" --write-plan "$results/bench/plan.txt" --set issue
+# (bench/grouped-torch.py --set SET).
+python3 "$root/bench/grouped-torch.py" --write-plan "$results/bench/plan.txt" --set "${SET:-issue}"
 while read -r name n k groups; do
   for bundle in sm90_bf16_grouped_128x256_coop sm90_bf16_grouped_128x256_coop_c2x1 \
                 sm90_bf16_grouped_128x256_coop_c1x2 sm90_bf16_grouped_128x128_coop \

@@ -15,14 +15,16 @@ offs = the groups' end offsets (int32), bf16.
       process on the same tensors, alternating the two every repetition;
       medians, TFLOP/s, ours/torch, the kernel picked and the relative
       difference of the two results.
-  python3 bench/grouped-torch.py --write-plan FILE --set issue|test
+  python3 bench/grouped-torch.py --write-plan FILE --set issue|train|test|heldout
       the problems: "issue", the issue's four MoE shapes (8 experts x 14336
       x 4096 top-2 of 8192 tokens; 64 and 256 experts x 2048 x 7168 top-8
       of 16384; 128 experts x 768 x 2048 top-8 of 16384), uniform random
-      top-k routing with seeds 1-4 (the problems the grouped kernels and
-      the dispatcher's grouped residuals were measured on); "test", MoE
-      problems drawn with seed 20261124 (experts, N, K, tokens, top-k and
-      the routing), which the kernel choice was not tuned on.
+      top-k routing with seeds 1-4; "train", 24 MoE problems drawn with
+      seed 1125 (experts, N, K, tokens, top-k and the routing). The
+      dispatcher's grouped residuals are fitted on those two sets
+      (gemm_bench.fit grouped). "test", 8 problems drawn with seed 20261124,
+      reported before the train set existed (so seen once); "heldout", 8
+      drawn with seed 20261125, measured only after the fit.
 """
 import argparse
 import json
@@ -47,7 +49,10 @@ def issue_set():
             ("moe128_768x2048", 768, 2048, route(128, 16384, 8, 4))]
 
 
-def test_set(count=8, seed=20261124):
+SETS = {"train": (24, 1125), "test": (8, 20261124), "heldout": (8, 20261125)}
+
+
+def drawn_set(count, seed, prefix):
     """MoE problems of the sizes models use, drawn at random; B at most 8
     GB and A at most 2 GB so that each fits beside the others."""
     rng = random.Random(seed)
@@ -60,7 +65,7 @@ def test_set(count=8, seed=20261124):
         top = rng.choice([t for t in (1, 2, 4, 6, 8) if t <= experts])
         if experts * n * k * 2 > 8 << 30 or tokens * top * k * 2 > 2 << 30:
             continue
-        name = f"test_e{experts}_n{n}_k{k}_t{tokens}_top{top}"
+        name = f"{prefix}_e{experts}_n{n}_k{k}_t{tokens}_top{top}"
         out.append((name, n, k, route(experts, tokens, top, rng.randrange(1 << 30))))
     return out
 
@@ -159,11 +164,13 @@ def main():
     parser.add_argument("--warmup", type=int, default=5)
     parser.add_argument("--vs-gemm", action="store_true")
     parser.add_argument("--write-plan")
-    parser.add_argument("--set", choices=["issue", "test"], default="issue")
+    parser.add_argument("--set", choices=["issue", *SETS], default="issue")
     args = parser.parse_args()
     if args.write_plan:
         with open(args.write_plan, "w") as f:
-            for name, n, k, sizes in issue_set() if args.set == "issue" else test_set():
+            problems = issue_set() if args.set == "issue" else \
+                drawn_set(*SETS[args.set], args.set)
+            for name, n, k, sizes in problems:
                 f.write(f"{name} {n} {k} {','.join(map(str, sizes))}\n")
         return
     import torch

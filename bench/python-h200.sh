@@ -13,9 +13,9 @@
 # ones included) and times the dispatcher's grouped pick (gemm.grouped_mm)
 # against torch._grouped_mm in one process, alternating the two every
 # repetition (bench/grouped-torch.py --vs-gemm), on the issue's four MoE
-# problems and on MoE problems drawn with another seed that the kernel
-# choice was not tuned on; RESULTS/grouped.md has the tables. ITERS
-# (default 20) sets the timed repetitions.
+# problems and on the test and heldout sets (drawn with other seeds than
+# the train set the kernel choice is fitted on); RESULTS/grouped.md has the
+# tables. ITERS (default 20) sets the timed repetitions.
 #
 # What it carries in the working tree (.device/, .whl/) is listed in
 # bench/lib/install-package.sh, which installs the package.
@@ -48,7 +48,7 @@ if [ "$part" = grouped ]; then
     > "$results/pytest-grouped.log" 2>&1 || status=1
   tail -15 "$results/pytest-grouped.log"
   echo "grouped tests done ($(( $(date +%s) - start )) s)"
-  for set in issue test; do
+  for set in issue test heldout; do
     python3 bench/grouped-torch.py --write-plan "$results/grouped-$set-plan.txt" --set $set
     PYTHONUNBUFFERED=1 timeout 150 python3 bench/grouped-torch.py "$results/grouped-$set-plan.txt" \
       --vs-gemm --iters "${ITERS:-20}" --warmup 3 > "$results/grouped-$set.jsonl" \
@@ -63,8 +63,12 @@ print("One process, same tensors, the two calls alternating every repetition; "
       "medians of CUDA-event times (ours includes the group table's prep kernel "
       "and the offsets' concatenation).\n")
 for set_name, title in (("issue", "The issue's MoE problems (the grouped kernels were "
-                         "measured on these)"),
-                        ("test", "MoE problems drawn with another seed (not tuned on)")):
+                         "measured on these; the dispatcher's grouped residuals are "
+                         "fitted on them and on the train set)"),
+                        ("test", "MoE problems drawn with seed 20261124 (not tuned on; "
+                         "reported once before the train set's fit)"),
+                        ("heldout", "MoE problems drawn with seed 20261125 (never "
+                         "measured before the fit)")):
     print(f"## {title}\n")
     print("| problem | G | rows | N | K | kernel | ours TFLOP/s | torch TFLOP/s | ours/torch "
           "| rel. diff |")

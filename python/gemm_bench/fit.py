@@ -17,7 +17,7 @@ the model's learned correction.
     python -m gemm_bench.fit fit measurements.json --out bench/tuning/sm90-h200-model.json
     # then the grouped (MoE) kernels' residuals from a bench/grouped-h200.sh run
     python -m gemm_bench.fit grouped bench/results/2026-11-24-h200-grouped/results.md \
-        --model bench/tuning/sm90-h200-model.json
+        TRAIN/results.md --model bench/tuning/sm90-h200-model.json
 
 Only the training set (bench/shapes/train.txt, gemm_bench.generate) is
 measured here; the test set is for the suite alone.
@@ -362,10 +362,11 @@ GROUPED_BENCH_KERNELS = {
 }
 
 
-def grouped_section(results_md, model_text, source):
-    """The model file's "grouped" section from a bench/grouped-h200.sh
-    results.md: every grouped kernel timed there becomes a grouped candidate,
-    with one residual point per problem: [M / G rows per group, N, K,
+def grouped_section(results_mds, model_text, source):
+    """The model file's "grouped" section from bench/grouped-h200.sh
+    results.md files (the issue's problems and the training set): every
+    grouped kernel timed there becomes a grouped candidate, with one
+    residual point per problem: [M / G rows per group, N, K,
     log(measured / physics)] (the physics of the model, without grouped
     residuals, for the problem's G and rows)."""
     import re
@@ -374,7 +375,8 @@ def grouped_section(results_md, model_text, source):
     text.pop("grouped", None)
     model = _core.DispatchModel.parse(json.dumps(text), "physics")
     problems, timed = {}, []
-    for line in open(results_md):
+    lines = [line for path in results_mds for line in open(path)]
+    for line in lines:
         if line.startswith('{"name"'):
             r = json.loads(line)
             problems[r["name"]] = (r["G"], r["rows"], r["n"], r["k"])
@@ -390,7 +392,7 @@ def grouped_section(results_md, model_text, source):
         candidates.setdefault(key, []).append(
             [rows / groups, n, k, round(math.log(measured / physics), 4)])
     if not candidates:
-        raise SystemExit(f"{results_md}: no grouped kernel timings found")
+        raise SystemExit(f"{', '.join(results_mds)}: no grouped kernel timings found")
     return {"source": source, "candidates": candidates}
 
 
@@ -419,7 +421,7 @@ def main(argv=None):
     ft.add_argument("--out", required=True)
     gr = sub.add_parser("grouped", help="add the grouped kernels' residuals of a "
                         "bench/grouped-h200.sh results.md to a model file")
-    gr.add_argument("results")
+    gr.add_argument("results", nargs="+")
     gr.add_argument("--model", required=True, help="the model file, rewritten in place")
     args = parser.parse_args(argv)
 
@@ -429,7 +431,8 @@ def main(argv=None):
         root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
         model["grouped"] = grouped_section(
             args.results, text,
-            os.path.relpath(os.path.dirname(os.path.abspath(args.results)), root))
+            ", ".join(os.path.relpath(os.path.dirname(os.path.abspath(path)), root)
+                      for path in args.results))
         write_model(model, args.model)
         points = sum(len(v) for v in model["grouped"]["candidates"].values())
         print(f"{args.model}: {len(model['grouped']['candidates'])} grouped candidates, "
