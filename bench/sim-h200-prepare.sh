@@ -95,6 +95,16 @@ simulate() {
   [ ${#plain[@]} -eq 0 ] || run_sim "$file" "$@" "${plain[@]}"
 }
 
+# selected=(--kernel NAME ...): the gemm.matmul ops of FILE whose line, after
+# the name, matches the sed regular expression TAIL (to the line's end).
+kernels_where() {
+  local file=$1 tail=$2 name
+  selected=()
+  for name in $(sed -n "s/^gemm.matmul @\([a-z0-9_]*\) .*$tail\$/\1/p" "$file"); do
+    selected+=(--kernel "$name")
+  done
+}
+
 if [ "$part" = all ] || [ "$part" = sm90 ]; then
   layouts=(sm90_bf16_ambkcr_128x256_coop_c2x1 sm90_bf16_akbncr_64x256_pingpong_c1x2
            sm90_f16_ambncr_128x128_pingpong sm90_bf16_akbkcc_128x128_coop_f32out
@@ -116,12 +126,8 @@ if [ "$part" = all ] || [ "$part" = lowp ]; then
   compile "$kernels/direct.mlir" "$kernels/sm90-lowp.mlir"
   simulate "$kernels/direct.mlir" "$shapes/sim-h200-lowp.txt"
   simulate "$kernels/sm90-lowp.mlir" "$shapes/sim-h200-lowp.txt"
-  batched=()
-  for name in $(sed -n 's/^gemm.matmul @\([a-z0-9_]*\) .* batched$/\1/p' \
-                  "$kernels/sm90-lowp.mlir"); do
-    batched+=(--kernel "$name")
-  done
-  simulate "$kernels/sm90-lowp.mlir" "$shapes/sim-h200-batched.txt" "${batched[@]}"
+  kernels_where "$kernels/sm90-lowp.mlir" ' batched'
+  simulate "$kernels/sm90-lowp.mlir" "$shapes/sim-h200-batched.txt" "${selected[@]}"
 fi
 
 if [ "$part" = all ] || [ "$part" = grouped ]; then
@@ -135,14 +141,10 @@ if [ "$part" = all ] || [ "$part" = general ]; then
   # C's lines must be whole 16-byte chunks: N long for a row-major C, M
   # long for the column-major one (its own problems).
   compile "$kernels/sm90-general.mlir"
-  rowc=()
-  for name in $(sed -n 's/^gemm.matmul @\([a-z0-9_]*\) .* c([a-z0-9]*, row) .*$/\1/p' \
-                  "$kernels/sm90-general.mlir"); do
-    rowc+=(--kernel "$name")
-  done
-  simulate "$kernels/sm90-general.mlir" "$shapes/sim-h200-general.txt" "${rowc[@]}"
-  simulate "$kernels/sm90-general.mlir" "$shapes/sim-h200-general-ccol.txt" \
-    --kernel sm90_bf16_general_ccol_128x128_coop
+  kernels_where "$kernels/sm90-general.mlir" ' c([a-z0-9]*, row) .*'
+  simulate "$kernels/sm90-general.mlir" "$shapes/sim-h200-general.txt" "${selected[@]}"
+  kernels_where "$kernels/sm90-general.mlir" ' c([a-z0-9]*, col) .*'
+  simulate "$kernels/sm90-general.mlir" "$shapes/sim-h200-general-ccol.txt" "${selected[@]}"
 fi
 
 grep '^gemm-sim:' "$out/sim.log"
