@@ -36,6 +36,7 @@
 #include "gemm/Runtime/GroupProblems.h"
 #include "gemm/Runtime/GroupProblemsLaunch.h"
 
+#include <cub/block/block_scan.cuh>
 #include <cuda_runtime_api.h>
 
 namespace gemm::runtime {
@@ -46,6 +47,7 @@ using general::GroupLayouts;
 using general::GroupProblem;
 
 constexpr unsigned Threads = 1024;
+using BlockScan = cub::BlockScan<uint64_t, Threads>;
 
 /// Copies the 128-byte template into `map` (global memory, 128-byte
 /// aligned) and sets the group's address, dims and stride
@@ -89,7 +91,7 @@ __global__ void __launch_bounds__(Threads)
                        const __grid_constant__ CUtensorMap templateA,
                        const __grid_constant__ CUtensorMap templateB,
                        const __grid_constant__ CUtensorMap templateC) {
-  __shared__ uint64_t scan[Threads];
+  __shared__ BlockScan::TempStorage scanStorage;
   // (group << 8 | reason) of the first invalid group; ~0: none.
   __shared__ unsigned long long firstError;
   unsigned t = threadIdx.x;
@@ -111,16 +113,9 @@ __global__ void __launch_bounds__(Threads)
       if (error == GroupError::None)
         count = general::unitsOf(p, unitRows, unitCols);
     }
-    // Inclusive scan of the counts (Hillis-Steele).
-    scan[t] = count;
-    __syncthreads();
-    for (unsigned d = 1; d < Threads; d *= 2) {
-      uint64_t add = t >= d ? scan[t - d] : 0;
-      __syncthreads();
-      scan[t] += add;
-      __syncthreads();
-    }
-    uint64_t first = units + scan[t] - count;
+    uint64_t inclusive = 0, chunkUnits = 0;
+    BlockScan(scanStorage).InclusiveSum(count, inclusive, chunkUnits);
+    uint64_t first = units + inclusive - count;
     // The kernel numbers units with 32-bit integers.
     if (error == GroupError::None && first + count >= (uint64_t(1) << 31))
       error = GroupError::TooManyUnits;
@@ -138,7 +133,8 @@ __global__ void __launch_bounds__(Threads)
         wroteMaps = true;
       }
     }
-    units += scan[Threads - 1];
+    units += chunkUnits;
+    // The next chunk's scan reuses the storage.
     __syncthreads();
   }
   // Release this thread's tensor-map writes to the tensormap proxy; the

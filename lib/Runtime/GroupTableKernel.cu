@@ -15,23 +15,27 @@
 #include "gemm/Runtime/GroupTable.h"
 #include "gemm/Runtime/GroupTableLaunch.h"
 
+#include <cub/block/block_scan.cuh>
 #include <cuda_runtime_api.h>
 
 namespace gemm::runtime {
 namespace {
 
 constexpr unsigned Threads = 1024;
+using BlockScan = cub::BlockScan<uint64_t, Threads>;
 
 __global__ void __launch_bounds__(Threads)
     groupTableKernel(const void *offsets, int offsets64, uint32_t groups,
                      uint64_t rows, uint32_t unitRows, uint32_t *table,
                      uint64_t capacity) {
-  __shared__ uint64_t scan[Threads];
+  __shared__ BlockScan::TempStorage scanStorage;
   __shared__ uint32_t error;
   unsigned t = threadIdx.x;
   // 1 + the first invalid group; ~0u: none.
   if (t == 0)
     error = ~0u;
+  // Before any thread's atomicMin.
+  __syncthreads();
   uint64_t units = 0;
   auto offsetAt = [&](uint64_t i) -> int64_t {
     return offsets64 ? static_cast<const int64_t *>(offsets)[i]
@@ -47,20 +51,14 @@ __global__ void __launch_bounds__(Threads)
         atomicMin(&error, uint32_t(g + 1));
       count = grouped::unitsOf(rowsOf, unitRows);
     }
-    // Inclusive scan of the counts (Hillis-Steele).
-    scan[t] = count;
-    __syncthreads();
-    for (unsigned d = 1; d < Threads; d *= 2) {
-      uint64_t add = t >= d ? scan[t - d] : 0;
-      __syncthreads();
-      scan[t] += add;
-      __syncthreads();
-    }
-    uint64_t first = units + scan[t] - count;
+    uint64_t inclusive = 0, chunkUnits = 0;
+    BlockScan(scanStorage).InclusiveSum(count, inclusive, chunkUnits);
+    uint64_t first = units + inclusive - count;
     for (uint64_t u = 0; u < count; ++u)
       grouped::writeUnit(table, capacity, first, u, rowsOf, uint32_t(g),
                          unitRows);
-    units += scan[Threads - 1];
+    units += chunkUnits;
+    // The next chunk's scan reuses the storage.
     __syncthreads();
   }
   if (t == 0) {
