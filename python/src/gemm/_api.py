@@ -557,6 +557,24 @@ def _check_inputs(a, b):
     return va, vb
 
 
+def _out_view(out, va, inputs, shape, shape_text, out_dtype, allowed, allowed_text):
+    """The view of `out` (the caller's C), refused unless it is on the GPU
+    of `va` (`inputs` names them in the message), of `shape` (`shape_text`
+    says which), of out_dtype when that is given, and of a type of
+    `allowed` (`allowed_text` leads their list in the message)."""
+    vc = view(out, "out")
+    if not vc.is_cuda or vc.device != va.device:
+        raise _core.UsageError(f"out is on {vc.device_text}, {inputs} on {va.device_text}: "
+                               "put out on the same GPU")
+    if tuple(vc.shape) != tuple(shape):
+        raise _core.UsageError(f"out has shape {list(vc.shape)}; {shape_text}")
+    if out_dtype is not None and vc.dtype != out_dtype:
+        raise _core.UsageError(f"out is {vc.dtype} but out_dtype is {out_dtype}")
+    if vc.dtype not in allowed:
+        raise _core.UsageError(f"out is {vc.dtype}: {allowed_text} {', '.join(allowed)}")
+    return vc
+
+
 def _round_ld(count, element_bytes, row_align=_ALIGN):
     """The smallest leading dimension >= count whose rows are `row_align`
     (16: TMA's rule) byte multiples."""
@@ -667,19 +685,9 @@ def _run(kernel, a, b, out, stream, out_dtype, scales=None):
         raise _core.UsageError(f"out_dtype={c_dtype}: expected one of {', '.join(_OUTPUT_TYPES)}")
     vc = None
     if out is not None:
-        vc = view(out, "out")
-        if not vc.is_cuda or vc.device != device:
-            raise _core.UsageError(f"out is on {vc.device_text}, a and b on {va.device_text}: "
-                                   "put out on the same GPU")
-        if tuple(vc.shape) != out_shape:
-            raise _core.UsageError(f"out has shape {list(vc.shape)}; C = A @ B^T is "
-                                   f"{list(out_shape)}")
-        if out_dtype is not None and vc.dtype != out_dtype:
-            raise _core.UsageError(f"out is {vc.dtype} but out_dtype is {out_dtype}")
+        vc = _out_view(out, va, "a and b", out_shape, f"C = A @ B^T is {list(out_shape)}",
+                       out_dtype, _OUTPUT_TYPES, "expected one of")
         c_dtype = vc.dtype
-        if c_dtype not in _OUTPUT_TYPES:
-            raise _core.UsageError(f"out is {c_dtype}: expected one of "
-                                   f"{', '.join(_OUTPUT_TYPES)}")
     if kernel is not None and kernel.dtypes[2] != c_dtype:
         raise _core.UsageError(f"{kernel.name} writes {kernel.dtypes[2]}; the output is {c_dtype}")
     # WGMMA reads 8-bit and tf32 operands K-major only: such A and B are

@@ -111,19 +111,9 @@ def _grouped(va, vb, vo, out, out_dtype, config, stream, check):
     mem = memory(va.framework, device)
     vc = None
     if out is not None:
-        vc = view(out, "out")
-        if not vc.is_cuda or vc.device != device:
-            raise _core.UsageError(f"out is on {vc.device_text}, a on {va.device_text}: put "
-                                   "out on the same GPU")
-        if tuple(vc.shape) != (rows, n):
-            raise _core.UsageError(f"out has shape {list(vc.shape)}; C is [sum of M_g, N] = "
-                                   f"{[rows, n]}")
-        if out_dtype is not None and vc.dtype != out_dtype:
-            raise _core.UsageError(f"out is {vc.dtype} but out_dtype is {out_dtype}")
+        vc = _api._out_view(out, va, "a", (rows, n), f"C is [sum of M_g, N] = {[rows, n]}",
+                            out_dtype, _OUT_TYPES, "grouped kernels write")
         c_dtype = vc.dtype
-        if c_dtype not in _OUT_TYPES:
-            raise _core.UsageError(f"out is {c_dtype}: grouped kernels write "
-                                   f"{', '.join(_OUT_TYPES)}")
         if rows and n and vc.strides[1] != 1 and n > 1:
             raise _core.UsageError(
                 f"out has strides {list(vc.strides)}: grouped kernels write C as [sum of M_g, "
