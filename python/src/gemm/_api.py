@@ -304,7 +304,9 @@ def _dispatch(m, n, k, dtype, out_dtype, layouts, device, batch=1, b_dtype=None,
                 f"GPU {device} ({info['name']}, compute capability "
                 f"{'.'.join(map(str, info['compute_capability']))}) does not run sm_90a kernels; "
                 "the package runs kernels on Hopper GPUs (compute capability 9.0)")
-        selection = _select(m, n, k, dtype, out_dtype if out_dtype != dtype else None,
+        # The output type as asked: an fp8 output of fp8 inputs is not their
+        # default output (bf16), so "the same as the inputs" is no default.
+        selection = _select(m, n, k, dtype, out_dtype,
                             "sm_90a", info["sm_count"], layouts, batch,
                             b_dtype if b_dtype != dtype else None, quant, staged)
         found = _dispatched[key] = (_kernel_for_config(selection.config), selection.transposed)

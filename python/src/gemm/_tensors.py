@@ -155,24 +155,25 @@ class Memory:
     def empty(self, rows, cols, dtype, ld=None):
         """rows x cols of `dtype`, rows `ld` elements apart (a view into a
         wider buffer when ld > cols)."""
-        self._need_allocator()
-        ld = ld or cols
+        return self.squeeze(self.empty3(1, rows, cols, dtype, ld))
+
+    def _dtype(self, dtype):
+        """The framework's element type for `dtype`."""
         if self.kind == "torch":
             t = self.torch
-            tdtype = {"bf16": t.bfloat16, "f16": t.float16, "f32": t.float32, "s32": t.int32,
-                      "s8": t.int8, "u8": t.uint8,
-                      "e4m3": getattr(t, "float8_e4m3fn", None),
-                      "e5m2": getattr(t, "float8_e5m2", None)}[dtype]
-            buffer = t.empty((rows, ld), dtype=tdtype, device=f"cuda:{self.device}")
+            found = {"bf16": t.bfloat16, "f16": t.float16, "f32": t.float32, "s32": t.int32,
+                     "s8": t.int8, "u8": t.uint8,
+                     "e4m3": getattr(t, "float8_e4m3fn", None),
+                     "e5m2": getattr(t, "float8_e5m2", None)}.get(dtype)
         else:
             cp = self.cupy
-            if dtype in ("bf16", "e4m3", "e5m2"):
-                raise _core.UsageError(f"CuPy has no {dtype} type: pass out= for {dtype} "
-                                       "results")
-            with cp.cuda.Device(self.device):
-                buffer = cp.empty((rows, ld), dtype={"f16": cp.float16, "f32": cp.float32,
-                                                     "s32": cp.int32}[dtype])
-        return buffer[:, :cols] if ld != cols else buffer
+            found = {"f16": cp.float16, "f32": cp.float32, "s32": cp.int32, "s8": cp.int8,
+                     "u8": cp.uint8}.get(dtype)
+        if found is None:
+            framework = "this PyTorch" if self.kind == "torch" else "CuPy"
+            raise _core.UsageError(f"{framework} has no {dtype} type: pass out= for {dtype} "
+                                   "results")
+        return found
 
     def bytes(self, count, zeroed):
         self._need_allocator()
@@ -206,16 +207,11 @@ class Memory:
         self._need_allocator()
         ld = ld or cols
         if self.kind == "torch":
-            t = self.torch
-            tdtype = {"bf16": t.bfloat16, "f16": t.float16, "f32": t.float32}[dtype]
-            buffer = t.empty((batch, rows, ld), dtype=tdtype, device=f"cuda:{self.device}")
+            buffer = self.torch.empty((batch, rows, ld), dtype=self._dtype(dtype),
+                                      device=f"cuda:{self.device}")
         else:
-            cp = self.cupy
-            if dtype == "bf16":
-                raise _core.UsageError("CuPy has no bfloat16 type: pass out= for bf16 results")
-            with cp.cuda.Device(self.device):
-                buffer = cp.empty((batch, rows, ld),
-                                  dtype={"f16": cp.float16, "f32": cp.float32}[dtype])
+            with self.cupy.cuda.Device(self.device):
+                buffer = self.cupy.empty((batch, rows, ld), dtype=self._dtype(dtype))
         return buffer[:, :, :cols] if ld != cols else buffer
 
     def offsets_from_ends(self, ends):
