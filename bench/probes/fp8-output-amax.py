@@ -1,3 +1,11 @@
+"""fp8 outputs through the Python package: which kernel the dispatcher runs
+for e4m3/e5m2 outputs (with no, per-tensor and row/column input scales), the
+NaNs in C and the amax against an f64 reference, for M a multiple of the
+tile and not. bench/results/2026-11-24-h200-python-full/fp8out.txt is its
+output on the H200.
+
+  python3 bench/probes/fp8-output-amax.py
+"""
 import torch, gemm
 def lu(*shape, seed=1):
     g = torch.Generator(device="cuda").manual_seed(seed)
