@@ -290,6 +290,11 @@ void Machine::setUp() {
     cta.threads = blockThreads;
     cta.liveThreads = blockThreads;
     cta.smem.resize(std::max<int64_t>(kernel.smemBytes, plan.dynamicSmemBytes));
+    // Shared memory starts as garbage on the GPU: all-ones bytes are NaN in
+    // every float type of the kernels (f32, bf16, f16, e4m3, e5m2), so a
+    // value computed from bytes no one wrote shows in C or the amax.
+    if (data())
+      std::fill(cta.smem.bytes.begin(), cta.smem.bytes.end(), uint8_t(0xff));
     cta.smem.name = "shared memory of CTA " + std::to_string(i);
     cta.warpSync.resize((blockThreads + 31) / 32);
     cta.warpCollective.resize((blockThreads + 31) / 32);

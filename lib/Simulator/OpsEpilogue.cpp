@@ -40,8 +40,9 @@ uint64_t outputBits(Exec &e, Region &epilogue, const ElementCodec &codec,
 /// - an fp8 slot: the f32 value (through the epilogue region) times the
 ///   output scale (mul.rn.f32), rounded to nearest even with saturation to
 ///   the largest finite value (cvt.rn.satfinite.{e4m3x2,e5m2x2}.f32); the
-///   value before the scale raises `amax` (|x|, as redux.sync.max.u32 and
-///   red.global.max.u32 on the f32 bits of |x| compute it);
+///   value before the scale raises `amax` (the bits of |x|, as
+///   redux.sync.max.u32 and red.global.max.u32 compute it: a NaN's bits
+///   are above every number's, so a NaN wins, as on the GPU);
 /// - else the f32 value (an i32 accumulator converted, cvt.rn.f32.s32)
 ///   through the region, rounded to the slot's type (cvt.rn).
 struct StoreConversion {
@@ -51,7 +52,8 @@ struct StoreConversion {
   bool integerCopy = false;
   bool fp8 = false;
   float outScale = 1.0f;
-  float amax = 0.0f;
+  /// The f32 bits of the largest |x| (sign bit cleared).
+  uint32_t amaxBits = 0;
 
   uint64_t operator()(double acc) {
     if (integerCopy)
@@ -64,15 +66,17 @@ struct StoreConversion {
       in.f = value;
       value = static_cast<float>(evalRegion(e.m, e.t, epilogue, {in}).f);
     }
-    amax = std::max(amax, std::fabs(value));
+    uint32_t bits;
+    std::memcpy(&bits, &value, 4);
+    amaxBits = std::max(amaxBits, bits & 0x7fffffffu);
     return codec.encode(value * outScale);
   }
 };
 
-/// red.global.max.u32 of the f32 bits of `amax` (non-negative: its bits
-/// order like its values) at the global pointer `pointer`. An atomic: no
-/// happens-before record (the kernel never reads it back).
-Step raiseAmax(Exec &e, uint64_t pointer, float amax) {
+/// red.global.max.u32 of `amaxBits` (the f32 bits of a non-negative value,
+/// which order like the values) at the global pointer `pointer`. An atomic:
+/// no happens-before record (the kernel never reads it back).
+Step raiseAmax(Exec &e, uint64_t pointer, uint32_t amaxBits) {
   auto [buffer, offset] = Machine::globalAddress(pointer);
   if (buffer <= 0 || buffer >= int(e.m.global.size()) ||
       offset + 4 > e.m.global[buffer].memory.bytes.size())
@@ -81,10 +85,9 @@ Step raiseAmax(Exec &e, uint64_t pointer, float amax) {
   if (!e.m.data())
     return Step::Next;
   uint8_t *at = &e.m.global[buffer].memory.bytes[offset];
-  uint32_t old, bits;
+  uint32_t old;
   std::memcpy(&old, at, 4);
-  std::memcpy(&bits, &amax, 4);
-  bits = std::max(old, bits);
+  uint32_t bits = std::max(old, amaxBits);
   std::memcpy(at, &bits, 4);
   return Step::Next;
 }
@@ -188,7 +191,7 @@ Step accumStoreSmem(Exec &e) {
       }
     }
   if (op.getAmax())
-    return raiseAmax(e, e.bits(op.getOutScale() ? 4 : 3), convert.amax);
+    return raiseAmax(e, e.bits(op.getOutScale() ? 4 : 3), convert.amaxBits);
   return Step::Next;
 }
 

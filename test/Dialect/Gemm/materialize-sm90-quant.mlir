@@ -238,6 +238,26 @@ gemm.matmul @fp8_out a(f8E5M2, row) b(f8E4M3FN, col) c(f8E5M2, row) acc(f32)
 
 // -----
 
+// A 64-row tile skips the 16-row A boxes past M (their rows are clipped
+// from C), but not with an fp8 output: its amax takes every row of the
+// tile, so those rows must be the zeros whole boxes load
+// (test/Simulator/fp8-amax-edge-rows.mlir).
+// CHECK-LABEL: gpu.module @fp8_out_64
+// CHECK-NOT: box = [128, 16]
+// CHECK: gemm.accum.store_smem {{.*}} amax(
+gemm.matmul @fp8_out_64 a(f8E4M3FN, row) b(f8E4M3FN, col) c(f8E4M3FN, row) acc(f32)
+    quant(#gemm.quant<c = tensor>)
+    config(#gemm.config<arch = sm_90a, tile = [64, 128, 128], schedule = pingpong>)
+
+// -----
+
+// CHECK-LABEL: gpu.module @fp8_bf16_64
+// CHECK: !gemm.tma_desc<f8E4M3FN, box = [128, 16], swizzle = 128>
+gemm.matmul @fp8_bf16_64 a(f8E4M3FN, row) b(f8E4M3FN, col) c(bf16, row) acc(f32)
+    config(#gemm.config<arch = sm_90a, tile = [64, 128, 128], schedule = pingpong>)
+
+// -----
+
 //===----------------------------------------------------------------------===//
 // (f) int8: s32 accumulators; an i32 output stores them as they are (32
 // columns per sub-tile); mixed s8 x u8 needs PTX ISA 8.4.

@@ -129,8 +129,13 @@ FailureOr<KernelShape> planKernel(MatmulOp op, int64_t wgmmaLookahead,
   // 128-byte span would not land in the swizzled block layout.
   // A grouped kernel's tiles end at their group's rows, not at M: its A
   // boxes are whole (rows past the group are the next group's, unused).
+  // An fp8 output's amax takes every row of the tile (the store clips the
+  // rows past M from C, the amax does not see M): those rows must be the
+  // zeros whole boxes load, not what a skipped box leaves in the slot (a
+  // previous tile's rows, or never-written shared memory: NaN amaxes on the
+  // H200, bench/results/2026-11-24-h200-python-full).
   if (shape.bm == 64 && shape.clusterN == 1 && !shape.aMNMajor &&
-      !shape.grouped)
+      !shape.grouped && !shape.quant.fp8Output)
     shape.aBoxesPerSlice = shape.bm / kSmallTileABoxRows;
   if (shape.schedule == Schedule::cooperative) {
     if (shape.bm < 128)
