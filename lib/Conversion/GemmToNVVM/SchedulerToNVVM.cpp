@@ -253,26 +253,39 @@ struct GroupUnitCountLowering
   }
 };
 
+/// The first `count` 32-bit fields of entry `index` of a group table: both
+/// tables (the grouped one, gemm/Runtime/GroupTable.h, and the general one,
+/// gemm/Runtime/GroupProblems.h) have 16-byte entries after a 16-byte
+/// header, so entry i is one 16-byte vector load at table + 16 + 16 i
+/// (64-bit arithmetic).
+SmallVector<Value> loadTableEntry(ConversionPatternRewriter &rewriter,
+                                  Location loc, Value table, Value index,
+                                  int64_t count) {
+  Arithmetic a{rewriter, loc};
+  Value offset =
+      a.add(a.mul(a.wide(index), a.i64(::gemm::runtime::general::EntryBytes)),
+            a.i64(::gemm::runtime::general::HeaderBytes));
+  Value address =
+      LLVM::GEPOp::create(rewriter, loc, table.getType(), rewriter.getI8Type(),
+                          table, ValueRange{offset});
+  auto vectorType = VectorType::get({4}, rewriter.getI32Type());
+  Value entry = LLVM::LoadOp::create(rewriter, loc, vectorType, address,
+                                     /*alignment=*/16);
+  SmallVector<Value> fields;
+  for (int64_t i = 0; i < count; ++i)
+    fields.push_back(
+        LLVM::ExtractElementOp::create(rewriter, loc, entry, a.i32(i)));
+  return fields;
+}
+
 struct GroupUnitLowering : public ConvertOpToLLVMPattern<GroupUnitOp> {
   using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
 
   LogicalResult
   matchAndRewrite(GroupUnitOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    Arithmetic a{rewriter, loc};
-    // Entry `unit` is at byte 16 + 16 x unit, 64-bit arithmetic.
-    Value offset = a.mul(a.add(a.wide(adaptor.getUnit()), a.i64(1)), a.i64(16));
-    Value address = LLVM::GEPOp::create(
-        rewriter, loc, adaptor.getTable().getType(), rewriter.getI8Type(),
-        adaptor.getTable(), ValueRange{offset});
-    auto vectorType = VectorType::get({4}, rewriter.getI32Type());
-    Value entry = LLVM::LoadOp::create(rewriter, loc, vectorType, address,
-                                       /*alignment=*/16);
-    SmallVector<Value> fields;
-    for (int64_t i = 0; i < 3; ++i)
-      fields.push_back(
-          LLVM::ExtractElementOp::create(rewriter, loc, entry, a.i32(i)));
+    SmallVector<Value> fields = loadTableEntry(
+        rewriter, op.getLoc(), adaptor.getTable(), adaptor.getUnit(), 3);
     rewriter.replaceOp(op, fields);
     return success();
   }
@@ -286,21 +299,8 @@ struct GroupProblemLowering : public ConvertOpToLLVMPattern<GroupProblemOp> {
   LogicalResult
   matchAndRewrite(GroupProblemOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    Arithmetic a{rewriter, loc};
-    Value offset = a.add(a.mul(a.wide(adaptor.getGroup()),
-                               a.i64(::gemm::runtime::general::EntryBytes)),
-                         a.i64(::gemm::runtime::general::HeaderBytes));
-    Value address = LLVM::GEPOp::create(
-        rewriter, loc, adaptor.getTable().getType(), rewriter.getI8Type(),
-        adaptor.getTable(), ValueRange{offset});
-    auto vectorType = VectorType::get({4}, rewriter.getI32Type());
-    Value entry = LLVM::LoadOp::create(rewriter, loc, vectorType, address,
-                                       /*alignment=*/16);
-    SmallVector<Value> fields;
-    for (int64_t i = 0; i < 4; ++i)
-      fields.push_back(
-          LLVM::ExtractElementOp::create(rewriter, loc, entry, a.i32(i)));
+    SmallVector<Value> fields = loadTableEntry(
+        rewriter, op.getLoc(), adaptor.getTable(), adaptor.getGroup(), 4);
     rewriter.replaceOp(op, fields);
     return success();
   }
