@@ -559,6 +559,21 @@ def _check_inputs(a, b):
     return va, vb
 
 
+def _stream_handle(mem, stream):
+    """The CUDA stream handle (int) of `stream`: the framework's current
+    stream when None, an int as it is, else its .cuda_stream (torch) or
+    .ptr (CuPy)."""
+    if stream is None:
+        return mem.stream()
+    if isinstance(stream, int):
+        return stream
+    handle = getattr(stream, "cuda_stream", None) or getattr(stream, "ptr", None)
+    if not isinstance(handle, int):
+        raise _core.UsageError("stream must be a CUDA stream handle (int) or an object "
+                               "with .cuda_stream (torch) or .ptr (CuPy)")
+    return handle
+
+
 def _out_view(out, va, inputs, shape, shape_text, out_dtype, allowed, allowed_text):
     """The view of `out` (the caller's C), refused unless it is on the GPU
     of `va` (`inputs` names them in the message), of `shape` (`shape_text`
@@ -790,13 +805,7 @@ def _run(kernel, a, b, out, stream, out_dtype, scales=None):
             target = mem.squeeze(target)
         mc = _Matrix(view(target, "out"), multi)
 
-    if stream is None:
-        stream = mem.stream()
-    elif not isinstance(stream, int):
-        stream = getattr(stream, "cuda_stream", None) or getattr(stream, "ptr", None)
-        if not isinstance(stream, int):
-            raise _core.UsageError("stream must be a CUDA stream handle (int) or an object "
-                                   "with .cuda_stream (torch) or .ptr (CuPy)")
+    stream = _stream_handle(mem, stream)
     # The kernel's problem: this one, or the transposed C^T = B A^T (A and B
     # exchanged, each keeping its memory, leading dimension and batch
     # stride).

@@ -141,13 +141,7 @@ def _grouped(va, vb, vo, out, out_dtype, config, stream, check):
     else:
         kernel = _dispatch(rows, n, k, groups, va.dtype, c_dtype, layouts, device)
     loaded = kernel.loaded(device)
-    if stream is None:
-        stream = mem.stream()
-    elif not isinstance(stream, int):
-        stream = getattr(stream, "cuda_stream", None) or getattr(stream, "ptr", None)
-        if not isinstance(stream, int):
-            raise _core.UsageError("stream must be a CUDA stream handle (int) or an object "
-                                   "with .cuda_stream (torch) or .ptr (CuPy)")
+    stream = _api._stream_handle(mem, stream)
     plan = loaded.plan(rows, n, k, lda, ldb, ldc, 1, (None, b_stride, None), groups)
     table_bytes = plan.group_table_bytes
     # From the caller's allocator on its stream, like the output: reused only
