@@ -20,7 +20,8 @@
 # (default 4) the concurrent correctness checks. SET (issue, train, test or
 # heldout: bench/grouped-torch.py --set) picks the timed problems; PART=speed
 # times them alone (no correctness or sanitizer runs), as the training run of
-# the dispatcher's grouped residuals does:
+# the dispatcher's grouped residuals does; CUBLAS=0 leaves out the per-group
+# cuBLASLt baseline (half the time; the fit needs only ours and torch's):
 #   PART=speed SET=train ITERS=10 bench/grouped-h200.sh RESULTS
 #   python -m gemm_bench.fit grouped ISSUE/results.md RESULTS/results.md \
 #     --model bench/tuning/sm90-h200-model.json
@@ -64,13 +65,15 @@ fi
 # Uniform random top-k routing of the tokens (seeded): the rows per expert
 # (bench/grouped-torch.py --set SET).
 python3 "$root/bench/grouped-torch.py" --write-plan "$results/bench/plan.txt" --set "${SET:-issue}"
+vs=(--vs cublas)
+[ "${CUBLAS:-1}" = 0 ] && vs=()
 while read -r name n k groups; do
   for bundle in sm90_bf16_grouped_128x256_coop sm90_bf16_grouped_128x256_coop_c2x1 \
                 sm90_bf16_grouped_128x256_coop_c1x2 sm90_bf16_grouped_128x128_coop \
                 sm90_bf16_grouped_128x128_pingpong sm90_bf16_grouped_64x256_pingpong; do
     json=$results/bench/$name-$bundle.json
     timeout 120 "$runner" "$bundles/$bundle.json" --groups "$groups" --n "$n" --k "$k" \
-      --bench --vs cublas --warmup 5 --iters "${ITERS:-20}" --json "$json" \
+      --bench ${vs[@]+"${vs[@]}"} --warmup 5 --iters "${ITERS:-20}" --json "$json" \
       > "${json%.json}.log" 2>&1 || status=1
     echo "$name $bundle $json" >> "$results/bench/runs.txt"
   done
@@ -106,12 +109,14 @@ for line in open(os.path.join(results, "bench", "runs.txt")):
     t = torch.get(name, {}).get("tflops")
     try:
         r = json.load(open(path))["results"][0]["bench"]
-        ours, cublas = r["ours"]["tflops"], r["cublas"]["tflops"]
+        ours = r["ours"]["tflops"]
+        cublas = r["cublas"]["tflops"] if "cublas" in r else None
     except (OSError, KeyError, IndexError, ValueError):
         print(f"| {name} | {bundle} | failed | | {t or ''} | | |")
         continue
     ratio = f"{ours / t:.3f}" if t else ""
-    print(f"| {name} | {bundle} | {ours:.1f} | {cublas:.1f} | {t or 0:.1f} | {ratio} | {ours / cublas:.3f} |")
+    vs_cublas = (f"{cublas:.1f} | {ours / cublas:.3f}" if cublas else "- | -").split(" | ")
+    print(f"| {name} | {bundle} | {ours:.1f} | {vs_cublas[0]} | {t or 0:.1f} | {ratio} | {vs_cublas[1]} |")
 print("\ntorch details:\n\n```")
 for r in torch.values():
     print(json.dumps(r))

@@ -12,10 +12,12 @@ offs = the groups' end offsets (int32), bf16.
   python3 bench/grouped-torch.py PLAN --vs-gemm [--iters 20] [--warmup 5]
       times the gemm package's pick (gemm.grouped_mm, the dispatcher's
       grouped kernel with its prep kernel) and torch._grouped_mm in one
-      process on the same tensors, alternating the two every repetition;
-      medians, TFLOP/s, ours/torch, the kernel picked and the relative
-      difference of the two results.
-  python3 bench/grouped-torch.py --write-plan FILE --set issue|train|test|heldout
+      process on the same tensors, alternating the two every repetition:
+      GPU time per call of calls queued back to back (the speed), a call's
+      latency from an idle stream (which adds the host's work of the call)
+      and the host's time per call; medians, TFLOP/s, ours/torch, the
+      kernel picked and the relative difference of the two results.
+  python3 bench/grouped-torch.py --write-plan FILE --set issue|train|train2|test|heldout|unseen
       the problems: "issue", the issue's four MoE shapes (8 experts x 14336
       x 4096 top-2 of 8192 tokens; 64 and 256 experts x 2048 x 7168 top-8
       of 16384; 128 experts x 768 x 2048 top-8 of 16384), uniform random
@@ -24,7 +26,11 @@ offs = the groups' end offsets (int32), bf16.
       dispatcher's grouped residuals are fitted on those two sets
       (gemm_bench.fit grouped). "test", 8 problems drawn with seed 20261124,
       reported before the train set existed (so seen once); "heldout", 8
-      drawn with seed 20261125, measured only after the fit.
+      drawn with seed 20261125, measured only after the fit; "train2", 32
+      more training problems drawn with seed 1126 (the second fit trains on
+      train, train2, test and heldout, all six kernels timed on each);
+      "unseen", 12 problems drawn with seed 20261126, measured only after
+      that fit.
 """
 import argparse
 import json
@@ -49,7 +55,8 @@ def issue_set():
             ("moe128_768x2048", 768, 2048, route(128, 16384, 8, 4))]
 
 
-SETS = {"train": (24, 1125), "test": (8, 20261124), "heldout": (8, 20261125)}
+SETS = {"train": (24, 1125), "test": (8, 20261124), "heldout": (8, 20261125),
+        "train2": (32, 1126), "unseen": (12, 20261126)}
 
 
 def drawn_set(count, seed, prefix):
@@ -117,9 +124,15 @@ def time_torch(n, k, sizes, iters, warmup):
             "spot_rel_err": spot_error(out, a, b, sizes)}
 
 
-def time_vs_gemm(n, k, sizes, iters, warmup):
+def time_vs_gemm(n, k, sizes, iters, warmup, burst=10):
     """Ours (gemm.grouped_mm) and torch._grouped_mm alternating on the same
-    tensors, each repetition timed with its own CUDA events."""
+    tensors, three ways: "idle", one call between CUDA events after a
+    synchronisation (the GPU waits for the host's work of the call, so this
+    is a call's latency from an idle stream); "queued", `burst` calls back
+    to back between the events (the host runs ahead, as in a model's
+    forward pass: the GPU time per call); "host_us", the host's time per
+    call over back-to-back calls."""
+    import time
     import torch
     import gemm
     a, b, offs, bt = tensors(n, k, sizes)
@@ -130,17 +143,32 @@ def time_vs_gemm(n, k, sizes, iters, warmup):
         for call in calls.values():
             call()
     torch.cuda.synchronize()
-    times = {name: [] for name in calls}
+
+    def timed(call, count):
+        start = torch.cuda.Event(enable_timing=True)
+        stop = torch.cuda.Event(enable_timing=True)
+        start.record()
+        for _ in range(count):
+            call()
+        stop.record()
+        stop.synchronize()
+        return start.elapsed_time(stop) / count
+
+    times = {name: {"idle": [], "queued": []} for name in calls}
     for rep in range(iters):
         order = list(calls) if rep % 2 == 0 else list(reversed(list(calls)))
         for name in order:
-            start = torch.cuda.Event(enable_timing=True)
-            stop = torch.cuda.Event(enable_timing=True)
-            start.record()
-            calls[name]()
-            stop.record()
-            stop.synchronize()
-            times[name].append(start.elapsed_time(stop))
+            times[name]["idle"].append(timed(calls[name], 1))
+        for name in order:
+            times[name]["queued"].append(timed(calls[name], burst))
+    host = {}
+    for name, call in calls.items():
+        torch.cuda.synchronize()
+        begin = time.perf_counter()
+        for _ in range(burst):
+            call()
+        host[name] = (time.perf_counter() - begin) / burst * 1e6
+        torch.cuda.synchronize()
     ours, theirs = calls["ours"](), calls["torch"]()
     torch.cuda.synchronize()
     diff = ((ours.float() - theirs.float()).norm() / theirs.float().norm()).item()
@@ -149,11 +177,16 @@ def time_vs_gemm(n, k, sizes, iters, warmup):
               "kernel": gemm.select(rows, n, k, layouts="row,col,row",
                                     groups=groups, device=a.device.index).config.name,
               "ours_vs_torch_rel_diff": diff, "ours_spot_rel_err": spot_error(ours, a, b, sizes)}
-    for name, values in times.items():
-        med = statistics.median(values)
-        result[name] = {"median_ms": med, "min_ms": min(values),
-                        "tflops": flop / (med * 1e9)}
+    for name, kinds in times.items():
+        result[name] = {"host_us": host[name]}
+        for kind, values in kinds.items():
+            med = statistics.median(values)
+            suffix = "" if kind == "queued" else "_idle"
+            result[name].update({f"median_ms{suffix}": med, f"min_ms{suffix}": min(values),
+                                 f"tflops{suffix}": flop / (med * 1e9)})
     result["ours_over_torch"] = result["ours"]["tflops"] / result["torch"]["tflops"]
+    result["ours_over_torch_idle"] = (result["ours"]["tflops_idle"] /
+                                      result["torch"]["tflops_idle"])
     return result
 
 

@@ -13,9 +13,10 @@
 # ones included) and times the dispatcher's grouped pick (gemm.grouped_mm)
 # against torch._grouped_mm in one process, alternating the two every
 # repetition (bench/grouped-torch.py --vs-gemm), on the issue's four MoE
-# problems and on the test and heldout sets (drawn with other seeds than
-# the train set the kernel choice is fitted on); RESULTS/grouped.md has the
-# tables. ITERS (default 20) sets the timed repetitions.
+# problems and on the unseen set (drawn with another seed than the sets the
+# kernel choice is fitted on); RESULTS/grouped.md has the tables. ITERS
+# (default 20) sets the timed repetitions, SETS (default "issue unseen")
+# the problem sets.
 #
 # What it carries in the working tree (.device/, .whl/) is listed in
 # bench/lib/install-package.sh, which installs the package.
@@ -48,7 +49,7 @@ if [ "$part" = grouped ]; then
     > "$results/pytest-grouped.log" 2>&1 || status=1
   tail -15 "$results/pytest-grouped.log"
   echo "grouped tests done ($(( $(date +%s) - start )) s)"
-  for set in issue test heldout; do
+  for set in ${SETS:-issue unseen}; do
     python3 bench/grouped-torch.py --write-plan "$results/grouped-$set-plan.txt" --set $set
     PYTHONUNBUFFERED=1 timeout 150 python3 bench/grouped-torch.py "$results/grouped-$set-plan.txt" \
       --vs-gemm --iters "${ITERS:-20}" --warmup 3 > "$results/grouped-$set.jsonl" \
@@ -61,33 +62,37 @@ results = sys.argv[1]
 print("# gemm.grouped_mm (the dispatcher's pick) vs torch._grouped_mm, bf16\n")
 print("One process, same tensors, the two calls alternating every repetition; "
       "medians of CUDA-event times (ours includes the group table's prep kernel "
-      "and the offsets' concatenation).\n")
-for set_name, title in (("issue", "The issue's MoE problems (the grouped kernels were "
-                         "measured on these; the dispatcher's grouped residuals are "
-                         "fitted on them and on the train set)"),
-                        ("test", "MoE problems drawn with seed 20261124 (not tuned on; "
-                         "reported once before the train set's fit)"),
-                        ("heldout", "MoE problems drawn with seed 20261125 (never "
-                         "measured before the fit)")):
-    print(f"## {title}\n")
+      "and the offsets' concatenation). queued: 10 calls back to back between the "
+      "events, the GPU time per call; idle: one call after a synchronisation, which "
+      "adds the host's work of the call; host: the host's time per call.\n")
+titles = {"issue": "The issue's MoE problems (the dispatcher's grouped residuals are fitted "
+                   "on them and on the train, train2, test and heldout sets)",
+          "unseen": "MoE problems drawn with seed 20261126 (never measured before the fit)",
+          "test": "MoE problems drawn with seed 20261124 (fitted on)",
+          "heldout": "MoE problems drawn with seed 20261125 (fitted on)"}
+for set_name in os.environ.get("SETS", "issue unseen").split():
+    print(f"## {titles.get(set_name, set_name)}\n")
     print("| problem | G | rows | N | K | kernel | ours TFLOP/s | torch TFLOP/s | ours/torch "
-          "| rel. diff |")
-    print("|---|---|---|---|---|---|---|---|---|---|")
-    ratios = []
+          "| idle: ours/torch | host us: ours, torch | rel. diff |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
+    ratios, idle = [], []
     path = os.path.join(results, f"grouped-{set_name}.jsonl")
     for line in open(path) if os.path.exists(path) else []:
         r = json.loads(line)
         if "error" in r:
-            print(f"| {r['name']} | | | | | error: {r['error'][:120]} | | | | |")
+            print(f"| {r['name']} | | | | | error: {r['error'][:120]} | | | | | | |")
             continue
         ratios.append(r["ours_over_torch"])
+        idle.append(r["ours_over_torch_idle"])
         print(f"| {r['name']} | {r['G']} | {r['rows']} | {r['n']} | {r['k']} | "
               f"{r['kernel'].replace('sm90_bf16_', '')} | {r['ours']['tflops']:.1f} | "
               f"{r['torch']['tflops']:.1f} | {r['ours_over_torch']:.3f} | "
-              f"{r['ours_vs_torch_rel_diff']:.1e} |")
+              f"{r['ours_over_torch_idle']:.3f} | {r['ours']['host_us']:.0f}, "
+              f"{r['torch']['host_us']:.0f} | {r['ours_vs_torch_rel_diff']:.1e} |")
+    geo = lambda v: math.exp(sum(math.log(x) for x in v) / len(v))
     if ratios:
-        geo = math.exp(sum(math.log(x) for x in ratios) / len(ratios))
-        print(f"\ngeomean ours/torch {geo:.3f}, min {min(ratios):.3f}, max {max(ratios):.3f} "
+        print(f"\nqueued: geomean ours/torch {geo(ratios):.3f}, min {min(ratios):.3f}, "
+              f"max {max(ratios):.3f}; idle: geomean {geo(idle):.3f}, min {min(idle):.3f}; "
               f"over {len(ratios)} problems\n")
 PY
   cat "$results/grouped.md"
