@@ -13,8 +13,10 @@ the model's learned correction.
         --bundles DIR --work DIR
     # anywhere: the runner JSON files of a measurement as one compact file
     python -m gemm_bench.fit collect DIR --out measurements.json
-    # anywhere (needs the gemm package): the model file the dispatcher reads
-    python -m gemm_bench.fit fit measurements.json --out bench/tuning/sm90-h200-model.json
+    # anywhere (needs the gemm package): the model file the dispatcher reads,
+    # from one or more measurements files (several training sets)
+    python -m gemm_bench.fit fit measurements.json [more.json...] \
+        --out bench/tuning/sm90-h200-model.json
     # then the grouped (MoE) kernels' residuals from a bench/grouped-h200.sh run
     python -m gemm_bench.fit grouped bench/results/2026-11-24-h200-grouped/results.md \
         TRAIN/results.md --model bench/tuning/sm90-h200-model.json
@@ -298,16 +300,18 @@ def summary(values):
             "within_5_percent": round(float(numpy.mean(values <= 1.05)), 4)}
 
 
-def fit(measurements_path, command):
-    """The model file's JSON for a measurements file."""
+def fit(measurements_paths, command):
+    """The model file's JSON for one or more measurements files (training
+    sets measured apart: their rows are fitted together)."""
     import numpy
     import gemm
-    data = read_measurements(measurements_path)
-    rows = _training(data)
+    datas = [read_measurements(path) for path in measurements_paths]
+    data = datas[0]
+    rows = [row for d in datas for row in _training(d)]
     hardware, efficiency, log_errors = fit_physics(rows)
     provenance = {"gpu": {"name": (data.get("device") or {}).get("name", ""),
                           "sm_count": (data.get("device") or {}).get("sm_count", SMS)},
-                  "measurements": measurements_path, "command": command,
+                  "measurements": ", ".join(measurements_paths), "command": command,
                   "date": datetime.date.today().isoformat(),
                   "runs": len(rows), "shapes": len({s for _, s, _ in rows}),
                   "physics_rms_log_error": round(float(numpy.sqrt(numpy.mean(log_errors ** 2))), 4),
@@ -417,7 +421,7 @@ def main(argv=None):
     col.add_argument("work")
     col.add_argument("--out", required=True)
     ft = sub.add_parser("fit", help="fit the dispatcher's model to a measurements file")
-    ft.add_argument("measurements")
+    ft.add_argument("measurements", nargs="+")
     ft.add_argument("--out", required=True)
     gr = sub.add_parser("grouped", help="add the grouped kernels' residuals of a "
                         "bench/grouped-h200.sh results.md to a model file")
@@ -468,7 +472,7 @@ def main(argv=None):
         print(f"{args.out}: {len(data['rows'])} measurements, {len(data['errors'])} errors")
         return 0
     model = fit(args.measurements, "python -m gemm_bench.fit fit "
-                f"{args.measurements} --out {args.out}")
+                f"{' '.join(args.measurements)} --out {args.out}")
     write_model(model, args.out)
     fitted = model["fitted_on"]
     print(f"{args.out}: {len(model['candidates'])} candidates, {fitted['runs']} runs on "

@@ -4,6 +4,8 @@ searching kernels) and a test set drawn with another seed (measured only).
 
     python -m gemm_bench.generate --seed 1 --count 160 --out bench/shapes/train.txt
     python -m gemm_bench.generate --seed 2 --count 220 --out bench/shapes/test.txt
+    python -m gemm_bench.generate --seed 3 --count 240 --out bench/shapes/train2.txt \
+        --exclude bench/shapes/test.txt --exclude bench/shapes/train.txt
 
 Each shape is one of three kinds:
   - llm: (N, K) of a projection of a public LLM architecture (LLM_PROJECTIONS)
@@ -16,11 +18,15 @@ Each shape is one of three kinds:
     16-bit elements: N and K multiples of 8), the others need staging.
 A shape whose work exceeds MAX_FLOPS (about 3 ms of a bf16 GEMM on an H200)
 is drawn again, so that one set can be measured within a GPU session; the
-README of each results directory says so.
+README of each results directory says so. So is a shape of an --exclude
+set: a second training set must not hold a test shape (train and test,
+drawn before this rule, share three).
 """
 import argparse
 import math
 import random
+
+from gemm_bench import shapes as shapes_mod
 
 # (model, projection, N, K): C[M, N] = X[M, K] W[N, K]^T of the published
 # configurations (hidden size, intermediate size, attention heads x head
@@ -93,10 +99,11 @@ def draw(rng):
     return kind, (m, n, k), "random"
 
 
-def generate(seed, count):
-    """`count` distinct shapes [(kind, (M, N, K), note)] from `seed`."""
+def generate(seed, count, exclude=()):
+    """`count` distinct shapes [(kind, (M, N, K), note)] from `seed`, none
+    of them in `exclude`."""
     rng = random.Random(seed)
-    out, seen = [], set()
+    out, seen = [], set(exclude)
     while len(out) < count:
         kind, shape, note = draw(rng)
         m, n, k = shape
@@ -113,11 +120,15 @@ def main(argv=None):
     parser.add_argument("--count", type=int, required=True)
     parser.add_argument("--out", required=True, help="a gemm-runner --shapes file")
     parser.add_argument("--name", help="the set's name in the file's header")
+    parser.add_argument("--exclude", action="append", default=[], metavar="FILE",
+                        help="a shapes file whose shapes are not drawn (repeatable)")
     args = parser.parse_args(argv)
-    shapes = generate(args.seed, args.count)
+    excluded = {shape for path in args.exclude for shape in shapes_mod.read_shapes(path)}
+    shapes = generate(args.seed, args.count, excluded)
     with open(args.out, "w") as f:
         f.write(f"# Shape set '{args.name or args.out}': python -m gemm_bench.generate "
-                f"--seed {args.seed} --count {args.count}\n"
+                f"--seed {args.seed} --count {args.count}" +
+                "".join(f" --exclude {path}" for path in args.exclude) + "\n"
                 "# (python/gemm_bench/generate.py says how shapes are drawn). M N K # kind: note\n")
         for kind, (m, n, k), note in shapes:
             f.write(f"{m} {n} {k}  # {kind}: {note}\n")
