@@ -1,7 +1,8 @@
 //===- GroupTableKernel.cu - The prep kernel of grouped launches ----------===//
 //
 // Writes the group table (gemm/Runtime/GroupTable.h) from the caller's
-// device array of G + 1 group offsets, on the caller's stream, so that the
+// device array of group offsets (G + 1 offsets, or torch's G ends), on the
+// caller's stream, so that the
 // grouped kernel launched after it reads the groups' row units without any
 // host synchronisation. One CTA: the groups are taken blockDim at a time,
 // each thread one group; a block-wide scan of their unit counts gives each
@@ -25,9 +26,9 @@ constexpr unsigned Threads = 1024;
 using BlockScan = cub::BlockScan<uint64_t, Threads>;
 
 __global__ void __launch_bounds__(Threads)
-    groupTableKernel(const void *offsets, int offsets64, uint32_t groups,
-                     uint64_t rows, uint32_t unitRows, uint32_t *table,
-                     uint64_t capacity) {
+    groupTableKernel(const void *offsets, int offsets64, int endsOnly,
+                     uint32_t groups, uint64_t rows, uint32_t unitRows,
+                     uint32_t *table, uint64_t capacity) {
   __shared__ BlockScan::TempStorage scanStorage;
   __shared__ uint32_t error;
   unsigned t = threadIdx.x;
@@ -37,7 +38,13 @@ __global__ void __launch_bounds__(Threads)
   // Before any thread's atomicMin.
   __syncthreads();
   uint64_t units = 0;
+  // Offset i of the G + 1; G ends hold offsets 1..G after an implicit 0.
   auto offsetAt = [&](uint64_t i) -> int64_t {
+    if (endsOnly) {
+      if (i == 0)
+        return 0;
+      --i;
+    }
     return offsets64 ? static_cast<const int64_t *>(offsets)[i]
                      : int64_t(static_cast<const int32_t *>(offsets)[i]);
   };
@@ -72,14 +79,14 @@ __global__ void __launch_bounds__(Threads)
 
 } // namespace
 
-void launchGroupTable(CUdeviceptr offsets, bool offsets64, uint64_t groups,
+void launchGroupTable(const DeviceOffsets &offsets, uint64_t groups,
                       uint64_t rows, uint32_t unitRows, CUdeviceptr table,
                       uint64_t tableBytes, CUstream stream) {
   uint64_t capacity = grouped::tableEntries(tableBytes);
   groupTableKernel<<<1, Threads, 0, reinterpret_cast<cudaStream_t>(stream)>>>(
-      reinterpret_cast<const void *>(offsets), offsets64 ? 1 : 0,
-      uint32_t(groups), rows, unitRows, reinterpret_cast<uint32_t *>(table),
-      capacity);
+      reinterpret_cast<const void *>(offsets.address), offsets.wide ? 1 : 0,
+      offsets.ends ? 1 : 0, uint32_t(groups), rows, unitRows,
+      reinterpret_cast<uint32_t *>(table), capacity);
   cudaError_t status = cudaGetLastError();
   if (status != cudaSuccess)
     throw Error(ErrorKind::Cuda,

@@ -260,15 +260,15 @@ void launchKernel(const LoadedKernel &kernel, const LaunchPlan &plan,
 void launchGrouped(const LoadedKernel &kernel, const LaunchPlan &plan,
                    const std::vector<CUtensorMap> &tensorMaps,
                    const std::array<CUdeviceptr, 3> &matrices,
-                   CUdeviceptr offsets, bool offsets64, CUdeviceptr groupTable,
+                   const DeviceOffsets &offsets, CUdeviceptr groupTable,
                    CUstream stream) {
   if (plan.groupTableBytes == 0)
     throw Error(ErrorKind::Usage,
                 "kernel " + kernel.name() + " is not grouped");
-  if (offsets == 0 || groupTable == 0)
+  if (offsets.address == 0 || groupTable == 0)
     throw Error(ErrorKind::Usage, "launching grouped kernel " + kernel.name() +
                                       ": no offsets or no group table");
-  launchGroupTable(offsets, offsets64, plan.problem.groups, plan.problem.m,
+  launchGroupTable(offsets, plan.problem.groups, plan.problem.m,
                    plan.groupUnitRows, groupTable, plan.groupTableBytes,
                    stream);
   launchKernel(kernel, plan, tensorMaps, {}, matrices, stream, {}, groupTable);

@@ -198,7 +198,7 @@ void launchOurs(const LoadedKernel &kernel, const LaunchPlan &plan,
                   operands.groupTable.get(), stream);
   else if (plan.groupTableBytes)
     launchGrouped(kernel, plan, operands.maps, operands.matrices,
-                  operands.offsets.get(), /*offsets64=*/false,
+                  DeviceOffsets{operands.offsets.get()},
                   operands.groupTable.get(), stream);
   else
     launchKernel(kernel, plan, operands.maps, operands.workspaceAddresses,

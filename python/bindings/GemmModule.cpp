@@ -276,14 +276,16 @@ public:
 
   /// Plans and launches a grouped kernel on `stream`: the prep kernel that
   /// writes the group table at `table` (the plan's group_table_bytes) from
-  /// the G + 1 offsets at `offsets` (int64 when `offsets64`, else int32),
-  /// then the kernel over the `m` rows of A and C; B's G entries are
-  /// `bStride` elements apart. No host synchronisation.
+  /// the G + 1 offsets at `offsets`, or the G ends of torch's `offs` when
+  /// `offsetsEnds` (int64 when `offsets64`, else int32), then the kernel over
+  /// the `m` rows of A and C; B's G entries are `bStride` elements apart. No
+  /// host synchronisation.
   void runGrouped(uint64_t m, uint64_t n, uint64_t k, uint64_t groups,
                   uintptr_t a, uint64_t lda, uintptr_t b, uint64_t ldb,
                   uint64_t bStride, uintptr_t c, uint64_t ldc,
-                  uintptr_t offsets, bool offsets64, uintptr_t table,
-                  uint64_t tableBytes, uintptr_t stream) const {
+                  uintptr_t offsets, bool offsets64, bool offsetsEnds,
+                  uintptr_t table, uint64_t tableBytes,
+                  uintptr_t stream) const {
     runtime::LaunchPlan launchPlan =
         plan(m, n, k, lda, ldb, ldc, 1, {std::nullopt, bStride, std::nullopt},
              groups);
@@ -294,9 +296,10 @@ public:
     ContextScope scope(*device);
     std::vector<CUtensorMap> maps =
         runtime::encodeTensorMaps(launchPlan, a, b, c);
-    runtime::launchGrouped(*loaded, launchPlan, maps, {a, b, c}, offsets,
-                           offsets64, table,
-                           reinterpret_cast<CUstream>(stream));
+    runtime::launchGrouped(
+        *loaded, launchPlan, maps, {a, b, c},
+        runtime::DeviceOffsets{offsets, offsets64, offsetsEnds}, table,
+        reinterpret_cast<CUstream>(stream));
   }
 
   /// Plans and launches C = A * B^T on `stream` with the caller's memory,
@@ -891,7 +894,8 @@ NB_MODULE(_core, m) {
            nb::arg("k"), nb::arg("groups"), nb::arg("a"), nb::arg("lda"),
            nb::arg("b"), nb::arg("ldb"), nb::arg("b_stride"), nb::arg("c"),
            nb::arg("ldc"), nb::arg("offsets"), nb::arg("offsets64"),
-           nb::arg("table"), nb::arg("table_bytes"), nb::arg("stream"))
+           nb::arg("offsets_ends"), nb::arg("table"), nb::arg("table_bytes"),
+           nb::arg("stream"))
       .def("run", &Kernel::run, nb::arg("m"), nb::arg("n"), nb::arg("k"),
            nb::arg("a"), nb::arg("lda"), nb::arg("b"), nb::arg("ldb"),
            nb::arg("c"), nb::arg("ldc"), nb::arg("workspaces"),

@@ -4,6 +4,7 @@
 #define GEMM_RUNTIME_LAUNCH_H
 
 #include "gemm/Runtime/Bundle.h"
+#include "gemm/Runtime/GroupTableLaunch.h"
 #include "gemm/Runtime/Plan.h"
 
 #include <cuda.h>
@@ -47,13 +48,13 @@ void launchKernel(const LoadedKernel &kernel, const LaunchPlan &plan,
                   CUdeviceptr groupTable = 0);
 
 /// A grouped kernel's launch: the prep kernel that writes the group table
-/// at `groupTable` (plan.groupTableBytes) from the G + 1 offsets at
-/// `offsets` (int64 when `offsets64`, else int32; on the device), then the
-/// kernel, both on `stream`, with no host synchronisation.
+/// at `groupTable` (plan.groupTableBytes) from the groups' `offsets` (on
+/// the device), then the kernel, both on `stream`, with no host
+/// synchronisation.
 void launchGrouped(const LoadedKernel &kernel, const LaunchPlan &plan,
                    const std::vector<CUtensorMap> &tensorMaps,
                    const std::array<CUdeviceptr, 3> &matrices,
-                   CUdeviceptr offsets, bool offsets64, CUdeviceptr groupTable,
+                   const DeviceOffsets &offsets, CUdeviceptr groupTable,
                    CUstream stream);
 
 /// A general grouped kernel's launch (plan.general): the prep kernel that

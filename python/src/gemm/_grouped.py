@@ -12,6 +12,8 @@ picks for G, the rows, N and K runs. Offsets that decrease or pass the end
 of A are found by the prep kernel, which then makes the kernel write
 nothing; `check=True` synchronises and raises UsageError naming the group.
 """
+import functools
+
 from gemm import _api, _core
 from gemm._tensors import TensorView, memory, view
 
@@ -53,8 +55,8 @@ def grouped_matmul(a, b, offs, out=None, *, out_dtype=None, config=None, stream=
     and of any size; rows of A past offs[-1] are not read and the same rows
     of C not written.
 
-    No host synchronisation: the offsets are read on the GPU (one
-    concatenation makes them the G + 1 offsets the prep kernel takes). If
+    No host synchronisation: the offsets are read on the GPU as they are
+    (the prep kernel takes the G ends, the first group starting at row 0). If
     they decrease or pass the end of A, the kernel writes nothing; with
     check=True the call synchronises and raises UsageError naming the first
     bad group and its offsets. config: a gemm.Config instead of the
@@ -142,20 +144,28 @@ def _grouped(va, vb, vo, out, out_dtype, config, stream, check):
         kernel = _dispatch(rows, n, k, groups, va.dtype, c_dtype, layouts, device)
     loaded = kernel.loaded(device)
     stream = _api._stream_handle(mem, stream)
-    plan = loaded.plan(rows, n, k, lda, ldb, ldc, 1, (None, b_stride, None), groups)
-    table_bytes = plan.group_table_bytes
+    table_bytes = _table_bytes(loaded, rows, n, k, lda, ldb, ldc, b_stride, groups)
     # From the caller's allocator on its stream, like the output: reused only
     # after this launch.
     table = mem.bytes(table_bytes, False)
-    offsets = mem.offsets_from_ends(vo.obj)
+    # The prep kernel reads torch's G ends as they are (the first group
+    # starts at row 0).
     loaded.run_grouped(rows, n, k, groups, va.ptr, lda, vb.ptr, ldb, b_stride, vc.ptr, ldc,
-                       mem.address(offsets), vo.dtype == "s64", mem.address(table),
-                       table_bytes, stream)
+                       vo.ptr, vo.dtype == "s64", True, mem.address(table), table_bytes,
+                       stream)
     if check:
         header = mem.read_words(table, 2)
         if header[1]:
-            _raise_bad_offsets(mem, offsets, header[1] - 1, groups, rows)
+            _raise_bad_offsets(vo.obj, header[1] - 1, rows)
     return result
+
+
+@functools.lru_cache(maxsize=1024)
+def _table_bytes(loaded, rows, n, k, lda, ldb, ldc, b_stride, groups):
+    """The group table's bytes for the launch (planned once per problem: the
+    launch plans it again and checks the problem)."""
+    plan = loaded.plan(rows, n, k, lda, ldb, ldc, 1, (None, b_stride, None), groups)
+    return plan.group_table_bytes
 
 
 def _dispatch(rows, n, k, groups, dtype, c_dtype, layouts, device):
@@ -228,6 +238,10 @@ def _check_tensors(va, vb, vo):
             f"cumulative row ends of the groups, shape [{vb.shape[0]}]")
     if vo.shape[0] > 1 and vo.strides[0] != 1:
         raise _core.UsageError(f"offs has stride {vo.strides[0]}: make it contiguous")
+    if vo.ptr % vo.element_bytes:
+        raise _core.UsageError(
+            f"offs starts at {vo.ptr:#x}, not a multiple of its {vo.element_bytes}-byte "
+            "elements: pass an aligned tensor (e.g. .clone())")
 
 
 def _check_on_host(mem, vo, groups, rows):
@@ -239,8 +253,8 @@ def _check_on_host(mem, vo, groups, rows):
         raise _core.UsageError(_bad_offsets_message(problems, rows))
 
 
-def _raise_bad_offsets(mem, offsets, group, groups, rows):
-    values = [int(x) for x in offsets.tolist()]
+def _raise_bad_offsets(ends, group, rows):
+    values = [0] + [int(x) for x in ends.tolist()]
     problems = _core.check_group_offsets(values, rows) or [
         f"group {group}: offsets {values[group]} to {values[group + 1]}"]
     raise _core.UsageError(_bad_offsets_message(problems, rows))

@@ -214,27 +214,6 @@ class Memory:
                 buffer = self.cupy.empty((batch, rows, ld), dtype=self._dtype(dtype))
         return buffer[:, :, :cols] if ld != cols else buffer
 
-    def offsets_from_ends(self, ends):
-        """[0, ends...]: the G + 1 offsets the group table's prep kernel
-        reads, from the G cumulative group ends of torch._grouped_mm's
-        `offs` (one concatenation on the stream, no synchronisation)."""
-        self._need_allocator()
-        key = ("zero", ends.dtype)
-        zero = self._zeros.get(key) if hasattr(self, "_zeros") else None
-        if self.kind == "torch":
-            if zero is None:
-                zero = self.torch.zeros(1, dtype=ends.dtype, device=f"cuda:{self.device}")
-            result = self.torch.cat((zero, ends))
-        else:
-            with self.cupy.cuda.Device(self.device):
-                if zero is None:
-                    zero = self.cupy.zeros(1, dtype=ends.dtype)
-                result = self.cupy.concatenate((zero, ends))
-        if not hasattr(self, "_zeros"):
-            self._zeros = {}
-        self._zeros[key] = zero
-        return result
-
     def read_words(self, buffer, count):
         """The first `count` 32-bit words of a byte buffer, on the host
         (synchronises with the device first: whatever stream wrote them)."""
