@@ -82,21 +82,31 @@ void checkProblem(const KernelManifest &manifest, const Problem &problem,
                      "parameter for dim batch)");
 }
 
+/// The rules both grouped forms share: 1..`maxGroups` groups and no batch.
+/// `what` names the group count's source, `kind` the kernel's form.
+void checkGroupCount(const KernelManifest &manifest, const Problem &problem,
+                     uint64_t maxGroups, const std::string &what,
+                     const std::string &kind,
+                     std::vector<std::string> &errors) {
+  if (problem.groups == 0 || problem.groups > maxGroups)
+    errors.push_back(what + ": a group count of " +
+                     std::to_string(problem.groups) + "; " + kind + " kernel " +
+                     manifest.kernel + " takes 1.." +
+                     std::to_string(maxGroups) + " groups");
+  if (problem.batch != 1)
+    errors.push_back("--batch " + std::to_string(problem.batch) + ": " + kind +
+                     " kernel " + manifest.kernel +
+                     " takes groups, not a batch");
+}
+
 /// The rules of a grouped problem: a group count, rows of 16-byte
 /// multiples (the kernel reads A and B, and writes C, through TMA with no
 /// staging: the groups' rows are the caller's), and the offsets when the
 /// caller knows them.
 void checkGroupedProblem(const KernelManifest &manifest, const Problem &problem,
                          std::vector<std::string> &errors) {
-  if (problem.groups == 0 || problem.groups > MaxProblemDim)
-    errors.push_back("--groups: a group count of " +
-                     std::to_string(problem.groups) + "; grouped kernel " +
-                     manifest.kernel + " needs 1.." +
-                     std::to_string(MaxProblemDim) + " groups");
-  if (problem.batch != 1)
-    errors.push_back("--batch " + std::to_string(problem.batch) +
-                     ": grouped kernel " + manifest.kernel +
-                     " takes groups, not a batch");
+  checkGroupCount(manifest, problem, MaxProblemDim, "--groups", "grouped",
+                  errors);
   uint64_t bytes = elementBytes(manifest.types.a);
   for (auto [name, value] : {std::pair{"k", problem.k}, {"n", problem.n}})
     if (value * bytes % TmaAlignmentBytes != 0)
@@ -472,15 +482,8 @@ LaunchPlan planGeneralLaunch(const KernelManifest &manifest,
                              const Problem &problem,
                              const PlanOptions &options) {
   std::vector<std::string> errors;
-  if (problem.groups == 0 || problem.groups > MaxGeneralGroups)
-    errors.push_back("general grouped problem: a group count of " +
-                     std::to_string(problem.groups) + "; kernel " +
-                     manifest.kernel + " takes 1.." +
-                     std::to_string(MaxGeneralGroups) + " groups");
-  if (problem.batch != 1)
-    errors.push_back("--batch " + std::to_string(problem.batch) +
-                     ": general grouped kernel " + manifest.kernel +
-                     " takes groups, not a batch");
+  checkGroupCount(manifest, problem, MaxGeneralGroups,
+                  "general grouped problem", "general grouped", errors);
   if (problem.m || problem.n || problem.k || !problem.groupOffsets.empty())
     errors.push_back("general grouped kernel " + manifest.kernel +
                      " takes each group's M, N, K from its records "
