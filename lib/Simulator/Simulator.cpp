@@ -313,6 +313,35 @@ std::vector<int64_t> rowGroups(const Problem &problem) {
   return groups;
 }
 
+/// What both comparisons of C read: the kernel's A, B and C, C's element
+/// codec and size, the epilogue region, C as the kernel left it, a thread
+/// to evaluate the epilogue on and the inputs' seed; sets the dump's type.
+struct ComparedRun {
+  const runtime::MatrixPlan &a, &b, &c;
+  const ElementCodec *codec;
+  Region *epilogue;
+  unsigned bytes;
+  const std::vector<uint8_t> &out;
+  Thread &scratch;
+  uint64_t seed;
+
+  ComparedRun(Machine &m, RunResult &result)
+      : a(m.plan.kernelMatrix(bundle::Tensor::A)),
+        b(m.plan.kernelMatrix(bundle::Tensor::B)),
+        c(m.plan.kernelMatrix(bundle::Tensor::C)), codec(codecOf(m)),
+        epilogue(findEpilogue(m.kernel.func)), bytes(codec->bytes()),
+        out(m.global[m.bufferC].memory.bytes), scratch(m.threads.front()),
+        seed(m.options.inputSeed) {
+    result.c.dtype = m.plan.matrix(bundle::Tensor::C).dtype;
+  }
+
+private:
+  static const ElementCodec *codecOf(const Machine &m) {
+    std::string error;
+    return ElementCodec::get(m.kernel.cType, error);
+  }
+};
+
 /// Compares C with the exact reference (the sum in double of the products
 /// times their scale factors, then the epilogue region or a rounding to
 /// C's type, for fp8 times the output scale first with saturation), bit
@@ -322,21 +351,12 @@ std::vector<int64_t> rowGroups(const Problem &problem) {
 /// must still hold the poison written before the run.
 void compareWithReference(Machine &m, RunResult &result) {
   const KernelImage &kernel = m.kernel;
-  const runtime::MatrixPlan &a = m.plan.kernelMatrix(bundle::Tensor::A);
-  const runtime::MatrixPlan &b = m.plan.kernelMatrix(bundle::Tensor::B);
-  const runtime::MatrixPlan &c = m.plan.kernelMatrix(bundle::Tensor::C);
-  std::string error;
-  const ElementCodec *codec = ElementCodec::get(kernel.cType, error);
-  Region *epilogue = findEpilogue(kernel.func);
+  const auto &[a, b, c, codec, epilogue, bytes, out, scratch, seed] =
+      ComparedRun(m, result);
   const runtime::Problem &problem = m.plan.problem;
-  unsigned bytes = codec->bytes();
-  const std::vector<uint8_t> &out = m.global[m.bufferC].memory.bytes;
-  result.c.dtype = m.plan.matrix(bundle::Tensor::C).dtype;
   result.c.rows = c.batch * c.outer;
   result.c.cols = c.inner;
   result.c.bytes.resize(result.c.rows * result.c.cols * bytes);
-  Thread &scratch = m.threads.front();
-  uint64_t seed = m.options.inputSeed;
   ReferenceScales scales = referenceScales(m);
   bool integerOut = kernel.cType.isInteger(32);
   float amax = 0.0f;
@@ -443,22 +463,12 @@ void compareWithReference(Machine &m, RunResult &result) {
 /// dumped as the runner dumps it: the whole line, one row.
 void compareGeneral(Machine &m, RunResult &result) {
   namespace general = runtime::general;
-  const KernelImage &kernel = m.kernel;
-  const runtime::MatrixPlan &a = m.plan.kernelMatrix(bundle::Tensor::A);
-  const runtime::MatrixPlan &b = m.plan.kernelMatrix(bundle::Tensor::B);
-  const runtime::MatrixPlan &c = m.plan.kernelMatrix(bundle::Tensor::C);
-  std::string error;
-  const ElementCodec *codec = ElementCodec::get(kernel.cType, error);
-  Region *epilogue = findEpilogue(kernel.func);
-  unsigned bytes = codec->bytes();
-  const std::vector<uint8_t> &out = m.global[m.bufferC].memory.bytes;
+  const auto &[a, b, c, codec, epilogue, bytes, out, scratch, seed] =
+      ComparedRun(m, result);
   uint64_t elements = c.inner;
-  result.c.dtype = m.plan.matrix(bundle::Tensor::C).dtype;
   result.c.rows = 1;
   result.c.cols = elements;
   result.c.bytes.assign(out.begin(), out.begin() + elements * bytes);
-  Thread &scratch = m.threads.front();
-  uint64_t seed = m.options.inputSeed;
   auto input = [&](const runtime::MatrixPlan &matrix, uint64_t position) {
     return bundle::smallIntegerFor(
         matrix.dtype,
