@@ -496,15 +496,7 @@ TEST(GeneralPlan, TemplatesGridAndTable) {
 }
 
 TEST(GeneralPlan, Errors) {
-  auto message = [](const KernelManifest &m, const Problem &p) {
-    try {
-      planLaunch(m, p, options());
-    } catch (const Error &e) {
-      EXPECT_EQ(e.kind(), ErrorKind::Usage);
-      return std::string(e.what());
-    }
-    return std::string("no error");
-  };
+  auto message = planError;
   Problem none;
   EXPECT_THAT(message(generalManifest(), none),
               HasSubstr("general grouped problem: a group count of 0"));

@@ -218,15 +218,7 @@ TEST(GroupedPlan, Descriptors) {
 }
 
 TEST(GroupedPlan, Errors) {
-  auto message = [](const KernelManifest &m, const Problem &p) {
-    try {
-      planLaunch(m, p, options());
-    } catch (const Error &e) {
-      EXPECT_EQ(e.kind(), ErrorKind::Usage);
-      return std::string(e.what());
-    }
-    return std::string("no error");
-  };
+  auto message = planError;
   Problem p = groupedProblem({10, 20}, 256, 64);
   p.groups = 0;
   p.groupOffsets.clear();

@@ -8,7 +8,12 @@
 #ifndef GEMM_UNITTESTS_RUNTIME_PLANFIXTURES_H
 #define GEMM_UNITTESTS_RUNTIME_PLANFIXTURES_H
 
+#include "gemm/Runtime/Error.h"
 #include "gemm/Runtime/Plan.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
 
 namespace gemm::runtime::plan_fixtures {
 
@@ -56,8 +61,7 @@ inline bundle::KernelManifest directManifest() {
   return m;
 }
 
-inline Problem problem(uint64_t m, uint64_t n, uint64_t k,
-                       uint64_t batch = 1) {
+inline Problem problem(uint64_t m, uint64_t n, uint64_t k, uint64_t batch = 1) {
   Problem p;
   p.m = m;
   p.n = n;
@@ -72,6 +76,19 @@ inline PlanOptions options(uint32_t capacity = 132,
   o.persistentCtaCapacity = capacity;
   o.unaligned = unaligned;
   return o;
+}
+
+/// The message of the usage error planLaunch raises for `p` (a failed
+/// expectation if it raises another kind), or "no error".
+inline std::string planError(const bundle::KernelManifest &m,
+                             const Problem &p) {
+  try {
+    planLaunch(m, p, options());
+  } catch (const Error &e) {
+    EXPECT_EQ(e.kind(), ErrorKind::Usage);
+    return std::string(e.what());
+  }
+  return std::string("no error");
 }
 
 } // namespace gemm::runtime::plan_fixtures
