@@ -34,8 +34,13 @@ offs = the groups' end offsets (int32), bf16.
 """
 import argparse
 import json
+import os
 import random
 import statistics
+import sys
+
+# bench/lib/cuda_timing.py: the CUDA-event timing of the benchmark scripts.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "lib"))
 
 
 def route(experts, tokens, top, seed):
@@ -107,15 +112,8 @@ def time_torch(n, k, sizes, iters, warmup):
     for _ in range(warmup):
         torch._grouped_mm(a, bt, offs=offs)
     torch.cuda.synchronize()
-    times = []
-    for _ in range(iters):
-        start = torch.cuda.Event(enable_timing=True)
-        stop = torch.cuda.Event(enable_timing=True)
-        start.record()
-        torch._grouped_mm(a, bt, offs=offs)
-        stop.record()
-        stop.synchronize()
-        times.append(start.elapsed_time(stop))
+    from cuda_timing import burst_ms
+    times = [burst_ms(lambda: torch._grouped_mm(a, bt, offs=offs), 1) for _ in range(iters)]
     out = torch._grouped_mm(a, bt, offs=offs)
     med = statistics.median(times)
     rows = sum(sizes)
@@ -143,24 +141,14 @@ def time_vs_gemm(n, k, sizes, iters, warmup, burst=10):
         for call in calls.values():
             call()
     torch.cuda.synchronize()
-
-    def timed(call, count):
-        start = torch.cuda.Event(enable_timing=True)
-        stop = torch.cuda.Event(enable_timing=True)
-        start.record()
-        for _ in range(count):
-            call()
-        stop.record()
-        stop.synchronize()
-        return start.elapsed_time(stop) / count
-
+    from cuda_timing import burst_ms
     times = {name: {"idle": [], "queued": []} for name in calls}
     for rep in range(iters):
         order = list(calls) if rep % 2 == 0 else list(reversed(list(calls)))
         for name in order:
-            times[name]["idle"].append(timed(calls[name], 1))
+            times[name]["idle"].append(burst_ms(calls[name], 1))
         for name in order:
-            times[name]["queued"].append(timed(calls[name], burst))
+            times[name]["queued"].append(burst_ms(calls[name], burst))
     host = {}
     for name, call in calls.items():
         torch.cuda.synchronize()

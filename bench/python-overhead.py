@@ -9,13 +9,17 @@ writes JSON.
 """
 import argparse
 import json
-import statistics
+import os
+import sys
 import time
 
 import torch
 import torch.nn.functional as F
 
 import gemm
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "lib"))
+from cuda_timing import interleaved_ms  # noqa: E402
 
 SHAPES = [(1, 1, 1), (64, 64, 64), (16, 4096, 4096), (128, 8192, 8192), (4096, 4096, 4096),
           (8192, 8192, 8192)]
@@ -34,20 +38,7 @@ def host_us_per_call(fn, calls=2000):
 
 def gpu_ms(fns, rounds=7, iters=20):
     """Median ms per call of each fn, interleaved (order alternating)."""
-    times = [[] for _ in fns]
-    for r in range(rounds):
-        order = list(range(len(fns)))
-        if r % 2:
-            order.reverse()
-        for i in order:
-            start, stop = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-            start.record()
-            for _ in range(iters):
-                fns[i]()
-            stop.record()
-            stop.synchronize()
-            times[i].append(start.elapsed_time(stop) / iters)
-    return [statistics.median(t) for t in times]
+    return interleaved_ms(fns, rounds, iters)
 
 
 def main():

@@ -8,28 +8,23 @@ itself (bench/results/2026-11-24-h200-lowp).
 
     python3 bench/probes/int8-vs-torch.py
 """
+import os
 import statistics
+import sys
 
 import torch
 
 import gemm
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from cuda_timing import burst_ms  # noqa: E402
 
 SHAPES = [(2048, 2048, 2048), (4096, 4096, 4096), (8192, 8192, 8192), (2048, 28672, 8192),
           (128, 8192, 8192)]
 
 
 def median_ms(call, burst=10, rounds=15):
-    times = []
-    for _ in range(rounds):
-        start = torch.cuda.Event(enable_timing=True)
-        stop = torch.cuda.Event(enable_timing=True)
-        start.record()
-        for _ in range(burst):
-            call()
-        stop.record()
-        stop.synchronize()
-        times.append(start.elapsed_time(stop) / burst)
-    return statistics.median(times)
+    return statistics.median(burst_ms(call, burst) for _ in range(rounds))
 
 
 def main():
