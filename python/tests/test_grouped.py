@@ -42,6 +42,8 @@ OFFS = FakeCuda((4,), "<i4")
     (A, B, FakeCuda((4,), "<f4"), "offs is f32: the group offsets are int32"),
     (A, B, FakeCuda((5,), "<i4"), r"offs has shape \[5\] and b 4 groups.*shape \[4\]"),
     (A, B, FakeCuda((4, 1), "<i4"), r"offs has shape \[4, 1\]"),
+    (A, B, FakeCuda((4,), "<i4", ptr=0x10002),
+     "offs starts at 0x10002, not a multiple of its 4-byte elements"),
     (A, B, np.arange(4, dtype=np.int32), "offs is on cpu"),
     (A, B, FakeCuda((4,), "<i4", device=1), "put them on one GPU"),
     (FakeCuda((100, 60)), FakeCuda((4, 32, 60)), OFFS,
