@@ -369,6 +369,7 @@ std::vector<Problem> libraryLowPrecisionProblems() {
   return {problem(DType::E4M3, DType::BF16, "tt"),
           problem(DType::E4M3, DType::BF16, "rc"),
           problem(DType::E4M3, DType::BF16, "bb"),
+          problem(DType::E4M3, DType::E4M3, "tt"),
           problem(DType::S8, DType::S32, ""),
           problem(DType::S8, DType::BF16, "rc"),
           problem(DType::F32, DType::F32, "")};
