@@ -496,6 +496,47 @@ def test_warm_calls_neither_compile_nor_touch_files(monkeypatch):
     assert_close(c, a, b)
 
 
+def test_warm_calls_repeat_a_launch_only_for_the_same_signature(monkeypatch):
+    # A call whose tensors have the shapes, strides, types, device and
+    # address alignment of an earlier call that copied nothing repeats that
+    # call's launch (gemm._api._launches) without the checks and the
+    # dispatch; a call that differs in any of them goes the whole way.
+    gemm._api._launches.clear()
+    whole = []
+    check = gemm._api._check_inputs
+    monkeypatch.setattr(gemm._api, "_check_inputs",
+                        lambda *args: whole.append(args) or check(*args))
+    # Rows of A, B and C (either way) 16-byte multiples: nothing is staged.
+    a, b = inputs(304, 512, 704)
+    split = gemm.compile(gemm.Config(tile=(64, 128, 64), schedule="pingpong", splits=2))
+    c_col = torch.empty(512, 304, device="cuda", dtype=torch.bfloat16).t()
+    calls = [lambda x, y: gemm.matmul(x, y),              # a new output
+             lambda x, y: gemm.matmul(x, y, out=c_col),   # the transposed problem
+             lambda x, y: split(x, y),                    # a split-K workspace
+             lambda x, y: gemm.bmm(x.expand(3, -1, -1), y.T.expand(3, -1, -1))]
+    for call in calls:
+        call(a, b)
+    assert len(whole) == len(calls) == len(gemm._api._launches)
+    for seed in (1, 2):
+        a2, b2 = inputs(304, 512, 704, seed=seed)
+        for call in calls:
+            c = call(a2, b2)
+            for entry in (c if c.dim() == 3 else [c]):
+                assert_close(entry, a2, b2)
+    assert len(whole) == len(calls), "a warm call of the same signature went the whole way"
+    # A TMA kernel's A at an address 2 bytes past a 16-byte multiple, and
+    # with rows 706 elements apart: other signatures, copied every call.
+    tma = gemm.compile(gemm.Config(tile=(64, 64, 64), schedule="pingpong"))
+    tma(a, b)
+    flat = torch.randn(304 * 704 + 1, device="cuda", dtype=torch.bfloat16)
+    wide = torch.randn(304, 706, device="cuda", dtype=torch.bfloat16)
+    for odd in (flat[1:].view(304, 704), wide[:, :704]):
+        for _ in range(2):
+            assert_close(tma(odd, b), odd, b)
+    assert len(whole) == len(calls) + 5
+    assert len(gemm._api._launches) == len(calls) + 1
+
+
 def test_no_leak_over_ten_thousand_calls():
     a, b = inputs(64, 1024, 1024)
     split = gemm.compile(gemm.Config(tile=(64, 128, 64), schedule="pingpong", splits=2))

@@ -20,6 +20,7 @@ direct) take any leading dimension and address: nothing is copied for them.
 """
 import dataclasses
 import os
+import sys
 import threading
 
 from gemm import _core, _jit
@@ -471,9 +472,12 @@ class _Scales:
             return ""
         return "q" + la + lb + ("f" if self.accumulate == "fast" else "")
 
-    def pointers(self, kernel, plan, mem, c_dtype, device, transposed=False):
-        """The scale and amax addresses in the kernel's parameter order; for
-        a kernel of the transposed problem (C^T = B A^T) its A's scales are
+    def sources(self, kernel, plan, c_dtype, device, transposed=False):
+        """Where each scale and amax address of the kernel's parameters
+        comes from, in their order (addresses() reads them): "scale_a",
+        "scale_b", "scale_out", "amax" (zeroed before the launch) or
+        "amax_scratch" (a zeroed word the result of which nobody reads). For a
+        kernel of the transposed problem (C^T = B A^T) its A's scales are
         scale_b (B's column scales are the row scales of its A) and its B's
         scale_a."""
         if c_dtype in _FP8 and self.scale_out is None:
@@ -487,29 +491,52 @@ class _Scales:
         for tensor, granularity, rows, cols in plan.scales:
             if tensor == "amax":
                 if self.amax is None:
-                    buffer = mem.bytes(4, True)
-                    self._scratch = buffer
-                    out.append(mem.address(buffer))
-                    continue
-                v = self._single(self.amax, "amax", device)
-                mem.fill_zero(self.amax)  # the kernel only raises it
-                out.append(v.ptr)
+                    out.append("amax_scratch")
+                else:
+                    self._single(self.amax, "amax", device)
+                    out.append("amax")
                 continue
             if tensor == "c":
-                out.append(self._single(self.scale_out, "scale_out", device).ptr)
+                self._single(self.scale_out, "scale_out", device)
+                out.append("scale_out")
                 continue
             mine = {"a": "b", "b": "a"}[tensor] if transposed else tensor
-            v = self.views.get(mine)
-            if v is None:
+            if self.views.get(mine) is None:
                 raise _core.UsageError(
                     f"{kernel.name} takes scale_{tensor} ({granularity}, {rows} x {cols} f32)")
-            out.append(v.ptr)
+            out.append("scale_" + mine)
         for which in ("a", "b"):
             theirs = {"a": "b", "b": "a"}[which] if transposed else which
             if self.views.get(which) is not None and not any(
                     t == theirs for t, _, _, _ in plan.scales):
                 raise _core.UsageError(f"{kernel.name} takes no scale_{which}")
         return out
+
+    def addresses(self, sources, mem):
+        """The device addresses of `sources` (what sources() returned) for
+        one launch: amax is zeroed first (the kernel only raises it)."""
+        out = []
+        for source in sources:
+            if source == "amax_scratch":
+                self._scratch = mem.bytes(4, True)
+                out.append(mem.address(self._scratch))
+                continue
+            tensor = getattr(self, source)
+            if source == "amax":
+                mem.fill_zero(tensor)
+            out.append(view(tensor, source).ptr)
+        return out
+
+    def signature(self, tensor_key):
+        """What of the scales a call's choices depend on (tensor_key of
+        each), or None when one is not a tensor tensor_key reads."""
+        keys = [self.accumulate]
+        for tensor in (self.scale_a, self.scale_b, self.scale_out, self.amax):
+            key = None if tensor is None else tensor_key(tensor)
+            if key is False:
+                return None
+            keys.append(key)
+        return tuple(keys)
 
     @staticmethod
     def _single(tensor, what, device):
@@ -677,7 +704,15 @@ _B_LAYOUT = {"row": "col", "col": "row"}
 
 def _run(kernel, a, b, out, stream, out_dtype, scales=None):
     """C = A @ B^T with `kernel` (a Kernel, a Config, or None: the
-    dispatcher's choice), for matrices or batches of them."""
+    dispatcher's choice), for matrices or batches of them. A call like one
+    before (_signature) that copied nothing repeats that call's launch."""
+    if scales is None:
+        scales = _Scales(None, None, None, None, "promoted")
+    signature = _signature(kernel, a, b, out, stream, out_dtype, scales)
+    if signature is not None:
+        launch = _launches.get(signature)
+        if launch is not None:
+            return launch(a, b, out, scales)
     va, vb = _check_inputs(a, b)
     m, k = va.shape[-2:]
     n = vb.shape[-2]
@@ -686,8 +721,6 @@ def _run(kernel, a, b, out, stream, out_dtype, scales=None):
                 vb.shape[0] if len(vb.shape) == 3 else 1) if batched else None
     out_shape = (batch, m, n) if batched else (m, n)
     device = va.device
-    if scales is None:
-        scales = _Scales(None, None, None, None, "promoted")
     quant = scales.spelling(va, vb, out_dtype)
     if isinstance(kernel, Config):
         kernel = compile(kernel, va.dtype, vb.dtype, out_dtype or _default_output(va.dtype, scales),
@@ -768,26 +801,27 @@ def _run(kernel, a, b, out, stream, out_dtype, scales=None):
     # are: only an operand with no contiguous dimension in its layout is
     # copied for it.
     rows = m * (batch if multi else 1)
+    copied = False
     for index, name, v, want_order in ((0, "a", va, want[0]), (1, "b", vb, want[1])):
         mx = ma if name == "a" else mb
         if not tma[index] and mx.loose and mx.loose[0] == want_order:
             mx.storage = mx.loose
         elif mx.storage is None or mx.storage[0] != want_order:
             mx = _copy(mem, v, name, want_order, batch if multi else None)
+            copied = True
         if tma[index] and _core.realign_pays(name, rows, n, k, mx.storage[1] * v.element_bytes):
             mx = _copy(mem, v, name, want_order, batch if multi else None,
                        _core.STAGING_ROW_ALIGNMENT)
+            copied = True
         if name == "a":
             ma = mx
         else:
             mb = mx
     result = out
+    output = None
     if out is None:
-        entries = batch if batched else 1
-        result = mem.empty3(entries, m, n, c_dtype) if want[2] == "row" \
-            else mem.transpose(mem.empty3(entries, n, m, c_dtype))
-        if not batched:
-            result = mem.squeeze(result)
+        output = _Output(mem, (batch,) if batched else (), m, n, c_dtype, want[2])
+        result = output.allocate()
         mc = _Matrix(view(result, "out"), multi)
     target = None
     if not tma[2] and mc.loose and mc.loose[0] == want[2]:
@@ -823,15 +857,93 @@ def _run(kernel, a, b, out, stream, out_dtype, scales=None):
             # which hands them out again only after this launch on the stream.
             buffer = _workspace(kernel, mem, device, stream, size, zeroed)
             workspaces.append((buffer, mem.address(buffer)))
-    pointers = []
+    sources = []
     if quant or c_dtype in _FP8 or loaded.has_scales:
         plan = plan or loaded.plan(km, kn, k, lda, ldb, ldc, kbatch, strides)
-        pointers = scales.pointers(kernel, plan, mem, c_dtype, device, transposed)
+        sources = scales.sources(kernel, plan, c_dtype, device, transposed)
     loaded.run(km, kn, k, first.first.ptr, lda, second.first.ptr, ldb, mc.first.ptr, ldc,
-               [w[1] for w in workspaces], stream, kbatch, strides, pointers)
+               [w[1] for w in workspaces], stream, kbatch, strides,
+               scales.addresses(sources, mem))
     if target is not None:
         mem.copy(result, target)
+    elif signature is not None and not copied:
+        if len(_launches) >= _MAX_LAUNCHES:
+            _launches.clear()
+        _launches[signature] = _Launch(
+            kernel, loaded, mem, device, transposed, (km, kn, k, lda, ldb, ldc, kbatch, strides),
+            plan.workspaces if workspaces else (), sources, output)
     return result
+
+
+_launches = {}         # a call's _signature -> the _Launch its warm calls repeat
+_MAX_LAUNCHES = 4096   # signatures remembered (forgotten all at once past that)
+
+
+def _signature(kernel, a, b, out, stream, out_dtype, scales):
+    """Everything _run decides from, for PyTorch tensors on the current
+    stream (None for other calls): the kernel or configuration asked for,
+    the output type, and of each tensor its shape, strides, type, device and
+    whether its address is a 16-byte multiple (TMA's rule; the direct
+    kernels' is the element size)."""
+    torch = sys.modules.get("torch")
+    if stream is not None or torch is None:
+        return None
+    tensor_types = (torch.Tensor, torch.nn.Parameter)
+
+    def tensor_key(t):
+        if type(t) not in tensor_types:
+            return False
+        return (t.shape, t.stride(), t.dtype, t.get_device(), t.data_ptr() & 15)
+
+    keys = [kernel, out_dtype, scales.signature(tensor_key)]
+    for t in (a, b, out):
+        key = None if t is None else tensor_key(t)
+        if key is False:
+            return None
+        keys.append(key)
+    return None if keys[2] is None else tuple(keys)
+
+
+class _Output:
+    """The output _run allocates: `entries` (() or (batch,)) of M x N of
+    `dtype`, packed, stored `order` ("row" or "col")."""
+    __slots__ = ("mem", "shape", "dtype", "order")
+
+    def __init__(self, mem, entries, m, n, dtype, order):
+        self.mem, self.dtype, self.order = mem, dtype, order
+        self.shape = entries + ((m, n) if order == "row" else (n, m))
+
+    def allocate(self):
+        buffer = self.mem.empty_nd(self.shape, self.dtype)
+        return buffer if self.order == "row" else self.mem.transpose(buffer)
+
+
+class _Launch:
+    """A call _run made that copied nothing (A, B and the output used as
+    they are), to repeat for calls of the same signature: the kernel's
+    problem, leading dimensions and batch strides, its workspaces, where its
+    scale addresses come from, and the output to allocate (None: out)."""
+    __slots__ = ("kernel", "loaded", "mem", "device", "transposed", "args", "workspaces",
+                 "sources", "output")
+
+    def __init__(self, kernel, loaded, mem, device, transposed, args, workspaces, sources,
+                 output):
+        self.kernel, self.loaded, self.mem, self.device = kernel, loaded, mem, device
+        self.transposed, self.args, self.workspaces = transposed, args, tuple(workspaces)
+        self.sources, self.output = sources, output
+
+    def __call__(self, a, b, out, scales):
+        mem = self.mem
+        result = self.output.allocate() if out is None else out
+        first, second = (b, a) if self.transposed else (a, b)
+        stream = mem.stream()
+        spaces = [_workspace(self.kernel, mem, self.device, stream, size, zeroed)
+                  for size, zeroed in self.workspaces]
+        km, kn, k, lda, ldb, ldc, batch, strides = self.args
+        self.loaded.run(km, kn, k, first.data_ptr(), lda, second.data_ptr(), ldb,
+                        result.data_ptr(), ldc, [mem.address(w) for w in spaces], stream, batch,
+                        strides, scales.addresses(self.sources, mem) if self.sources else [])
+        return result
 
 
 def _staging(m, n, k, dtype, c_dtype, matrices, orders):

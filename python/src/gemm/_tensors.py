@@ -122,6 +122,8 @@ class Memory:
 
     def __init__(self, framework, device):
         self.device = device
+        self.device_name = f"cuda:{device}"
+        self._types = {}
         torch = sys.modules.get("torch")
         if framework == "torch" or (framework == "other" and torch is not None):
             self.kind = "torch"
@@ -159,6 +161,12 @@ class Memory:
 
     def _dtype(self, dtype):
         """The framework's element type for `dtype`."""
+        found = self._types.get(dtype)
+        if found is None:
+            found = self._types[dtype] = self._find_dtype(dtype)
+        return found
+
+    def _find_dtype(self, dtype):
         if self.kind == "torch":
             t = self.torch
             found = {"bf16": t.bfloat16, "f16": t.float16, "f32": t.float32, "s32": t.int32,
@@ -180,7 +188,7 @@ class Memory:
         if self.kind == "torch":
             t = self.torch
             make = t.zeros if zeroed else t.empty
-            return make(count, dtype=t.uint8, device=f"cuda:{self.device}")
+            return make(count, dtype=t.uint8, device=self.device_name)
         with self.cupy.cuda.Device(self.device):
             make = self.cupy.zeros if zeroed else self.cupy.empty
             return make(count, dtype=self.cupy.uint8)
@@ -201,6 +209,14 @@ class Memory:
         """A 2-D buffer as a 3-D view of one entry."""
         return buffer[None]
 
+    def empty_nd(self, shape, dtype):
+        """A packed row-major buffer of `shape` (a tuple) and `dtype`."""
+        self._need_allocator()
+        if self.kind == "torch":
+            return self.torch.empty(shape, dtype=self._dtype(dtype), device=self.device_name)
+        with self.cupy.cuda.Device(self.device):
+            return self.cupy.empty(shape, dtype=self._dtype(dtype))
+
     def empty3(self, batch, rows, cols, dtype, ld=None):
         """batch x rows x cols of `dtype`, packed entries of rows `ld`
         elements apart (a view into a wider buffer when ld > cols)."""
@@ -208,7 +224,7 @@ class Memory:
         ld = ld or cols
         if self.kind == "torch":
             buffer = self.torch.empty((batch, rows, ld), dtype=self._dtype(dtype),
-                                      device=f"cuda:{self.device}")
+                                      device=self.device_name)
         else:
             with self.cupy.cuda.Device(self.device):
                 buffer = self.cupy.empty((batch, rows, ld), dtype=self._dtype(dtype))
