@@ -10,7 +10,9 @@ copied so). The kernel for a shape and its layouts
 comes from the C++ dispatcher (the one gemm-runner --library uses), from the
 kernel library shipped in the package when it has it, else compiled on first
 use (gemm._jit). Warm calls look the kernel up in a dictionary and launch: no
-compiling, no file I/O, no device synchronisation.
+compiling, no file I/O, no device synchronisation; a PyTorch call of the
+signature of an earlier one that copied nothing repeats its launch
+(_signature, _Launch).
 
 Kernels that read a matrix through TMA need its rows and address 16-byte
 aligned; a matrix that is not (or whose rows are worth realigning) is copied
@@ -362,14 +364,19 @@ def matmul(a, b, out=None, *, out_dtype=None, scale_a=None, scale_b=None, scale_
     A batch takes per-tensor scales only (one scale_a and one scale_b for
     every entry).
     """
+    scales = _Scales(scale_a, scale_b, scale_out, amax, accumulate)
+    # A call like an earlier one repeats its launch, before the custom ops
+    # (_signature declines calls that autograd or torch.compile must see).
+    signature = _signature(config, a, b, out, stream, out_dtype, scales)
+    if signature is not None:
+        launch = _launches.get(signature)
+        if launch is not None:
+            return launch(a, b, out, scales)
     from gemm import _torch_ops
-    plain = (scale_a is None and scale_b is None and scale_out is None and amax is None
-             and accumulate == "promoted")
-    if plain and _torch_ops.is_torch(a, b, out) and stream is None and \
+    if scales.plain() and _torch_ops.is_torch(a, b, out) and stream is None and \
             _torch_ops.is_16bit(a, b):
         return _torch_ops.matmul(a, b, out, out_dtype, config)
-    return matmul_impl(a, b, out, out_dtype, config, stream,
-                       _Scales(scale_a, scale_b, scale_out, amax, accumulate))
+    return matmul_impl(a, b, out, out_dtype, config, stream, scales)
 
 
 def matmul_impl(a, b, out, out_dtype, config, stream, scales=None):
@@ -395,6 +402,11 @@ class _Scales:
         self.accumulate = accumulate
         self.letters = None
         self.views = {}
+
+    def plain(self):
+        """No scales, amax or accumulation option given."""
+        return (self.scale_a is None and self.scale_b is None and self.scale_out is None
+                and self.amax is None and self.accumulate == "promoted")
 
     def any_input(self):
         return self.scale_a is not None or self.scale_b is not None
@@ -527,16 +539,13 @@ class _Scales:
             out.append(view(tensor, source).ptr)
         return out
 
-    def signature(self, tensor_key):
-        """What of the scales a call's choices depend on (tensor_key of
-        each), or None when one is not a tensor tensor_key reads."""
-        keys = [self.accumulate]
-        for tensor in (self.scale_a, self.scale_b, self.scale_out, self.amax):
-            key = None if tensor is None else tensor_key(tensor)
-            if key is False:
-                return None
-            keys.append(key)
-        return tuple(keys)
+    def signature(self):
+        """What of the scales a call's choices depend on (_tensor_keys), or
+        None when one is not a PyTorch tensor."""
+        if self.plain():
+            return ()
+        keys = _tensor_keys((self.scale_a, self.scale_b, self.scale_out, self.amax))
+        return None if keys is None else (self.accumulate,) + keys
 
     @staticmethod
     def _single(tensor, what, device):
@@ -881,27 +890,42 @@ _MAX_LAUNCHES = 4096   # signatures remembered (forgotten all at once past that)
 
 def _signature(kernel, a, b, out, stream, out_dtype, scales):
     """Everything _run decides from, for PyTorch tensors on the current
-    stream (None for other calls): the kernel or configuration asked for,
-    the output type, and of each tensor its shape, strides, type, device and
-    whether its address is a 16-byte multiple (TMA's rule; the direct
-    kernels' is the element size)."""
+    stream (None for other calls, and for calls that autograd or
+    torch.compile must see through the custom ops): the kernel or
+    configuration asked for, the output type, the scales and _tensor_keys of
+    A, B and out."""
+    if stream is not None:
+        return None
+    keys = _tensor_keys((a, b, out), (a, b))
+    key_scales = None if keys is None else scales.signature()
+    if key_scales is None:
+        return None
+    return (kernel, out_dtype, key_scales) + keys
+
+
+def _tensor_keys(tensors, differentiable=()):
+    """Of each of `tensors` (or None) what a call's choices depend on: its
+    shape, strides, type, device and whether its address is a 16-byte
+    multiple (TMA's rule; the direct kernels' is the element size). None
+    when one is not a PyTorch tensor, under torch.compile's tracing (nothing
+    here may touch the tensors then), or when autograd must see the call
+    (one of `differentiable` requires grad)."""
     torch = sys.modules.get("torch")
-    if stream is not None or torch is None:
+    if torch is None or torch.compiler.is_compiling():
         return None
     tensor_types = (torch.Tensor, torch.nn.Parameter)
-
-    def tensor_key(t):
+    keys = []
+    for t in tensors:
+        if t is None:
+            keys.append(None)
+            continue
         if type(t) not in tensor_types:
-            return False
-        return (t.shape, t.stride(), t.dtype, t.get_device(), t.data_ptr() & 15)
-
-    keys = [kernel, out_dtype, scales.signature(tensor_key)]
-    for t in (a, b, out):
-        key = None if t is None else tensor_key(t)
-        if key is False:
             return None
-        keys.append(key)
-    return None if keys[2] is None else tuple(keys)
+        keys.append((t.shape, t.stride(), t.dtype, t.get_device(), t.data_ptr() & 15))
+    if differentiable and torch.is_grad_enabled() and any(t.requires_grad
+                                                          for t in differentiable):
+        return None
+    return tuple(keys)
 
 
 class _Output:
@@ -937,12 +961,12 @@ class _Launch:
         result = self.output.allocate() if out is None else out
         first, second = (b, a) if self.transposed else (a, b)
         stream = mem.stream()
-        spaces = [_workspace(self.kernel, mem, self.device, stream, size, zeroed)
-                  for size, zeroed in self.workspaces]
+        spaces = [mem.address(_workspace(self.kernel, mem, self.device, stream, size, zeroed))
+                  for size, zeroed in self.workspaces] if self.workspaces else []
         km, kn, k, lda, ldb, ldc, batch, strides = self.args
         self.loaded.run(km, kn, k, first.data_ptr(), lda, second.data_ptr(), ldb,
-                        result.data_ptr(), ldc, [mem.address(w) for w in spaces], stream, batch,
-                        strides, scales.addresses(self.sources, mem) if self.sources else [])
+                        result.data_ptr(), ldc, spaces, stream, batch, strides,
+                        scales.addresses(self.sources, mem) if self.sources else [])
         return result
 
 

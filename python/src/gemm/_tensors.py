@@ -128,6 +128,7 @@ class Memory:
         if framework == "torch" or (framework == "other" and torch is not None):
             self.kind = "torch"
             self.torch = torch
+            self.torch_device = torch.device("cuda", device)
         elif framework == "cupy" or "cupy" in sys.modules:
             import cupy
             self.kind = "cupy"
@@ -213,7 +214,7 @@ class Memory:
         """A packed row-major buffer of `shape` (a tuple) and `dtype`."""
         self._need_allocator()
         if self.kind == "torch":
-            return self.torch.empty(shape, dtype=self._dtype(dtype), device=self.device_name)
+            return self.torch.empty(shape, dtype=self._dtype(dtype), device=self.torch_device)
         with self.cupy.cuda.Device(self.device):
             return self.cupy.empty(shape, dtype=self._dtype(dtype))
 
