@@ -261,6 +261,36 @@ def test_explicit_config_and_moe_shape():
 
 @pytest.mark.gpu
 @pytest.mark.torch
+def test_warm_calls_repeat_the_launch_with_the_offsets_they_are_given(monkeypatch):
+    # A call with the tensors' shapes, strides, types and alignment of an
+    # earlier one repeats its launch (gemm._grouped._launches) without the
+    # checks; the prep kernel reads each call's offsets, so other group sizes
+    # of the same total are computed as they are.
+    torch = _torch()
+    gemm._grouped._launches.clear()
+    whole = []
+    check = gemm._grouped._check_tensors
+    monkeypatch.setattr(gemm._grouped, "_check_tensors",
+                        lambda *args: whole.append(args) or check(*args))
+    a, b, _ = _problem([600, 0, 0, 0], 256, 128, "bf16")
+    out = torch.empty(600, 256, device="cuda", dtype=torch.bfloat16)
+    for seed, sizes in enumerate(([150, 150, 150, 150], [0, 599, 1, 0], [600, 0, 0, 0])):
+        offs = torch.tensor(np.cumsum(sizes), device="cuda", dtype=torch.int32)
+        a.normal_(generator=torch.Generator(device="cuda").manual_seed(seed))
+        _assert_matches(gemm.grouped_matmul(a, b, offs), a, b, sizes, TOLERANCE["bf16"])
+        _assert_matches(gemm.grouped_mm(a, b.transpose(1, 2), offs), a, b, sizes,
+                        TOLERANCE["bf16"])
+        assert gemm.grouped_matmul(a, b, offs, out=out) is out
+        _assert_matches(out, a, b, sizes, TOLERANCE["bf16"])
+    assert len(whole) == 3 == len(gemm._grouped._launches)
+    # check=True goes the whole way every call.
+    gemm.grouped_matmul(a, b, offs, check=True)
+    gemm.grouped_matmul(a, b, offs, check=True)
+    assert len(whole) == 5
+
+
+@pytest.mark.gpu
+@pytest.mark.torch
 def test_bad_offsets_are_caught_on_the_device():
     torch = _torch()
     a, b, _ = _problem([64, 64, 64], 128, 128, "bf16")

@@ -30,13 +30,17 @@ def grouped_mm(a, b, offs, out=None, *, out_dtype=None, config=None, stream=None
     exchanged (a view, no copy: a row-major [G, K, N] B is the N-major B of
     the kernels, and the transposed view of a [G, N, K] one the K-major
     B)."""
+    signature = _signature("mm", a, b, offs, out, out_dtype, config, stream, check)
+    launch = _launches.get(signature) if signature is not None else None
+    if launch is not None:
+        return launch(a, b, offs, out)
     vb = view(b, "b")
     if len(vb.shape) == 3:
         vb = TensorView(vb.obj, vb.framework, vb.ptr, (vb.shape[0], vb.shape[2], vb.shape[1]),
                         (vb.strides[0], vb.strides[2], vb.strides[1]), vb.dtype, vb.is_cuda,
                         vb.device, vb.device_text)
     return _grouped(view(a, "a"), vb, view(offs, "offs"), out, out_dtype, config, stream,
-                    check)
+                    check, signature)
 
 
 def grouped_matmul(a, b, offs, out=None, *, out_dtype=None, config=None, stream=None,
@@ -63,12 +67,51 @@ def grouped_matmul(a, b, offs, out=None, *, out_dtype=None, config=None, stream=
     dispatcher's choice (compiled as a grouped kernel). stream: a CUDA
     stream handle for non-PyTorch, non-CuPy tensors.
     """
+    signature = _signature("matmul", a, b, offs, out, out_dtype, config, stream, check)
+    launch = _launches.get(signature) if signature is not None else None
+    if launch is not None:
+        return launch(a, b, offs, out)
     return _grouped(view(a, "a"), view(b, "b"), view(offs, "offs"), out, out_dtype, config,
-                    stream, check)
+                    stream, check, signature)
 
 
-def _grouped(va, vb, vo, out, out_dtype, config, stream, check):
-    """grouped_matmul on the views of A, B [G, N, K] and offs."""
+_launches = {}  # a call's _signature -> the _Launch its calls repeat
+
+
+def _signature(form, a, b, offs, out, out_dtype, config, stream, check):
+    """Everything _grouped decides from, for PyTorch tensors on the current
+    stream without check (None otherwise): the form (grouped_mm's B is
+    [G, K, N]), the options and _api._tensor_keys of the tensors."""
+    if stream is not None or check:
+        return None
+    keys = _api._tensor_keys((a, b, offs, out))
+    return None if keys is None else (form, out_dtype, config) + keys
+
+
+class _Launch:
+    """A grouped call to repeat for calls of the same signature: the
+    kernel, the problem and leading dimensions, the group table's size and
+    the output to allocate (None: out)."""
+    __slots__ = ("loaded", "mem", "args", "table_bytes", "output")
+
+    def __init__(self, loaded, mem, args, table_bytes, output):
+        self.loaded, self.mem, self.args = loaded, mem, args
+        self.table_bytes, self.output = table_bytes, output
+
+    def __call__(self, a, b, offs, out):
+        mem = self.mem
+        result = out if out is not None else mem.empty_nd(*self.output)
+        table = mem.bytes(self.table_bytes, False)
+        rows, n, k, groups, lda, ldb, b_stride, ldc, offsets64 = self.args
+        self.loaded.run_grouped(rows, n, k, groups, a.data_ptr(), lda, b.data_ptr(), ldb,
+                                b_stride, result.data_ptr(), ldc, offs.data_ptr(), offsets64,
+                                True, mem.address(table), self.table_bytes, mem.stream())
+        return result
+
+
+def _grouped(va, vb, vo, out, out_dtype, config, stream, check, signature=None):
+    """grouped_matmul on the views of A, B [G, N, K] and offs; a call of a
+    `signature` is remembered to be repeated."""
     _check_tensors(va, vb, vo)
     rows, k = va.shape
     groups, n = vb.shape[0], vb.shape[1]
@@ -120,7 +163,7 @@ def _grouped(va, vb, vo, out, out_dtype, config, stream, check):
             raise _core.UsageError(
                 f"out has strides {list(vc.strides)}: grouped kernels write C as [sum of M_g, "
                 "N] rows (N contiguous)")
-    result = out if out is not None else mem.empty(rows, n, c_dtype)
+    result = out if out is not None else mem.empty_nd((rows, n), c_dtype)
     if rows == 0 or n == 0:
         if check:
             _check_on_host(mem, vo, groups, rows)
@@ -157,6 +200,12 @@ def _grouped(va, vb, vo, out, out_dtype, config, stream, check):
         header = mem.read_words(table, 2)
         if header[1]:
             _raise_bad_offsets(vo.obj, header[1] - 1, rows)
+    elif signature is not None:
+        if len(_launches) >= _api._MAX_LAUNCHES:
+            _launches.clear()
+        _launches[signature] = _Launch(
+            loaded, mem, (rows, n, k, groups, lda, ldb, b_stride, ldc, vo.dtype == "s64"),
+            table_bytes, None if out is not None else ((rows, n), c_dtype))
     return result
 
 
