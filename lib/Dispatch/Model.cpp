@@ -294,8 +294,8 @@ Estimate directEstimate(const HardwareParams &p, const KernelConfig &config,
   const uint64_t kBlocks = ceilDiv(k, config.tileK);
   Estimate e;
   e.tiles = ceilDiv(m, config.tileM) * ceilDiv(n, config.tileN);
-  const uint64_t resident =
-      directResidentCtas(config.tileM, config.tileN, config.tileK);
+  const uint64_t resident = directResidentCtas(
+      config.tileM, config.tileN, config.tileK, static_cast<uint32_t>(out));
   const uint64_t sms = std::max<uint32_t>(target.smCount, 1);
   const uint64_t perSm = ceilDiv(e.tiles, sms);
   const uint64_t rounds = ceilDiv(perSm, resident);

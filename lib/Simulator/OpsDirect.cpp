@@ -153,6 +153,19 @@ Step accumStoreDirect(Exec &e) {
   unsigned bytes = codec->bytes();
   uint64_t inGroup = e.t.tid % 128;
   int64_t warp = inGroup / 32, lane = inGroup % 32;
+  // Staged: the warp's rows of the buffer are its own (only this op uses
+  // the buffer, each warp its 16 rows, a warp barrier between its writes and
+  // reads), so C ends up as unstaged; what can go wrong is a CTA with more
+  // warps than the buffer has rows for.
+  if (Value staging = op.getStaging()) {
+    auto buffer = cast<SmemBufferType>(staging.getType());
+    if (16 * (e.t.tid / 32 + 1) > static_cast<uint64_t>(buffer.getRows()))
+      return e.fail(Violation::Kind::Rule,
+                    "warp " + std::to_string(e.t.tid / 32) +
+                        " stages rows past the " +
+                        std::to_string(buffer.getRows()) +
+                        " of the direct store's staging buffer");
+  }
   int64_t perAtom = type.getValuesPerAtom();
   Access access = e.m.threadAccess(e.t, e.op);
   for (int64_t atom = 0; atom < type.getAtoms(); ++atom)

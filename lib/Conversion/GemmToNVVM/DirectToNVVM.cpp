@@ -185,6 +185,8 @@ struct AccumStoreDirectLowering
   LogicalResult
   matchAndRewrite(AccumStoreDirectOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
+    if (op.getStaging())
+      return lowerStaged(op, adaptor, rewriter);
     IndexBuilder ib{rewriter, op.getLoc()};
     Location loc = op.getLoc();
     AccumulatorType accType = op.getAccumulator().getType();
@@ -245,6 +247,117 @@ struct AccumStoreDirectLowering
           LLVM::StoreOp::create(rewriter, loc, value, address, elementBytes);
         }
       }
+    }
+    rewriter.eraseOp(op);
+    return success();
+  }
+
+private:
+  /// `staged`: the warp's 16 rows rounded into rows 16 w' (w' = tid / 32)
+  /// of the buffer (value v at row l / 4 + 8 ((v / 2) mod 2), column 8 (v /
+  /// 4) + 2 (l mod 4) + v mod 2), a warp barrier, then stores of C's rows
+  /// row + 16 (w' mod 4) + r with the lanes along C's contiguous dimension:
+  /// row r, columns 32 p + l of a row-major C; column 2 q + l / 16, rows l
+  /// mod 16 of a column-major one.
+  LogicalResult lowerStaged(AccumStoreDirectOp op, OpAdaptor adaptor,
+                            ConversionPatternRewriter &rewriter) const {
+    IndexBuilder ib{rewriter, op.getLoc()};
+    Location loc = op.getLoc();
+    AccumulatorType accType = op.getAccumulator().getType();
+    auto bufferType = cast<SmemBufferType>(op.getStaging().getType());
+    Type outType = op.getElementType();
+    int64_t elementBytes = getElementBytes(outType);
+    int64_t rowBytes = bufferType.getCols() * elementBytes;
+    int64_t tileCols = accType.getCols();
+
+    Value tid = NVVM::ThreadIdXOp::create(rewriter, loc, ib.i32());
+    Value ctaWarp = LLVM::UDivOp::create(rewriter, loc, tid, ib.c32(32));
+    Value lane = LLVM::URemOp::create(rewriter, loc, tid, ib.c32(32));
+    Value warpRows =
+        getSlotAddress(rewriter, loc, adaptor.getStaging(), bufferType,
+                       ib.c32(0), ib.mul(ctaWarp, ib.c32(16)));
+    auto smemAt = [&](Value byteOffset) {
+      return LLVM::GEPOp::create(rewriter, loc, warpRows.getType(),
+                                 rewriter.getI8Type(), warpRows,
+                                 ValueRange{byteOffset});
+    };
+    // Phase 1: the accumulator, rounded (or through the epilogue region).
+    Value laneRow = LLVM::UDivOp::create(rewriter, loc, lane, ib.c32(4));
+    Value laneCol =
+        ib.mul(LLVM::URemOp::create(rewriter, loc, lane, ib.c32(4)), ib.c32(2));
+    Value laneBytes = ib.add(ib.mul(laneRow, ib.c32(rowBytes)),
+                             ib.mul(laneCol, ib.c32(elementBytes)));
+    Value acc = adaptor.getAccumulator();
+    for (int64_t v = 0; v < accType.getValuesPerAtom(); ++v) {
+      int64_t r = 8 * ((v / 2) % 2), c = 8 * (v / 4) + v % 2;
+      Value value = LLVM::ExtractValueOp::create(rewriter, loc, acc,
+                                                 ArrayRef<int64_t>{0, v});
+      value = applyEpilogue(rewriter, loc, op.getEpilogue(), outType, value);
+      LLVM::StoreOp::create(
+          rewriter, loc, value,
+          smemAt(ib.add(laneBytes, ib.c32(r * rowBytes + c * elementBytes))),
+          elementBytes);
+    }
+    NVVM::SyncWarpOp::create(rewriter, loc, ib.c32(-1));
+    // Phase 2: the warp's rows of C (16 w, w its warp in the warpgroup:
+    // `row` is the warpgroup's first), lanes along the contiguous dimension.
+    Value groupWarp = LLVM::URemOp::create(rewriter, loc, ctaWarp, ib.c32(4));
+    Value firstRow = ib.add(adaptor.getRow(), ib.mul(groupWarp, ib.c32(16)));
+    Value firstCol = adaptor.getCol();
+    Value rowStride = adaptor.getRowStride(),
+          colStride = adaptor.getColStride();
+    Value rows = adaptor.getRows(), cols = adaptor.getCols();
+    Value base = adaptor.getBase();
+    // The elements (r, c) of the warp's 16 x tileCols block the lane
+    // stores, and whether c is inside the tile (lanes past a tile narrower
+    // than the warp read column 0 and store nothing).
+    SmallVector<std::tuple<Value, Value, Value>> elements;
+    if (op.getColumns()) {
+      Value laneInColumn =
+          LLVM::URemOp::create(rewriter, loc, lane, ib.c32(16));
+      Value column = LLVM::UDivOp::create(rewriter, loc, lane, ib.c32(16));
+      for (int64_t q = 0; q < tileCols / 2; ++q)
+        elements.emplace_back(laneInColumn, ib.add(column, ib.c32(2 * q)),
+                              Value());
+    } else {
+      for (int64_t r = 0; r < 16; ++r)
+        for (int64_t p = 0; 32 * p < tileCols; ++p) {
+          Value col = ib.add(lane, ib.c32(32 * p));
+          if (32 * (p + 1) <= tileCols) {
+            elements.emplace_back(ib.c32(r), col, Value());
+            continue;
+          }
+          Value inTile = ib.below(col, ib.c32(tileCols));
+          elements.emplace_back(
+              ib.c32(r),
+              LLVM::SelectOp::create(rewriter, loc, inTile, col, ib.c32(0)),
+              inTile);
+        }
+    }
+    // Every shared-memory read first (in the buffer whatever the bounds, so
+    // unguarded: they issue back to back), then the guarded global stores.
+    SmallVector<Value> values;
+    for (auto [r, c, inTile] : elements)
+      values.push_back(
+          LLVM::LoadOp::create(rewriter, loc, outType,
+                               smemAt(ib.add(ib.mul(r, ib.c32(rowBytes)),
+                                             ib.mul(c, ib.c32(elementBytes)))),
+                               elementBytes));
+    for (auto [element, value] : llvm::zip(elements, values)) {
+      auto [r, c, inTile] = element;
+      Value row = ib.add(firstRow, r), col = ib.add(firstCol, c);
+      Value inside = ib.both(ib.below(row, rows), ib.below(col, cols));
+      if (inTile)
+        inside = ib.both(inside, inTile);
+      auto guarded = scf::IfOp::create(rewriter, loc, inside,
+                                       /*withElseRegion=*/false);
+      OpBuilder::InsertionGuard guard(rewriter);
+      rewriter.setInsertionPoint(guarded.thenBlock()->getTerminator());
+      Value offset = ib.add(ib.mul(ib.wide(row), rowStride),
+                            ib.mul(ib.wide(col), colStride));
+      Value address = LLVM::GEPOp::create(rewriter, loc, base.getType(),
+                                          outType, base, ValueRange{offset});
+      LLVM::StoreOp::create(rewriter, loc, value, address, elementBytes);
     }
     rewriter.eraseOp(op);
     return success();

@@ -150,4 +150,61 @@ gpu.module @kernels {
     }
     gpu.return
   }
+
+  // staged: each warp (w' = tid / 32) rounds its 16 rows into rows 16 w' of
+  // the buffer (value v of lane l at row l / 4 + 8 ((v / 2) mod 2), column
+  // 2 (l mod 4) + v mod 2 + 8 (v / 4); rows of 16 bf16 = 32 bytes), waits
+  // for its lanes, reads its 16 rows back with lane l at column l (lanes
+  // past the tile's 8 columns read column 0), every read before the first
+  // store, then stores them, each under both bounds and inside the tile:
+  // 16 stores of consecutive elements.
+  // CHECK-LABEL: gpu.func @accum_staged
+  // CHECK: %[[TID:.*]] = nvvm.read.ptx.sreg.tid.x : i32
+  // CHECK: %[[WARP:.*]] = llvm.udiv %[[TID]], %{{.*}} : i32
+  // CHECK: %[[LANE:.*]] = llvm.urem %[[TID]], %{{.*}} : i32
+  // CHECK: llvm.store %{{.*}}, %{{.*}} {alignment = 2 : i64} : bf16, !llvm.ptr<3>
+  // CHECK: nvvm.bar.warp.sync
+  // C's rows: `row` (the warpgroup's first) + 16 (w' mod 4).
+  // CHECK: %[[GW:.*]] = llvm.urem %[[WARP]], %{{.*}} : i32
+  // CHECK: %[[GROWS:.*]] = llvm.mul %[[GW]], %{{.*}} : i32
+  // CHECK: llvm.add %{{.*}}, %[[GROWS]] : i32
+  // CHECK: %[[INTILE:.*]] = llvm.icmp "ult" %[[COL:.*]], %{{.*}} : i32
+  // CHECK: llvm.select %[[INTILE]], %[[COL]], %{{.*}} : i1, i32
+  // CHECK: %[[S:.*]] = llvm.load %{{.*}} {alignment = 2 : i64} : !llvm.ptr<3> -> bf16
+  // CHECK-NOT: llvm.store
+  // CHECK: llvm.load %{{.*}} : !llvm.ptr<3> -> bf16
+  // CHECK: llvm.and %{{.*}}, %[[INTILE]] : i1
+  // CHECK: scf.if
+  // CHECK: llvm.store %[[S]], %{{.*}} {alignment = 2 : i64} : bf16, !llvm.ptr<1>
+  // COUNT-LABEL: gpu.func @accum_staged
+  // COUNT-COUNT-4: llvm.store %{{.*}} : bf16, !llvm.ptr<3>
+  // COUNT: nvvm.bar.warp.sync
+  // COUNT-COUNT-16: llvm.store %{{.*}} : bf16, !llvm.ptr<1>
+  // COUNT-NOT: llvm.store
+  // COUNT: gpu.return
+  gpu.func @accum_staged(%acc: !gemm.accum<64 x 8 x f32>, %p: !llvm.ptr<1>, %row: i32, %col: i32, %ld: i64, %rows: i32, %cols: i32) {
+    %one = arith.constant 1 : i64
+    %stage = gemm.smem.plan : !gemm.smem<1 x 64 x 16 x bf16, swizzle = 0>
+    gemm.accum.store_direct %acc -> %p[%row, %col] strides(%ld, %one) bounds(%rows, %cols)
+        staged(%stage : !gemm.smem<1 x 64 x 16 x bf16, swizzle = 0>)
+        : !gemm.accum<64 x 8 x f32>, !llvm.ptr<1> -> bf16
+    gpu.return
+  }
+
+  // staged, columns (a column-major C): lanes walk the 16 rows of a column,
+  // two columns per store, so 8 columns take 4 stores.
+  // COUNT-LABEL: gpu.func @accum_staged_columns
+  // COUNT-COUNT-4: llvm.store %{{.*}} : f32, !llvm.ptr<3>
+  // COUNT: nvvm.bar.warp.sync
+  // COUNT-COUNT-4: llvm.store %{{.*}} : f32, !llvm.ptr<1>
+  // COUNT-NOT: llvm.store
+  // COUNT: gpu.return
+  gpu.func @accum_staged_columns(%acc: !gemm.accum<64 x 8 x f32>, %p: !llvm.ptr<1>, %row: i32, %col: i32, %ld: i64, %rows: i32, %cols: i32) {
+    %one = arith.constant 1 : i64
+    %stage = gemm.smem.plan : !gemm.smem<1 x 64 x 12 x f32, swizzle = 0>
+    gemm.accum.store_direct %acc -> %p[%row, %col] strides(%one, %ld) bounds(%rows, %cols)
+        staged(%stage : !gemm.smem<1 x 64 x 12 x f32, swizzle = 0>) columns
+        : !gemm.accum<64 x 8 x f32>, !llvm.ptr<1> -> f32
+    gpu.return
+  }
 }

@@ -169,3 +169,45 @@ func.func @accum_epilogue(%acc: !gemm.accum<64 x 64 x f32>, %p: !llvm.ptr<1>, %i
   }
   return
 }
+
+// -----
+
+func.func @accum_staged_type(%acc: !gemm.accum<64 x 64 x f32>, %p: !llvm.ptr<1>, %i: i32, %s: i64,
+                             %stage: !gemm.smem<1 x 64 x 72 x f16, swizzle = 0>) {
+  // expected-error @+1 {{'gemm.accum.store_direct' op the staging buffer holds the output ('bf16') row by row: one stage, no swizzle; got '!gemm.smem<1 x 64 x 72 x f16, swizzle = 0>'}}
+  gemm.accum.store_direct %acc -> %p[%i, %i] strides(%s, %s) bounds(%i, %i)
+      staged(%stage : !gemm.smem<1 x 64 x 72 x f16, swizzle = 0>)
+      : !gemm.accum<64 x 64 x f32>, !llvm.ptr<1> -> bf16
+  return
+}
+
+// -----
+
+func.func @accum_staged_columns(%acc: !gemm.accum<64 x 64 x f32>, %p: !llvm.ptr<1>, %i: i32, %s: i64,
+                                %stage: !gemm.smem<1 x 64 x 32 x bf16, swizzle = 0>) {
+  // expected-error @+1 {{'gemm.accum.store_direct' op the staging buffer needs 16 rows per warp of the CTA and at least the accumulator's 64 columns; got '!gemm.smem<1 x 64 x 32 x bf16, swizzle = 0>'}}
+  gemm.accum.store_direct %acc -> %p[%i, %i] strides(%s, %s) bounds(%i, %i)
+      staged(%stage : !gemm.smem<1 x 64 x 32 x bf16, swizzle = 0>)
+      : !gemm.accum<64 x 64 x f32>, !llvm.ptr<1> -> bf16
+  return
+}
+
+// -----
+
+func.func @accum_staged_atoms(%acc: !gemm.accum<128 x 64 x f32>, %p: !llvm.ptr<1>, %i: i32, %s: i64,
+                              %stage: !gemm.smem<1 x 128 x 72 x bf16, swizzle = 0>) {
+  // expected-error @+1 {{'gemm.accum.store_direct' op staged stores take one warpgroup's 64-row accumulator (each warp stages its 16 rows), got '!gemm.accum<128 x 64 x f32>'}}
+  gemm.accum.store_direct %acc -> %p[%i, %i] strides(%s, %s) bounds(%i, %i)
+      staged(%stage : !gemm.smem<1 x 128 x 72 x bf16, swizzle = 0>)
+      : !gemm.accum<128 x 64 x f32>, !llvm.ptr<1> -> bf16
+  return
+}
+
+// -----
+
+func.func @accum_columns_unstaged(%acc: !gemm.accum<64 x 64 x f32>, %p: !llvm.ptr<1>, %i: i32, %s: i64) {
+  // expected-error @+1 {{'gemm.accum.store_direct' op `columns` says which way a staged store runs; this store is not staged}}
+  gemm.accum.store_direct %acc -> %p[%i, %i] strides(%s, %s) bounds(%i, %i) columns
+      : !gemm.accum<64 x 64 x f32>, !llvm.ptr<1> -> bf16
+  return
+}

@@ -18,9 +18,9 @@ gemm.matmul @direct_f32 a(f16, row) b(f16, col) c(f32, row) acc(f32)
 func.func @direct_ops(%a: !llvm.ptr<1>, %c: !llvm.ptr<1>, %row: i32, %col: i32,
                       %ld: i64, %rows: i32, %cols: i32, %slot: i32) {
   %one = arith.constant 1 : i64
-  // CHECK: %[[RING:.*]]:2 = gemm.smem.plan
-  %ringA, %ringB = gemm.smem.plan : !gemm.smem<2 x 64 x 64 x bf16, swizzle = 128>,
-      !gemm.smem<2 x 32 x 64 x bf16, swizzle = 128>
+  // CHECK: %[[RING:.*]]:3 = gemm.smem.plan
+  %ringA, %ringB, %stage = gemm.smem.plan : !gemm.smem<2 x 64 x 64 x bf16, swizzle = 128>,
+      !gemm.smem<2 x 32 x 64 x bf16, swizzle = 128>, !gemm.smem<1 x 64 x 40 x bf16, swizzle = 0>
   // CHECK: %[[FA:.*]] = gemm.direct.load %{{.*}}[%{{.*}}, %{{.*}}] strides(%{{.*}}, %{{.*}}) bounds(%{{.*}}, %{{.*}}) tile(64 x 64) threads(128) : !llvm.ptr<1> -> !gemm.fragment<32 x bf16>
   %fa = gemm.direct.load %a[%row, %col] strides(%ld, %one) bounds(%rows, %cols)
       tile(64 x 64) threads(128) : !llvm.ptr<1> -> !gemm.fragment<32 x bf16>
@@ -37,6 +37,10 @@ func.func @direct_ops(%a: !llvm.ptr<1>, %c: !llvm.ptr<1>, %row: i32, %col: i32,
   %acc = gemm.accum.zero : !gemm.accum<64 x 32 x f32>
   // CHECK: gemm.accum.store_direct %{{.*}} -> %{{.*}}[%{{.*}}, %{{.*}}] strides(%{{.*}}, %{{.*}}) bounds(%{{.*}}, %{{.*}}) : <64 x 32 x f32>, !llvm.ptr<1> -> bf16
   gemm.accum.store_direct %acc -> %c[%row, %col] strides(%ld, %one) bounds(%rows, %cols)
+      : !gemm.accum<64 x 32 x f32>, !llvm.ptr<1> -> bf16
+  // CHECK: gemm.accum.store_direct %{{.*}} -> %{{.*}}[%{{.*}}, %{{.*}}] strides(%{{.*}}, %{{.*}}) bounds(%{{.*}}, %{{.*}}) staged(%[[RING]]#2 : !gemm.smem<1 x 64 x 40 x bf16, swizzle = 0>) columns : <64 x 32 x f32>, !llvm.ptr<1> -> bf16
+  gemm.accum.store_direct %acc -> %c[%row, %col] strides(%one, %ld) bounds(%rows, %cols)
+      staged(%stage : !gemm.smem<1 x 64 x 40 x bf16, swizzle = 0>) columns
       : !gemm.accum<64 x 32 x f32>, !llvm.ptr<1> -> bf16
   // CHECK: gemm.accum.store_direct %{{.*}} : <64 x 32 x f32>, !llvm.ptr<1> -> f32 {
   // CHECK: ^bb0(%[[V:.*]]: f32):

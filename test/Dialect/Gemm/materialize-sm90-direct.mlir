@@ -5,16 +5,17 @@
 // C written with gemm.accum.store_direct) and its launch contract: pointers
 // and leading dimensions, a grid of tiles, element-size alignment.
 
-// 64x64: one warpgroup, 2 x (64 + 64) rows of 128 bytes = 32 KiB, three
-// CTAs per SM (gemm::dispatch::directResidentCtas).
+// 64x64: one warpgroup, 2 x (64 + 64) rows of 128 bytes = 32 KiB, and C's
+// staging rows (64 rows of 64 bf16 + 16 bytes = 9 KiB), three CTAs per SM
+// (gemm::dispatch::directResidentCtas).
 // CHECK: module attributes {gemm.bundles = {d64 = "{\22format\22:\22gemm-kernel-bundle\22,\22version\22:1,\22name\22:\22d64\22,\22kernel\22:\22d64\22,\22arch\22:\22sm_90a\22,\22ptx\22:\22d64.ptx\22,
-// CHECK-SAME: \22block\22:[128,1,1],\22cluster\22:[1,1,1],\22grid\22:{\22policy\22:\22tiles\22},\22dynamic_smem_bytes\22:32768,\22tile\22:[64,64,64]
+// CHECK-SAME: \22block\22:[128,1,1],\22cluster\22:[1,1,1],\22grid\22:{\22policy\22:\22tiles\22},\22dynamic_smem_bytes\22:41984,\22tile\22:[64,64,64]
 // CHECK-SAME: \22params\22:[{\22kind\22:\22pointer\22,\22tensor\22:\22a\22},{\22kind\22:\22pointer\22,\22tensor\22:\22b\22},{\22kind\22:\22pointer\22,\22tensor\22:\22c\22},{\22kind\22:\22problem_size\22,\22dim\22:\22m\22},{\22kind\22:\22problem_size\22,\22dim\22:\22n\22},{\22kind\22:\22problem_size\22,\22dim\22:\22k\22},{\22kind\22:\22leading_dim\22,\22tensor\22:\22a\22},{\22kind\22:\22leading_dim\22,\22tensor\22:\22b\22},{\22kind\22:\22leading_dim\22,\22tensor\22:\22c\22}]
 // CHECK-SAME: \22constraints\22:{\22leading_dim_alignment_bytes\22:2,
 // CHECK-LABEL: gpu.module @d64 [#nvvm.target<O = 3, chip = "sm_90a">]
 // CHECK-NEXT: gpu.func @d64(%[[A:[a-z0-9]+]]: !llvm.ptr<1>, %[[B:[a-z0-9]+]]: !llvm.ptr<1>, %[[C:[a-z0-9]+]]: !llvm.ptr<1>, %[[M:[a-z0-9]+]]: i32, %[[N:[a-z0-9]+]]: i32, %[[K:[a-z0-9]+]]: i32, %[[LDA:[a-z0-9]+]]: i64, %[[LDB:[a-z0-9]+]]: i64, %[[LDC:[a-z0-9]+]]: i64) kernel
 // CHECK-SAME: attributes {gemm.arch = "sm_90a", nvvm.maxntid = array<i32: 128, 1, 1>, nvvm.minctasm = 3 : i32}
-// CHECK-NEXT: %[[RING:.*]]:2 = gemm.smem.plan : !gemm.smem<2 x 64 x 64 x bf16, swizzle = 128>, !gemm.smem<2 x 64 x 64 x bf16, swizzle = 128>{{$}}
+// CHECK-NEXT: %[[RING:.*]]:3 = gemm.smem.plan : !gemm.smem<2 x 64 x 64 x bf16, swizzle = 128>, !gemm.smem<2 x 64 x 64 x bf16, swizzle = 128>, !gemm.smem<1 x 64 x 72 x bf16, swizzle = 0>{{$}}
 // CHECK: %[[BLOCK:.*]] = arith.index_castui %block_id_x
 // The CTA's tile: block b of the static schedule (raster, swizzle).
 // CHECK: %[[KB:.*]] = arith.ceildivui %[[K]], %{{.*}} : i32
@@ -57,9 +58,9 @@
 // CHECK: gemm.mma.sm90 %[[MIDDLE]],
 // CHECK-NEXT: gemm.wgmma.commit
 // CHECK-NEXT: gemm.wgmma.wait pending(0)
-// The epilogue: the accumulator straight to C.
+// The epilogue: the accumulator to C through the staging rows.
 // CHECK: %[[ROW:.*]] = arith.addi %[[M0]], %{{.*}} : i32
-// CHECK-NEXT: gemm.accum.store_direct %[[ACC]] -> %[[C]][%[[ROW]], %[[N0]]] strides(%[[LDC]], %[[ONE]]) bounds(%[[M]], %[[N]]) : <64 x 64 x f32>, !llvm.ptr<1> -> bf16
+// CHECK-NEXT: gemm.accum.store_direct %[[ACC]] -> %[[C]][%[[ROW]], %[[N0]]] strides(%[[LDC]], %[[ONE]]) bounds(%[[M]], %[[N]]) staged(%[[RING]]#2 : !gemm.smem<1 x 64 x 72 x bf16, swizzle = 0>) : <64 x 64 x f32>, !llvm.ptr<1> -> bf16
 // CHECK-NEXT: gpu.return
 gemm.matmul @d64 a(bf16, row) b(bf16, col) c(bf16, row) acc(f32)
     config(#gemm.config<arch = sm_90a, tile = [64, 64, 64], schedule = direct>)
@@ -71,7 +72,7 @@ gemm.matmul @d64 a(bf16, row) b(bf16, col) c(bf16, row) acc(f32)
 // the tile. Its index is broadcast from lane 0 so that ptxas sees the
 // WGMMA descriptors as warp-uniform. One CTA per SM; f32 C makes the
 // alignment 2 bytes still (the inputs' element size).
-// CHECK: \22block\22:[256,1,1],{{.*}}\22dynamic_smem_bytes\22:49152,\22tile\22:[128,64,64],\22types\22:{\22a\22:\22f16\22,\22b\22:\22f16\22,\22c\22:\22f32\22
+// CHECK: \22block\22:[256,1,1],{{.*}}\22dynamic_smem_bytes\22:83968,\22tile\22:[128,64,64],\22types\22:{\22a\22:\22f16\22,\22b\22:\22f16\22,\22c\22:\22f32\22
 // CHECK-SAME: \22leading_dim_alignment_bytes\22:2,
 // CHECK-LABEL: gpu.func @d128x64
 // CHECK-SAME: nvvm.maxntid = array<i32: 256, 1, 1>, nvvm.minctasm = 1 : i32
@@ -109,6 +110,6 @@ gemm.matmul @d128x64 a(f16, row) b(f16, col) c(f32, row) acc(f32)
 // CHECK: %[[ONE:.*]] = arith.constant 1 : i64
 // CHECK: gemm.direct.load %[[A]][%{{.*}}, %{{.*}}] strides(%[[ONE]], %[[LDA]])
 // CHECK-NEXT: gemm.direct.load %[[B]][%{{.*}}, %{{.*}}] strides(%[[ONE]], %[[LDB]])
-// CHECK: gemm.accum.store_direct %{{.*}} -> %[[C]][%{{.*}}, %{{.*}}] strides(%[[ONE]], %[[LDC]])
+// CHECK: gemm.accum.store_direct %{{.*}} -> %[[C]][%{{.*}}, %{{.*}}] strides(%[[ONE]], %[[LDC]]) bounds(%{{.*}}, %{{.*}}) staged(%{{.*}}) columns
 gemm.matmul @d_layouts a(bf16, col) b(bf16, row) c(bf16, col) acc(f32)
     config(#gemm.config<arch = sm_90a, tile = [64, 32, 64], schedule = direct>)

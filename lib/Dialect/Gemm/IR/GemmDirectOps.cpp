@@ -106,6 +106,26 @@ LogicalResult AccumStoreDirectOp::verify() {
   if (!isa<BFloat16Type, Float16Type, Float32Type>(elementType))
     return emitOpError("output element type must be bf16, f16 or f32, got ")
            << elementType;
+  if (Value staging = getStaging()) {
+    auto buffer = cast<SmemBufferType>(staging.getType());
+    AccumulatorType acc = getAccumulator().getType();
+    if (acc.getAtoms() != 1)
+      return emitOpError("staged stores take one warpgroup's 64-row "
+                         "accumulator (each warp stages its 16 rows), got ")
+             << acc;
+    if (buffer.getElementType() != elementType || buffer.getSwizzle() != 0 ||
+        buffer.getStages() != 1)
+      return emitOpError("the staging buffer holds the output (")
+             << elementType << ") row by row: one stage, no swizzle; got "
+             << buffer;
+    if (buffer.getRows() % 16 != 0 || buffer.getCols() < acc.getCols())
+      return emitOpError("the staging buffer needs 16 rows per warp of the "
+                         "CTA and at least the accumulator's ")
+             << acc.getCols() << " columns; got " << buffer;
+  } else if (getColumns()) {
+    return emitOpError("`columns` says which way a staged store runs; "
+                       "this store is not staged");
+  }
   return verifyEpilogueRegion(getOperation(), getEpilogue(),
                               getAccumulator().getType().getElementType(),
                               elementType);

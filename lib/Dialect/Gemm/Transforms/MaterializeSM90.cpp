@@ -872,7 +872,8 @@ Value SM90KernelBuilder::buildGroupedEpilogue(Value acc, Value originM,
   Value one = arith::ConstantIntOp::create(b, loc, 1, 64);
   auto store = AccumStoreDirectOp::create(b, loc, acc, pointerC, first, originN,
                                           leadingDimC, one, rowEnd, sizeN,
-                                          TypeAttr::get(shape.outputType));
+                                          TypeAttr::get(shape.outputType),
+                                          /*staging=*/Value(), UnitAttr());
   if (!matmul.getEpilogue().empty()) {
     IRMapping mapping;
     matmul.getEpilogue().cloneInto(&store.getEpilogue(), mapping);

@@ -5,8 +5,9 @@
 // stride, any base address: no TMA, so nothing is staged), stored into the
 // 128-byte-swizzled K-major shared-memory layout that gemm.mma.sm90 reads,
 // two stages deep so that the next k-block's loads are in flight while the
-// current one's WGMMAs run; C is written straight from the accumulator
-// fragments. docs/SM90.md ("The direct kernel") explains the choices.
+// current one's WGMMAs run; C is written from the accumulator through each
+// warp's staging rows, in stores contiguous along C. docs/SM90.md ("The
+// direct kernel") explains the choices.
 //
 //===----------------------------------------------------------------------===//
 
@@ -96,7 +97,7 @@ private:
   /// their layouts: (ld, 1) where rows are contiguous, (1, ld) where columns
   /// are.
   std::pair<Value, Value> aStrides, bStrides, cStrides;
-  Value ringA, ringB;
+  Value ringA, ringB, staging;
   FragmentType aType, bType;
 };
 
@@ -166,9 +167,16 @@ void DirectKernelBuilder::build(gpu::GPUFuncOp func) {
                                        shape.inputType, 128);
   auto ringBType = SmemBufferType::get(ctx, kDirectStages, shape.bn, shape.bk,
                                        shape.inputType, 128);
-  auto plan = SmemPlanOp::create(b, loc, TypeRange{ringAType, ringBType});
+  // C's staging rows: one per tile row, padded by 16 bytes so that the
+  // fragment writes and the row reads are free of bank conflicts.
+  int64_t outputBytes = getElementBytes(shape.outputType);
+  auto stagingType = SmemBufferType::get(
+      ctx, 1, shape.bm, shape.bn + 16 / outputBytes, shape.outputType, 0);
+  auto plan =
+      SmemPlanOp::create(b, loc, TypeRange{ringAType, ringBType, stagingType});
   ringA = plan.getResult(0);
   ringB = plan.getResult(1);
+  staging = plan.getResult(2);
   aType = FragmentType::get(ctx, shape.aFragment(), shape.inputType);
   bType = FragmentType::get(ctx, shape.bFragment(), shape.inputType);
 
@@ -245,10 +253,12 @@ void DirectKernelBuilder::build(gpu::GPUFuncOp func) {
     }
     scf::YieldOp::create(b, loc, lastStep(kLoop.getResult(0), lastKBlock));
   }
+  // C through the staging rows, so that each warp store is contiguous in C.
   auto epilogue = AccumStoreDirectOp::create(
       b, loc, mainloop.getResult(0), cPtr, add(originM, aRow), originN,
       cStrides.first, cStrides.second, sizeM, sizeN,
-      TypeAttr::get(shape.outputType));
+      TypeAttr::get(shape.outputType), staging,
+      shape.cColumns ? b.getUnitAttr() : UnitAttr());
   if (!matmul.getEpilogue().empty()) {
     IRMapping mapping;
     matmul.getEpilogue().cloneInto(&epilogue.getEpilogue(), mapping);
@@ -321,11 +331,14 @@ mlir::gemm::materializeDirectKernel(MatmulOp matmul) {
   func->setAttr("gemm.arch", b.getStringAttr("sm_90a"));
   // The CTAs per SM the dispatcher's model assumes: a register cap that the
   // kernel fits without spilling (test/PTX/sm90-direct.mlir).
-  func->setAttr("nvvm.minctasm", b.getI32IntegerAttr(static_cast<int32_t>(
-                                     ::gemm::dispatch::directResidentCtas(
-                                         static_cast<uint32_t>(shape->bm),
-                                         static_cast<uint32_t>(shape->bn),
-                                         static_cast<uint32_t>(shape->bk)))));
+  func->setAttr(
+      "nvvm.minctasm",
+      b.getI32IntegerAttr(
+          static_cast<int32_t>(::gemm::dispatch::directResidentCtas(
+              static_cast<uint32_t>(shape->bm),
+              static_cast<uint32_t>(shape->bn),
+              static_cast<uint32_t>(shape->bk),
+              static_cast<uint32_t>(getElementBytes(shape->outputType))))));
   DirectKernelBuilder(b, loc, *shape, matmul).build(func);
   b.setInsertionPointToEnd(&func.getBody().back());
   gpu::ReturnOp::create(b, loc);

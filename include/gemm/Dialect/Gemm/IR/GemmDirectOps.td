@@ -142,21 +142,42 @@ def Gemm_AccumStoreDirectOp : Gemm_Op<"accum.store_direct",
     Lowers to one predicated `st.global` of the element type
     (`st.global.b16` for bf16 and f16, `st.global.f32` for f32) per value.
 
+    With `staged(%buffer)` the values go through shared memory first, so
+    that a warp's global stores are contiguous: each warp of the CTA
+    (w' = tid.x / 32, w = w' mod 4 its warp in the warpgroup) writes its 16
+    rows of the accumulator, rounded, into rows [16 w', 16 w' + 16) of the
+    buffer (`st.shared`), waits for its
+    lanes (`bar.warp.sync`), and stores them with its lanes along C's
+    contiguous dimension: along a row of a row-major C (`col_stride` 1,
+    `columns` false), 32 consecutive elements per store, or along 16
+    consecutive rows of a column-major one (`columns`). One warp store then
+    covers 2 or 3 32-byte sectors of C instead of 8 rows' 8 bytes each,
+    which made the L2 the direct kernel's bottleneck where C dominates (small
+    K). The buffer holds the output type, no swizzle, one stage, at least 16
+    rows per warp of the CTA and the accumulator's columns; its rows are
+    padded by 16 bytes so that both phases are free of bank conflicts. Only
+    this op touches it.
+
     Example:
     ```mlir
     gemm.accum.store_direct %acc -> %c[%m0, %n0] strides(%ldc, %one) bounds(%m, %n)
+        : !gemm.accum<64 x 64 x f32>, !llvm.ptr<1> -> bf16
+    gemm.accum.store_direct %acc -> %c[%m0, %n0] strides(%ldc, %one) bounds(%m, %n)
+        staged(%stage : !gemm.smem<1 x 64 x 72 x bf16, swizzle = 0>)
         : !gemm.accum<64 x 64 x f32>, !llvm.ptr<1> -> bf16
     ```
   }];
   let arguments = (ins Gemm_Accumulator:$accumulator, Gemm_GlobalPointer:$base,
                        I32:$row, I32:$col, I64:$rowStride, I64:$colStride,
-                       I32:$rows, I32:$cols, TypeAttr:$elementType);
+                       I32:$rows, I32:$cols, TypeAttr:$elementType,
+                       Optional<Gemm_SmemBuffer>:$staging, UnitAttr:$columns);
   let regions = (region AnyRegion:$epilogue);
   let assemblyFormat = [{
     $accumulator `->` $base `[` $row `,` $col `]` `strides` `(` $rowStride `,`
-    $colStride `)` `bounds` `(` $rows `,` $cols `)` attr-dict `:`
-    type($accumulator) `,` qualified(type($base)) `->` $elementType
-    ($epilogue^)?
+    $colStride `)` `bounds` `(` $rows `,` $cols `)`
+    (`staged` `(` $staging^ `:` qualified(type($staging)) `)`)? (`columns` $columns^)?
+    attr-dict `:` type($accumulator) `,` qualified(type($base)) `->`
+    $elementType ($epilogue^)?
   }];
   let hasVerifier = 1;
 }
