@@ -1,5 +1,5 @@
 """What calling a kernel through the Python package costs, beside PyTorch's
-own GEMM (cuBLASLt through torch.nn.functional.linear, which computes the
+own GEMM (cuBLASLt through torch.matmul(a, b.T), which computes the
 same C = A @ B^T): per-call host time on back-to-back tiny calls, and GPU
 time per call (CUDA events, the two interleaved in one process, medians of
 rounds) on a few shapes. A benchmark, not a test: it prints a table and
@@ -11,29 +11,16 @@ import argparse
 import json
 import os
 import sys
-import time
 
 import torch
-import torch.nn.functional as F
 
 import gemm
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "lib"))
-from cuda_timing import interleaved_ms  # noqa: E402
+from cuda_timing import host_us, interleaved_ms  # noqa: E402
 
 SHAPES = [(1, 1, 1), (64, 64, 64), (16, 4096, 4096), (128, 8192, 8192), (4096, 4096, 4096),
           (8192, 8192, 8192)]
-
-
-def host_us_per_call(fn, calls=2000):
-    fn()
-    torch.cuda.synchronize()
-    start = time.perf_counter()
-    for _ in range(calls):
-        fn()
-    end = time.perf_counter()
-    torch.cuda.synchronize()
-    return (end - start) / calls * 1e6
 
 
 def gpu_ms(fns, rounds=7, iters=20):
@@ -64,7 +51,7 @@ def main():
         theirs()
         torch.cuda.synchronize()
         err = ((c.double() - c_ref.double()).norm() / c_ref.double().norm().clamp_min(1e-30)).item()
-        host = (host_us_per_call(ours), host_us_per_call(theirs)) if m * n * k <= 1 << 24 \
+        host = (host_us(ours, 2000), host_us(theirs, 2000)) if m * n * k <= 1 << 24 \
             else (None, None)
         warm = gpu_ms([ours, theirs])
         flops = 2.0 * m * n * k

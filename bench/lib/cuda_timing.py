@@ -1,8 +1,9 @@
 """CUDA-event timing shared by the Python benchmark scripts (torch).
 
-    sys.path.insert(0, "<repo>/bench/lib"); from cuda_timing import burst_ms, interleaved_ms
+    sys.path.insert(0, "<repo>/bench/lib"); from cuda_timing import burst_ms, host_us, interleaved_ms
 """
 import statistics
+import time
 
 import torch
 
@@ -33,3 +34,18 @@ def interleaved_ms(fns, rounds, count):
         for i in order:
             times[i].append(burst_ms(fns[i], count))
     return [statistics.median(t) for t in times]
+
+
+def host_us(call, count):
+    """The host's microseconds per call of `count` calls back to back (after
+    one call and a synchronisation; the GPU may still be running when the
+    clock stops, which is the point: only the host's work is timed while
+    the launch queue has room)."""
+    call()
+    torch.cuda.synchronize()
+    start = time.perf_counter()
+    for _ in range(count):
+        call()
+    end = time.perf_counter()
+    torch.cuda.synchronize()
+    return (end - start) / count * 1e6

@@ -6,12 +6,16 @@ microseconds, so the host's share shows). A probe, not a test.
 """
 import argparse
 import cProfile
+import os
 import pstats
-import time
+import sys
 
 import torch
 
 import gemm
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from cuda_timing import host_us  # noqa: E402
 
 
 def main():
@@ -25,14 +29,7 @@ def main():
     calls = {"gemm.grouped_mm": lambda: gemm.grouped_mm(a, b, offs),
              "torch._grouped_mm": lambda: torch._grouped_mm(a, b, offs=offs)}
     for name, call in calls.items():
-        call()
-        torch.cuda.synchronize()
-        begin = time.perf_counter()
-        for _ in range(args.calls):
-            call()
-        elapsed = time.perf_counter() - begin
-        torch.cuda.synchronize()
-        print(f"{name}: {elapsed / args.calls * 1e6:.1f} us of host time per call")
+        print(f"{name}: {host_us(call, args.calls):.1f} us of host time per call")
     profile = cProfile.Profile()
     profile.enable()
     for _ in range(args.calls):

@@ -6,7 +6,8 @@ start, duration and the gap before it. A probe.
 
     python3 bench/probes/host-breakdown.py
 """
-import time
+import os
+import sys
 
 import torch
 
@@ -14,16 +15,8 @@ import gemm
 from gemm import _api
 from gemm._tensors import memory, view
 
-
-def us(fn, calls=500):
-    fn()
-    torch.cuda.synchronize()
-    start = time.perf_counter()
-    for _ in range(calls):
-        fn()
-    end = time.perf_counter()
-    torch.cuda.synchronize()
-    return (end - start) / calls * 1e6
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from cuda_timing import host_us  # noqa: E402
 
 
 def pieces(name, a, b, c_dtype, reference):
@@ -51,7 +44,7 @@ def pieces(name, a, b, c_dtype, reference):
     }
     print(f"## {name}: {m}x{n}x{k}, {kernel.name}")
     for label, fn in rows.items():
-        print(f"  {label:<30} {us(fn):8.2f} us")
+        print(f"  {label:<30} {host_us(fn, 500):8.2f} us")
 
 
 def trace_int8(a, b):
