@@ -457,3 +457,5 @@ def test_bad_output_is_named():
         gemm.matmul(a, b, out_dtype="s8")
     with pytest.raises(gemm.UsageError, match="out is on cpu"):
         gemm.matmul(a, b, out=np.ones((4, 6), np.float16))
+    with pytest.raises(gemm.UsageError, match="config must be a gemm.Config, got list"):
+        gemm.matmul(a, b, config=[128, 256, 64])

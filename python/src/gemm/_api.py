@@ -735,6 +735,8 @@ def _run(kernel, a, b, out, stream, out_dtype, scales=None):
         kernel = compile(kernel, va.dtype, vb.dtype, out_dtype or _default_output(va.dtype, scales),
                          batched=bool(batch and batch > 1), quant=quant)
         out_dtype = kernel.dtypes[2]
+    elif kernel is not None and not isinstance(kernel, Kernel):
+        raise _core.UsageError(f"config must be a gemm.Config, got {type(kernel).__name__}")
     if kernel is not None and kernel.dtypes[:2] != (va.dtype, vb.dtype):
         raise _core.UsageError(
             f"{kernel.name} takes {kernel.dtypes[0]} x {kernel.dtypes[1]} inputs; a and b "
@@ -894,13 +896,20 @@ def _signature(kernel, a, b, out, stream, out_dtype, scales):
     torch.compile must see through the custom ops): the kernel or
     configuration asked for, the output type, the scales and _tensor_keys of
     A, B and out."""
-    if stream is not None:
+    if stream is not None or not _plain_options(kernel, out_dtype):
         return None
     keys = _tensor_keys((a, b, out), (a, b))
     key_scales = None if keys is None else scales.signature()
     if key_scales is None:
         return None
     return (kernel, out_dtype, key_scales) + keys
+
+
+def _plain_options(*options):
+    """Whether each option of a call is None, a string, a Config or a
+    Kernel: what a signature may hold (anything else goes the whole way and
+    is refused there by name)."""
+    return all(o is None or isinstance(o, (str, Config, Kernel)) for o in options)
 
 
 def _tensor_keys(tensors, differentiable=()):

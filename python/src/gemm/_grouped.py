@@ -82,7 +82,7 @@ def _signature(form, a, b, offs, out, out_dtype, config, stream, check):
     """Everything _grouped decides from, for PyTorch tensors on the current
     stream without check (None otherwise): the form (grouped_mm's B is
     [G, K, N]), the options and _api._tensor_keys of the tensors."""
-    if stream is not None or check:
+    if stream is not None or check or not _api._plain_options(out_dtype, config):
         return None
     keys = _api._tensor_keys((a, b, offs, out))
     return None if keys is None else (form, out_dtype, config) + keys
