@@ -5,6 +5,4 @@ PYTHONUNBUFFERED=1 bash bench/python-h200.sh $r > $r/python-h200.out 2>&1; echo 
 grep -E "passed|failed|FAILED" $r/pytest.log | tail -3; grep "sanitizer" $r/python-h200.out; tail -9 $r/python-h200.out
 export PYTHONPATH=/tmp/site GEMM_CACHE_DIR=/tmp/gemm-cache
 timeout 100 python3 bench/probes/host-breakdown.py > $r/breakdown.txt 2>&1; grep -E "^##|gemm.matmul|reference|loaded.run" $r/breakdown.txt | head -12
-timeout 60 python3 bench/probes/grouped-host-profile.py > $r/grouped-host.txt 2>&1; head -2 $r/grouped-host.txt
-timeout 60 python3 bench/probes/lowp-host-profile.py > $r/lowp-host.txt 2>&1; head -2 $r/lowp-host.txt
 tar czf $OUT/r.tgz -C /tmp r
