@@ -765,8 +765,7 @@ def _run(kernel, a, b, out, stream, out_dtype, scales=None):
     mem = memory(va.framework if vc is None else vc.framework, device)
     if m == 0 or n == 0 or k == 0 or batch == 0:
         # Nothing to launch; an empty K sums nothing.
-        result = mem.empty3(*out_shape, c_dtype) if batched else mem.empty(m, n, c_dtype)
-        result = result if out is None else out
+        result = mem.empty_nd(out_shape, c_dtype) if out is None else out
         if k == 0 and m and n and batch != 0:
             mem.fill_zero(result)
         return result
@@ -878,16 +877,22 @@ def _run(kernel, a, b, out, stream, out_dtype, scales=None):
     if target is not None:
         mem.copy(result, target)
     elif signature is not None and not copied:
-        if len(_launches) >= _MAX_LAUNCHES:
-            _launches.clear()
-        _launches[signature] = _Launch(
+        _remember(_launches, signature, _Launch(
             kernel, loaded, mem, device, transposed, (km, kn, k, lda, ldb, ldc, kbatch, strides),
-            plan.workspaces if workspaces else (), sources, output)
+            plan.workspaces if workspaces else (), sources, output))
     return result
 
 
 _launches = {}         # a call's _signature -> the _Launch its warm calls repeat
 _MAX_LAUNCHES = 4096   # signatures remembered (forgotten all at once past that)
+
+
+def _remember(launches, signature, launch):
+    """Keeps `launch` for calls of `signature` in `launches` (this module's,
+    or gemm._grouped's), at most _MAX_LAUNCHES of them."""
+    if len(launches) >= _MAX_LAUNCHES:
+        launches.clear()
+    launches[signature] = launch
 
 
 def _signature(kernel, a, b, out, stream, out_dtype, scales):

@@ -201,11 +201,9 @@ def _grouped(va, vb, vo, out, out_dtype, config, stream, check, signature=None):
         if header[1]:
             _raise_bad_offsets(vo.obj, header[1] - 1, rows)
     elif signature is not None:
-        if len(_launches) >= _api._MAX_LAUNCHES:
-            _launches.clear()
-        _launches[signature] = _Launch(
+        _api._remember(_launches, signature, _Launch(
             loaded, mem, (rows, n, k, groups, lda, ldb, b_stride, ldc, vo.dtype == "s64"),
-            table_bytes, None if out is not None else ((rows, n), c_dtype))
+            table_bytes, None if out is not None else ((rows, n), c_dtype)))
     return result
 
 

@@ -122,7 +122,6 @@ class Memory:
 
     def __init__(self, framework, device):
         self.device = device
-        self.device_name = f"cuda:{device}"
         self._types = {}
         torch = sys.modules.get("torch")
         if framework == "torch" or (framework == "other" and torch is not None):
@@ -155,11 +154,6 @@ class Memory:
         with self.cupy.cuda.Device(self.device):
             return self.cupy.cuda.get_current_stream().ptr
 
-    def empty(self, rows, cols, dtype, ld=None):
-        """rows x cols of `dtype`, rows `ld` elements apart (a view into a
-        wider buffer when ld > cols)."""
-        return self.squeeze(self.empty3(1, rows, cols, dtype, ld))
-
     def _dtype(self, dtype):
         """The framework's element type for `dtype`."""
         found = self._types.get(dtype)
@@ -189,7 +183,7 @@ class Memory:
         if self.kind == "torch":
             t = self.torch
             make = t.zeros if zeroed else t.empty
-            return make(count, dtype=t.uint8, device=self.device_name)
+            return make(count, dtype=t.uint8, device=self.torch_device)
         with self.cupy.cuda.Device(self.device):
             make = self.cupy.zeros if zeroed else self.cupy.empty
             return make(count, dtype=self.cupy.uint8)
@@ -221,14 +215,8 @@ class Memory:
     def empty3(self, batch, rows, cols, dtype, ld=None):
         """batch x rows x cols of `dtype`, packed entries of rows `ld`
         elements apart (a view into a wider buffer when ld > cols)."""
-        self._need_allocator()
         ld = ld or cols
-        if self.kind == "torch":
-            buffer = self.torch.empty((batch, rows, ld), dtype=self._dtype(dtype),
-                                      device=self.device_name)
-        else:
-            with self.cupy.cuda.Device(self.device):
-                buffer = self.cupy.empty((batch, rows, ld), dtype=self._dtype(dtype))
+        buffer = self.empty_nd((batch, rows, ld), dtype)
         return buffer[:, :, :cols] if ld != cols else buffer
 
     def read_words(self, buffer, count):
