@@ -3,11 +3,12 @@
 // Writes the group table (gemm/Runtime/GroupTable.h) from the caller's
 // device array of group offsets (G + 1 offsets, or torch's G ends), on the
 // caller's stream, so that the grouped kernel launched after it reads the
-// groups' row units without any host synchronisation. One CTA: the groups are taken blockDim at a time,
-// each thread one group; a block-wide scan of their unit counts gives each
-// group its first entry, and the thread writes its group's entries. The
-// per-group arithmetic is grouped::groupRows / unitsOf / writeUnit, which
-// the unit tests run on the CPU (grouped::buildGroupTable).
+// groups' row units without any host synchronisation. One CTA: the groups
+// are taken blockDim at a time, each thread one group; a block-wide scan of
+// their unit counts gives each group its first entry, and the thread writes
+// its group's entries. The per-group arithmetic is grouped::groupRows /
+// unitsOf / writeUnit, which the unit tests run on the CPU
+// (grouped::buildGroupTable).
 //
 //===----------------------------------------------------------------------===//
 

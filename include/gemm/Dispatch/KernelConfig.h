@@ -159,9 +159,14 @@ struct KernelConfig {
   bool operator!=(const KernelConfig &o) const { return !(*this == o); }
 };
 
+/// Bytes each row of a direct kernel's C staging buffer has past its BN
+/// elements, so that neither the fragment writes nor the row reads conflict
+/// on shared-memory banks.
+inline constexpr uint32_t DirectStagingRowPadBytes = 16;
+
 /// CTAs of a direct kernel (schedule = direct: BM / 64 warpgroups, two
 /// shared-memory stages of BM + BN rows of BK 16-bit elements, and C's
-/// staging rows: BM rows of BN + 16 bytes of `outputBytes` elements) that
+/// staging rows: BM rows of BN `outputBytes` elements and the pad) that
 /// fit on one SM at once: by threads (2048), shared memory and registers (the
 /// accumulator, one k-block's fragments, a row index per row a thread loads
 /// and 32 more: what ptxas needs without spilling, checked by
@@ -173,8 +178,9 @@ inline uint32_t directResidentCtas(uint32_t tileM, uint32_t tileN,
                                    uint32_t tileK, uint32_t outputBytes) {
   const uint64_t threads = 2 * uint64_t(tileM), warps = threads / 32;
   const uint64_t rows = uint64_t(tileM) + tileN;
-  const uint64_t smem = 2 * rows * tileK * 2 +
-                        uint64_t(tileM) * (uint64_t(tileN) * outputBytes + 16);
+  const uint64_t smem =
+      2 * rows * tileK * 2 + uint64_t(tileM) * (uint64_t(tileN) * outputBytes +
+                                                DirectStagingRowPadBytes);
   const uint64_t registers =
       (tileN / 2 + rows * tileK / threads + rows / warps + 32 + 7) / 8 * 8;
   const uint64_t byThreads = 2048 / threads;

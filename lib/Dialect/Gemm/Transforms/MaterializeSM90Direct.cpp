@@ -167,11 +167,13 @@ void DirectKernelBuilder::build(gpu::GPUFuncOp func) {
                                        shape.inputType, 128);
   auto ringBType = SmemBufferType::get(ctx, kDirectStages, shape.bn, shape.bk,
                                        shape.inputType, 128);
-  // C's staging rows: one per tile row, padded by 16 bytes so that the
-  // fragment writes and the row reads are free of bank conflicts.
+  // C's staging rows: one per tile row, padded so that the fragment writes
+  // and the row reads are free of bank conflicts.
   int64_t outputBytes = getElementBytes(shape.outputType);
   auto stagingType = SmemBufferType::get(
-      ctx, 1, shape.bm, shape.bn + 16 / outputBytes, shape.outputType, 0);
+      ctx, 1, shape.bm,
+      shape.bn + ::gemm::dispatch::DirectStagingRowPadBytes / outputBytes,
+      shape.outputType, 0);
   auto plan =
       SmemPlanOp::create(b, loc, TypeRange{ringAType, ringBType, stagingType});
   ringA = plan.getResult(0);
