@@ -20,9 +20,10 @@ K_BUCKETS = (4096, 16384, None)
 # The sweep: shape files under bench/shapes/, one per group, each run with
 # the input types listed here (fp16 only for the squares, as asked).
 SHAPE_GROUPS = ("squares", "llm", "odd")
-# The seeded sets of gemm_bench.generate (issue 16): "train" and "train2"
-# are what the dispatcher's model is fitted on, "test" is only ever
-# measured. Not part of the default sweep; the suite takes them by --groups.
+# The seeded sets of gemm_bench.generate (issue 16): "train" is what the
+# shipped model is fitted on, "train2" a second training set (for fits and
+# their regret on shapes a fit never saw), "test" is only ever measured.
+# Not part of the default sweep; the suite takes them by --groups.
 GENERATED_GROUPS = ("train", "train2", "test")
 SWEEP_DTYPES = {"squares": ("bf16", "f16"), "llm": ("bf16",), "odd": ("bf16",),
                 "train": ("bf16",), "train2": ("bf16",), "test": ("bf16", "f16")}

@@ -402,8 +402,9 @@ def generalization(rows, notes, bandwidth):
     if not sections:
         return lines
     lines += ["## Generated sets", "",
-              "Shapes drawn by gemm_bench.generate (train, train2: what the dispatcher's model is "
-              "fitted on; test: never used to fit). Ratio = cuBLAS median / ours; "
+              "Shapes drawn by gemm_bench.generate (train: what the dispatcher's model is "
+              "fitted on; train2: a second training set, for fits and their regret; test: "
+              "never used to fit). Ratio = cuBLAS median / ours; "
               "'unaligned' rows are not 16-byte multiples and go through staging copies.", ""]
     header = ["| | shapes | geomean | 5th pct | min | below 0.90x |",
               "|---|---:|---:|---:|---:|---:|"]
