@@ -166,7 +166,8 @@ Step accumStoreSmem(Exec &e) {
   // WGMMA's D fragment: value r of (warp, lane) is row 16 warp + lane / 4 +
   // 8 ((r / 2) mod 2), column 8 (r / 4) + 2 (lane mod 4) + (r mod 2); the
   // pair r, r + 1 is two adjacent columns.
-  for (int64_t group = col / 8; group < (col + width) / 8; ++group)
+  for (int64_t group = col / 8; group < (col + op.getColumnCount()) / 8;
+       ++group)
     for (int64_t half = 0; half < 2; ++half) {
       int64_t r = group * 4 + half * 2;
       int64_t row = 16 * warp + lane / 4 + 8 * half;

@@ -56,11 +56,12 @@ Value getSwizzledChunkAddress(ConversionPatternRewriter &rewriter, Location loc,
 /// at c ^ (n mod 8)) the box's rows of sub-tile column n. `pair(group,
 /// half)` gives a thread's values r, r + 1 of an 8-column group and row
 /// half, i.e. its row 16 w + l / 4 + 8 half and columns 8 group + 2 (l mod
-/// 4) + {0, 1} (lane l of warp w).
+/// 4) + {0, 1} (lane l of warp w). Only the sub-tile's first `columns`
+/// columns (lines) are written: a narrower last sub-tile.
 template <typename PairFn>
 void storeTransposed(ConversionPatternRewriter &rewriter, Location loc,
                      Value slot, Value warp, Value lane, int64_t elementBytes,
-                     int64_t width, PairFn &&pair) {
+                     int64_t width, int64_t columns, PairFn &&pair) {
   MLIRContext *ctx = rewriter.getContext();
   auto c32 = [&](int64_t v) { return createI32(rewriter, loc, v); };
   if (elementBytes == 2) {
@@ -77,9 +78,11 @@ void storeTransposed(ConversionPatternRewriter &rewriter, Location loc,
     Value groupOfLane = LLVM::UDivOp::create(rewriter, loc, block, c32(2));
     Value chunk = LLVM::AddOp::create(
         rewriter, loc, LLVM::MulOp::create(rewriter, loc, warp, c32(2)), half);
-    for (int64_t group = 0; group < width / 8; group += 2) {
+    // A last lone 8-column group (columns an odd multiple of 8) goes with
+    // stmatrix.x2: lanes 0-15 give its two blocks' line addresses.
+    for (int64_t group = 0; group < columns / 8; group += 2) {
       SmallVector<Value> sources;
-      for (int64_t g = group; g < group + 2; ++g)
+      for (int64_t g = group; g < std::min(group + 2, columns / 8); ++g)
         for (int64_t h = 0; h < 2; ++h)
           sources.push_back(LLVM::BitcastOp::create(
               rewriter, loc, rewriter.getI32Type(), pair(g, h)));
@@ -124,7 +127,7 @@ void storeTransposed(ConversionPatternRewriter &rewriter, Location loc,
     Value boxBase = LLVM::GEPOp::create(
         rewriter, loc, slot.getType(), rewriter.getI8Type(), slot,
         ValueRange{LLVM::MulOp::create(rewriter, loc, box, c32(width * 128))});
-    for (int64_t group = 0; group < width / 8; ++group) {
+    for (int64_t group = 0; group < columns / 8; ++group) {
       Value packed = pair(group, half);
       for (int64_t i = 0; i < 2; ++i) {
         Value line =
@@ -205,7 +208,7 @@ struct AccumStoreSmemLowering
 
     if (op.getTransposed()) {
       storeTransposed(rewriter, loc, slot, warp, lane, elementBytes, width,
-                      pair);
+                      op.getColumnCount(), pair);
     } else if (elementBytes == 2) {
       // 16-bit outputs: one stmatrix.x4 per two 8-column groups stores the
       // four 8x8 blocks (rows +0/+8 of each group) of the warp's 16 rows.

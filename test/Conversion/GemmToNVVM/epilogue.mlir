@@ -271,6 +271,25 @@ gpu.module @kernels {
     gpu.return
   }
 
+  // A narrower last sub-tile (columns(40): lines 0-39) of values 64 + ...:
+  // two stmatrix.x4 of 16 lines, then one x2 of the last 8 (lanes 0-15 give
+  // its two blocks' addresses), from values 4 (64 / 8 + g) + 2 half + i.
+  // CHECK-LABEL: gpu.func @store_bf16_transposed_narrow
+  // CHECK: llvm.extractvalue %{{.*}}[32]
+  // CHECK: nvvm.stmatrix %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} {{{.*}}layout = #nvvm.mma_layout<col>
+  // CHECK: nvvm.stmatrix %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} {{{.*}}layout = #nvvm.mma_layout<col>
+  // CHECK: llvm.extractvalue %{{.*}}[48]
+  // CHECK: llvm.extractvalue %{{.*}}[51]
+  // CHECK-NOT: llvm.extractvalue %{{.*}}[52]
+  // CHECK: nvvm.stmatrix %{{.*}}, %{{.*}}, %{{.*}} {{{.*}}layout = #nvvm.mma_layout<col>
+  // CHECK-NOT: nvvm.stmatrix
+  // CHECK: gpu.return
+  gpu.func @store_bf16_transposed_narrow(%acc: !gemm.accum<64 x 104 x f32>, %s: !stage16, %slot: i32) {
+    gemm.accum.store_smem %acc atom(0) col(64) columns(40) transposed -> %s[%slot]
+        : !gemm.accum<64 x 104 x f32>, !stage16
+    gpu.return
+  }
+
   // f32, transposed: two 32 x 32 boxes (4096 bytes each); a thread's row r
   // = 16 w + l / 4 + 8 half is box r / 32, byte 4 (r mod 32) of its line;
   // each value is stored alone (4 bytes), 2 halves x 4 groups x 2 values.

@@ -1212,7 +1212,7 @@ func.func @mma_result_type(%acc: !gemm.accum<64 x 256 x f32>,
 
 func.func @store_smem_negative_col(%acc: !gemm.accum<64 x 256 x f32>,
                                    %s: !gemm.smem<2 x 64 x 64 x bf16, swizzle = 128>, %i: i32) {
-  // expected-error @+1 {{'gemm.accum.store_smem' op col -64 must be a multiple of 64 inside the accumulator's 256 columns}}
+  // expected-error @+1 {{'gemm.accum.store_smem' op col -64 must be a multiple of 64 with its 64 columns inside the accumulator's 256 columns}}
   gemm.accum.store_smem %acc atom(0) col(-64) -> %s[%i]
       : !gemm.accum<64 x 256 x f32>, !gemm.smem<2 x 64 x 64 x bf16, swizzle = 128>
   return
@@ -1326,7 +1326,7 @@ func.func @store_smem_atom(%acc: !gemm.accum<128 x 256 x f32>,
 
 func.func @store_smem_col_multiple(%acc: !gemm.accum<64 x 256 x f32>,
                                    %s: !gemm.smem<2 x 64 x 64 x bf16, swizzle = 128>, %i: i32) {
-  // expected-error @+1 {{'gemm.accum.store_smem' op col 32 must be a multiple of 64 inside the accumulator's 256 columns}}
+  // expected-error @+1 {{'gemm.accum.store_smem' op col 32 must be a multiple of 64 with its 64 columns inside the accumulator's 256 columns}}
   gemm.accum.store_smem %acc atom(0) col(32) -> %s[%i]
       : !gemm.accum<64 x 256 x f32>, !gemm.smem<2 x 64 x 64 x bf16, swizzle = 128>
   return
@@ -1336,9 +1336,39 @@ func.func @store_smem_col_multiple(%acc: !gemm.accum<64 x 256 x f32>,
 
 func.func @store_smem_col_outside(%acc: !gemm.accum<64 x 128 x f32>,
                                   %s: !gemm.smem<2 x 64 x 32 x f32, swizzle = 128>, %i: i32) {
-  // expected-error @+1 {{'gemm.accum.store_smem' op col 128 must be a multiple of 32 inside the accumulator's 128 columns}}
+  // expected-error @+1 {{'gemm.accum.store_smem' op col 128 must be a multiple of 32 with its 32 columns inside the accumulator's 128 columns}}
   gemm.accum.store_smem %acc atom(0) col(128) -> %s[%i]
       : !gemm.accum<64 x 128 x f32>, !gemm.smem<2 x 64 x 32 x f32, swizzle = 128>
+  return
+}
+
+// -----
+
+func.func @store_smem_columns_row_major(%acc: !gemm.accum<64 x 80 x f32>,
+                                       %s: !gemm.smem<2 x 64 x 64 x bf16, swizzle = 128>, %i: i32) {
+  // expected-error @+1 {{'gemm.accum.store_smem' op columns(16) needs transposed: a row-major sub-tile is a whole 128-byte box row}}
+  gemm.accum.store_smem %acc atom(0) col(64) columns(16) -> %s[%i]
+      : !gemm.accum<64 x 80 x f32>, !gemm.smem<2 x 64 x 64 x bf16, swizzle = 128>
+  return
+}
+
+// -----
+
+func.func @store_smem_columns_step(%acc: !gemm.accum<64 x 128 x f32>,
+                                   %s: !gemm.smem<2 x 64 x 64 x bf16, swizzle = 128>, %i: i32) {
+  // expected-error @+1 {{'gemm.accum.store_smem' op columns(12) must be a multiple of 8 below 64 (a narrower last sub-tile)}}
+  gemm.accum.store_smem %acc atom(0) col(64) columns(12) transposed -> %s[%i]
+      : !gemm.accum<64 x 128 x f32>, !gemm.smem<2 x 64 x 64 x bf16, swizzle = 128>
+  return
+}
+
+// -----
+
+func.func @store_smem_columns_outside(%acc: !gemm.accum<64 x 80 x f32>,
+                                      %s: !gemm.smem<2 x 64 x 32 x f32, swizzle = 128>, %i: i32) {
+  // expected-error @+1 {{'gemm.accum.store_smem' op col 64 must be a multiple of 32 with its 24 columns inside the accumulator's 80 columns}}
+  gemm.accum.store_smem %acc atom(0) col(64) columns(24) transposed -> %s[%i]
+      : !gemm.accum<64 x 80 x f32>, !gemm.smem<2 x 64 x 32 x f32, swizzle = 128>
   return
 }
 

@@ -87,6 +87,9 @@ func.func @kernel_ops(%descA: !gemm.tma_desc<bf16, box = [64, 64], swizzle = 128
     // CHECK: gemm.accum.store_smem %[[ACC]] atom(0) col(64) -> %[[A]]#2[%{{.*}}]
     gemm.accum.store_smem %acc atom(0) col(64) -> %c[%consumer]
         : !gemm.accum<64 x 256 x f32>, !gemm.smem<4 x 64 x 64 x bf16, swizzle = 128>
+    // CHECK: gemm.accum.store_smem %[[ACC]] atom(0) col(192) columns(40) transposed -> %[[A]]#2[%{{.*}}]
+    gemm.accum.store_smem %acc atom(0) col(192) columns(40) transposed -> %c[%consumer]
+        : !gemm.accum<64 x 256 x f32>, !gemm.smem<4 x 64 x 64 x bf16, swizzle = 128>
     // CHECK: gemm.accum.store_smem %[[ACC]] atom(0) col(0)
     // CHECK: math.tanh
     // CHECK: arith.truncf

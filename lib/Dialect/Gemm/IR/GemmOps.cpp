@@ -590,6 +590,12 @@ LogicalResult mlir::gemm::verifyStagingBuffer(Operation *op,
   return success();
 }
 
+int64_t AccumStoreSmemOp::getColumnCount() {
+  if (std::optional<uint64_t> columns = getColumns())
+    return static_cast<int64_t>(*columns);
+  return 128 / getElementBytes(getBuffer().getType().getElementType());
+}
+
 LogicalResult AccumStoreSmemOp::verify() {
   auto acc = getAccumulator().getType();
   auto buffer = getBuffer().getType();
@@ -605,16 +611,31 @@ LogicalResult AccumStoreSmemOp::verify() {
     return emitOpError("atom ") << atom << " is outside the accumulator's "
                                 << acc.getAtoms() << " atoms";
   int64_t width = 128 / elementBytes;
-  if (col < 0 || col % width != 0 || col + width > acc.getCols())
+  int64_t count = getColumns() ? static_cast<int64_t>(*getColumns()) : width;
+  if (col < 0 || col % width != 0 || col + count > acc.getCols())
     return emitOpError("col ")
-           << col << " must be a multiple of " << width
-           << " inside the accumulator's " << acc.getCols() << " columns";
+           << col << " must be a multiple of " << width << " with its " << count
+           << " columns inside the accumulator's " << acc.getCols()
+           << " columns";
   if (failed(verifyStoreConversion(*this)))
     return failure();
   if (getTransposed() && elementBytes == 1)
     return emitOpError("transposed staging takes 16- and 32-bit slots (boxes "
                        "of 128 / sizeof(elem) lines), not ")
            << buffer.getElementType();
+  if (getColumns()) {
+    // Whole 8-column groups of the WGMMA fragment.
+    int64_t step = 8;
+    auto columns = static_cast<int64_t>(*getColumns());
+    if (!getTransposed())
+      return emitOpError("columns(") << columns
+                                     << ") needs transposed: a row-major "
+                                        "sub-tile is a whole 128-byte box row";
+    if (columns <= 0 || columns >= width || columns % step != 0)
+      return emitOpError("columns(")
+             << columns << ") must be a multiple of " << step << " below "
+             << width << " (a narrower last sub-tile)";
+  }
   return verifyEpilogueRegion(getOperation(), getEpilogue(),
                               acc.getElementType(),
                               getEpilogueResultType(buffer.getElementType()));

@@ -13,6 +13,10 @@
 
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/IR/IRMapping.h"
+#include "llvm/Support/MathExtras.h"
+
+#include <algorithm>
+#include <numeric>
 
 namespace mlir::gemm {
 #define GEN_PASS_DEF_GEMMMATERIALIZESM90
@@ -90,6 +94,17 @@ struct KernelShape : TileGeometry {
   int64_t stagingBytes() const {
     return storeSlots * consumers * kStoreBoxRows * 128;
   }
+  /// The epilogue's sub-tiles of 128-byte columns; a column-major C's last
+  /// one may be narrower, whole 8-column groups of the WGMMA fragment
+  /// (lines of its boxes).
+  int64_t subTiles() const { return llvm::divideCeil(bn, epilogueCols); }
+  int64_t subTileColumns(int64_t block) const {
+    return std::min(epilogueCols, bn - block * epilogueCols);
+  }
+  static constexpr int64_t narrowSubTileStep() { return 8; }
+  /// Lines of a column-major C's TMA store box: every sub-tile is a whole
+  /// number of them (one box of W lines when N is a multiple of W).
+  int64_t storeBoxLines() const { return std::gcd(bn, epilogueCols); }
 };
 
 /// The kernel's shared-memory plan: the A and B rings, the epilogue's
@@ -157,11 +172,24 @@ FailureOr<KernelShape> planKernel(MatmulOp op, int64_t wgmmaLookahead,
                           "rows, got ")
                << shape.accRows,
            failure();
-  if (shape.bn % shape.epilogueCols != 0)
-    return op.emitOpError("tile N of ")
-               << shape.bn << " is not a multiple of the " << shape.epilogueCols
-               << "-column (128-byte) epilogue sub-tile",
-           failure();
+  // A column-major C's last sub-tile may be narrower (its boxes have fewer
+  // lines, each still 128 bytes of M); a row-major C's sub-tile is one
+  // 128-byte box row. Scales are per whole sub-tile.
+  if (shape.bn % shape.epilogueCols != 0) {
+    bool scaled = shape.quant.scaleA != ScaleMode::none ||
+                  shape.quant.scaleB != ScaleMode::none ||
+                  shape.quant.fp8Output;
+    if (!shape.cColumns || scaled || shape.bn % shape.narrowSubTileStep() != 0)
+      return op.emitOpError("tile N of ")
+                 << shape.bn << " is not a multiple of the "
+                 << shape.epilogueCols << "-column (128-byte) epilogue sub-tile"
+                 << (!shape.cColumns
+                         ? " (a narrower last sub-tile needs a column-major C)"
+                     : scaled ? " (a narrower last sub-tile takes no scales)"
+                              : " nor, for a column-major C, of " +
+                                    std::to_string(shape.narrowSubTileStep())),
+             failure();
+  }
   // Register budget of the WGMMA accumulators: (accRows / 64) atoms of
   // bn / 2 f32 registers each must leave room for addresses and the
   // epilogue within the consumers' setmaxnreg budget. Promoting fp8 partial
@@ -775,7 +803,7 @@ Value SM90KernelBuilder::buildEpilogue(Value acc, Value originM, Value originN,
                                        AddPartials addPartials,
                                        int64_t subTilesPerAdd) {
   int64_t atoms = shape.accRows / 64;
-  int64_t columnBlocks = shape.bn / shape.epilogueCols;
+  int64_t columnBlocks = shape.subTiles();
   // Named barrier 0 is __syncthreads; consumer c uses 1 + c.
   Value barrierId = add(consumer, i32(1));
   Value barrierThreads = i32(kWarpgroupThreads);
@@ -799,11 +827,16 @@ Value SM90KernelBuilder::buildEpilogue(Value acc, Value originM, Value originN,
       // The sub-tile's values: 64 rows x epilogueCols columns of the atom
       // are the thread's values [col / 2, col / 2 + epilogueCols / 2).
       int64_t valuesPerAtom = shape.bn / 2;
-      if (addPartials && block % subTilesPerAdd == 0)
+      int64_t columns = shape.subTileColumns(block);
+      if (addPartials && block % subTilesPerAdd == 0) {
+        int64_t addedColumns = 0;
+        for (int64_t next = block;
+             next < std::min(block + subTilesPerAdd, columnBlocks); ++next)
+          addedColumns += shape.subTileColumns(next);
         acc = addPartials(acc,
                           atom * valuesPerAtom + block * shape.epilogueCols / 2,
-                          std::min(subTilesPerAdd, columnBlocks - block) *
-                              shape.epilogueCols / 2);
+                          addedColumns / 2);
+      }
       // Low-precision outputs: the sub-tile's values dequantised (i32 to
       // f32) and scaled by their row, column and tensor scales. Only this
       // sub-tile's store reads the result; `acc` keeps the accumulator's
@@ -815,6 +848,8 @@ Value SM90KernelBuilder::buildEpilogue(Value acc, Value originM, Value originN,
       auto store = AccumStoreSmemOp::create(
           b, loc, values, b.getI64IntegerAttr(atom),
           b.getI64IntegerAttr(block * shape.epilogueCols),
+          columns < shape.epilogueCols ? b.getI64IntegerAttr(columns)
+                                       : IntegerAttr(),
           shape.cColumns ? b.getUnitAttr() : UnitAttr(), staging, slot,
           quant.outputScale(), quant.amaxPointer());
       if (!matmul.getEpilogue().empty()) {
@@ -837,12 +872,21 @@ Value SM90KernelBuilder::buildEpilogue(Value acc, Value originM, Value originN,
           TmaStoreOp::create(b, loc, descC, column, row, batch, staging, slot,
                              /*row=*/Value());
         } else {
+          // Box b of the slot holds rows [b W, (b + 1) W) (W =
+          // epilogueCols), one line per column; each TMA store takes
+          // storeBoxLines() of its lines (columns).
           int64_t boxes = kStoreBoxRows / shape.epilogueCols;
-          for (int64_t box = 0; box < boxes; ++box) {
-            Value line = boxes == 1 ? Value() : i32(box * shape.epilogueCols);
-            TmaStoreOp::create(b, loc, descC, line ? add(row, line) : row,
-                               column, batch, staging, slot, line);
-          }
+          int64_t lines = shape.storeBoxLines();
+          for (int64_t box = 0; box < boxes; ++box)
+            for (int64_t first = 0; first < columns; first += lines) {
+              int64_t line = box * shape.epilogueCols + first;
+              bool whole = boxes == 1 && lines == shape.epilogueCols;
+              TmaStoreOp::create(
+                  b, loc, descC,
+                  box ? add(row, i32(box * shape.epilogueCols)) : row,
+                  first ? add(column, i32(first)) : column, batch, staging,
+                  slot, whole ? Value() : i32(line));
+            }
         }
         TmaStoreCommitOp::create(b, loc);
       });
@@ -1156,7 +1200,7 @@ struct GemmMaterializeSM90Pass
       // The C box: 64 rows (one atom) of a 128-byte sub-tile row, or for a
       // column-major C a square box of one swizzle span along M.
       int64_t storeBoxRows =
-          shape->cColumns ? shape->epilogueCols : kStoreBoxRows;
+          shape->cColumns ? shape->storeBoxLines() : kStoreBoxRows;
       bundle::KernelManifest manifest =
           buildKernel(b, loc, *shape, Arch::sm_90a, shape->threads(),
                       storeBoxRows, buildBody, extraParams);

@@ -670,25 +670,40 @@ def Gemm_AccumStoreSmemOp : Gemm_Op<"accum.store_smem", [Gemm_SideEffects,
     slots are not transposed (a 128-column fp8 sub-tile would need 128
     lines of 64 bytes): a column-major fp8 C is a diagnostic.
 
+    `columns(w)` (transposed only) writes the sub-tile's first `w` columns,
+    a multiple of 8 below W (16-bit: an odd count of 8-column groups ends
+    with `stmatrix...m8n8.x2.trans`): the last,
+    narrower sub-tile of a tile whose N is not a multiple of W. Each box
+    keeps its W lines; lines from `w` on are not written (the TMA stores of
+    such a sub-tile take its first `w` lines of each box).
+
     Example:
     ```mlir
     gemm.accum.store_smem %acc atom(0) col(64) -> %stage[%slot]
         : !gemm.accum<64 x 256 x f32>, !gemm.smem<2 x 64 x 64 x bf16, swizzle = 128>
     gemm.accum.store_smem %acc atom(0) col(64) transposed -> %stage[%slot]
         : !gemm.accum<64 x 256 x f32>, !gemm.smem<2 x 64 x 64 x bf16, swizzle = 128>
+    gemm.accum.store_smem %acc atom(0) col(64) columns(16) transposed -> %stage[%slot]
+        : !gemm.accum<64 x 80 x f32>, !gemm.smem<2 x 64 x 64 x bf16, swizzle = 128>
     gemm.accum.store_smem %acc atom(0) col(0) -> %stage[%slot] scale(%s)
         amax(%amax : !llvm.ptr<1>)
         : !gemm.accum<64 x 256 x f32>, !gemm.smem<2 x 64 x 128 x f8E4M3FN, swizzle = 128>
     ```
   }];
   let arguments = (ins Gemm_Accumulator:$accumulator, I64Attr:$atom,
-                       I64Attr:$col, UnitAttr:$transposed,
+                       I64Attr:$col, OptionalAttr<I64Attr>:$columns,
+                       UnitAttr:$transposed,
                        Gemm_SmemBuffer:$buffer, I32:$slot,
                        Optional<F32>:$outScale,
                        Optional<Gemm_GlobalPointer>:$amax);
   let regions = (region AnyRegion:$epilogue);
+  let extraClassDeclaration = [{
+    /// The columns written: `columns`, else the whole 128-byte width.
+    int64_t getColumnCount();
+  }];
   let assemblyFormat = [{
-    $accumulator `atom` `(` $atom `)` `col` `(` $col `)` (`transposed` $transposed^)?
+    $accumulator `atom` `(` $atom `)` `col` `(` $col `)`
+    (`columns` `(` $columns^ `)`)? (`transposed` $transposed^)?
     `->` $buffer `[` $slot `]`
     (`scale` `(` $outScale^ `)`)? (`amax` `(` $amax^ `:` qualified(type($amax)) `)`)?
     attr-dict `:` type($accumulator) `,` type($buffer) ($epilogue^)?
