@@ -33,6 +33,25 @@ KernelConfig withTypes(KernelConfig config, const Problem &problem) {
   return config;
 }
 
+/// Whether a candidate of the model computes `problem` itself
+/// (`transposed` false) or as C^T = B A^T. The model's candidates were
+/// measured with a row-major C, or with a column-major one on transposed
+/// problems (DispatchModel::candidates). Those of a row-major C compute any
+/// problem itself (a column-major C with its own kernel); those of a
+/// column-major C only a column-major one. Transposed: a candidate whose C
+/// is the transposed problem's, for single 16-bit products (the model
+/// measured them so; the kernel library holds no batched or low-precision
+/// twins of the column-major ones).
+bool orientationApplies(const KernelConfig &candidate, const Problem &problem,
+                        bool transposed) {
+  if (!transposed)
+    return candidate.layouts.c == Layout::Row ||
+           problem.layouts.c == Layout::Col;
+  return candidate.layouts.c != problem.layouts.c && !problem.grouped() &&
+         problem.batch <= 1 && !problem.lowPrecision() &&
+         problem.transposable();
+}
+
 std::string fixed(double value, int digits) {
   std::ostringstream out;
   out << std::fixed << std::setprecision(digits) << value;
@@ -145,18 +164,25 @@ Selection select(const Problem &problem, const DispatchModel &model,
   checkProblem(problem);
   if (problem.m == 0 || problem.n == 0 || problem.k == 0)
     throw DispatchError(problem.toString() + ": every size must be at least 1");
-  auto fastest = [&](const std::vector<KernelConfig> &configs)
-      -> std::optional<std::pair<KernelConfig, Estimate>> {
-    std::optional<std::pair<KernelConfig, Estimate>> best;
-    for (const KernelConfig &config : configs) {
-      Estimate e = model.estimate(config, problem, target);
+  // A candidate runs the problem itself, or (transposed) C^T = B A^T.
+  struct Candidate {
+    KernelConfig config;
+    bool transposed = false;
+  };
+  const Problem flipped = problem.transposed();
+  auto fastest = [&](const std::vector<Candidate> &configs)
+      -> std::optional<std::pair<Candidate, Estimate>> {
+    std::optional<std::pair<Candidate, Estimate>> best;
+    for (const Candidate &candidate : configs) {
+      Estimate e = model.estimate(
+          candidate.config, candidate.transposed ? flipped : problem, target);
       if (!best || e.seconds < best->second.seconds)
-        best.emplace(config, e);
+        best.emplace(candidate, e);
     }
     return best;
   };
 
-  std::vector<KernelConfig> candidates;
+  std::vector<Candidate> candidates;
   const std::vector<KernelConfig> pool =
       problem.grouped() ? groupedCandidates(model) : model.candidates();
   // Groups smaller than half of every grouped tile run on whole tiles (the
@@ -164,15 +190,19 @@ Selection select(const Problem &problem, const DispatchModel &model,
   for (bool oversized : {false, true}) {
     if (oversized && (!candidates.empty() || !problem.grouped()))
       break;
-    for (const KernelConfig &config : pool) {
-      KernelConfig typed = withTypes(config, problem);
-      // Low-precision types rule out some tiles (e.g. promoted fp8 sums need
-      // twice the accumulator registers).
-      if ((!available || contains(*available, typed)) &&
-          isApplicable(typed, problem, target, oversized) &&
-          (!problem.lowPrecision() || typed.buildable()))
-        candidates.push_back(typed);
-    }
+    for (const KernelConfig &config : pool)
+      for (bool transposed : {false, true}) {
+        if (!orientationApplies(config, problem, transposed))
+          continue;
+        const Problem &run = transposed ? flipped : problem;
+        KernelConfig typed = withTypes(config, run);
+        // Low-precision types rule out some tiles (e.g. promoted fp8 sums
+        // need twice the accumulator registers).
+        if ((!available || contains(*available, typed)) &&
+            isApplicable(typed, run, target, oversized) &&
+            (!problem.lowPrecision() || typed.buildable()))
+          candidates.push_back({typed, transposed});
+      }
   }
   std::string fitted = "fitted model (" + model.source() + ", " +
                        std::to_string(model.trainingShapes()) +
@@ -180,14 +210,21 @@ Selection select(const Problem &problem, const DispatchModel &model,
   if (!model.gpuName().empty())
     fitted += " on an " + model.gpuName();
   fitted += ", " + std::to_string(target.smCount) + " SMs)";
-  if (auto best = fastest(candidates))
-    return {best->first, Source::Model, best->second,
-            "fastest of the " + std::to_string(candidates.size()) +
-                " candidates that apply, by the " + fitted + ": " +
-                describe(best->first, best->second)};
+  if (auto best = fastest(candidates)) {
+    Selection selection{best->first.config, Source::Model, best->second,
+                        "fastest of the " + std::to_string(candidates.size()) +
+                            " candidates that apply, by the " + fitted + ": " +
+                            describe(best->first.config, best->second)};
+    if (best->first.transposed) {
+      selection.transposed = true;
+      selection.reason += ", as the transposed problem C^T = B A^T (" +
+                          flipped.toString() + ")";
+    }
+    return selection;
+  }
 
   // Only configurations whose tile the physics knows can be estimated.
-  std::vector<KernelConfig> sameTypes;
+  std::vector<Candidate> sameTypes;
   KernelConfig wanted = withTypes(KernelConfig(), problem);
   static const std::vector<KernelConfig> none;
   auto collect = [&](bool oversized) {
@@ -199,7 +236,7 @@ Selection select(const Problem &problem, const DispatchModel &model,
           config.grouped == problem.grouped() &&
           isApplicable(config, problem, target, oversized) &&
           model.params().tileEfficiency.count(HardwareParams::tileKey(config)))
-        sameTypes.push_back(config);
+        sameTypes.push_back({config});
   };
   collect(/*oversized=*/false);
   // A problem smaller than half of every available tile (e.g. fp8, int8 or
@@ -247,13 +284,13 @@ Selection select(const Problem &problem, const DispatchModel &model,
                         "one (gemm.compile)" +
                         direct);
   }
-  return {best->first, Source::ModelAmongAvailable, best->second,
+  return {best->first.config, Source::ModelAmongAvailable, best->second,
           "none of the model's candidates is available; the " + fitted +
               " among the available kernels" +
               (oversized ? " (none has a tile within twice the problem's "
                            "size: a larger whole tile computes it)"
                          : "") +
-              ": " + describe(best->first, best->second)};
+              ": " + describe(best->first.config, best->second)};
 }
 
 std::vector<TensorLayouts> libraryLayouts() {
@@ -291,7 +328,17 @@ std::vector<KernelConfig> librarySet(const DispatchModel &model,
           if (config.direct() &&
               (batch > 1 || layout.a != Layout::Row || layout.b != Layout::Col))
             continue;
-          KernelConfig typed = withTypes(config, problem);
+          // Candidates of a column-major C run the transposed problem
+          // (select()).
+          bool transposed = config.layouts.c == Layout::Col;
+          if (transposed && !orientationApplies(config, problem, true))
+            continue;
+          KernelConfig typed =
+              withTypes(config, transposed ? problem.transposed() : problem);
+          // Narrow tiles of a transposed M-major A (an N-major B of the
+          // transposed problem, loaded in 64-column blocks) do not build.
+          if (transposed && !typed.buildable())
+            continue;
           if (!contains(out, typed))
             out.push_back(typed);
         }

@@ -164,9 +164,26 @@ bool KernelConfig::buildable(std::string *why) const {
   if (batched && ((quant.a && quant.a != bundle::ScaleGranularity::Tensor) ||
                   (quant.b && quant.b != bundle::ScaleGranularity::Tensor)))
     return fail("a batched kernel takes per-tensor scales only");
-  if (tileN % epilogueCols != 0)
+  // MN-major operands are loaded in blocks of one 128-byte swizzle span of
+  // M or N (the materializer's rule).
+  uint32_t mnBlock = 128 / bundle::elementBytes(inType);
+  if (layouts.b == Layout::Row && tileN % mnBlock != 0)
+    return fail("an N-major B (b(row)) is loaded in blocks of " +
+                std::to_string(mnBlock) +
+                " columns: tile N must be a "
+                "multiple of " +
+                std::to_string(mnBlock));
+  // A column-major C's last epilogue sub-tile may be narrower (the
+  // materializer's rule: whole 8-column groups, no scales).
+  constexpr uint32_t narrowStep = 8;
+  if (tileN % epilogueCols != 0 &&
+      (layouts.c != Layout::Col || tileN % narrowStep != 0 || quant.a ||
+       quant.b || bundle::isFp8(cType())))
     return fail("tile N is not a multiple of the " +
-                std::to_string(epilogueCols) + "-column epilogue sub-tile");
+                std::to_string(epilogueCols) +
+                "-column epilogue sub-tile (nor, for a column-major C "
+                "without scales, of " +
+                std::to_string(narrowStep) + ")");
   if (quant.a == bundle::ScaleGranularity::Block && 128 % tileN != 0 &&
       tileN % 64 != 0)
     return fail("block-wise scales need tile N to divide 128 or be a "
@@ -349,14 +366,15 @@ std::optional<KernelConfig> KernelConfig::parse(std::string_view text,
                                                 DType defaultType) {
   static const std::regex pattern(
       R"(^(?:sm90_([a-z0-9]+?)(?:x([a-z0-9]+))?_(?:c([a-z0-9]+)_)?)"
-      R"((?:(q[a-z0-9]+)_)?(?:(a[km]b[kn]c[rc])_)?(batched_|grouped_)?)?)"
+      R"((?:(q[a-z0-9]+)_)?)?(?:(a[km]b[kn]c[rc])_)?(batched_|grouped_)?)"
       R"((\d+)x(\d+)x(\d+)_(coop|pingpong|direct))"
       R"(_c(\d+)x(\d+)_(rm|rn)_s(\d+)_st(\d+)(?:_k(\d+)|(_sk))?$)");
   std::cmatch match;
   if (!std::regex_match(text.begin(), text.end(), match, pattern)) {
     error = "not a kernel configuration name: '" + std::string(text) +
             "' (expected e.g. sm90_bf16_128x256x64_coop_c2x1_rm_s8_st0, or "
-            "the same without 'sm90_bf16_')";
+            "the same without 'sm90_bf16_', e.g. akbkcc_128x72x64_coop_c1x1_"
+            "rm_s8_st0)";
     return std::nullopt;
   }
   auto number = [&](int group) -> uint32_t {

@@ -66,6 +66,10 @@ constexpr ParamField StagingAndDirectFields[] = {
     {"direct_kblock_us", &HardwareParams::directKBlockSeconds, 1e-6},
     {"direct_gloads_per_sm", &HardwareParams::directLoadsPerSecond, 1e9},
 };
+/// Optional in every version (absent: its default).
+constexpr ParamField OptionalFields[] = {
+    {"bottleneck_sharpness", &HardwareParams::bottleneckSharpness, 1},
+};
 
 } // namespace
 
@@ -180,15 +184,20 @@ HardwareParams hardwareParams(const std::map<std::string, double> &hardware,
                           std::to_string(value->second) + " is not positive");
     params.*field.member = value->second * field.scale;
   }
-  for (const ParamField &field : StagingAndDirectFields) {
+  // Required by version 2 (the caller checks), or optional.
+  auto readIfPresent = [&](const ParamField &field) {
     auto value = hardware.find(field.name);
     if (value == hardware.end())
-      continue;
+      return;
     if (!(value->second > 0))
       throw DispatchError(source + ": hardware." + field.name + ": " +
                           std::to_string(value->second) + " is not positive");
     params.*field.member = value->second * field.scale;
-  }
+  };
+  for (const ParamField &field : StagingAndDirectFields)
+    readIfPresent(field);
+  for (const ParamField &field : OptionalFields)
+    readIfPresent(field);
   for (const auto &[key, efficiency] : tiles) {
     if (!(efficiency > 0 && efficiency <= 1))
       throw DispatchError(source + ": tile_efficiency." + key + ": " +
@@ -368,6 +377,14 @@ Estimate physicsEstimate(const HardwareParams &p, const KernelConfig &config,
   double l2 = active * fed / p.l2BytesPerSecond;
   double latency = p.loadLatencySeconds / config.ringStages();
   double kBlock = std::max({mma, l2, latency});
+  // Limits that are close slow each other down (queues at the L2, MMAs
+  // waiting on a stage): a smooth maximum, hard where sharpness is 0.
+  if (p.bottleneckSharpness > 0) {
+    const double s = p.bottleneckSharpness;
+    kBlock *= std::pow(std::pow(mma / kBlock, s) + std::pow(l2 / kBlock, s) +
+                           std::pow(latency / kBlock, s),
+                       1 / s);
+  }
 
   double read = double(batch) * double(m * k + n * k) * in;
   double written = double(batch) * double(m * n) * out;
@@ -474,7 +491,12 @@ DispatchModel DispatchModel::parse(std::string_view text,
                  pk = point[2].get<uint64_t>();
         if (pm == 0 || pn == 0 || pk == 0)
           throw DispatchError(where + ": a point with a zero size");
-        trainingShapes.insert({pm, pn, pk});
+        // A candidate of transposed problems (a column-major C) was
+        // measured on N x M x K: its training shape is M x N x K.
+        if (config->layouts.c == Layout::Col)
+          trainingShapes.insert({pn, pm, pk});
+        else
+          trainingShapes.insert({pm, pn, pk});
         list.push_back({std::log(double(pm)), std::log(double(pn)),
                         std::log(double(pk)), point[3].get<double>()});
       }
@@ -549,9 +571,19 @@ Estimate DispatchModel::estimate(const KernelConfig &config,
   const std::vector<KernelConfig> &list = grouped ? groupedKernels : kernels;
   const std::vector<std::vector<Residual>> &points =
       grouped ? groupedResiduals : residuals;
-  for (size_t i = 0; i < list.size(); ++i) {
-    if (list[i].key() != config.key())
-      continue;
+  // A tile may have residuals measured with a row-major C and, as a
+  // candidate of transposed problems, with a column-major one: those of the
+  // problem's C are taken, else the others.
+  std::optional<size_t> found;
+  for (size_t i = 0; i < list.size(); ++i)
+    if (list[i].key() == config.key() &&
+        (!found || list[i].layouts.c == problem.layouts.c)) {
+      found = i;
+      if (list[i].layouts.c == problem.layouts.c)
+        break;
+    }
+  if (found) {
+    size_t i = *found;
     double rows =
         grouped
             ? double(problem.m) / double(std::max<uint64_t>(
@@ -572,7 +604,6 @@ Estimate DispatchModel::estimate(const KernelConfig &config,
     e.correction = std::exp(weighted / (weights + priorWeight));
     e.evidence = weights;
     e.seconds = e.physicsSeconds * e.correction;
-    break;
   }
   return e;
 }

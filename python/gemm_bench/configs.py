@@ -18,7 +18,12 @@ in MaterializeSM90.cpp), mirrored by `problems()`:
 - BK spans 128 bytes: 64 for 16-bit inputs.
 - BM a multiple of the 64-row WGMMA atom, at most 256; BN a multiple of 8 in
   [8, 256] and of the 64-column (128-byte) epilogue sub-tile: 64, 128, 192,
-  256.
+  256; with a column-major C (layouts `a?b?cc`) any multiple of 8 (the last
+  sub-tile narrower), except with an N-major B (b(row): loaded in 64-column
+  blocks).
+- layouts: the token of the name (default akbkcr, left out of it): A
+  K-major (ak) or M-major (am), B K-major (bk) or N-major (bn), C row-major
+  (cr) or column-major (cc).
 - cooperative splits BM between two consumer warpgroups, each needing a
   multiple of 64 rows: BM = 128 or 256. pingpong gives each consumer whole
   tiles: BM = 64 or 128.
@@ -75,6 +80,7 @@ DIRECT_REGISTER_LIMIT = 144
 CLUSTERS = ((1, 1), (2, 1), (1, 2))
 SWIZZLES = (1, 4, 8, 16)
 DEFAULT_RASTER, DEFAULT_SWIZZLE = "along_m", 8
+DEFAULT_LAYOUTS = "akbkcr"
 
 
 @dataclasses.dataclass(frozen=True)
@@ -91,11 +97,18 @@ class Config:
     dtype: str = "bf16"
     splits: int = 1
     stream_k: bool = False
+    layouts: str = DEFAULT_LAYOUTS
+
+    @property
+    def c_columns(self):
+        return self.layouts.endswith("cc")
 
     @property
     def key(self):
-        """The name without arch and type: one key for a bf16 and an f16 twin."""
-        return (f"{self.tile_m}x{self.tile_n}x{self.tile_k}_{SCHEDULES[self.schedule]}"
+        """The name without arch and type: one key for a bf16 and an f16 twin
+        (with the layout token when not the default)."""
+        return ((f"{self.layouts}_" if self.layouts != DEFAULT_LAYOUTS else "") +
+                f"{self.tile_m}x{self.tile_n}x{self.tile_k}_{SCHEDULES[self.schedule]}"
                 f"_c{self.cluster_m}x{self.cluster_n}_{RASTERS[self.raster]}"
                 f"_s{self.swizzle}_st{self.stages}"
                 + (f"_k{self.splits}" if self.splits > 1 else "")
@@ -130,8 +143,14 @@ class Config:
             return out + self._direct_problems()
         if self.tile_m % 64 or not 64 <= self.tile_m <= 256:
             out.append("BM must be 64, 128, 192 or 256")
-        if self.tile_n % 64 or not 64 <= self.tile_n <= 256:
-            out.append("BN must be a multiple of the 64-column epilogue sub-tile, at most 256")
+        if not re.fullmatch(r"a[km]b[kn]c[rc]", self.layouts):
+            out.append(f"unknown layouts {self.layouts} (a[km]b[kn]c[rc])")
+        elif self.c_columns and self.layouts[3] == "k":
+            if self.tile_n % 8 or not 8 <= self.tile_n <= 256:
+                out.append("BN must be a multiple of 8 in [8, 256]")
+        elif self.tile_n % 64 or not 64 <= self.tile_n <= 256:
+            out.append("BN must be a multiple of the 64-column epilogue sub-tile, at most 256"
+                       " (any multiple of 8 with a column-major C and a K-major B)")
         if self.schedule not in SCHEDULES:
             out.append(f"unknown schedule {self.schedule}")
         elif self.schedule == "cooperative":
@@ -194,14 +213,18 @@ class Config:
         if self.stream_k:
             params.append("scheduler = stream_k")
         t = self.dtype
-        return (f"gemm.matmul @{self.name} a({t}, row) b({t}, col) c({t}, row) acc(f32)\n"
+        a = "row" if self.layouts[1] == "k" else "col"
+        b = "col" if self.layouts[3] == "k" else "row"
+        c = "row" if self.layouts[5] == "r" else "col"
+        return (f"gemm.matmul @{self.name} a({t}, {a}) b({t}, {b}) c({t}, {c}) acc(f32)\n"
                 f"    config(#gemm.config<{', '.join(params)}>)\n")
 
     def as_dict(self):
         return dataclasses.asdict(self)
 
 
-_NAME = re.compile(r"^(?:sm90_(?P<dtype>[a-z0-9]+)_)?(?P<bm>\d+)x(?P<bn>\d+)x(?P<bk>\d+)"
+_NAME = re.compile(r"^(?:sm90_(?P<dtype>[a-z0-9]+)_)?(?:(?P<layouts>a[km]b[kn]c[rc])_)?"
+                   r"(?P<bm>\d+)x(?P<bn>\d+)x(?P<bk>\d+)"
                    r"_(?P<sched>coop|pingpong|direct)_c(?P<cm>\d+)x(?P<cn>\d+)_(?P<raster>rm|rn)"
                    r"_s(?P<swizzle>\d+)_st(?P<stages>\d+)(?:_k(?P<splits>\d+)|(?P<sk>_sk))?$")
 
@@ -216,7 +239,8 @@ def parse_name(name, dtype="bf16"):
     raster = {v: k for k, v in RASTERS.items()}[g["raster"]]
     return Config(int(g["bm"]), int(g["bn"]), schedule, int(g["cm"]), int(g["cn"]),
                   raster, int(g["swizzle"]), int(g["stages"]), int(g["bk"]),
-                  g["dtype"] or dtype, int(g["splits"] or 1), bool(g["sk"]))
+                  g["dtype"] or dtype, int(g["splits"] or 1), bool(g["sk"]),
+                  g["layouts"] or DEFAULT_LAYOUTS)
 
 
 def from_dict(d):

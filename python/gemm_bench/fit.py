@@ -42,6 +42,30 @@ from gemm_bench import configs, runner, shapes as shapes_mod
 
 SMS = 132
 C = configs.Config
+# The layouts of the candidates of transposed problems (K-major A and B, a
+# column-major C).
+TRANSPOSED = "akbkcc"
+
+
+def transposed(config):
+    """Whether a candidate (gemm_bench.configs.Config or gemm._core.
+    KernelConfig) runs the transposed problem: its C is column-major."""
+    layouts = config.layouts   # "akbkcc" (Config) or "row,col,col" (KernelConfig)
+    return layouts.split(",")[2] == "col" if "," in layouts else layouts.endswith("cc")
+
+
+def run_shape(config, shape):
+    """The problem a candidate runs for a training shape (M, N, K): N x M x K
+    for a candidate of transposed problems (dispatch::select's rule), else
+    the shape itself. Its own inverse."""
+    m, n, k = shape
+    return (n, m, k) if transposed(config) else (m, n, k)
+
+
+def model_key(config):
+    """The model file's key of a gemm._core.KernelConfig: its name without
+    arch and type, with the layout token of a transposed candidate."""
+    return configs.parse_name(config.name).key
 
 # The kernels the model chooses among: every tile of the model at the default
 # order and depth, the clusters the search found worth having, split-K for
@@ -59,25 +83,38 @@ CANDIDATES = (
      C(128, 128, "pingpong", stream_k=True), C(64, 128, "pingpong", stream_k=True)] +
     # The direct kernels (plain loads and stores, never staged) of small
     # problems: a narrow tile for skinny N, and one and two warpgroups.
-    [C(bm, bn, "direct") for bm, bn in ((64, 32), (64, 64), (128, 64), (128, 128))])
+    [C(bm, bn, "direct") for bm, bn in ((64, 32), (64, 64), (128, 64), (128, 128))] +
+    # Tiles of the transposed problem C^T = B A^T (a column-major C^T, the
+    # caller's row-major C): the problem's M along the tile's N in steps of
+    # 8 (narrow tiles), so that M of a few hundred rows fills its tiles and
+    # the tiles fill the SMs; measured on the transposed training shapes.
+    [C(128, bn, layouts=TRANSPOSED) for bn in (72, 80, 96, 104, 112, 144, 152, 160, 176,
+                                               192, 208, 224)] +
+    [C(64, bn, "pingpong", layouts=TRANSPOSED) for bn in (80, 96, 112, 144, 160)] +
+    [C(256, bn, layouts=TRANSPOSED) for bn in (80, 96, 112)] +
+    [C(128, bn, splits=2, layouts=TRANSPOSED) for bn in (112, 144)])
 
 
-def staging(shape, dtype="bf16"):
-    """(a, b, c): which operands of `shape` (packed rows) a TMA kernel gets
-    staged, by the runtime's rule (gemm::runtime::stagedForTma)."""
+def staging(shape, dtype="bf16", layouts="row,col,row"):
+    """(a, b, c): which operands of `shape` (packed rows of `layouts`) a TMA
+    kernel gets staged, by the runtime's rule (gemm::runtime::stagedForTma)."""
     import gemm
-    return tuple(gemm._core.tma_staging(*shape, dtype))
+    return tuple(gemm._core.tma_staging(*shape, dtype, layouts=layouts))
 
 
-def plan(shapes, dtype="bf16", sm_count=SMS):
-    """{config name: [shapes]} of the measurement: each candidate on the
-    training shapes where the dispatcher may pick it (isApplicable in
-    include/gemm/Dispatch/Model.h; needs the gemm package)."""
+def plan(shapes, dtype="bf16", sm_count=SMS, layouts=None):
+    """{config name: [shapes]} of the measurement: each candidate (of
+    `layouts` only, when given) on the training shapes where the dispatcher
+    may pick it (isApplicable in include/gemm/Dispatch/Model.h; needs the
+    gemm package), transposed for candidates of transposed problems."""
     import gemm
     out = {}
     for config in CANDIDATES:
+        if layouts and config.layouts != layouts:
+            continue
         core = gemm.KernelConfig(config.replace(dtype=dtype).name)
-        chosen = [s for s in shapes if gemm._core.is_applicable(core, *s, sm_count)]
+        chosen = [run_shape(config, s) for s in shapes
+                  if gemm._core.is_applicable(core, *run_shape(config, s), sm_count)]
         if chosen:
             out[core.name] = chosen
     return out
@@ -89,9 +126,15 @@ def write_plan(work, path):
                   f, indent=0)
 
 
+def plan_shapes(work):
+    """The training shapes of a plan (those of transposed runs as given)."""
+    import gemm
+    return {run_shape(gemm.KernelConfig(name), s) for name, v in work.items() for s in v}
+
+
 def staged_count(work):
     """Shapes of a plan whose rows a TMA kernel would stage."""
-    return sum(1 for s in {s for v in work.values() for s in v} if any(staging(s)))
+    return sum(1 for s in plan_shapes(work) if any(staging(s)))
 
 
 def read_plan(path):
@@ -204,6 +247,8 @@ HARDWARE = {  # name: (start, low, high)
     "direct_launch_us": (5.0, 0.5, 30.0),
     "direct_kblock_us": (0.6, 0.05, 10.0),
     "direct_gloads_per_sm": (40.0, 2.0, 400.0),
+    # How close limits of a k-block combine (their p-norm).
+    "bottleneck_sharpness": (4.0, 1.0, 30.0),
 }
 EFFICIENCY = (0.8, 0.2, 1.0)
 # Choices of the learned correction, taken by the training set's
@@ -242,7 +287,7 @@ def fit_physics(rows, sm_count=SMS):
     high = [HARDWARE[n][2] for n in HARDWARE] + [EFFICIENCY[2]] * len(tiles)
     configs = [c for c, _, _ in rows]
     shapes = [s for _, s, _ in rows]
-    staged = [staging(s, c.in_dtype) for c, s, _ in rows]
+    staged = [staging(s, c.in_dtype, c.layouts) for c, s, _ in rows]
     measured = numpy.log([t for _, _, t in rows])
 
     def split(values):
@@ -267,7 +312,7 @@ def model_json(hardware, efficiency, rows, log_errors, bandwidth, prior, provena
     `keep` accepts (every candidate is listed all the same)."""
     candidates = {}
     for row, error in zip(rows, log_errors):
-        points = candidates.setdefault(row[0].key, [])
+        points = candidates.setdefault(model_key(row[0]), [])
         if keep(row):
             m, n, k = row[1]
             points.append([m, n, k, round(-float(error), 4)])
@@ -279,15 +324,17 @@ def model_json(hardware, efficiency, rows, log_errors, bandwidth, prior, provena
 
 def regrets(model_for, rows, sm_count=SMS):
     """Per training shape: the measured time of the candidate the model
-    `model_for(shape)` picks over the best measured time there."""
+    `model_for(shape)` picks over the best measured time there (candidates
+    of transposed problems estimated on the problem they run, as
+    dispatch::select does)."""
     by_shape = {}
-    for config, shape, seconds in rows:
-        by_shape.setdefault(shape, []).append((config, seconds))
+    for config, ran, seconds in rows:
+        by_shape.setdefault(run_shape(config, ran), []).append((config, ran, seconds))
     out = {}
     for shape, timed in by_shape.items():
         model = model_for(shape)
-        picked = min(timed, key=lambda ct: model.estimate(ct[0], *shape, sm_count)["seconds"])
-        out[shape] = picked[1] / min(t for _, t in timed)
+        picked = min(timed, key=lambda c: model.estimate(c[0], *c[1], sm_count)["seconds"])
+        out[shape] = picked[2] / min(t for _, _, t in timed)
     return out
 
 
@@ -313,7 +360,7 @@ def fit(measurements_paths, command):
                           "sm_count": (data.get("device") or {}).get("sm_count", SMS)},
                   "measurements": ", ".join(measurements_paths), "command": command,
                   "date": datetime.date.today().isoformat(),
-                  "runs": len(rows), "shapes": len({s for _, s, _ in rows}),
+                  "runs": len(rows), "shapes": len({run_shape(c, s) for c, s, _ in rows}),
                   "physics_rms_log_error": round(float(numpy.sqrt(numpy.mean(log_errors ** 2))), 4),
                   "physics_median_abs_log_error": round(float(numpy.median(abs(log_errors))), 4)}
 
@@ -326,7 +373,8 @@ def fit(measurements_paths, command):
     best = None
     for bandwidth in BANDWIDTHS:
         for prior in PRIOR_WEIGHTS:
-            loo = regrets(lambda shape: parsed(bandwidth, prior, lambda r: r[1] != shape), rows)
+            loo = regrets(lambda shape: parsed(
+                bandwidth, prior, lambda r: run_shape(r[0], r[1]) != shape), rows)
             score = summary(loo.values())
             if best is None or score["geomean"] < best[2]["geomean"]:
                 best = (bandwidth, prior, score)
@@ -409,6 +457,8 @@ def main(argv=None):
                         "the estimated GPU time")
     pl.add_argument("--shapes", default=shapes_mod.group_path("train"))
     pl.add_argument("--json", help="write the plan here, for `measure --plan`")
+    pl.add_argument("--only-layouts", help="the candidates of these layouts only (e.g. "
+                    "akbkcc: those of transposed problems)")
     ms = sub.add_parser("measure", help="time every candidate of a plan (GPU machine)")
     ms.add_argument("--plan", required=True, help="written by `plan --json`")
     ms.add_argument("--runner", required=True)
@@ -449,11 +499,11 @@ def main(argv=None):
         print(f"{args.out}: {len(CANDIDATES)} kernels")
         return 0
     if args.command == "plan":
-        work = plan(shapes_mod.read_shapes(args.shapes))
+        work = plan(shapes_mod.read_shapes(args.shapes), layouts=args.only_layouts)
         if args.json:
             write_plan(work, args.json)
         runs = sum(len(v) for v in work.values())
-        print(f"{sum(1 for _ in {s for v in work.values() for s in v})} shapes "
+        print(f"{len(plan_shapes(work))} shapes "
               f"({staged_count(work)} with rows TMA kernels stage), {len(work)} "
               f"candidates, {runs} runs, about {gpu_seconds(work, args.warmup, args.iters):.0f} s "
               "of GPU time")

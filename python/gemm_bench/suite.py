@@ -70,7 +70,15 @@ def select(shape, dtype, model, available=None):
                          f"{selection.config.name} was not compiled "
                          "(python -m gemm_bench.configs --set best, then gemm_bench.compile)")
     return {"config": configs.parse_name(selection.config.name), "source": selection.source,
-            "class": shapes_mod.shape_class(*shape)}
+            "class": shapes_mod.shape_class(*shape), "transposed": selection.transposed}
+
+
+def run_shape(selection):
+    """The problem the selected kernel runs: N x M x K for a transposed
+    selection (C^T = B A^T, the same memory and the same cuBLASLt call),
+    else the shape."""
+    m, n, k = selection["shape"]
+    return (n, m, k) if selection.get("transposed") else (m, n, k)
 
 
 def shape_text(shape):
@@ -128,13 +136,14 @@ def run_suite(runner, bundles_dir, results_dir, model, l2_modes, odd_flag, warmu
     # and the group's flags apply to all its shapes.
     processes = {}
     for s in selections:
-        processes.setdefault((s["group"], s["config"].name), []).append(s["shape"])
+        processes.setdefault((s["group"], s["config"].name), []).append(s)
     failures = []
     for l2 in l2_modes:
-        for count, ((group, name), shape_list) in enumerate(processes.items(), 1):
+        for count, ((group, name), chosen) in enumerate(processes.items(), 1):
+            shape_list = [run_shape(s) for s in chosen]
             # The odd-shape flag goes to every process with a shape whose
             # rows TMA cannot address as they are (the generated sets mix them in).
-            odd = group == "odd" or any(shapes_mod.needs_padding(s) for s in shape_list)
+            odd = group == "odd" or any(shapes_mod.needs_padding(s["shape"]) for s in chosen)
             extra = odd_flag.split() if odd and odd_flag else []
             json_path = os.path.join(runs_dir, f"{group}-{name}-{l2}.json")
             code = run_bundle(runner, os.path.join(bundles_dir, name + ".json"), shape_list,
@@ -161,9 +170,10 @@ def collect_rows(results_dir, selection=None):
         runs_dir = results_dir
     paths = sorted(os.path.join(runs_dir, f) for f in os.listdir(runs_dir)
                    if f.endswith(".json"))
+    # A transposed selection ran N x M x K: its row is the shape's.
     by_key = {}
     for s in selection or []:
-        by_key[(s["group"], s["dtype"], tuple(s["shape"]))] = s
+        by_key[(s["group"], s["dtype"], tuple(run_shape(s)), s["config"].name)] = s
     rows, device, errors = [], None, []
     for path in paths:
         with open(path) as f:
@@ -183,8 +193,9 @@ def collect_rows(results_dir, selection=None):
             bench = result.get("bench") or {}
             if "ours" not in bench or "cublas" not in bench:
                 continue
-            shape = (result["m"], result["n"], result["k"])
-            chosen = by_key.get((group, dtype, shape), {})
+            ran = (result["m"], result["n"], result["k"])
+            chosen = by_key.get((group, dtype, ran, name), {})
+            shape = tuple(chosen.get("shape", ran))
             check = result.get("check")
             row = {
                 "group": group, "dtype": dtype, "shape": list(shape), "bundle": name,
@@ -588,8 +599,7 @@ def write_report(results_dir, bandwidth, odd_flag=None, compile_times_path=None,
     selection = None
     selection_path = os.path.join(results_dir, "selection.json")
     if os.path.exists(selection_path):
-        with open(selection_path) as f:
-            selection = json.load(f)
+        selection = read_selection(selection_path)
     rows, device, errors = collect_rows(results_dir, selection)
     merged_path = os.path.join(results_dir, "results.json")
     if not rows and os.path.exists(merged_path):
@@ -690,7 +700,8 @@ def main(argv=None):
             write_selection(selections, args.json)
         for s in selections:
             print(f"{s['group']:8} {s['dtype']:5} {shape_text(s['shape']):>18}  "
-                  f"{s['config'].name}  ({s['source']}; {s['class']})")
+                  f"{s['config'].name}  ({s['source']}; {s['class']}"
+                  f"{'; transposed' if s['transposed'] else ''})")
         return 0
     if args.command == "run":
         l2_modes = ("warm", "cold") if args.l2 == "both" else (args.l2,)

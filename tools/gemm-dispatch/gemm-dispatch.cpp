@@ -94,8 +94,17 @@ int writeLibrary(const std::string &modelPath, const std::string &dir,
     for (const KernelConfig &config : lowPrecisionLibrarySet(model))
       configs.push_back(config);
   KernelLibrary::writeIndex(dir, modelPath, configs);
-  // All kernels, and one file per layout group.
-  std::map<std::string, std::string> parts;
+  // All kernels, and one file per layout group: every group the build
+  // compiles (lib/KernelLibrary/CMakeLists.txt), empty where the model has
+  // none (the kernels of transposed problems write a column-major C).
+  std::map<std::string, std::string> parts = {{"grouped", ""}, {"lowp", ""}};
+  for (TensorLayouts layouts : libraryLayouts())
+    for (Layout c : {Layout::Row, Layout::Col}) {
+      layouts.c = c;
+      parts[layoutToken(layouts)];
+      if (c == Layout::Row)
+        parts[layoutToken(layouts) + "-batched"];
+    }
   std::string all;
   for (const KernelConfig &config : configs) {
     all += config.mlir();

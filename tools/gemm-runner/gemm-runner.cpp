@@ -406,8 +406,9 @@ int probe(const Options &options) {
 
 /// The library's bundle for the one problem of `options`, as the dispatcher
 /// picks it for this GPU's SM count (--sm-count under --dry-run). A
-/// transposed selection (a column-major C run as C^T = B A^T) turns the
-/// problem into N x M x K.
+/// transposed selection (C run as C^T = B A^T: a column-major C without its
+/// own kernel, or a row-major C on a narrow tile of the transposed problem)
+/// turns the problem into N x M x K.
 std::string pickFromLibrary(Options &options, ordered_json &report) {
   uint32_t smCount =
       options.dryRun ? options.dryRunSmCount
@@ -459,8 +460,8 @@ std::string pickFromLibrary(Options &options, ordered_json &report) {
   if (selection.transposed) {
     Problem &p = options.problems.front();
     std::swap(p.m, p.n);
-    std::printf("library: running the transposed problem %s (its row-major C "
-                "is the column-major C asked for)\n",
+    std::printf("library: running the transposed problem %s (C^T = B A^T: "
+                "its C, in the other storage order, is the C asked for)\n",
                 p.toString().c_str());
   }
   return library.manifestPath(selection.config).string();

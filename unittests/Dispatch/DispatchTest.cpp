@@ -231,6 +231,39 @@ TEST(ModelTest, WavesFollowTheSmCount) {
   EXPECT_GT(half.computeSeconds, 1.9 * h200.computeSeconds);
 }
 
+TEST(ModelTest, CloseLimitsCombineByTheirSharpness) {
+  // 318 x 3584 x 18944 on 64x64 pingpong tiles: the k-blocks of 132 CTAs
+  // wait on the L2 feed, with the MMAs and the ring's latency not far
+  // below it.
+  DispatchModel hard = DispatchModel::parse(SmallModel, "small.json");
+  EXPECT_EQ(hard.params().bottleneckSharpness, 0);
+  std::string text = SmallModel;
+  text.replace(text.find("\"cluster_compute\": 1.0"), 22,
+               "\"cluster_compute\": 1.0, \"bottleneck_sharpness\": 1");
+  DispatchModel additive = DispatchModel::parse(text, "sum.json");
+  EXPECT_EQ(additive.params().bottleneckSharpness, 1);
+  KernelConfig config = parsed("64x64x64_pingpong_c1x1_rm_s8_st0");
+  Problem p = problem(318, 3584, 18944);
+  Estimate slowest = physicsEstimate(hard.params(), config, p, {});
+  Estimate sum = physicsEstimate(additive.params(), config, p, {});
+  // p = 1 adds the limits: more than the slowest, at most all three.
+  EXPECT_GT(sum.computeSeconds, 1.2 * slowest.computeSeconds);
+  EXPECT_LT(sum.computeSeconds, 3.0 * slowest.computeSeconds);
+  text.replace(text.find("\"bottleneck_sharpness\": 1"), 25,
+               "\"bottleneck_sharpness\": 0");
+  EXPECT_THAT(
+      [&] {
+        try {
+          DispatchModel::parse(text, "zero.json");
+        } catch (const DispatchError &e) {
+          return std::string(e.what());
+        }
+        return std::string();
+      }(),
+      HasSubstr("zero.json: hardware.bottleneck_sharpness: 0.000000 is not "
+                "positive"));
+}
+
 TEST(ModelTest, SplitKRunsMoreUnitsInFewerKBlocks) {
   DispatchModel model = DispatchModel::parse(SmallModel, "small.json");
   Problem p = problem(64, 1024, 16384);
@@ -402,12 +435,106 @@ TEST(SelectTest, ColumnMajorCWithoutItsKernelsIsTheTransposedProblem) {
   EXPECT_TRUE(s.transposed);
   EXPECT_EQ(s.config.name(),
             "sm90_bf16_akbncr_64x64x64_pingpong_c1x1_rm_s8_st0");
-  EXPECT_THAT(s.reason, HasSubstr("no available kernel writes a column-major "
-                                  "C; the transposed problem C^T = B A^T"));
+  EXPECT_THAT(s.reason, HasSubstr("as the transposed problem C^T = B A^T (m=64 "
+                                  "n=8192 k=8192 bf16 a row b row c row)"));
   // Without a library the column-major C kernel itself is picked.
   Selection exact = select(p, model, {});
   EXPECT_FALSE(exact.transposed);
   EXPECT_EQ(exact.config.layouts, p.layouts);
+}
+
+/// SmallModel with a candidate of transposed problems: a 128x72 cooperative
+/// tile with a column-major C, measured on N x M x K.
+const char *TransposedModel = R"({
+  "format": "gemm-dispatch-model", "version": 1,
+  "gpu": {"name": "NVIDIA H200", "sm_count": 132},
+  "fitted_on": {},
+  "hardware": {"launch_us": 8, "load_latency_us": 1.5, "l2_tbps": 12,
+               "read_tbps": 4, "write_tbps": 4.5, "fixup_tbps": 5,
+               "stream_k_fixed_us": 12, "stream_k_traffic": 1.0,
+               "cluster_compute": 1.0},
+  "tile_efficiency": {"64x64_pingpong": 0.8, "128x256_coop": 0.85,
+                      "128x72_coop": 0.8},
+  "correction": {"bandwidth": 0.6, "prior_weight": 0.25},
+  "candidates": {
+    "64x64x64_pingpong_c1x1_rm_s8_st0": [[203, 5568, 6984, 0.0]],
+    "128x256x64_coop_c1x1_rm_s8_st0": [],
+    "akbkcc_128x72x64_coop_c1x1_rm_s8_st0": [[5568, 203, 6984, -0.1]]
+  }
+})";
+
+TEST(SelectTest, CandidatesOfTransposedProblemsPutMAlongTheTileN) {
+  DispatchModel model = DispatchModel::parse(TransposedModel, "t.json");
+  KernelConfig narrow = model.candidates().back();
+  EXPECT_EQ(narrow.layouts.c, Layout::Col);
+  // Its point on 5568 x 203 x 6984 is the training shape 203 x 5568 x 6984,
+  // which the 64x64 tile measured directly.
+  EXPECT_EQ(model.trainingShapes(), 1u);
+  EXPECT_EQ(narrow.tileN, 72u);
+  // 203 x 5568 x 6984: as C^T = B A^T (5568 x 203), 44 x 3 = 132 tiles of
+  // 128 x 72 fill the SMs; the row-major tiles leave rows idle (2 x 22 of
+  // 128 x 256 on 44 SMs, or 4 x 87 of 64 x 64 in 2.6 waves).
+  Problem p = problem(203, 5568, 6984);
+  Selection s = select(p, model, {});
+  EXPECT_TRUE(s.transposed);
+  EXPECT_EQ(s.config.name(), "sm90_bf16_akbkcc_128x72x64_coop_c1x1_rm_s8_st0");
+  EXPECT_EQ(s.estimate.tiles, 132u);
+  EXPECT_THAT(s.reason,
+              HasSubstr("as the transposed problem C^T = B A^T (m=5568 n=203 "
+                        "k=6984 bf16 a row b col c col)"));
+  // Its residual (measured on 5568 x 203) corrects it there.
+  EXPECT_GT(s.estimate.evidence, 0.5);
+  EXPECT_LT(s.estimate.correction, 1.0);
+
+  // The library holds it in the flipped layouts that build: a K-major A
+  // stays the K-major B of the transposed problem (an M-major A would be an
+  // N-major B, loaded in 64-column blocks: no 72-wide tile).
+  std::vector<KernelConfig> library =
+      librarySet(model, {DType::BF16}, libraryLayouts());
+  std::vector<std::string> transposedNames;
+  for (const KernelConfig &config : library)
+    if (config.layouts.c == Layout::Col)
+      transposedNames.push_back(config.name());
+  EXPECT_THAT(transposedNames,
+              ::testing::UnorderedElementsAre(
+                  "sm90_bf16_akbkcc_128x72x64_coop_c1x1_rm_s8_st0",
+                  "sm90_bf16_ambkcc_128x72x64_coop_c1x1_rm_s8_st0"));
+  Selection fromLibrary = select(p, model, {}, &library);
+  EXPECT_TRUE(fromLibrary.transposed);
+  EXPECT_EQ(fromLibrary.config, s.config);
+  // An N-major B (b(row)) is the M-major A of the transposed problem.
+  Problem nMajorB = p;
+  nMajorB.layouts.b = Layout::Row;
+  EXPECT_EQ(select(nMajorB, model, {}, &library).config.name(),
+            "sm90_bf16_ambkcc_128x72x64_coop_c1x1_rm_s8_st0");
+  // An M-major A has no such kernel: the row-major tiles compute it.
+  Problem mMajorA = p;
+  mMajorA.layouts.a = Layout::Col;
+  Selection rowTiles = select(mMajorA, model, {}, &library);
+  EXPECT_FALSE(rowTiles.transposed);
+  EXPECT_EQ(rowTiles.config.layouts.c, Layout::Row);
+
+  // Batches, groups and low-precision problems keep the row-major tiles.
+  Problem batched = p;
+  batched.batch = 2;
+  EXPECT_FALSE(select(batched, model, {}).transposed);
+  Problem fp8 = problem(203, 5568, 6984, DType::E4M3);
+  fp8.outType = DType::BF16;
+  EXPECT_FALSE(select(fp8, model, {}).transposed);
+
+  // A column-major C runs the column-major tile itself (the narrow side is
+  // its N), or the row-major tiles of its transpose.
+  Problem columns = problem(5568, 203, 6984);
+  columns.layouts.c = Layout::Col;
+  Selection direct = select(columns, model, {}, &library);
+  EXPECT_FALSE(direct.transposed);
+  EXPECT_EQ(direct.config.name(),
+            "sm90_bf16_akbkcc_128x72x64_coop_c1x1_rm_s8_st0");
+  Problem wide = problem(8192, 8192, 8192);
+  wide.layouts.c = Layout::Col;
+  Selection flipped = select(wide, model, {}, &library);
+  EXPECT_TRUE(flipped.transposed);
+  EXPECT_EQ(flipped.config.layouts.c, Layout::Row);
 }
 
 TEST(SelectTest, BatchesAreOneProblemOfTheirRowsAndWholeTiles) {

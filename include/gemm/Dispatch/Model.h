@@ -169,6 +169,10 @@ struct HardwareParams {
     return directLaunchSeconds > 0 && directKBlockSeconds > 0 &&
            directLoadsPerSecond > 0;
   }
+  /// How a k-block's limits (MMA, L2 feed, the ring's latency) combine:
+  /// their p-norm for p = bottleneckSharpness (close limits slow each other
+  /// down), the slowest alone for 0 (model files without it).
+  double bottleneckSharpness = 0;
   /// Fraction of the SM's 16-bit MMA peak each tile sustains in a long
   /// k-loop, by tileKey().
   std::map<std::string, double> tileEfficiency;
@@ -182,7 +186,8 @@ struct HardwareParams {
 /// stream_k_traffic, cluster_compute; and, optional here and required by a
 /// version 2 file, stage_launch_us, stage_tbps, direct_launch_us,
 /// direct_kblock_us, direct_gloads_per_sm: 10^9 element loads per second per
-/// SM) and "tile_efficiency" objects. Throws DispatchError naming `source`
+/// SM; and, optional in every version, bottleneck_sharpness) and
+/// "tile_efficiency" objects. Throws DispatchError naming `source`
 /// and the missing or bad field.
 HardwareParams
 hardwareParams(const std::map<std::string, double> &hardware,
@@ -258,7 +263,12 @@ public:
 
   const HardwareParams &params() const { return hardware; }
   /// The configurations the model was fitted on (input type bf16; the
-  /// dispatcher gives them the problem's types), in the file's order.
+  /// dispatcher gives them the problem's types), in the file's order. Those
+  /// with a column-major C (layouts.c; their names carry the token, e.g.
+  /// akbkcc_128x72x64_coop_c1x1_rm_s8_st0) were measured on transposed
+  /// problems: the dispatcher runs a row-major C as C^T = B A^T on them
+  /// (Problem::transposed; their residuals are in its N x M x K), which puts
+  /// the problem's M along the tile's N, where narrow tiles fit it.
   const std::vector<KernelConfig> &candidates() const { return kernels; }
   bool isCandidate(const KernelConfig &config) const;
   /// The grouped kernels the file's "grouped" section measured (input type
@@ -269,7 +279,9 @@ public:
   /// Physics times the learned correction. Configurations that are not
   /// candidates get the physics alone (correction 1, evidence 0); grouped
   /// problems take the grouped residuals (by M / G rows per group, N, K),
-  /// never the plain ones.
+  /// never the plain ones. A candidate's residuals measured with the
+  /// problem's C layout are taken where it has them (both: a tile measured
+  /// directly and on transposed problems), else its others.
   Estimate estimate(const KernelConfig &config, const Problem &problem,
                     const Target &target) const;
 
