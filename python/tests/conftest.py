@@ -1,6 +1,7 @@
 """Markers: `gpu` tests need an NVIDIA GPU that runs sm_90a kernels, `torch`
-tests need PyTorch, `compiler` tests need gemm-opt; each is skipped with the
-reason where that is missing (pytest -rs prints them), never silently."""
+tests need PyTorch, `compiler` tests need gemm-opt (they run kernels the
+kernel library does not hold, compiled on first use); each is skipped with
+the reason where that is missing (pytest -rs prints them), never silently."""
 import importlib.util
 import os
 import shutil

@@ -114,6 +114,7 @@ def test_every_layout_without_copies(a_col, b_col, c_col, dtype, monkeypatch):
             assert c is out and c.stride(0) == 1
 
 
+@pytest.mark.compiler
 @pytest.mark.parametrize("out_dtype", ["f32", "bf16"])
 def test_x_at_w_and_transposes_match_torch(out_dtype):
     x = torch.randn(512, 1024, device="cuda", dtype=torch.bfloat16)
@@ -158,6 +159,7 @@ def test_bmm_matches_torch(batch, m, n, k, dtype):
     assert ((c.double() - ref).norm() / ref.norm()).item() <= TOLERANCE[TYPES[dtype]]
 
 
+@pytest.mark.compiler
 def test_batched_forms_run_without_copies(monkeypatch):
     def no_copy(*args):
         raise AssertionError("an aligned operand was copied")
@@ -231,6 +233,7 @@ ODD = [(1, 1, 1), (8688, 23, 28), (278, 38, 50), (44, 206, 46), (282, 282, 282),
        (1312, 388, 18), (272, 7783, 19), (96, 528, 382), (65, 129, 63), (3, 5, 1000)]
 
 
+@pytest.mark.compiler
 @pytest.mark.parametrize("m,n,k", ODD)
 @pytest.mark.parametrize("dtype", ["bf16", "f16"])
 @pytest.mark.parametrize("config", [DIRECT, DIRECT_128], ids=["64x64", "128x64"])
@@ -241,6 +244,7 @@ def test_direct_kernels_match_torch(m, n, k, dtype, config, tmp_path, monkeypatc
     assert_close(gemm.matmul(a, b, config=config, out_dtype="f32"), a, b)
 
 
+@pytest.mark.compiler
 def test_direct_kernels_read_views_as_they_are(monkeypatch):
     # Odd row strides, odd base addresses, an f32 output view: the direct
     # kernel takes them all as they are (no copy), where a TMA kernel gets
@@ -293,6 +297,7 @@ def test_matmul_on_odd_sizes_copies_only_for_tma_kernels(monkeypatch):
     print("dispatched:", picked)
 
 
+@pytest.mark.compiler
 def test_out_and_out_dtype():
     a, b = inputs(256, 512, 1024)
     out = torch.empty(256, 512, device="cuda", dtype=torch.bfloat16)
@@ -339,6 +344,7 @@ CONFIGS = [gemm.Config(tile=(128, 256, 64), cluster=(2, 1)),
            gemm.Config(tile=(128, 128, 64), cluster=(1, 2), raster="along_n", swizzle=4)]
 
 
+@pytest.mark.compiler
 @pytest.mark.parametrize("config", CONFIGS, ids=lambda c: c.kernel_config().key)
 def test_explicit_configs(config, tmp_path, monkeypatch):
     monkeypatch.setenv("GEMM_CACHE_DIR", str(tmp_path))

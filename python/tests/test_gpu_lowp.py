@@ -76,6 +76,7 @@ def scales_for(mode, m, n, k):
 SHAPES = [(256, 256, 256), (777, 333, 1100), (128, 4096, 4096), (1024, 1024, 2048)]
 
 
+@pytest.mark.compiler
 @pytest.mark.parametrize("m,n,k", SHAPES)
 @pytest.mark.parametrize("mode", ["none", "tensor", "row", "block"])
 @pytest.mark.parametrize("pair", [("e4m3", "e4m3"), ("e4m3", "e5m2"), ("e5m2", "e4m3")])
@@ -89,6 +90,7 @@ def test_fp8_matches_dequantised_reference(m, n, k, mode, pair):
     assert err <= tolerance(torch.bfloat16, k), f"relative error {err:.2e}"
 
 
+@pytest.mark.compiler
 @pytest.mark.parametrize("out", ["f16", "f32"])
 def test_fp8_outputs_and_fast_accumulation(out):
     m, n, k = 512, 768, 4096
@@ -103,6 +105,7 @@ def test_fp8_outputs_and_fast_accumulation(out):
             f"{accumulate}: relative error {err:.2e}"
 
 
+@pytest.mark.compiler
 @pytest.mark.parametrize("out", ["e4m3", "e5m2"])
 def test_fp8_output_scale_and_amax(out):
     m, n, k = 300, 512, 1024
@@ -125,6 +128,7 @@ def test_fp8_output_scale_and_amax(out):
         gemm.matmul(a, b, out_dtype=out)
 
 
+@pytest.mark.compiler
 @pytest.mark.parametrize("m,n,k", SHAPES)
 @pytest.mark.parametrize("pair", [("s8", "s8"), ("u8", "s8"), ("s8", "u8"), ("u8", "u8")])
 def test_int8_is_exact(m, n, k, pair):
@@ -141,6 +145,7 @@ def test_int8_is_exact(m, n, k, pair):
     assert torch.equal(c.double(), ref)
 
 
+@pytest.mark.compiler
 @pytest.mark.parametrize("out", ["bf16", "f16", "f32"])
 @pytest.mark.parametrize("mode", ["tensor", "row"])
 def test_int8_dequantised(out, mode):
@@ -171,6 +176,7 @@ def test_tf32(m, n, k):
     assert relative_error(c, a.double() @ b.double().T) <= 5e-3
 
 
+@pytest.mark.compiler
 @pytest.mark.parametrize("m,n,k", [(1, 1, 1), (8, 16, 32), (3, 5, 200)])
 @pytest.mark.parametrize("kind", ["e4m3-tensor", "e4m3-block", "s8", "s8-row", "tf32"])
 def test_tiny_problems(kind, m, n, k):
@@ -207,6 +213,7 @@ def test_tiny_problems(kind, m, n, k):
     assert err <= bound, f"{kind} {m}x{n}x{k}: relative error {err:.2e} > {bound:.2e}"
 
 
+@pytest.mark.compiler
 def test_long_k_promotion_beats_fast_accumulation():
     m, n, k = 256, 256, 65536
     a, b = fp8_inputs(m, n, k, seed=6)
