@@ -196,11 +196,12 @@ Selection select(const Problem &problem, const DispatchModel &model,
           continue;
         const Problem &run = transposed ? flipped : problem;
         KernelConfig typed = withTypes(config, run);
-        // Low-precision types rule out some tiles (e.g. promoted fp8 sums
-        // need twice the accumulator registers).
+        // Types and layouts rule out some tiles (e.g. promoted fp8 sums need
+        // twice the accumulator registers; a narrow tile of the transposed
+        // problem of an M-major A would load an N-major B in 64-column
+        // blocks).
         if ((!available || contains(*available, typed)) &&
-            isApplicable(typed, run, target, oversized) &&
-            (!problem.lowPrecision() || typed.buildable()))
+            isApplicable(typed, run, target, oversized) && typed.buildable())
           candidates.push_back({typed, transposed});
       }
   }

@@ -513,6 +513,13 @@ TEST(SelectTest, CandidatesOfTransposedProblemsPutMAlongTheTileN) {
   Selection rowTiles = select(mMajorA, model, {}, &library);
   EXPECT_FALSE(rowTiles.transposed);
   EXPECT_EQ(rowTiles.config.layouts.c, Layout::Row);
+  // Nor does the compiler build one (an f32 C, which the library lacks, is
+  // compiled on first use): the candidate is passed over, not picked.
+  Problem mMajorAToF32 = mMajorA;
+  mMajorAToF32.outType = DType::F32;
+  Selection compiled = select(mMajorAToF32, model, {});
+  EXPECT_TRUE(compiled.config.buildable()) << compiled.config.name();
+  EXPECT_FALSE(compiled.transposed);
 
   // Batches, groups and low-precision problems keep the row-major tiles.
   Problem batched = p;
