@@ -114,6 +114,36 @@ def test_every_layout_without_copies(a_col, b_col, c_col, dtype, monkeypatch):
             assert c is out and c.stride(0) == 1
 
 
+# M of a few hundred rows, where the dispatcher runs the transposed problem
+# C^T = B A^T on narrow tiles (the problem's M along the tile's N in steps of
+# 8; a column-major C^T is the caller's row-major C), in the layouts the
+# library holds them in (A K-major, B K-major or N-major: an M-major A would
+# be the N-major B of the transposed problem, loaded in 64-column blocks).
+NARROW_SHAPES = [(432, 10240, 8192), (516, 1488, 5376), (1186, 4096, 4096), (45, 7168, 2048),
+                 (2000, 200, 1024), (203, 5568, 1024)]
+
+
+@pytest.mark.parametrize("layouts", ["row,col,row", "row,row,row"])
+@pytest.mark.parametrize("dtype", ["bf16", "f16"])
+def test_narrow_tiles_of_the_transposed_problem(layouts, dtype, monkeypatch):
+    def no_copy(*args):
+        raise AssertionError("an aligned operand was copied")
+    monkeypatch.setattr(gemm._api, "_copy", no_copy)
+    a_col, b_col = layouts.split(",")[0] == "col", layouts.split(",")[1] == "row"
+    narrow = []
+    for m, n, k in NARROW_SHAPES:
+        selection = gemm.select(m, n, k, dtype=dtype, layouts=layouts)
+        if selection.transposed and selection.config.tile[1] % 64:
+            narrow.append(selection.config.name)
+        a = operand(m, k, a_col, TYPES[dtype], seed=1)
+        b = operand(n, k, b_col, TYPES[dtype], seed=2)
+        out = torch.full((m, n + 8), 7.0, device="cuda", dtype=TYPES[dtype])
+        c = gemm.matmul(a, b, out=out[:, :n])      # rows of whole 16-byte chunks: in place
+        assert_close(c, a, b)
+        assert (out[:, n:] == 7).all()
+    assert narrow, f"no narrow tile of a transposed problem picked for {NARROW_SHAPES}"
+
+
 @pytest.mark.compiler
 @pytest.mark.parametrize("out_dtype", ["f32", "bf16"])
 def test_x_at_w_and_transposes_match_torch(out_dtype):
