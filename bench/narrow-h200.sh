@@ -43,13 +43,9 @@ build_gemm_runner "$R/build.log" || exit 2
 status=0
 
 # 1. Correctness.
-for m in .bundles/narrow/*.json; do
-  timeout 120 "$runner" "$m" --shapes bench/shapes/narrow-check.txt --check || echo "FAILED: $m (exit $?)"
-done > "$R/check.log" 2>&1
-passed=$(grep -c "check PASS" "$R/check.log")
-failed=$(grep -c "check FAIL\|FAILED\|error" "$R/check.log")
-echo "1. checks: $passed passed, $failed failed or errors" | tee "$R/summary.txt"
-[ "$failed" -eq 0 ] || status=1
+source bench/lib/check-bundles.sh
+counts=$(check_bundles "$R/check.log" bench/shapes/narrow-check.txt .bundles/narrow/*.json) || status=1
+echo "1. checks: $counts" | tee "$R/summary.txt"
 
 # 2. Sanitizers.
 sanitizer=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
