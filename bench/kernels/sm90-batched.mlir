@@ -1,7 +1,8 @@
 // Batched kernels on the H200 (bench/layouts-h200.sh, test/GPU/sm90-batched.test):
 // a batch of problems per launch, rank-3 TMA descriptors, strided or
 // broadcast operands, in several layouts and configurations (clusters,
-// pingpong, f16, f32 output, column-major C, split-K, stream-K).
+// pingpong, f16, f32 output, column-major C, split-K, stream-K, a narrow
+// row-major tile).
 // Build them with:
 //   gemm-opt bench/kernels/sm90-batched.mlir --gemm-to-ptx="output-dir=.bundles/batched"
 
@@ -21,3 +22,5 @@ gemm.matmul @sm90_bf16_akbkcr_batched_64x128_pingpong_k2 a(bf16, row) b(bf16, co
     config(#gemm.config<arch = sm_90a, tile = [64, 128, 64], schedule = pingpong, scheduler = split_k, splits = 2>)
 gemm.matmul @sm90_bf16_akbkcr_batched_128x256_coop_c2x1_sk a(bf16, row) b(bf16, col) c(bf16, row) acc(f32) batched
     config(#gemm.config<arch = sm_90a, tile = [128, 256, 64], cluster = [2, 1], scheduler = stream_k>)
+gemm.matmul @sm90_bf16_akbkcr_batched_128x144_coop a(bf16, row) b(bf16, col) c(bf16, row) acc(f32) batched
+    config(#gemm.config<arch = sm_90a, tile = [128, 144, 64]>)

@@ -1,9 +1,12 @@
-// Tiles whose N is not a multiple of the 128-byte epilogue sub-tile, with a
-// column-major C (docs/SM90.md, "Narrow tiles"): the last sub-tile's boxes
-// have fewer lines. These are the tiles of the transposed problem C^T = B A^T
+// Tiles whose N is not a multiple of the 128-byte epilogue sub-tile
+// (docs/SM90.md, "Narrow tiles"). With a column-major C the last sub-tile's
+// boxes have fewer lines: the tiles of the transposed problem C^T = B A^T
 // that the dispatcher runs for a row-major C, with the problem's M along the
-// tile's N. Checked by the simulator (test/Simulator/sm90-narrow.test), ptxas
-// (test/PTX/sm90-narrow.mlir) and on the H200 (bench/narrow-h200.sh).
+// tile's N. With a row-major C (akbkcr, ambkcr) the last sub-tile is staged
+// packed and stored through a second, unswizzled C descriptor of its width:
+// narrow tiles along the problem's own N. Checked by the simulator
+// (test/Simulator/sm90-narrow.test), ptxas (test/PTX/sm90-narrow.mlir) and
+// on the H200 (bench/narrow-h200.sh).
 // Build them with:
 //   gemm-opt bench/kernels/sm90-narrow.mlir --gemm-to-ptx="output-dir=.bundles/narrow"
 
@@ -18,4 +21,16 @@ gemm.matmul @sm90_bf16_akbkcc_128x208_coop_sk a(bf16, row) b(bf16, col) c(bf16, 
 gemm.matmul @sm90_bf16_akbkcc_128x88_coop_f32out a(bf16, row) b(bf16, col) c(f32, col) acc(f32)
     config(#gemm.config<arch = sm_90a, tile = [128, 88, 64]>)
 gemm.matmul @sm90_bf16_ambkcc_128x136_coop_c1x2 a(bf16, col) b(bf16, col) c(bf16, col) acc(f32)
+    config(#gemm.config<arch = sm_90a, tile = [128, 136, 64], cluster = [1, 2]>)
+gemm.matmul @sm90_bf16_akbkcr_128x144_coop a(bf16, row) b(bf16, col) c(bf16, row) acc(f32)
+    config(#gemm.config<arch = sm_90a, tile = [128, 144, 64]>)
+gemm.matmul @sm90_bf16_akbkcr_64x88_pingpong a(bf16, row) b(bf16, col) c(bf16, row) acc(f32)
+    config(#gemm.config<arch = sm_90a, tile = [64, 88, 64], schedule = pingpong>)
+gemm.matmul @sm90_f16_akbkcr_128x112_coop_k2 a(f16, row) b(f16, col) c(f16, row) acc(f32)
+    config(#gemm.config<arch = sm_90a, tile = [128, 112, 64], scheduler = split_k, splits = 2>)
+gemm.matmul @sm90_bf16_akbkcr_128x200_coop_sk a(bf16, row) b(bf16, col) c(bf16, row) acc(f32)
+    config(#gemm.config<arch = sm_90a, tile = [128, 200, 64], scheduler = stream_k>)
+gemm.matmul @sm90_bf16_akbkcr_128x80_coop_f32out a(bf16, row) b(bf16, col) c(f32, row) acc(f32)
+    config(#gemm.config<arch = sm_90a, tile = [128, 80, 64]>)
+gemm.matmul @sm90_bf16_ambkcr_128x136_coop_c1x2 a(bf16, col) b(bf16, col) c(bf16, row) acc(f32)
     config(#gemm.config<arch = sm_90a, tile = [128, 136, 64], cluster = [1, 2]>)

@@ -173,16 +173,16 @@ bool KernelConfig::buildable(std::string *why) const {
                 " columns: tile N must be a "
                 "multiple of " +
                 std::to_string(mnBlock));
-  // A column-major C's last epilogue sub-tile may be narrower (the
-  // materializer's rule: whole 8-column groups, no scales).
+  // The last epilogue sub-tile may be narrower (the materializer's rule:
+  // whole 8-column groups, no scales, not grouped).
   constexpr uint32_t narrowStep = 8;
   if (tileN % epilogueCols != 0 &&
-      (layouts.c != Layout::Col || tileN % narrowStep != 0 || quant.a ||
-       quant.b || bundle::isFp8(cType())))
+      (tileN % narrowStep != 0 || quant.a || quant.b ||
+       bundle::isFp8(cType()) || grouped))
     return fail("tile N is not a multiple of the " +
                 std::to_string(epilogueCols) +
-                "-column epilogue sub-tile (nor, for a column-major C "
-                "without scales, of " +
+                "-column epilogue sub-tile (nor, without scales and not "
+                "grouped, of " +
                 std::to_string(narrowStep) + ")");
   if (quant.a == bundle::ScaleGranularity::Block && 128 % tileN != 0 &&
       tileN % 64 != 0)

@@ -102,10 +102,13 @@ const ElementCodec *codecOf(Exec &e, Type type) {
 
 /// Writes `count` consecutive elements of a 128-byte staging row (row
 /// `row`, first element `column`) of the slot at `slot`, through the
-/// 128-byte swizzle. `bits(i)` gives element i.
+/// 128-byte swizzle; or, with `packedRowBytes`, of a packed unswizzled row
+/// of that many bytes (a row-major C's narrower last sub-tile). `bits(i)`
+/// gives element i.
 template <typename Bits>
 bool writeStagingRun(Exec &e, uint64_t slot, int64_t row, int64_t column,
-                     int64_t count, const ElementCodec &codec, Bits bits) {
+                     int64_t count, const ElementCodec &codec, Bits bits,
+                     int64_t packedRowBytes = 0) {
   unsigned bytes = codec.bytes();
   TrackedMemory &smem = e.m.ctas[e.t.cta].smem;
   Access access = e.m.threadAccess(e.t, e.op, -1, /*genericSmemWrite=*/true);
@@ -114,7 +117,9 @@ bool writeStagingRun(Exec &e, uint64_t slot, int64_t row, int64_t column,
   while (first < column + count) {
     int64_t chunkEnd = (first * bytes / 16 + 1) * 16 / bytes;
     int64_t last = std::min<int64_t>(column + count, chunkEnd);
-    uint64_t address = swizzle(slot + row * 128 + first * bytes, 128);
+    uint64_t address = packedRowBytes
+                           ? slot + row * packedRowBytes + first * bytes
+                           : swizzle(slot + row * 128 + first * bytes, 128);
     if (!e.m.checkWrite(smem, address, (last - first) * bytes, e.t.vc, access,
                         false, "the epilogue's staging write"))
       return false;
@@ -176,7 +181,11 @@ Step accumStoreSmem(Exec &e) {
         return convert(fragment->values[atom * perAtom + r + i]);
       };
       if (!op.getTransposed()) {
-        if (!writeStagingRun(e, slot, row, column, 2, *codec, bits))
+        int64_t packedRowBytes = op.getColumnCount() < width
+                                     ? op.getColumnCount() * codec->bytes()
+                                     : 0;
+        if (!writeStagingRun(e, slot, row, column, 2, *codec, bits,
+                             packedRowBytes))
           return Step::Stop;
         continue;
       }

@@ -405,7 +405,17 @@ Step tmaStore(Exec &e) {
   if (buffer.isMNMajor())
     return e.fail(Violation::Kind::Unsupported,
                   "a TMA store from an MN-major slot is not modelled");
-  std::optional<uint64_t> inSlot = boxInSlot(e, desc, buffer, slot, row, 0);
+  // A packed narrow box (an unswizzled box narrower than the swizzled
+  // slot's rows, as tall as the slot): the slot's first elements.
+  bool packed = desc.getSwizzle() == 0 && buffer.getSwizzle() != 0 &&
+                desc.getBox()[0] < buffer.getCols();
+  if (packed && slot >= uint64_t(buffer.getStages()))
+    return e.fail(Violation::Kind::Rule,
+                  "slot " + std::to_string(slot) + " of a ring of " +
+                      std::to_string(buffer.getStages()) + " stages");
+  std::optional<uint64_t> inSlot =
+      packed ? std::optional<uint64_t>(0)
+             : boxInSlot(e, desc, buffer, slot, row, 0);
   if (!inSlot)
     return Step::Stop;
   uint64_t source =

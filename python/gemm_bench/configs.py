@@ -16,11 +16,10 @@ with stream-K the suffix _sk (`scheduler = stream_k`).
 What the compiler accepts (MatmulOp::verify, ConfigAttr::verify, planKernel
 in MaterializeSM90.cpp), mirrored by `problems()`:
 - BK spans 128 bytes: 64 for 16-bit inputs.
-- BM a multiple of the 64-row WGMMA atom, at most 256; BN a multiple of 8 in
-  [8, 256] and of the 64-column (128-byte) epilogue sub-tile: 64, 128, 192,
-  256; with a column-major C (layouts `a?b?cc`) any multiple of 8 (the last
-  sub-tile narrower), except with an N-major B (b(row): loaded in 64-column
-  blocks).
+- BM a multiple of the 64-row WGMMA atom, at most 256; BN any multiple of 8
+  in [8, 256] (the last 64-column epilogue sub-tile narrower), except with
+  an N-major B (b(row): loaded in 64-column blocks, BN 64, 128, 192 or
+  256).
 - layouts: the token of the name (default akbkcr, left out of it): A
   K-major (ak) or M-major (am), B K-major (bk) or N-major (bn), C row-major
   (cr) or column-major (cc).
@@ -145,12 +144,12 @@ class Config:
             out.append("BM must be 64, 128, 192 or 256")
         if not re.fullmatch(r"a[km]b[kn]c[rc]", self.layouts):
             out.append(f"unknown layouts {self.layouts} (a[km]b[kn]c[rc])")
-        elif self.c_columns and self.layouts[3] == "k":
+        elif self.layouts[3] == "k":
             if self.tile_n % 8 or not 8 <= self.tile_n <= 256:
                 out.append("BN must be a multiple of 8 in [8, 256]")
         elif self.tile_n % 64 or not 64 <= self.tile_n <= 256:
-            out.append("BN must be a multiple of the 64-column epilogue sub-tile, at most 256"
-                       " (any multiple of 8 with a column-major C and a K-major B)")
+            out.append("BN must be a multiple of the 64-column N-major B block, at most 256"
+                       " (any multiple of 8 with a K-major B)")
         if self.schedule not in SCHEDULES:
             out.append(f"unknown schedule {self.schedule}")
         elif self.schedule == "cooperative":

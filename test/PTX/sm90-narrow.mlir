@@ -3,10 +3,11 @@
 // RUN: gemm-opt %S/../../bench/kernels/sm90-narrow.mlir --gemm-to-ptx="output-dir=%t" -o /dev/null
 //
 // Narrow tiles (N not a multiple of the 64-column epilogue sub-tile, with a
-// column-major C) through the whole pipeline: every kernel fits its
-// registers (0 spill bytes) and ptxas adds no warpgroup waits of its own.
-// An odd number of 8-column groups in the last sub-tile (72 = 64 + 8, 104 =
-// 64 + 40) ends with the two-matrix transposing stmatrix.
+// column-major or a row-major C) through the whole pipeline: every kernel
+// fits its registers (0 spill bytes) and ptxas adds no warpgroup waits of
+// its own. An odd number of 8-column groups in the last sub-tile (72 = 64 +
+// 8, 104 = 64 + 40; row-major 88 = 64 + 24) ends with the two-matrix
+// stmatrix (transposing for a column-major C).
 //
 // RUN: %ptxas -arch=sm_90a -v %t/sm90_bf16_akbkcc_128x72_coop.ptx -o %t/a.o 2>&1 | FileCheck %s --check-prefix=PTXAS -DNAME=sm90_bf16_akbkcc_128x72_coop
 // RUN: %ptxas -arch=sm_90a -v %t/sm90_bf16_akbkcc_64x104_pingpong.ptx -o %t/b.o 2>&1 | FileCheck %s --check-prefix=PTXAS -DNAME=sm90_bf16_akbkcc_64x104_pingpong
@@ -14,6 +15,12 @@
 // RUN: %ptxas -arch=sm_90a -v %t/sm90_bf16_akbkcc_128x208_coop_sk.ptx -o %t/d.o 2>&1 | FileCheck %s --check-prefix=PTXAS -DNAME=sm90_bf16_akbkcc_128x208_coop_sk
 // RUN: %ptxas -arch=sm_90a -v %t/sm90_bf16_akbkcc_128x88_coop_f32out.ptx -o %t/e.o 2>&1 | FileCheck %s --check-prefix=PTXAS -DNAME=sm90_bf16_akbkcc_128x88_coop_f32out
 // RUN: %ptxas -arch=sm_90a -v %t/sm90_bf16_ambkcc_128x136_coop_c1x2.ptx -o %t/f.o 2>&1 | FileCheck %s --check-prefix=PTXAS -DNAME=sm90_bf16_ambkcc_128x136_coop_c1x2
+// RUN: %ptxas -arch=sm_90a -v %t/sm90_bf16_akbkcr_128x144_coop.ptx -o %t/g.o 2>&1 | FileCheck %s --check-prefix=PTXAS -DNAME=sm90_bf16_akbkcr_128x144_coop
+// RUN: %ptxas -arch=sm_90a -v %t/sm90_bf16_akbkcr_64x88_pingpong.ptx -o %t/h.o 2>&1 | FileCheck %s --check-prefix=PTXAS -DNAME=sm90_bf16_akbkcr_64x88_pingpong
+// RUN: %ptxas -arch=sm_90a -v %t/sm90_f16_akbkcr_128x112_coop_k2.ptx -o %t/i.o 2>&1 | FileCheck %s --check-prefix=PTXAS -DNAME=sm90_f16_akbkcr_128x112_coop_k2
+// RUN: %ptxas -arch=sm_90a -v %t/sm90_bf16_akbkcr_128x200_coop_sk.ptx -o %t/j.o 2>&1 | FileCheck %s --check-prefix=PTXAS -DNAME=sm90_bf16_akbkcr_128x200_coop_sk
+// RUN: %ptxas -arch=sm_90a -v %t/sm90_bf16_akbkcr_128x80_coop_f32out.ptx -o %t/k.o 2>&1 | FileCheck %s --check-prefix=PTXAS -DNAME=sm90_bf16_akbkcr_128x80_coop_f32out
+// RUN: %ptxas -arch=sm_90a -v %t/sm90_bf16_ambkcr_128x136_coop_c1x2.ptx -o %t/l.o 2>&1 | FileCheck %s --check-prefix=PTXAS -DNAME=sm90_bf16_ambkcr_128x136_coop_c1x2
 //
 // PTXAS-NOT: warning
 // PTXAS-NOT: C75{{[0-9][0-9]}}
@@ -28,3 +35,11 @@
 // X2-COUNT-4: stmatrix.sync.aligned.m8n8.x4.trans.shared.b16
 // X2: stmatrix.sync.aligned.m8n8.x2.trans.shared.b16
 // X2-NOT: stmatrix
+//
+// A row-major C's packed last sub-tile of 24 columns: one stmatrix.x4 and
+// one x2 after the whole sub-tile's four x4, none transposing.
+// RUN: FileCheck %s --check-prefix=ROWX2 < %t/sm90_bf16_akbkcr_64x88_pingpong.ptx
+// ROWX2-NOT: stmatrix{{.*}}.trans
+// ROWX2-COUNT-5: stmatrix.sync.aligned.m8n8.x4.shared.b16
+// ROWX2: stmatrix.sync.aligned.m8n8.x2.shared.b16
+// ROWX2-NOT: stmatrix

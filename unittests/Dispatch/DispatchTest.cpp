@@ -397,6 +397,28 @@ TEST(KernelConfigTest, Layouts) {
   EXPECT_FALSE(parseLayoutTriple("col,row,row,row", error));
 }
 
+TEST(KernelConfigTest, NarrowTilesOfEitherC) {
+  // The materializer's rule: tile N a multiple of 8 whose last epilogue
+  // sub-tile is narrower, with a column-major or a row-major C, without
+  // scales, an fp8 C or groups.
+  std::string why;
+  EXPECT_TRUE(parsed("sm90_bf16_128x144x64_coop_c1x1_rm_s8_st0").buildable());
+  EXPECT_TRUE(
+      parsed("sm90_bf16_akbkcc_128x72x64_coop_c1x1_rm_s8_st0").buildable());
+  EXPECT_TRUE(
+      parsed("sm90_bf16_cf32_64x88x64_pingpong_c1x1_rm_s8_st0").buildable());
+  KernelConfig scaled = parsed("sm90_bf16_128x144x64_coop_c1x1_rm_s8_st0");
+  scaled.inType = DType::E4M3;
+  scaled.tileK = 128;
+  scaled.quant.a = scaled.quant.b = gemm::bundle::ScaleGranularity::Tensor;
+  EXPECT_FALSE(scaled.buildable(&why));
+  EXPECT_THAT(why, HasSubstr("without scales and not grouped, of 8"));
+  KernelConfig grouped =
+      parsed("sm90_bf16_grouped_128x96x64_coop_c1x1_rm_s8_st0");
+  EXPECT_FALSE(grouped.buildable(&why));
+  EXPECT_THAT(why, HasSubstr("epilogue sub-tile"));
+}
+
 TEST(SelectTest, LayoutsKeepTheConfiguration) {
   DispatchModel model = DispatchModel::parse(SmallModel, "small.json");
   Problem p = problem(16, 8192, 8192);

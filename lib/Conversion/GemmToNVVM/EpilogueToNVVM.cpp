@@ -155,7 +155,8 @@ void storeTransposed(ConversionPatternRewriter &rewriter, Location loc,
 /// and r + 1 are adjacent columns and are stored together. The staging slot
 /// uses the 128-byte swizzle that the TMA store expects: the 16-byte chunk
 /// c of row y lives at chunk c ^ (y mod 8), which also spreads the 8 rows a
-/// warp writes at once over all 32 banks.
+/// warp writes at once over all 32 banks. A row-major narrower last
+/// sub-tile (`columns(w)`) is packed instead: rows of w elements.
 struct AccumStoreSmemLowering
     : public ConvertOpToLLVMPattern<AccumStoreSmemOp> {
   using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
@@ -202,8 +203,21 @@ struct AccumStoreSmemLowering
       }
       return packed;
     };
-    auto address = [&](Value row, Value chunk) {
-      return getSwizzledChunkAddress(rewriter, loc, slot, row, chunk);
+    // A row-major narrower last sub-tile (columns(w)) is packed: rows of w
+    // elements, unswizzled, for the TMA store of its w-wide box.
+    int64_t columns = op.getColumnCount();
+    bool packed = !op.getTransposed() && columns < width;
+    auto address = [&](Value row, Value chunk) -> Value {
+      if (!packed)
+        return getSwizzledChunkAddress(rewriter, loc, slot, row, chunk);
+      Value rowBytes = LLVM::MulOp::create(
+          rewriter, loc, row, createI32(rewriter, loc, columns * elementBytes));
+      Value chunkBytes = LLVM::ShlOp::create(rewriter, loc, chunk,
+                                             createI32(rewriter, loc, 4));
+      Value offset = LLVM::AddOp::create(rewriter, loc, rowBytes, chunkBytes);
+      return LLVM::GEPOp::create(rewriter, loc, slot.getType(),
+                                 rewriter.getI8Type(), slot,
+                                 ValueRange{offset});
     };
 
     if (op.getTransposed()) {
@@ -233,9 +247,10 @@ struct AccumStoreSmemLowering
       Value groupOfLane = LLVM::UDivOp::create(rewriter, loc, block,
                                                createI32(rewriter, loc, 2));
       MLIRContext *ctx = rewriter.getContext();
-      for (int64_t group = 0; group < width / 8; group += 2) {
+      // A last lone 8-column group goes with stmatrix.x2 (lanes 0-15).
+      for (int64_t group = 0; group < columns / 8; group += 2) {
         SmallVector<Value> sources;
-        for (int64_t g = group; g < group + 2; ++g)
+        for (int64_t g = group; g < std::min(group + 2, columns / 8); ++g)
           for (int64_t half = 0; half < 2; ++half)
             sources.push_back(LLVM::BitcastOp::create(
                 rewriter, loc, rewriter.getI32Type(), pair(g, half)));
@@ -262,7 +277,7 @@ struct AccumStoreSmemLowering
                               LLVM::URemOp::create(rewriter, loc, lane,
                                                    createI32(rewriter, loc, 4)),
                               createI32(rewriter, loc, 2 * elementBytes));
-      for (int64_t group = 0; group < width / 8; ++group) {
+      for (int64_t group = 0; group < columns / 8; ++group) {
         Value byteInRow = LLVM::AddOp::create(
             rewriter, loc, createI32(rewriter, loc, 8 * group * elementBytes),
             laneBytes);

@@ -290,6 +290,46 @@ gpu.module @kernels {
     gpu.return
   }
 
+  // A row-major narrower last sub-tile (columns(24)) is packed: rows of 24
+  // bf16 (48 bytes), chunk c of row y at 48 y + 16 c, no swizzle (no xor);
+  // one stmatrix.x4 of groups 0-1 and an x2 of group 2, from values 4 (64 /
+  // 8 + g) + 2 half + i.
+  // CHECK-LABEL: gpu.func @store_bf16_packed_narrow
+  // CHECK-NOT: llvm.xor
+  // CHECK: llvm.extractvalue %{{.*}}[32]
+  // CHECK: %[[PITCH:.*]] = llvm.mlir.constant(48 : i32) : i32
+  // CHECK-NEXT: %[[ROWBYTES:.*]] = llvm.mul %{{.*}}, %[[PITCH]] : i32
+  // CHECK: %[[SHIFT:.*]] = llvm.mlir.constant(4 : i32) : i32
+  // CHECK-NEXT: %[[CHUNKBYTES:.*]] = llvm.shl %{{.*}}, %[[SHIFT]] : i32
+  // CHECK-NEXT: %[[OFFSET:.*]] = llvm.add %[[ROWBYTES]], %[[CHUNKBYTES]] : i32
+  // CHECK-NEXT: %[[ADDR:.*]] = llvm.getelementptr %{{.*}}[%[[OFFSET]]] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
+  // CHECK-NEXT: nvvm.stmatrix %[[ADDR]], %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} {{{.*}}layout = #nvvm.mma_layout<row>
+  // CHECK: llvm.extractvalue %{{.*}}[43]
+  // CHECK-NOT: llvm.extractvalue %{{.*}}[44]
+  // CHECK: nvvm.stmatrix %{{.*}}, %{{.*}}, %{{.*}} {{{.*}}layout = #nvvm.mma_layout<row>
+  // CHECK-NOT: nvvm.stmatrix
+  // CHECK-NOT: llvm.xor
+  // CHECK: gpu.return
+  gpu.func @store_bf16_packed_narrow(%acc: !gemm.accum<64 x 88 x f32>, %s: !stage16, %slot: i32) {
+    gemm.accum.store_smem %acc atom(0) col(64) columns(24) -> %s[%slot]
+        : !gemm.accum<64 x 88 x f32>, !stage16
+    gpu.return
+  }
+
+  // f32, packed (columns(16) of a 32-column sub-tile): rows of 64 bytes, 8
+  // bytes per lane, groups 0 and 1 only.
+  // CHECK-LABEL: gpu.func @store_f32_packed_narrow
+  // CHECK-NOT: llvm.xor
+  // CHECK: llvm.mlir.constant(64 : i32) : i32
+  // CHECK-COUNT-4: llvm.store %{{.*}}, %{{.*}} {alignment = 8 : i64} : vector<2xf32>, !llvm.ptr<3>
+  // CHECK-NOT: llvm.store
+  // CHECK: gpu.return
+  gpu.func @store_f32_packed_narrow(%acc: !gemm.accum<128 x 80 x f32>, %s: !stage32, %slot: i32) {
+    gemm.accum.store_smem %acc atom(1) col(64) columns(16) -> %s[%slot]
+        : !gemm.accum<128 x 80 x f32>, !stage32
+    gpu.return
+  }
+
   // f32, transposed: two 32 x 32 boxes (4096 bytes each); a thread's row r
   // = 16 w + l / 4 + 8 half is box r / 32, byte 4 (r mod 32) of its line;
   // each value is stored alone (4 bytes), 2 halves x 4 groups x 2 values.

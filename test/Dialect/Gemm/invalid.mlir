@@ -1048,6 +1048,17 @@ func.func @store_inner(%d: !gemm.tma_desc<bf16, box = [32, 64], swizzle = 128>,
 
 // -----
 
+func.func @store_packed_rows(%d: !gemm.tma_desc<bf16, box = [16, 32], swizzle = 0>,
+                             %b: !gemm.smem<4 x 64 x 64 x bf16, swizzle = 128>, %i: i32) {
+  // expected-error @+1 {{'gemm.tma.store' op a packed narrow box (swizzle 0, 16 of the slot's 64 columns) covers the slot's 64 rows, without a row offset}}
+  gemm.tma.store %d[%i, %i] from %b[%i, %i]
+      : !gemm.tma_desc<bf16, box = [16, 32], swizzle = 0>,
+        !gemm.smem<4 x 64 x 64 x bf16, swizzle = 128>
+  return
+}
+
+// -----
+
 func.func @store_rows(%d: !gemm.tma_desc<bf16, box = [64, 32], swizzle = 128>,
                       %b: !gemm.smem<4 x 64 x 64 x bf16, swizzle = 128>, %i: i32) {
   // expected-error @+1 {{'gemm.tma.store' op a box smaller than the slot needs a row offset}}
@@ -1344,11 +1355,12 @@ func.func @store_smem_col_outside(%acc: !gemm.accum<64 x 128 x f32>,
 
 // -----
 
-func.func @store_smem_columns_row_major(%acc: !gemm.accum<64 x 80 x f32>,
-                                       %s: !gemm.smem<2 x 64 x 64 x bf16, swizzle = 128>, %i: i32) {
-  // expected-error @+1 {{'gemm.accum.store_smem' op columns(16) needs transposed: a row-major sub-tile is a whole 128-byte box row}}
-  gemm.accum.store_smem %acc atom(0) col(64) columns(16) -> %s[%i]
-      : !gemm.accum<64 x 80 x f32>, !gemm.smem<2 x 64 x 64 x bf16, swizzle = 128>
+func.func @store_smem_columns_row_major_fp8(%acc: !gemm.accum<64 x 144 x f32>,
+                                           %s: !gemm.smem<2 x 64 x 128 x f8E4M3FN, swizzle = 128>,
+                                           %i: i32, %scale: f32) {
+  // expected-error @+1 {{'gemm.accum.store_smem' op columns(16) of a row-major sub-tile takes 16- and 32-bit slots, not 'f8E4M3FN'}}
+  gemm.accum.store_smem %acc atom(0) col(128) columns(16) -> %s[%i] scale(%scale)
+      : !gemm.accum<64 x 144 x f32>, !gemm.smem<2 x 64 x 128 x f8E4M3FN, swizzle = 128>
   return
 }
 

@@ -498,6 +498,19 @@ LogicalResult TmaStoreOp::verify() {
   auto buffer = getBuffer().getType();
   if (failed(verifyCoordinates(*this, descriptor, getBatch())))
     return failure();
+  // An unswizzled box narrower than a swizzled slot's rows stores a packed
+  // sub-tile: the slot's first rows x inner elements, row after row.
+  bool packed = descriptor.getSwizzle() == 0 && buffer.getSwizzle() != 0 &&
+                descriptor.getBox()[0] < buffer.getCols() &&
+                descriptor.getElementType() == buffer.getElementType();
+  if (packed) {
+    if (descriptor.getBox()[1] != buffer.getRows() || getRow())
+      return emitOpError("a packed narrow box (swizzle 0, ")
+             << descriptor.getBox()[0] << " of the slot's " << buffer.getCols()
+             << " columns) covers the slot's " << buffer.getRows()
+             << " rows, without a row offset";
+    return success();
+  }
   if (failed(verifyBoxMatchesSlot(getOperation(), descriptor, buffer)))
     return failure();
   int64_t boxRows = descriptor.getBox()[1];
@@ -627,10 +640,11 @@ LogicalResult AccumStoreSmemOp::verify() {
     // Whole 8-column groups of the WGMMA fragment.
     int64_t step = 8;
     auto columns = static_cast<int64_t>(*getColumns());
-    if (!getTransposed())
-      return emitOpError("columns(") << columns
-                                     << ") needs transposed: a row-major "
-                                        "sub-tile is a whole 128-byte box row";
+    if (!getTransposed() && elementBytes == 1)
+      return emitOpError("columns(")
+             << columns
+             << ") of a row-major sub-tile takes 16- and 32-bit slots, not "
+             << buffer.getElementType();
     if (columns <= 0 || columns >= width || columns % step != 0)
       return emitOpError("columns(")
              << columns << ") must be a multiple of " << step << " below "

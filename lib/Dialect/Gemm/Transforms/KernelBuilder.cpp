@@ -57,11 +57,12 @@ bundle::DType mlir::gemm::toBundleType(Type type) {
 namespace {
 
 bundle::Param tma(bundle::Tensor tensor, int64_t inner, int64_t outer,
-                  bundle::L2Promotion promotion) {
+                  bundle::L2Promotion promotion,
+                  bundle::Swizzle swizzle = bundle::Swizzle::B128) {
   bundle::TmaDescriptorParam param;
   param.tensor = tensor;
   param.box = {static_cast<uint32_t>(inner), static_cast<uint32_t>(outer)};
-  param.swizzle = bundle::Swizzle::B128;
+  param.swizzle = swizzle;
   param.l2Promotion = promotion;
   return bundle::Param::tmaDescriptor(param);
 }
@@ -147,11 +148,11 @@ gpu::GPUFuncOp createKernelFunc(OpBuilder &b, Location loc,
   // box. A grouped kernel's B is (one matrix per group); its A and C are
   // one matrix of the groups' rows.
   auto descType = [&](int64_t inner, int64_t outer, Type type,
-                      bool entries = false) {
+                      bool entries = false, int64_t swizzle = 128) {
     SmallVector<int64_t> box = {inner, outer};
     if (geometry.batched || entries)
       box.push_back(1);
-    return TmaDescriptorType::get(ctx, type, box, 128);
+    return TmaDescriptorType::get(ctx, type, box, swizzle);
   };
   Type i32 = b.getI32Type();
   auto [aInner, aOuter] = geometry.aBox();
@@ -173,6 +174,9 @@ gpu::GPUFuncOp createKernelFunc(OpBuilder &b, Location loc,
     params.append({i32, global, global, b.getI64Type()});
   }
   llvm::append_range(params, extraParams);
+  if (geometry.narrowCColumns)
+    params.push_back(descType(geometry.narrowCColumns, storeBoxRows,
+                              geometry.outputType, false, /*swizzle=*/0));
   if (geometry.aBoxesPerSlice > 1)
     params.push_back(
         descType(geometry.bk, geometry.partialABoxRows(), geometry.inputType));
@@ -216,6 +220,12 @@ bundle::KernelManifest mlir::gemm::buildKernel(
 bundle::Param mlir::gemm::partialTileADescriptor(const TileGeometry &geometry) {
   return tma(bundle::Tensor::A, geometry.bk, geometry.partialABoxRows(),
              bundle::L2Promotion::B256);
+}
+
+bundle::Param mlir::gemm::narrowCDescriptor(const TileGeometry &geometry,
+                                            int64_t storeBoxRows) {
+  return tma(bundle::Tensor::C, geometry.narrowCColumns, storeBoxRows,
+             bundle::L2Promotion::None, bundle::Swizzle::None);
 }
 
 LogicalResult mlir::gemm::materializeMatmuls(
@@ -286,6 +296,9 @@ void KernelBuilder::readKernelArguments(Block &entry) {
   }
   if (geometry.aBoxesPerSlice > 1)
     descAPartial = entry.getArguments().back();
+  if (geometry.narrowCColumns)
+    descCNarrow = entry.getArgument(entry.getNumArguments() - 1 -
+                                    (geometry.aBoxesPerSlice > 1 ? 1 : 0));
   auto readIndex = [&](Value index) -> Value {
     return arith::IndexCastUIOp::create(b, loc, b.getI32Type(), index);
   };

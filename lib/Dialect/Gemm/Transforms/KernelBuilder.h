@@ -102,6 +102,12 @@ struct TileGeometry {
   /// the zero-fill where every row is real. 1: no second descriptor.
   int64_t aBoxesPerSlice = 1;
   int64_t partialABoxRows() const { return aSliceRows() / aBoxesPerSlice; }
+  /// Columns of a row-major C's last epilogue sub-tile when the tile's N is
+  /// not a multiple of epilogueCols (0: none). That sub-tile is staged
+  /// packed (rows of narrowCColumns elements, no swizzle) and stored
+  /// through a second C descriptor of such boxes, after the `extraParams`
+  /// and before the partial-tile A descriptor.
+  int64_t narrowCColumns = 0;
   int64_t bSliceRows() const { return bRows() / (clusterM / ctaGroup); }
   /// Bytes one CTA receives per ring stage (all kGroup k-blocks).
   int64_t stageBytes() const {
@@ -126,11 +132,11 @@ TileGeometry getTileGeometry(MatmulOp op);
 /// Creates the kernel of `geometry` for `arch` in a new gpu.module at the
 /// builder's position: a gpu.func with the parameters every kernel shares
 /// (A, B, C descriptors with the geometry's boxes, then M, N, K), then
-/// `extraParams`, then the partial-tile A descriptor if the geometry has
-/// one, and the attributes both archs need (block size, cluster
-/// shape, by-value TMA descriptors); `buildBody` fills it, then it ends with
-/// gpu.return. Returns the shared part of the launch contract (types,
-/// tile, cluster, the shared memory its plan needs, the parameters).
+/// `extraParams`, then the narrow C descriptor and the partial-tile A
+/// descriptor if the geometry has them, and the attributes both archs need
+/// (block size, cluster shape, by-value TMA descriptors); `buildBody` fills it,
+/// then it ends with gpu.return. Returns the shared part of the launch contract
+/// (types, tile, cluster, the shared memory its plan needs, the parameters).
 ::gemm::bundle::KernelManifest
 buildKernel(OpBuilder &b, Location loc, const TileGeometry &geometry, Arch arch,
             int64_t threads, int64_t storeBoxRows,
@@ -141,6 +147,13 @@ buildKernel(OpBuilder &b, Location loc, const TileGeometry &geometry, Arch arch,
 /// reach past row M (geometry.aBoxesPerSlice > 1): the kernel's last
 /// parameter, after `extraParams`, so it goes after their manifest entries.
 ::gemm::bundle::Param partialTileADescriptor(const TileGeometry &geometry);
+
+/// The manifest parameter of the descriptor for a row-major C's narrower
+/// last sub-tile (geometry.narrowCColumns > 0): boxes of narrowCColumns x
+/// `storeBoxRows`, unswizzled; after `extraParams`' entries, before the
+/// partial-tile A descriptor's.
+::gemm::bundle::Param narrowCDescriptor(const TileGeometry &geometry,
+                                        int64_t storeBoxRows);
 
 /// Replaces every gemm.matmul of `arch` in `module` by its kernel:
 /// `materialize` builds the gpu.module and returns the manifest (or fails
@@ -254,6 +267,8 @@ public:
   Value sizeBatch, broadcast;
   /// A in partialABoxRows()-row boxes (aBoxesPerSlice > 1 only).
   Value descAPartial;
+  /// C in narrowCColumns-wide unswizzled boxes (narrowCColumns > 0 only).
+  Value descCNarrow;
   /// Grouped kernels: the group count, the group table (!llvm.ptr<1>), C's
   /// address and leading dimension (i64, elements).
   Value sizeGroups, groupTable, pointerC, leadingDimC;

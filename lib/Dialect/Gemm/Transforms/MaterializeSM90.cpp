@@ -94,9 +94,9 @@ struct KernelShape : TileGeometry {
   int64_t stagingBytes() const {
     return storeSlots * consumers * kStoreBoxRows * 128;
   }
-  /// The epilogue's sub-tiles of 128-byte columns; a column-major C's last
-  /// one may be narrower, whole 8-column groups of the WGMMA fragment
-  /// (lines of its boxes).
+  /// The epilogue's sub-tiles of 128-byte columns; the last one may be
+  /// narrower, whole 8-column groups of the WGMMA fragment (a column-major
+  /// C's: lines of its boxes; a row-major C's: narrowCColumns-wide boxes).
   int64_t subTiles() const { return llvm::divideCeil(bn, epilogueCols); }
   int64_t subTileColumns(int64_t block) const {
     return std::min(epilogueCols, bn - block * epilogueCols);
@@ -172,23 +172,27 @@ FailureOr<KernelShape> planKernel(MatmulOp op, int64_t wgmmaLookahead,
                           "rows, got ")
                << shape.accRows,
            failure();
-  // A column-major C's last sub-tile may be narrower (its boxes have fewer
-  // lines, each still 128 bytes of M); a row-major C's sub-tile is one
-  // 128-byte box row. Scales are per whole sub-tile.
+  // The last sub-tile may be narrower: a column-major C's boxes have fewer
+  // lines (each still 128 bytes of M); a row-major C's is staged packed and
+  // stored through a second, unswizzled C descriptor of narrower boxes
+  // (a grouped kernel's C descriptors are its groups', which have no such
+  // twin). Scales are per whole sub-tile.
   if (shape.bn % shape.epilogueCols != 0) {
     bool scaled = shape.quant.scaleA != ScaleMode::none ||
                   shape.quant.scaleB != ScaleMode::none ||
                   shape.quant.fp8Output;
-    if (!shape.cColumns || scaled || shape.bn % shape.narrowSubTileStep() != 0)
+    if (scaled || shape.grouped || shape.bn % shape.narrowSubTileStep() != 0)
       return op.emitOpError("tile N of ")
                  << shape.bn << " is not a multiple of the "
                  << shape.epilogueCols << "-column (128-byte) epilogue sub-tile"
-                 << (!shape.cColumns
-                         ? " (a narrower last sub-tile needs a column-major C)"
-                     : scaled ? " (a narrower last sub-tile takes no scales)"
-                              : " nor, for a column-major C, of " +
-                                    std::to_string(shape.narrowSubTileStep())),
+                 << (scaled ? " (a narrower last sub-tile takes no scales)"
+                     : shape.grouped
+                         ? " (grouped kernels store whole sub-tiles)"
+                         : " nor of " +
+                               std::to_string(shape.narrowSubTileStep())),
              failure();
+    if (!shape.cColumns)
+      shape.narrowCColumns = shape.bn % shape.epilogueCols;
   }
   // Register budget of the WGMMA accumulators: (accRows / 64) atoms of
   // bn / 2 f32 registers each must leave room for addresses and the
@@ -844,7 +848,8 @@ Value SM90KernelBuilder::buildEpilogue(Value acc, Value originM, Value originN,
       Value values = quant.scaleSubTile(acc, atom, block * shape.epilogueCols,
                                         shape.epilogueCols, colScales);
       // A column-major C stages the sub-tile transposed: 64 / epilogueCols
-      // boxes of epilogueCols x epilogueCols, M along their lines.
+      // boxes of epilogueCols x epilogueCols, M along their lines. A
+      // row-major C's narrower last sub-tile is staged packed.
       auto store = AccumStoreSmemOp::create(
           b, loc, values, b.getI64IntegerAttr(atom),
           b.getI64IntegerAttr(block * shape.epilogueCols),
@@ -869,7 +874,11 @@ Value SM90KernelBuilder::buildEpilogue(Value acc, Value originM, Value originN,
         Value column = add(originN, i32(block * shape.epilogueCols));
         Value row = add(add(originM, aRow), i32(atom * 64));
         if (!shape.cColumns) {
-          TmaStoreOp::create(b, loc, descC, column, row, batch, staging, slot,
+          // A narrower last sub-tile is packed in the slot for the
+          // unswizzled descriptor of its width.
+          TmaStoreOp::create(b, loc,
+                             columns < shape.epilogueCols ? descCNarrow : descC,
+                             column, row, batch, staging, slot,
                              /*row=*/Value());
         } else {
           // Box b of the slot holds rows [b W, (b + 1) W) (W =
@@ -1224,6 +1233,8 @@ struct GemmMaterializeSM90Pass
              true}));
       }
       llvm::append_range(manifest.params, shape->quant.manifestParams());
+      if (shape->narrowCColumns)
+        manifest.params.push_back(narrowCDescriptor(*shape, kStoreBoxRows));
       if (shape->quant.mma.isFp8()) {
         manifest.types.fp8Accumulation = shape->quant.promote
                                              ? bundle::Fp8Accumulation::Promoted

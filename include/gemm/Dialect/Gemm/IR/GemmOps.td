@@ -417,7 +417,11 @@ def Gemm_TmaStoreOp : Gemm_Op<"tma.store", [Gemm_SideEffects,
     `slot` to the box at `[inner, outer]` (`.3d` at `[inner, outer, batch]`
     for a rank-3 descriptor); out-of-bounds elements are not written. A box of fewer rows than the slot stores the rows from `row`
     (a slot holding several boxes, e.g. the two 32 x 32 f32 boxes of a
-    column-major C sub-tile). Writers of the slot must have executed
+    column-major C sub-tile). An unswizzled descriptor (`swizzle = 0`) of
+    the slot's element type whose box is narrower than the slot's rows and
+    as tall as the slot stores a packed narrow sub-tile (what
+    `gemm.accum.store_smem ... columns(w)` writes for a row-major C): the
+    slot's first `box[0] x box[1]` elements, row after row. Writers of the slot must have executed
     `fence.proxy.async.shared::cta` and synchronised first. Completion is
     tracked with `gemm.tma.store_commit` / `gemm.tma.store_wait`.
 
@@ -670,12 +674,17 @@ def Gemm_AccumStoreSmemOp : Gemm_Op<"accum.store_smem", [Gemm_SideEffects,
     slots are not transposed (a 128-column fp8 sub-tile would need 128
     lines of 64 bytes): a column-major fp8 C is a diagnostic.
 
-    `columns(w)` (transposed only) writes the sub-tile's first `w` columns,
-    a multiple of 8 below W (16-bit: an odd count of 8-column groups ends
-    with `stmatrix...m8n8.x2.trans`): the last,
-    narrower sub-tile of a tile whose N is not a multiple of W. Each box
-    keeps its W lines; lines from `w` on are not written (the TMA stores of
-    such a sub-tile take its first `w` lines of each box).
+    `columns(w)` writes the sub-tile's first `w` columns, a multiple of 8
+    below W (16-bit: an odd count of 8-column groups ends with
+    `stmatrix...m8n8.x2[.trans]`): the last, narrower sub-tile of a tile
+    whose N is not a multiple of W. Transposed, each box keeps its W lines;
+    lines from `w` on are not written (the TMA stores of such a sub-tile
+    take its first `w` lines of each box). Not transposed (16- and 32-bit
+    slots), the 64 rows of `w` elements are packed, row after row without a
+    swizzle, at the start of the slot: the layout of an unswizzled TMA
+    store box of `w x 64` (`gemm.tma.store` of a packed narrow box). A
+    warp's stores then meet in up to 4-way bank conflicts (row pitches of
+    32 or 64 bytes), on one sub-tile of the tile.
 
     Example:
     ```mlir
@@ -684,6 +693,8 @@ def Gemm_AccumStoreSmemOp : Gemm_Op<"accum.store_smem", [Gemm_SideEffects,
     gemm.accum.store_smem %acc atom(0) col(64) transposed -> %stage[%slot]
         : !gemm.accum<64 x 256 x f32>, !gemm.smem<2 x 64 x 64 x bf16, swizzle = 128>
     gemm.accum.store_smem %acc atom(0) col(64) columns(16) transposed -> %stage[%slot]
+        : !gemm.accum<64 x 80 x f32>, !gemm.smem<2 x 64 x 64 x bf16, swizzle = 128>
+    gemm.accum.store_smem %acc atom(0) col(64) columns(16) -> %stage[%slot]
         : !gemm.accum<64 x 80 x f32>, !gemm.smem<2 x 64 x 64 x bf16, swizzle = 128>
     gemm.accum.store_smem %acc atom(0) col(0) -> %stage[%slot] scale(%s)
         amax(%amax : !llvm.ptr<1>)
