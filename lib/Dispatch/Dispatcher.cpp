@@ -336,9 +336,9 @@ std::vector<KernelConfig> librarySet(const DispatchModel &model,
             continue;
           KernelConfig typed =
               withTypes(config, transposed ? problem.transposed() : problem);
-          // Narrow tiles of a transposed M-major A (an N-major B of the
-          // transposed problem, loaded in 64-column blocks) do not build.
-          if (transposed && !typed.buildable())
+          // Narrow tiles of an N-major B (loaded in 64-column blocks; for a
+          // transposed candidate, the caller's M-major A) do not build.
+          if (!typed.buildable())
             continue;
           if (!contains(out, typed))
             out.push_back(typed);

@@ -69,7 +69,21 @@ constexpr ParamField StagingAndDirectFields[] = {
 /// Optional in every version (absent: its default).
 constexpr ParamField OptionalFields[] = {
     {"bottleneck_sharpness", &HardwareParams::bottleneckSharpness, 1},
+    {"memory_sharpness", &HardwareParams::memorySharpness, 1},
 };
+
+/// The p-norm of two times for p = `sharpness` (close limits slow each
+/// other down), their maximum for 0.
+double combined(double a, double b, double sharpness) {
+  if (sharpness <= 0)
+    return std::max(a, b);
+  double larger = std::max(a, b);
+  if (larger <= 0)
+    return 0;
+  return larger * std::pow(std::pow(a / larger, sharpness) +
+                               std::pow(b / larger, sharpness),
+                           1 / sharpness);
+}
 
 } // namespace
 
@@ -398,9 +412,10 @@ Estimate physicsEstimate(const HardwareParams &p, const KernelConfig &config,
     e.computeSeconds = perCta * kBlock;
     e.memorySeconds = read * p.streamKTrafficFactor / p.readBytesPerSecond +
                       written / p.writeBytesPerSecond;
-    e.physicsSeconds = std::max(e.computeSeconds, e.memorySeconds) +
-                       double(e.tiles) * bm * bn * out / p.writeBytesPerSecond +
-                       p.streamKFixedSeconds;
+    e.physicsSeconds =
+        combined(e.computeSeconds, e.memorySeconds, p.memorySharpness) +
+        double(e.tiles) * bm * bn * out / p.writeBytesPerSecond +
+        p.streamKFixedSeconds;
   } else {
     uint64_t unitKBlocks = ceilDiv(kBlocks, splits);
     uint64_t waves = ceilDiv(units, slots);
@@ -408,7 +423,8 @@ Estimate physicsEstimate(const HardwareParams &p, const KernelConfig &config,
     // A unit's operands at its share of the read bandwidth.
     double unitRead =
         read / double(e.tiles * splits) * active / p.readBytesPerSecond;
-    double perUnit = std::max(unitKBlocks * kBlock, unitRead) + tileWrite;
+    double perUnit =
+        combined(unitKBlocks * kBlock, unitRead, p.memorySharpness) + tileWrite;
     if (splits > 1)
       perUnit += bm * bn * 4 * 2 * active / p.fixupBytesPerSecond;
     e.computeSeconds = waves * unitKBlocks * kBlock;

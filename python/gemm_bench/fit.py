@@ -36,6 +36,7 @@ import datetime
 import json
 import math
 import os
+import re
 import sys
 
 from gemm_bench import configs, runner, shapes as shapes_mod
@@ -92,7 +93,14 @@ CANDIDATES = (
                                                192, 208, 224)] +
     [C(64, bn, "pingpong", layouts=TRANSPOSED) for bn in (80, 96, 112, 144, 160)] +
     [C(256, bn, layouts=TRANSPOSED) for bn in (80, 96, 112)] +
-    [C(128, bn, splits=2, layouts=TRANSPOSED) for bn in (112, 144)])
+    [C(128, bn, splits=2, layouts=TRANSPOSED) for bn in (112, 144)] +
+    # Narrow tiles along the problem's own N (a row-major C whose last
+    # epilogue sub-tile is packed): N just past a multiple of 64 or 128, and
+    # tile counts between waves.
+    [C(128, bn) for bn in (80, 96, 112, 144, 160, 176, 208)] +
+    [C(64, bn, "pingpong") for bn in (80, 96, 112, 144, 160)] +
+    [C(256, bn) for bn in (96, 112)] +
+    [C(128, 144, splits=2)])
 
 
 def staging(shape, dtype="bf16", layouts="row,col,row"):
@@ -102,15 +110,18 @@ def staging(shape, dtype="bf16", layouts="row,col,row"):
     return tuple(gemm._core.tma_staging(*shape, dtype, layouts=layouts))
 
 
-def plan(shapes, dtype="bf16", sm_count=SMS, layouts=None):
+def plan(shapes, dtype="bf16", sm_count=SMS, layouts=None, match=None):
     """{config name: [shapes]} of the measurement: each candidate (of
-    `layouts` only, when given) on the training shapes where the dispatcher
-    may pick it (isApplicable in include/gemm/Dispatch/Model.h; needs the
-    gemm package), transposed for candidates of transposed problems."""
+    `layouts` only, and whose name `match` (a regular expression) finds,
+    when given) on the training shapes where the dispatcher may pick it
+    (isApplicable in include/gemm/Dispatch/Model.h; needs the gemm
+    package), transposed for candidates of transposed problems."""
     import gemm
     out = {}
     for config in CANDIDATES:
         if layouts and config.layouts != layouts:
+            continue
+        if match and not re.search(match, config.replace(dtype=dtype).name):
             continue
         core = gemm.KernelConfig(config.replace(dtype=dtype).name)
         chosen = [run_shape(config, s) for s in shapes
@@ -187,6 +198,8 @@ def collect(work_dir):
         device = device or data.get("device")
         if data.get("error"):
             errors.append({"file": name, **data["error"]})
+        if "bundle" not in data:
+            continue   # the bundle never loaded: an error, no results
         config = data["bundle"]["name"]
         for result in data.get("results", []):
             bench = result.get("bench") or {}
@@ -247,8 +260,10 @@ HARDWARE = {  # name: (start, low, high)
     "direct_launch_us": (5.0, 0.5, 30.0),
     "direct_kblock_us": (0.6, 0.05, 10.0),
     "direct_gloads_per_sm": (40.0, 2.0, 400.0),
-    # How close limits of a k-block combine (their p-norm).
+    # How close limits of a k-block combine (their p-norm), and a unit's
+    # MMAs with its HBM reads.
     "bottleneck_sharpness": (4.0, 1.0, 30.0),
+    "memory_sharpness": (4.0, 1.0, 30.0),
 }
 EFFICIENCY = (0.8, 0.2, 1.0)
 # Choices of the learned correction, taken by the training set's
@@ -459,6 +474,8 @@ def main(argv=None):
     pl.add_argument("--json", help="write the plan here, for `measure --plan`")
     pl.add_argument("--only-layouts", help="the candidates of these layouts only (e.g. "
                     "akbkcc: those of transposed problems)")
+    pl.add_argument("--only-match", metavar="REGEX", help="the candidates whose name this "
+                    "regular expression finds only (e.g. new ones)")
     ms = sub.add_parser("measure", help="time every candidate of a plan (GPU machine)")
     ms.add_argument("--plan", required=True, help="written by `plan --json`")
     ms.add_argument("--runner", required=True)
@@ -499,7 +516,8 @@ def main(argv=None):
         print(f"{args.out}: {len(CANDIDATES)} kernels")
         return 0
     if args.command == "plan":
-        work = plan(shapes_mod.read_shapes(args.shapes), layouts=args.only_layouts)
+        work = plan(shapes_mod.read_shapes(args.shapes), layouts=args.only_layouts,
+                    match=args.only_match)
         if args.json:
             write_plan(work, args.json)
         runs = sum(len(v) for v in work.values())

@@ -144,6 +144,36 @@ def test_narrow_tiles_of_the_transposed_problem(layouts, dtype, monkeypatch):
     assert narrow, f"no narrow tile of a transposed problem picked for {NARROW_SHAPES}"
 
 
+# N just past a tile multiple (a few hundred columns) or tile counts between
+# waves, where the dispatcher runs narrow tiles along the problem's own N
+# (a row-major C whose last epilogue sub-tile is packed), in the layouts
+# the library holds them in (B K-major: an N-major B is loaded in 64-column
+# blocks). Rows of 128-byte multiples, which nothing copies.
+NARROW_N_SHAPES = [(7232, 272, 2944), (384, 13824, 5120), (1216, 928, 4928), (2048, 200, 1024)]
+
+
+@pytest.mark.parametrize("layouts", ["row,col,row", "col,col,row"])
+@pytest.mark.parametrize("dtype", ["bf16", "f16"])
+def test_narrow_tiles_along_n(layouts, dtype, monkeypatch):
+    def no_copy(*args):
+        raise AssertionError("an aligned operand was copied")
+    monkeypatch.setattr(gemm._api, "_copy", no_copy)
+    a_col = layouts.split(",")[0] == "col"
+    narrow = []
+    for m, n, k in NARROW_N_SHAPES:
+        selection = gemm.select(m, n, k, dtype=dtype, layouts=layouts)
+        if not selection.transposed and selection.config.tile[1] % 64:
+            narrow.append(selection.config.name)
+        a = operand(m, k, a_col, TYPES[dtype], seed=1)
+        b = operand(n, k, False, TYPES[dtype], seed=2)
+        # The columns past N must stay: the narrow box stops at N.
+        out = torch.full((m, (n + 8 + 63) // 64 * 64), 7.0, device="cuda", dtype=TYPES[dtype])
+        c = gemm.matmul(a, b, out=out[:, :n])
+        assert_close(c, a, b)
+        assert (out[:, n:] == 7).all()
+    assert narrow, f"no narrow tile along N picked for {NARROW_N_SHAPES}"
+
+
 @pytest.mark.compiler
 @pytest.mark.parametrize("out_dtype", ["f32", "bf16"])
 def test_x_at_w_and_transposes_match_torch(out_dtype):

@@ -264,6 +264,29 @@ TEST(ModelTest, CloseLimitsCombineByTheirSharpness) {
                 "positive"));
 }
 
+TEST(ModelTest, MmasAndHbmReadsCloseToEachOtherCombine) {
+  DispatchModel model = DispatchModel::parse(SmallModel, "small.json");
+  EXPECT_EQ(model.params().memorySharpness, 0);
+  HardwareParams sharp = model.params();
+  sharp.memorySharpness = 2;
+  KernelConfig config = parsed("128x256x64_coop_c1x1_rm_s8_st0");
+  // Near the ridge point (M of a few hundred rows, a large B) a unit's
+  // MMAs and its share of the HBM reads are close: their 2-norm is up to
+  // 1.41 times the slower one. Far from it (4096 cubed: 1/8 as many bytes
+  // a flop) the slower one alone remains.
+  auto ratio = [&](Problem p) {
+    return physicsEstimate(sharp, config, p, {}).physicsSeconds /
+           physicsEstimate(model.params(), config, p, {}).physicsSeconds;
+  };
+  Estimate ridge =
+      physicsEstimate(model.params(), config, problem(256, 16384, 16384), {});
+  ASSERT_GT(std::min(ridge.computeSeconds, ridge.memorySeconds),
+            0.5 * std::max(ridge.computeSeconds, ridge.memorySeconds));
+  EXPECT_GT(ratio(problem(256, 16384, 16384)), 1.1);
+  EXPECT_LT(ratio(problem(256, 16384, 16384)), 1.42);
+  EXPECT_LT(ratio(problem(4096, 4096, 4096)), 1.02);
+}
+
 TEST(ModelTest, SplitKRunsMoreUnitsInFewerKBlocks) {
   DispatchModel model = DispatchModel::parse(SmallModel, "small.json");
   Problem p = problem(64, 1024, 16384);
@@ -417,6 +440,30 @@ TEST(KernelConfigTest, NarrowTilesOfEitherC) {
       parsed("sm90_bf16_grouped_128x96x64_coop_c1x1_rm_s8_st0");
   EXPECT_FALSE(grouped.buildable(&why));
   EXPECT_THAT(why, HasSubstr("epilogue sub-tile"));
+
+  // The library holds a narrow candidate in the layouts that build: a
+  // K-major B (A K- or M-major, plain and batched), not an N-major B
+  // (loaded in 64-column blocks).
+  std::string text = SmallModel;
+  text.replace(text.find("\"128x128_coop\": 0.78"), 20,
+               "\"128x128_coop\": 0.78, \"128x144_coop\": 0.9");
+  text.replace(text.find("\"128x256x64_coop_c1x1_rm_s8_st0\""), 32,
+               "\"128x144x64_coop_c1x1_rm_s8_st0\": [], "
+               "\"128x256x64_coop_c1x1_rm_s8_st0\"");
+  DispatchModel model = DispatchModel::parse(text, "narrow.json");
+  std::vector<std::string> narrow;
+  for (const KernelConfig &config :
+       librarySet(model, {DType::BF16}, libraryLayouts(), /*batched=*/true)) {
+    EXPECT_TRUE(config.buildable()) << config.name();
+    if (config.tileN == 144)
+      narrow.push_back(config.name());
+  }
+  EXPECT_THAT(narrow,
+              ::testing::UnorderedElementsAre(
+                  "sm90_bf16_128x144x64_coop_c1x1_rm_s8_st0",
+                  "sm90_bf16_ambkcr_128x144x64_coop_c1x1_rm_s8_st0",
+                  "sm90_bf16_batched_128x144x64_coop_c1x1_rm_s8_st0",
+                  "sm90_bf16_ambkcr_batched_128x144x64_coop_c1x1_rm_s8_st0"));
 }
 
 TEST(SelectTest, LayoutsKeepTheConfiguration) {

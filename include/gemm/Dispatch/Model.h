@@ -8,7 +8,9 @@
 // - physics: the persistent kernel's work units (tiles x k-ranges) in waves
 //   over the SMs, each unit's k-blocks at the slowest of the tile's MMA rate,
 //   the L2 -> shared-memory feed of all active CTAs and the ring's latency
-//   bound, then its epilogue's share of the write bandwidth; split-K's
+//   bound (combined as a fitted p-norm), the unit's share of the HBM reads
+//   (combined with its k-blocks likewise: near the ridge point a kernel
+//   waits on both), then its epilogue's share of the write bandwidth; split-K's
 //   partial tiles, stream-K's fixed cost and extra traffic, and a launch
 //   cost; for a problem whose rows TMA cannot read, the runtime's staging
 //   copies around the kernel (a launch per copy and the bytes moved). The
@@ -173,6 +175,11 @@ struct HardwareParams {
   /// their p-norm for p = bottleneckSharpness (close limits slow each other
   /// down), the slowest alone for 0 (model files without it).
   double bottleneckSharpness = 0;
+  /// How a work unit's MMA time and its operands' HBM reads combine (and a
+  /// stream-K kernel's): their p-norm for p = memorySharpness (a problem
+  /// near the ridge point waits on both), the slower alone for 0 (model
+  /// files without it).
+  double memorySharpness = 0;
   /// Fraction of the SM's 16-bit MMA peak each tile sustains in a long
   /// k-loop, by tileKey().
   std::map<std::string, double> tileEfficiency;
@@ -186,7 +193,8 @@ struct HardwareParams {
 /// stream_k_traffic, cluster_compute; and, optional here and required by a
 /// version 2 file, stage_launch_us, stage_tbps, direct_launch_us,
 /// direct_kblock_us, direct_gloads_per_sm: 10^9 element loads per second per
-/// SM; and, optional in every version, bottleneck_sharpness) and
+/// SM; and, optional in every version, bottleneck_sharpness and
+/// memory_sharpness) and
 /// "tile_efficiency" objects. Throws DispatchError naming `source`
 /// and the missing or bad field.
 HardwareParams
