@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <fstream>
+#include <initializer_list>
 #include <set>
 #include <sstream>
 #include <tuple>
@@ -72,17 +73,17 @@ constexpr ParamField OptionalFields[] = {
     {"memory_sharpness", &HardwareParams::memorySharpness, 1},
 };
 
-/// The p-norm of two times for p = `sharpness` (close limits slow each
-/// other down), their maximum for 0.
-double combined(double a, double b, double sharpness) {
-  if (sharpness <= 0)
-    return std::max(a, b);
-  double larger = std::max(a, b);
-  if (larger <= 0)
-    return 0;
-  return larger * std::pow(std::pow(a / larger, sharpness) +
-                               std::pow(b / larger, sharpness),
-                           1 / sharpness);
+/// Times of limits that are close slow each other down (queues at the L2,
+/// MMAs waiting on a stage or on HBM): their p-norm for p = `sharpness`, a
+/// smooth maximum; the slowest alone for 0.
+double combined(std::initializer_list<double> times, double sharpness) {
+  double slowest = std::max(times);
+  if (sharpness <= 0 || slowest <= 0)
+    return slowest;
+  double sum = 0;
+  for (double time : times)
+    sum += std::pow(time / slowest, sharpness);
+  return slowest * std::pow(sum, 1 / sharpness);
 }
 
 } // namespace
@@ -382,23 +383,15 @@ Estimate physicsEstimate(const HardwareParams &p, const KernelConfig &config,
       double(config.streamK ? slots : std::min(units, slots)) * clusterSize;
 
   // One k-block of one CTA: the MMAs, this CTA's share of the L2 feed of
-  // all active CTAs (multicast divides a cluster's shared operand), or the
-  // ring's latency bound, whichever is slowest.
+  // all active CTAs (multicast divides a cluster's shared operand) and the
+  // ring's latency bound, combined.
   double mma = 2 * bm * bn * bk / (SmPeakFlops * efficiency->second * rate);
   if (clusterSize > 1)
     mma *= p.clusterComputeFactor;
   double fed = (bm / config.clusterN + bn / config.clusterM) * bk * in;
   double l2 = active * fed / p.l2BytesPerSecond;
   double latency = p.loadLatencySeconds / config.ringStages();
-  double kBlock = std::max({mma, l2, latency});
-  // Limits that are close slow each other down (queues at the L2, MMAs
-  // waiting on a stage): a smooth maximum, hard where sharpness is 0.
-  if (p.bottleneckSharpness > 0) {
-    const double s = p.bottleneckSharpness;
-    kBlock *= std::pow(std::pow(mma / kBlock, s) + std::pow(l2 / kBlock, s) +
-                           std::pow(latency / kBlock, s),
-                       1 / s);
-  }
+  double kBlock = combined({mma, l2, latency}, p.bottleneckSharpness);
 
   double read = double(batch) * double(m * k + n * k) * in;
   double written = double(batch) * double(m * n) * out;
@@ -413,7 +406,7 @@ Estimate physicsEstimate(const HardwareParams &p, const KernelConfig &config,
     e.memorySeconds = read * p.streamKTrafficFactor / p.readBytesPerSecond +
                       written / p.writeBytesPerSecond;
     e.physicsSeconds =
-        combined(e.computeSeconds, e.memorySeconds, p.memorySharpness) +
+        combined({e.computeSeconds, e.memorySeconds}, p.memorySharpness) +
         double(e.tiles) * bm * bn * out / p.writeBytesPerSecond +
         p.streamKFixedSeconds;
   } else {
@@ -424,7 +417,8 @@ Estimate physicsEstimate(const HardwareParams &p, const KernelConfig &config,
     double unitRead =
         read / double(e.tiles * splits) * active / p.readBytesPerSecond;
     double perUnit =
-        combined(unitKBlocks * kBlock, unitRead, p.memorySharpness) + tileWrite;
+        combined({unitKBlocks * kBlock, unitRead}, p.memorySharpness) +
+        tileWrite;
     if (splits > 1)
       perUnit += bm * bn * 4 * 2 * active / p.fixupBytesPerSecond;
     e.computeSeconds = waves * unitKBlocks * kBlock;

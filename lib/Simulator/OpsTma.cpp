@@ -193,11 +193,13 @@ std::optional<StoredSpan> storedSpan(const TensorMap &map, int64_t boxInner,
 /// row is one whole row of the slot (a swizzle span), the box's rows start
 /// at row `row`; in an MN-major slot (a load only) a box is one block's
 /// `span` rows along its inner dimension by K lines along its outer one,
-/// landing at block `row / span` from K line `kLine`. Returns the byte
-/// offset into the slot, or fails.
+/// landing at block `row / span` from K line `kLine`; a packed narrow box
+/// (a store, `packed`: TmaStoreOp::storesPackedBox) is the slot's first
+/// elements. Returns the byte offset into the slot, or fails.
 std::optional<uint64_t> boxInSlot(Exec &e, TmaDescriptorType desc,
                                   SmemBufferType buffer, uint64_t slot,
-                                  uint64_t row, uint64_t kLine) {
+                                  uint64_t row, uint64_t kLine,
+                                  bool packed = false) {
   int64_t elementBytes = getElementBytes(buffer.getElementType());
   int64_t boxRowBytes =
       desc.getBox()[0] * getElementBytes(desc.getElementType());
@@ -207,6 +209,9 @@ std::optional<uint64_t> boxInSlot(Exec &e, TmaDescriptorType desc,
                std::to_string(buffer.getStages()) + " stages");
     return std::nullopt;
   }
+  // A packed narrow box (gemm.tma.store): the slot's first elements.
+  if (packed)
+    return 0;
   if (buffer.isMNMajor()) {
     int64_t span = buffer.getSpanRows();
     if (boxRowBytes != buffer.getSwizzle()) {
@@ -405,17 +410,8 @@ Step tmaStore(Exec &e) {
   if (buffer.isMNMajor())
     return e.fail(Violation::Kind::Unsupported,
                   "a TMA store from an MN-major slot is not modelled");
-  // A packed narrow box (an unswizzled box narrower than the swizzled
-  // slot's rows, as tall as the slot): the slot's first elements.
-  bool packed = desc.getSwizzle() == 0 && buffer.getSwizzle() != 0 &&
-                desc.getBox()[0] < buffer.getCols();
-  if (packed && slot >= uint64_t(buffer.getStages()))
-    return e.fail(Violation::Kind::Rule,
-                  "slot " + std::to_string(slot) + " of a ring of " +
-                      std::to_string(buffer.getStages()) + " stages");
   std::optional<uint64_t> inSlot =
-      packed ? std::optional<uint64_t>(0)
-             : boxInSlot(e, desc, buffer, slot, row, 0);
+      boxInSlot(e, desc, buffer, slot, row, 0, op.storesPackedBox());
   if (!inSlot)
     return Step::Stop;
   uint64_t source =

@@ -80,6 +80,15 @@ def test_views_and_transposes_are_staged_or_used_as_they_are():
     assert_close(gemm.matmul(odd, b), odd, b)
 
 
+@pytest.fixture
+def no_copies(monkeypatch):
+    """gemm.matmul must read and write the caller's tensors as they are:
+    any copy into the kernel's layouts or aligned rows fails the test."""
+    def no_copy(*args):
+        raise AssertionError("an aligned operand was copied")
+    monkeypatch.setattr(gemm._api, "_copy", no_copy)
+
+
 def operand(rows, cols, column_major, dtype=torch.bfloat16, seed=0):
     """A [rows, cols] tensor, row-major or column-major (the .t() of a
     contiguous [cols, rows])."""
@@ -97,13 +106,10 @@ LAYOUT_SHAPES = [(256, 512, 1024), (1000, 1000, 1000), (16, 8192, 4096), (8192, 
 @pytest.mark.parametrize("b_col", [False, True], ids=["b_nk", "b_kn"])
 @pytest.mark.parametrize("c_col", [False, True], ids=["c_row", "c_col"])
 @pytest.mark.parametrize("dtype", ["bf16", "f16"])
-def test_every_layout_without_copies(a_col, b_col, c_col, dtype, monkeypatch):
+def test_every_layout_without_copies(a_col, b_col, c_col, dtype, no_copies):
     # a.t(), b.t() and a column-major out are read and written as they are
     # (the kernel of their layouts; a column-major C the library has no
     # kernel for as the transposed problem): nothing is copied.
-    def no_copy(*args):
-        raise AssertionError("an aligned operand was copied")
-    monkeypatch.setattr(gemm._api, "_copy", no_copy)
     for m, n, k in LAYOUT_SHAPES:
         a = operand(m, k, a_col, TYPES[dtype], seed=1)
         b = operand(n, k, b_col, TYPES[dtype], seed=2)
@@ -125,10 +131,7 @@ NARROW_SHAPES = [(432, 10240, 8192), (516, 1488, 5376), (1186, 4096, 4096), (45,
 
 @pytest.mark.parametrize("layouts", ["row,col,row", "row,row,row"])
 @pytest.mark.parametrize("dtype", ["bf16", "f16"])
-def test_narrow_tiles_of_the_transposed_problem(layouts, dtype, monkeypatch):
-    def no_copy(*args):
-        raise AssertionError("an aligned operand was copied")
-    monkeypatch.setattr(gemm._api, "_copy", no_copy)
+def test_narrow_tiles_of_the_transposed_problem(layouts, dtype, no_copies):
     a_col, b_col = layouts.split(",")[0] == "col", layouts.split(",")[1] == "row"
     narrow = []
     for m, n, k in NARROW_SHAPES:
@@ -154,10 +157,7 @@ NARROW_N_SHAPES = [(7232, 272, 2944), (384, 13824, 5120), (1216, 928, 4928), (20
 
 @pytest.mark.parametrize("layouts", ["row,col,row", "col,col,row"])
 @pytest.mark.parametrize("dtype", ["bf16", "f16"])
-def test_narrow_tiles_along_n(layouts, dtype, monkeypatch):
-    def no_copy(*args):
-        raise AssertionError("an aligned operand was copied")
-    monkeypatch.setattr(gemm._api, "_copy", no_copy)
+def test_narrow_tiles_along_n(layouts, dtype, no_copies):
     a_col = layouts.split(",")[0] == "col"
     narrow = []
     for m, n, k in NARROW_N_SHAPES:
@@ -220,10 +220,7 @@ def test_bmm_matches_torch(batch, m, n, k, dtype):
 
 
 @pytest.mark.compiler
-def test_batched_forms_run_without_copies(monkeypatch):
-    def no_copy(*args):
-        raise AssertionError("an aligned operand was copied")
-    monkeypatch.setattr(gemm._api, "_copy", no_copy)
+def test_batched_forms_run_without_copies(no_copies):
     batch, m, n, k = 6, 304, 256, 512
     g = torch.Generator(device="cuda").manual_seed(7)
     def randn(*shape):

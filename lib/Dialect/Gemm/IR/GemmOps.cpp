@@ -493,17 +493,22 @@ LogicalResult TmaStoreWaitOp::verify() {
   return success();
 }
 
+bool TmaStoreOp::storesPackedBox() {
+  TmaDescriptorType descriptor = getDescriptor().getType();
+  SmemBufferType buffer = getBuffer().getType();
+  return descriptor.getSwizzle() == 0 && buffer.getSwizzle() != 0 &&
+         descriptor.getBox()[0] < buffer.getCols() &&
+         descriptor.getElementType() == buffer.getElementType();
+}
+
 LogicalResult TmaStoreOp::verify() {
   auto descriptor = getDescriptor().getType();
   auto buffer = getBuffer().getType();
   if (failed(verifyCoordinates(*this, descriptor, getBatch())))
     return failure();
-  // An unswizzled box narrower than a swizzled slot's rows stores a packed
-  // sub-tile: the slot's first rows x inner elements, row after row.
-  bool packed = descriptor.getSwizzle() == 0 && buffer.getSwizzle() != 0 &&
-                descriptor.getBox()[0] < buffer.getCols() &&
-                descriptor.getElementType() == buffer.getElementType();
-  if (packed) {
+  // A packed sub-tile: the slot's first rows x inner elements, row after
+  // row.
+  if (storesPackedBox()) {
     if (descriptor.getBox()[1] != buffer.getRows() || getRow())
       return emitOpError("a packed narrow box (swizzle 0, ")
              << descriptor.getBox()[0] << " of the slot's " << buffer.getCols()

@@ -434,6 +434,11 @@ def Gemm_TmaStoreOp : Gemm_Op<"tma.store", [Gemm_SideEffects,
     $descriptor `[` $inner `,` $outer (`,` $batch^)? `]` `from` $buffer `[` $slot (`,` $row^)? `]`
     attr-dict `:` type($descriptor) `,` type($buffer)
   }];
+  let extraClassDeclaration = [{
+    /// Whether it stores a packed narrow sub-tile: an unswizzled box of the
+    /// slot's element type narrower than a swizzled slot's rows.
+    bool storesPackedBox();
+  }];
   let hasVerifier = 1;
 }
 
