@@ -137,6 +137,20 @@ bool KernelConfig::buildable(std::string *why) const {
                   "kernels use the cooperative or pingpong schedule");
     return true;
   }
+  // The matmul verifier's tile rules (GemmOps.cpp).
+  if (tileK != tileKFor(inType))
+    return fail("tile K of " + std::to_string(tileK) +
+                " must span 128 bytes of " +
+                std::string(bundle::toString(inType)) +
+                " (one 128-byte swizzle row): use BK = " +
+                std::to_string(tileKFor(inType)));
+  if (tileM % 64 != 0 || tileM > 256)
+    return fail("tile M of " + std::to_string(tileM) +
+                " is not a multiple of the 64-row WGMMA atom (64, 128, 192 "
+                "or 256)");
+  if (schedule == Schedule::Pingpong && tileM > 128)
+    return fail("pingpong gives each consumer warpgroup a whole tile; tile M "
+                "must be 64 or 128");
   if (grouped) {
     if (batched)
       return fail("grouped and batched exclude each other");

@@ -420,6 +420,33 @@ TEST(KernelConfigTest, Layouts) {
   EXPECT_FALSE(parseLayoutTriple("col,row,row,row", error));
 }
 
+TEST(KernelConfigTest, TilesTheVerifierRefuses) {
+  // buildable() agrees with the matmul verifier: tile K spans one 128-byte
+  // swizzle row, tile M is 64-row atoms up to 256, pingpong M 64 or 128.
+  std::string why;
+  EXPECT_FALSE(
+      parsed("sm90_bf16_64x256x32_pingpong_c1x1_rm_s8_st0").buildable(&why));
+  EXPECT_THAT(why, HasSubstr("tile K of 32 must span 128 bytes of bf16"));
+  EXPECT_THAT(why, HasSubstr("use BK = 64"));
+  EXPECT_FALSE(
+      parsed("sm90_bf16_128x128x128_coop_c1x1_rm_s8_st0").buildable(&why));
+  EXPECT_FALSE(parsed("sm90_e4m3_cbf16_qtt_128x128x64_coop_c1x1_rm_s8_st0")
+                   .buildable(&why));
+  EXPECT_THAT(why, HasSubstr("use BK = 128"));
+  EXPECT_TRUE(parsed("sm90_e4m3_cbf16_qtt_128x128x128_coop_c1x1_rm_s8_st0")
+                  .buildable());
+  EXPECT_FALSE(
+      parsed("sm90_bf16_320x128x64_coop_c1x1_rm_s8_st0").buildable(&why));
+  EXPECT_THAT(why, HasSubstr("64-row WGMMA atom"));
+  EXPECT_FALSE(
+      parsed("sm90_bf16_96x64x64_pingpong_c1x1_rm_s8_st0").buildable(&why));
+  EXPECT_THAT(why, HasSubstr("64-row WGMMA atom"));
+  EXPECT_FALSE(
+      parsed("sm90_bf16_192x64x64_pingpong_c1x1_rm_s8_st0").buildable(&why));
+  EXPECT_THAT(why, HasSubstr("tile M must be 64 or 128"));
+  EXPECT_TRUE(parsed("sm90_bf16_192x128x64_coop_c1x1_rm_s8_st0").buildable());
+}
+
 TEST(KernelConfigTest, NarrowTilesOfEitherC) {
   // The materializer's rule: tile N a multiple of 8 whose last epilogue
   // sub-tile is narrower, with a column-major or a row-major C, without
