@@ -11,10 +11,10 @@ namespace {
 
 // The SM90 kernel's shared-memory plan (planKernel in MaterializeSM90.cpp):
 // the per-block budget (SmemPlanOp::kMaxBytes), the barrier reserve and the
-// epilogue's staging buffers (2 slots x 2 consumers x 64 rows x 128 bytes).
+// epilogue's staging buffers (2 slots of 64 rows x 128 bytes per consumer).
 constexpr uint32_t SmemBytes = 232448;
 constexpr uint32_t BarrierReserveBytes = 1024;
-constexpr uint32_t StagingBytes = 2 * 2 * 64 * 128;
+constexpr uint32_t StagingBytesPerConsumer = 2 * 64 * 128;
 
 std::string_view scheduleAbbrev(Schedule schedule) {
   switch (schedule) {
@@ -58,6 +58,8 @@ std::string_view mlirType(DType type) {
 /// may take (MaterializeSM90.cpp, kMaxPromotedAccRegisters and
 /// kMaxAccRegisters).
 constexpr uint32_t MaxAccRegisters = 128, MaxPromotedAccRegisters = 192;
+/// Three consumers' share (kThreeConsumerMaxAccRegisters).
+constexpr uint32_t ThreeConsumerMaxAccRegisters = 96;
 
 const TensorLayouts DefaultLayouts{};
 
@@ -204,13 +206,18 @@ bool KernelConfig::buildable(std::string *why) const {
                 "multiple of 64");
   if (schedule == Schedule::Cooperative && tileM < 128)
     return fail("the cooperative schedule needs tile M >= 128");
-  uint32_t accRows = schedule == Schedule::Cooperative ? tileM / 2 : tileM;
+  uint32_t accRows =
+      schedule == Schedule::Cooperative ? tileM / consumers() : tileM;
   bool promoted = bundle::isFp8(inType) && !quant.fastAccumulation;
   uint32_t registers = accRows / 64 * tileN / 2 * (promoted ? 2 : 1);
-  if (registers > (promoted ? MaxPromotedAccRegisters : MaxAccRegisters))
+  uint32_t maxRegisters = consumers() == 3 ? ThreeConsumerMaxAccRegisters
+                          : promoted       ? MaxPromotedAccRegisters
+                                           : MaxAccRegisters;
+  if (registers > maxRegisters)
     return fail(std::to_string(registers) +
                 " accumulator registers per consumer thread" +
-                (promoted ? " (promoted fp8: two accumulators)" : ""));
+                (promoted ? " (promoted fp8: two accumulators)" : "") +
+                (consumers() == 3 ? " (three consumers: at most 96)" : ""));
   return true;
 }
 
@@ -372,7 +379,8 @@ uint32_t KernelConfig::derivedStages() const {
   if (direct())
     return 2;
   uint32_t stage = (tileM + tileN) * tileK * bundle::elementBytes(inType);
-  return stage ? (SmemBytes - StagingBytes - BarrierReserveBytes) / stage : 0;
+  uint32_t staging = StagingBytesPerConsumer * consumers();
+  return stage ? (SmemBytes - staging - BarrierReserveBytes) / stage : 0;
 }
 
 std::optional<KernelConfig> KernelConfig::parse(std::string_view text,

@@ -23,11 +23,13 @@ in MaterializeSM90.cpp), mirrored by `problems()`:
 - layouts: the token of the name (default akbkcr, left out of it): A
   K-major (ak) or M-major (am), B K-major (bk) or N-major (bn), C row-major
   (cr) or column-major (cc).
-- cooperative splits BM between two consumer warpgroups, each needing a
-  multiple of 64 rows: BM = 128 or 256. pingpong gives each consumer whole
-  tiles: BM = 64 or 128.
+- cooperative splits BM between consumer warpgroups, each needing a
+  multiple of 64 rows: BM = 128 or 256 (two consumers), 192 (three, of 64
+  rows each). pingpong gives each consumer whole tiles: BM = 64 or 128.
 - accumulator registers per consumer thread, (rows / 64) * BN / 2, at most
-  128: rules out 256x256 cooperative and 128x256 (or 128x192) pingpong.
+  128 (96 with three consumers, whose setmaxnreg budget is 152): rules out
+  256x256 cooperative, 192x208 and wider, and 128x256 (or 128x192)
+  pingpong.
 - cluster of at most 8 CTAs; BN splits into cluster-M multicast slices and
   BM into cluster-N slices of whole 8-row atoms.
 - stages 0 (derived: the deepest ring that fits 227 KB less the epilogue's
@@ -53,8 +55,10 @@ ELEMENT_BYTES = {"bf16": 2, "f16": 2}
 # barriers, and the epilogue's staging: 2 slots x 2 consumers x 64 x 128 B.
 SMEM_BYTES = 232448
 BARRIER_RESERVE_BYTES = 1024
-STAGING_BYTES = 2 * 2 * 64 * 128
+# Two TMA-store staging slots of 64 rows x 128 bytes per consumer.
+STAGING_BYTES_PER_CONSUMER = 2 * 64 * 128
 ACCUMULATOR_REGISTER_LIMIT = 128
+THREE_CONSUMER_ACCUMULATOR_REGISTER_LIMIT = 96
 MAX_CLUSTER_CTAS = 8
 
 SCHEDULES = {"cooperative": "coop", "pingpong": "pingpong", "direct": "direct"}
@@ -126,7 +130,12 @@ class Config:
         if self.schedule == "direct":
             return 2
         stage = (self.tile_m + self.tile_n) * self.tile_k * ELEMENT_BYTES[self.dtype]
-        return (SMEM_BYTES - STAGING_BYTES - BARRIER_RESERVE_BYTES) // stage
+        staging = STAGING_BYTES_PER_CONSUMER * self.consumers()
+        return (SMEM_BYTES - staging - BARRIER_RESERVE_BYTES) // stage
+
+    def consumers(self):
+        """Consumer warpgroups: three for 192-row cooperative tiles."""
+        return 3 if self.schedule == "cooperative" and self.tile_m == 192 else 2
 
     def ring_stages(self):
         return self.stages or self.derived_stages()
@@ -153,13 +162,15 @@ class Config:
         if self.schedule not in SCHEDULES:
             out.append(f"unknown schedule {self.schedule}")
         elif self.schedule == "cooperative":
-            if self.tile_m < 128 or (self.tile_m // 2) % 64:
-                out.append("cooperative needs BM = 128 or 256 (64 rows per consumer)")
+            if self.tile_m < 128 or (self.tile_m // self.consumers()) % 64:
+                out.append("cooperative needs BM = 128, 192 or 256 (64-row atoms per consumer)")
         elif self.tile_m > 128:
             out.append("pingpong needs BM = 64 or 128")
-        rows = self.tile_m // 2 if self.schedule == "cooperative" else self.tile_m
-        if rows // 64 * self.tile_n // 2 > ACCUMULATOR_REGISTER_LIMIT:
-            out.append("accumulators exceed 128 registers per consumer thread")
+        rows = self.tile_m // self.consumers() if self.schedule == "cooperative" else self.tile_m
+        limit = (THREE_CONSUMER_ACCUMULATOR_REGISTER_LIMIT if self.consumers() == 3
+                 else ACCUMULATOR_REGISTER_LIMIT)
+        if rows // 64 * self.tile_n // 2 > limit:
+            out.append(f"accumulators exceed {limit} registers per consumer thread")
         if self.cluster_m < 1 or self.cluster_n < 1 or \
                 self.cluster_m * self.cluster_n > MAX_CLUSTER_CTAS:
             out.append("cluster must have 1 to 8 CTAs")

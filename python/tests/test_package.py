@@ -44,6 +44,16 @@ def test_config_names_and_mlir():
         gemm.Config(arch="sm_100a").kernel_config()
 
 
+def test_buildable_follows_the_compiler():
+    # 192-row tiles have three consumers of at most 96 accumulator registers.
+    assert gemm.Config(tile=(192, 192, 64)).kernel_config("bf16").buildable() == (True, "")
+    ok, why = gemm.Config(tile=(192, 208, 64)).kernel_config("bf16").buildable()
+    assert not ok and "(three consumers: at most 96)" in why
+    # Tile K spans one 128-byte swizzle row.
+    ok, why = gemm.Config(tile=(128, 128, 32)).kernel_config("bf16").buildable()
+    assert not ok and "use BK = 64" in why
+
+
 def test_select_explains_its_choice():
     big = gemm.select(4096, 4096, 4096)
     assert big.source == "model" and "candidates that apply, by the fitted model" in big.reason

@@ -444,7 +444,24 @@ TEST(KernelConfigTest, TilesTheVerifierRefuses) {
   EXPECT_FALSE(
       parsed("sm90_bf16_192x64x64_pingpong_c1x1_rm_s8_st0").buildable(&why));
   EXPECT_THAT(why, HasSubstr("tile M must be 64 or 128"));
-  EXPECT_TRUE(parsed("sm90_bf16_192x128x64_coop_c1x1_rm_s8_st0").buildable());
+}
+
+TEST(KernelConfigTest, ThreeConsumersOf192Rows) {
+  // A 192-row cooperative tile: three consumers of 64 rows, each with 96
+  // accumulator registers at most (setmaxnreg 152), and three consumers'
+  // staging slots out of the ring's shared memory.
+  KernelConfig tall = parsed("sm90_bf16_192x128x64_coop_c1x1_rm_s8_st0");
+  EXPECT_EQ(tall.consumers(), 3u);
+  EXPECT_TRUE(tall.buildable());
+  EXPECT_EQ(tall.derivedStages(), 4u);
+  EXPECT_EQ(parsed("sm90_bf16_192x192x64_coop_c1x1_rm_s8_st0").derivedStages(),
+            3u);
+  EXPECT_EQ(parsed("sm90_bf16_128x192x64_coop_c1x1_rm_s8_st0").consumers(), 2u);
+  std::string why;
+  EXPECT_FALSE(
+      parsed("sm90_bf16_192x208x64_coop_c1x1_rm_s8_st0").buildable(&why));
+  EXPECT_THAT(why, HasSubstr("104 accumulator registers per consumer thread "
+                             "(three consumers: at most 96)"));
 }
 
 TEST(KernelConfigTest, NarrowTilesOfEitherC) {

@@ -147,6 +147,11 @@ struct KernelConfig {
   /// the epilogue's staging buffers and the barrier reserve, over one stage;
   /// 2 for the direct kernel, which double-buffers).
   uint32_t derivedStages() const;
+  /// Consumer warpgroups of the SM90 kernel: three for a 192-row
+  /// cooperative tile (64 rows each), else two.
+  uint32_t consumers() const {
+    return schedule == Schedule::Cooperative && tileM == 192 ? 3 : 2;
+  }
   uint32_t ringStages() const { return stages ? stages : derivedStages(); }
 
   /// Parses a name or a key (then of input type `defaultType`). On failure

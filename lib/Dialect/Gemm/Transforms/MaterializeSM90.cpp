@@ -31,7 +31,10 @@ namespace {
 
 constexpr int64_t kWarpgroupThreads = 128;
 constexpr int64_t kProducerRegisters = 40;
+/// setmaxnreg budgets of the consumers: two take what the producer leaves,
+/// three share it ((65536 / 128 - 40) / 3, rounded down to 8).
 constexpr int64_t kConsumerRegisters = 232;
+constexpr int64_t kThreeConsumerRegisters = 152;
 /// Shared memory kept free of the stage ring for barriers and alignment.
 constexpr int64_t kBarrierReserveBytes = 1024;
 /// Rows of one staging slot and TMA store box: one 64-row WGMMA atom.
@@ -47,6 +50,8 @@ constexpr int64_t kStreamKMaxWorkersPerUnit = 4;
 /// accumulator, or (fp8 promotion) the partial sums and the f32 accumulator
 /// together, whose promotion needs few other live values.
 constexpr int64_t kMaxAccRegisters = 128;
+/// Three consumers (192-row cooperative tiles) have 80 registers fewer each.
+constexpr int64_t kThreeConsumerMaxAccRegisters = 96;
 constexpr int64_t kMaxPromotedAccRegisters = 192;
 /// Stream-K: epilogue sub-tiles whose partial values are loaded together.
 /// Each load of a partial waits out an L2 round trip; two sub-tiles halve
@@ -76,6 +81,9 @@ struct KernelShape : TileGeometry {
   bool overlapPromotion = false;
 
   int64_t threads() const { return kWarpgroupThreads * (1 + consumers); }
+  int64_t consumerRegisters() const {
+    return consumers == 3 ? kThreeConsumerRegisters : kConsumerRegisters;
+  }
   /// Tiles whose k-blocks several CTAs compute: split-K or stream-K.
   bool sharesTiles() const { return splits > 1 || streamK; }
   /// The consumers that hold a part of one tile's accumulator (cooperative:
@@ -159,9 +167,10 @@ FailureOr<KernelShape> planKernel(MatmulOp op, int64_t wgmmaLookahead,
                             "M >= 128; use schedule = pingpong for 64-row "
                             "tiles"),
              failure();
-    shape.consumers = 2;
-    shape.accRows = shape.bm / 2;
-    shape.readersPerStage = 2;
+    // 64-row atoms per consumer: 192 rows take three consumers.
+    shape.consumers = shape.bm == 192 ? 3 : 2;
+    shape.accRows = shape.bm / shape.consumers;
+    shape.readersPerStage = shape.consumers;
   } else {
     shape.consumers = 2;
     shape.accRows = shape.bm;
@@ -200,8 +209,9 @@ FailureOr<KernelShape> planKernel(MatmulOp op, int64_t wgmmaLookahead,
   // sums holds a second accumulator of the same size.
   int64_t accRegisters =
       shape.quant.accumulatorRegisters(shape.accRows, shape.bn);
-  int64_t maxAccRegisters =
-      shape.quant.promote ? kMaxPromotedAccRegisters : kMaxAccRegisters;
+  int64_t maxAccRegisters = shape.consumers == 3 ? kThreeConsumerMaxAccRegisters
+                            : shape.quant.promote ? kMaxPromotedAccRegisters
+                                                  : kMaxAccRegisters;
   if (accRegisters > maxAccRegisters)
     return op.emitOpError("a consumer warpgroup would hold ")
                << accRegisters << " accumulator registers per thread"
@@ -210,10 +220,13 @@ FailureOr<KernelShape> planKernel(MatmulOp op, int64_t wgmmaLookahead,
                          "they are promoted into)"
                        : "")
                << "; at most " << maxAccRegisters << " fit the "
-               << kConsumerRegisters << "-register budget: use a smaller tile"
-               << (shape.quant.promote ? " (e.g. 128x128 cooperative) or "
-                                         "accumulate = fast"
-                                       : " or the cooperative schedule"),
+               << shape.consumerRegisters()
+               << "-register budget: use a smaller tile"
+               << (shape.consumers == 3  ? " (192 rows take tile N <= 192, "
+                                           "or 96 with promoted fp8)"
+                   : shape.quant.promote ? " (e.g. 128x128 cooperative) or "
+                                           "accumulate = fast"
+                                         : " or the cooperative schedule"),
            failure();
   // Promoting every k-block after `wgmma.wait_group 0` would leave this
   // warpgroup's tensor-core work idle from the end of its MMAs to the issue
@@ -225,7 +238,9 @@ FailureOr<KernelShape> planKernel(MatmulOp op, int64_t wgmmaLookahead,
   // keep the serial promotion.
   shape.overlapPromotion =
       shape.quant.promote && shape.quant.promoteEvery == 1 &&
-      3 * (shape.accRows / 64) * (shape.bn / 2) <= kMaxPromotedAccRegisters;
+      3 * (shape.accRows / 64) * (shape.bn / 2) <=
+          (shape.consumers == 3 ? kThreeConsumerMaxAccRegisters
+                                : kMaxPromotedAccRegisters);
   if (shape.stages == 0) {
     int64_t ring =
         SmemPlanOp::kMaxBytes - shape.stagingBytes() - kBarrierReserveBytes;
@@ -405,7 +420,7 @@ void SM90KernelBuilder::build(gpu::GPUFuncOp func) {
   auto roles =
       WarpSpecializeOp::create(b, loc, b.getI64IntegerAttr(shape.consumers),
                                b.getI64IntegerAttr(kProducerRegisters),
-                               b.getI64IntegerAttr(kConsumerRegisters));
+                               b.getI64IntegerAttr(shape.consumerRegisters()));
   buildProducer(roles.getProducer());
   buildConsumer(roles.getConsumer());
 
