@@ -100,7 +100,11 @@ CANDIDATES = (
     [C(128, bn) for bn in (80, 96, 112, 144, 160, 176, 208)] +
     [C(64, bn, "pingpong") for bn in (80, 96, 112, 144, 160)] +
     [C(256, bn) for bn in (96, 112)] +
-    [C(128, 144, splits=2)])
+    [C(128, 144, splits=2)] +
+    # 192-row tiles (three consumer warpgroups): M of 129-192 rows (and
+    # 320-384, ...) in one row of tiles, with fewer bytes per MMA than two
+    # 64-row tiles.
+    [C(192, bn) for bn in (80, 96, 112, 128, 144, 160, 176, 192)])
 
 
 def staging(shape, dtype="bf16", layouts="row,col,row"):
