@@ -179,12 +179,12 @@ def test_narrow_tiles_along_n(layouts, dtype, no_copies):
 def test_192_row_tiles_of_the_library(layouts, tile_n, no_copies):
     # Three consumer warpgroups of 64 rows: M below, at and past one 192-row
     # tile, N past one tile, K tails. An N-major B takes 64-column blocks.
-    if layouts.split(",")[1] == "row" and tile_n % 64:
+    a_col, b_row = layouts.split(",")[0] == "col", layouts.split(",")[1] == "row"
+    if b_row and tile_n % 64:
         pytest.skip("an N-major B is loaded in 64-column blocks")
     config = gemm.Config(tile=(192, tile_n, 64))
     kernel = gemm.load(gemm.kernel_library().manifest_path(
         config.kernel_config("bf16", None, layouts)))
-    a_col, b_row = layouts.split(",")[0] == "col", layouts.split(",")[1] == "row"
     for m, n, k in [(8, 64, 64), (152, 304, 200), (192, 8, 72), (200, 520, 1000), (400, 144, 136)]:
         a = operand(m, k, a_col, torch.bfloat16, seed=1)
         b = operand(n, k, b_row, torch.bfloat16, seed=2)

@@ -238,9 +238,7 @@ FailureOr<KernelShape> planKernel(MatmulOp op, int64_t wgmmaLookahead,
   // keep the serial promotion.
   shape.overlapPromotion =
       shape.quant.promote && shape.quant.promoteEvery == 1 &&
-      3 * (shape.accRows / 64) * (shape.bn / 2) <=
-          (shape.consumers == 3 ? kThreeConsumerMaxAccRegisters
-                                : kMaxPromotedAccRegisters);
+      3 * (shape.accRows / 64) * (shape.bn / 2) <= maxAccRegisters;
   if (shape.stages == 0) {
     int64_t ring =
         SmemPlanOp::kMaxBytes - shape.stagingBytes() - kBarrierReserveBytes;
