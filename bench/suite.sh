@@ -25,6 +25,9 @@
 #   SELECTION        the dispatcher's choices, from `python -m gemm_bench.suite
 #                    select --json FILE` on a machine with the gemm package
 #                    (without it, this machine's package is asked)
+#   TIMING           gemm-runner --timing: gpu (its default; the GPU's work
+#                    alone) or call (each call from an idle stream, the
+#                    host's launch cost included)
 #   WARMUP (10), ITERS (30), PYTHON (python3 with numpy and matplotlib)
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -49,6 +52,7 @@ model_args=()
 group_args=()
 [ -n "${SHAPE_GROUPS:-}" ] && group_args=(--groups "$SHAPE_GROUPS")
 [ -n "${SELECTION:-}" ] && group_args+=(--selection "$SELECTION")
+[ -n "${TIMING:-}" ] && group_args+=(--timing "$TIMING")
 bandwidth_args=(--membw "$results/membw.json")
 if [ -n "${HBM_BW:-}" ]; then
   bandwidth_args=(--bandwidth "$HBM_BW")

@@ -209,6 +209,33 @@ void Event::record(CUstream stream) {
   checkCu(driver().cuEventRecord(event, stream), "recording an event");
 }
 
+StreamGate::StreamGate() : word(sizeof(uint32_t), "a stream gate's word") {
+  checkCu(driver().cuMemsetD32Async(word.get(), 0, 1, opener.get()),
+          "clearing a stream gate's word");
+  checkCu(driver().cuStreamSynchronize(opener.get()),
+          "clearing a stream gate's word");
+}
+
+void StreamGate::close(CUstream stream) {
+  // The word only grows, so each closing waits for its own opening.
+  ++closings;
+  CUresult result = driver().cuStreamWaitValue32(stream, word.get(), closings,
+                                                 CU_STREAM_WAIT_VALUE_GEQ);
+  if (result == CUDA_ERROR_NOT_SUPPORTED)
+    throw Error(ErrorKind::Usage,
+                "this driver cannot make a stream wait on memory "
+                "(cuStreamWaitValue32), which timing the GPU's work alone "
+                "needs; time each call from an idle stream instead "
+                "(gemm-runner --timing call)");
+  checkCu(result, "closing a stream gate");
+}
+
+void StreamGate::open() {
+  checkCu(driver().cuStreamWriteValue32(opener.get(), word.get(), closings,
+                                        CU_STREAM_WRITE_VALUE_DEFAULT),
+          "opening a stream gate");
+}
+
 void waitForEvent(const Event &event, std::chrono::milliseconds timeout,
                   std::string_view what) {
   // Polling instead of cuEventSynchronize: a hung kernel must not hang us.

@@ -191,7 +191,7 @@ def collect(work_dir):
     and shape, the median time of the whole call (with the staging copies
     of the operands the runner staged for that kernel, listed in `staged`)
     and of the kernel alone, with the GPU and its clocks."""
-    rows, device, clocks, errors = [], None, [], []
+    rows, device, clocks, errors, timings = [], None, [], [], set()
     for name in sorted(os.listdir(work_dir)):
         if not name.endswith(".json"):
             continue
@@ -209,6 +209,7 @@ def collect(work_dir):
             bench = result.get("bench") or {}
             if "ours" not in bench:
                 continue
+            timings.add(bench.get("timing", runner.TIMING_BEFORE_THE_FIELD))
             kernel = bench.get("kernel_only") or bench["ours"]
             rows.append({"config": config, "m": result["m"], "n": result["n"],
                          "k": result["k"], "kernel_ms": kernel["median_ms"],
@@ -216,8 +217,12 @@ def collect(work_dir):
                          "staged": result.get("staged", [])})
             if bench.get("clocks"):
                 clocks.append(bench["clocks"])
+    if len(timings) > 1:
+        raise SystemExit(f"{work_dir}: runs timed in different ways ({', '.join(sorted(timings))}"
+                         "; gemm-runner --timing): measure them again one way")
     sm = [c["sm_clock_mhz"] for c in clocks if "sm_clock_mhz" in c]
     return {"format": MEASUREMENTS_FORMAT, "version": 1,
+            "timing": timings.pop() if timings else runner.TIMING_BEFORE_THE_FIELD,
             "device": {k: device.get(k) for k in ("name", "sm_count", "driver_cuda_version")}
             if device else None,
             "sm_clock_mhz_range": [min(sm), max(sm)] if sm else None,
@@ -239,7 +244,20 @@ def read_measurements(path):
         data = json.load(f)
     if data.get("format") != MEASUREMENTS_FORMAT:
         raise SystemExit(f"{path}: not a {MEASUREMENTS_FORMAT} file (gemm_bench.fit collect)")
+    data.setdefault("timing", runner.TIMING_BEFORE_THE_FIELD)
     return data
+
+
+def one_timing(datas, paths):
+    """The gemm-runner --timing all of `datas` were measured with. A call's
+    time holds the host's launch cost and the GPU's time does not, so the
+    fixed costs of files timed apart do not fit together."""
+    timings = {d["timing"] for d in datas}
+    if len(timings) > 1:
+        raise SystemExit("measurements timed in different ways (gemm-runner --timing): " +
+                         ", ".join(f"{p} {d['timing']}" for p, d in zip(paths, datas)) +
+                         "; fit measurements of one timing")
+    return timings.pop()
 
 
 MODEL_FORMAT = "gemm-dispatch-model"
@@ -372,12 +390,14 @@ def fit(measurements_paths, command):
     import numpy
     import gemm
     datas = [read_measurements(path) for path in measurements_paths]
+    timing = one_timing(datas, measurements_paths)
     data = datas[0]
     rows = [row for d in datas for row in _training(d)]
     hardware, efficiency, log_errors = fit_physics(rows)
     provenance = {"gpu": {"name": (data.get("device") or {}).get("name", ""),
                           "sm_count": (data.get("device") or {}).get("sm_count", SMS)},
-                  "measurements": ", ".join(measurements_paths), "command": command,
+                  "measurements": ", ".join(measurements_paths), "timing": timing,
+                  "command": command,
                   "date": datetime.date.today().isoformat(),
                   "runs": len(rows), "shapes": len({run_shape(c, s) for c, s, _ in rows}),
                   "physics_rms_log_error": round(float(numpy.sqrt(numpy.mean(log_errors ** 2))), 4),

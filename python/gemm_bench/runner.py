@@ -14,6 +14,10 @@ SHAPE_OVERHEAD_S = 0.25
 ASSUMED_TFLOPS = 600e12      # below cuBLAS's ~750: candidates can be slower
 ASSUMED_BYTES_PER_S = 3.0e12
 
+# How gemm-runner JSON (and measurement files) without a "timing" field were
+# timed: each call launched onto an idle stream (--timing call).
+TIMING_BEFORE_THE_FIELD = "call"
+
 
 def kernel_seconds_estimate(shape, element_bytes=2):
     m, n, k = shape
@@ -31,10 +35,11 @@ def process_seconds_estimate(shapes, warmup, iters, checked=True, vs_cublas=True
 
 
 def run_bundle(runner, bundle_path, shape_list, json_path, warmup, iters, cold_l2,
-               extra_args=(), timeout_s=None, check=True, vs_cublas=True):
+               extra_args=(), timeout_s=None, check=True, vs_cublas=True, timing=None):
     """Runs `runner` (a command line) on one bundle over `shape_list`, writing
     its --json results to `json_path` and its output beside it (.log, and the
-    shapes file .shapes). Returns the exit code, None after a timeout."""
+    shapes file .shapes). `timing`: gemm-runner's --timing (None: its
+    default). Returns the exit code, None after a timeout."""
     shapes_file = json_path[:-len(".json")] + ".shapes"
     with open(shapes_file, "w") as f:
         f.writelines(f"{m} {n} {k}\n" for m, n, k in shape_list)
@@ -42,7 +47,8 @@ def run_bundle(runner, bundle_path, shape_list, json_path, warmup, iters, cold_l
                (["--check"] if check else []) + ["--bench"] +
                (["--vs", "cublas"] if vs_cublas else []) +
                ["--warmup", str(warmup), "--iters", str(iters), "--json", json_path] +
-               (["--cold-l2"] if cold_l2 else []) + list(extra_args))
+               (["--cold-l2"] if cold_l2 else []) +
+               (["--timing", timing] if timing else []) + list(extra_args))
     with open(json_path[:-len(".json")] + ".log", "w") as log:
         log.write("$ " + " ".join(command) + "\n")
         log.flush()

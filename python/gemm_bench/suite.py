@@ -28,11 +28,19 @@ import statistics
 import sys
 
 from gemm_bench import configs, shapes as shapes_mod
+from gemm_bench.runner import TIMING_BEFORE_THE_FIELD
 
 DEFAULT_MODEL = os.path.join(shapes_mod.repo_root(), "bench", "tuning", "sm90-h200-model.json")
 DATASHEET_HBM_BYTES_PER_S = 4.8e12
 MEASURED_COPY_HBM_BYTES_PER_S = 4.3e12
 ROOFLINE_MAX_M = 128
+# gemm-runner --timing: what each timed run's events bracket.
+TIMING_TEXT = {
+    "gpu": "Timing gpu: each run queued behind a held stream, then released, so the "
+           "events bracket the GPU's work alone.",
+    "call": "Timing call: each run launched onto an idle stream, so the host's launch "
+            "cost is in the time.",
+}
 RESULTS_FORMAT = "gemm-bench-suite"
 
 
@@ -119,7 +127,7 @@ def read_selection(path):
 
 def run_suite(runner, bundles_dir, results_dir, model, l2_modes, odd_flag, warmup,
               iters, shapes_dir=None, groups=shapes_mod.SHAPE_GROUPS, log=sys.stdout,
-              selection_path=None):
+              selection_path=None, timing=None):
     from gemm_bench.runner import run_bundle
     runs_dir = os.path.join(results_dir, "runs")
     os.makedirs(runs_dir, exist_ok=True)
@@ -147,7 +155,8 @@ def run_suite(runner, bundles_dir, results_dir, model, l2_modes, odd_flag, warmu
             extra = odd_flag.split() if odd and odd_flag else []
             json_path = os.path.join(runs_dir, f"{group}-{name}-{l2}.json")
             code = run_bundle(runner, os.path.join(bundles_dir, name + ".json"), shape_list,
-                              json_path, warmup, iters, l2 == "cold", extra, timeout_s=600)
+                              json_path, warmup, iters, l2 == "cold", extra, timeout_s=600,
+                              timing=timing)
             if code != 0:
                 failures.append({"group": group, "bundle": name, "l2": l2, "exit": code})
             print(f"[{l2} {count}/{len(processes)}] {group} {name}: "
@@ -208,6 +217,7 @@ def collect_rows(results_dir, selection=None):
                 "cublas_tflops": bench["cublas"]["tflops"],
                 "ratio": bench["cublas"]["median_ms"] / bench["ours"]["median_ms"],
                 "iterations": bench.get("iterations"), "warmup": bench.get("warmup"),
+                "timing": bench.get("timing", TIMING_BEFORE_THE_FIELD),
                 "clocks": bench.get("clocks"),
             }
             row["bytes"] = (shape[0] * shape[2] + shape[1] * shape[2] +
@@ -268,7 +278,8 @@ def markdown(rows, device, meta):
     lines.append("Median of " + ", ".join(f"{i} timed runs after {w} warm-ups"
                                            for w, i in sorted(iterations))
                  + ", interleaved run by run with cuBLASLt in one process; random-normal "
-                 "inputs; ratio = cuBLAS median / our median (above 1: ours is faster)."
+                 "inputs; ratio = cuBLAS median / our median (above 1: ours is faster). "
+                 + " ".join(TIMING_TEXT[t] for t in sorted({r["timing"] for r in rows}))
                  + (" L2 cold: flushed before every timed run." if any(
                      r["l2"] == "cold" for r in rows) else ""))
     bandwidth = meta["bandwidth"]
@@ -672,6 +683,8 @@ def main(argv=None):
                      "--json` (where the gemm package is), instead of asking it here")
     run.add_argument("--warmup", type=int, default=10)
     run.add_argument("--iters", type=int, default=30)
+    run.add_argument("--timing", choices=tuple(TIMING_TEXT),
+                     help="gemm-runner --timing (default: its own, gpu)")
     rep = sub.add_parser("report", help="results.json, results.md and plots of a run")
     rep.add_argument("results")
     rep.add_argument("--bandwidth", type=float, help="HBM bytes/s for the roofline")
@@ -710,7 +723,8 @@ def main(argv=None):
         model = None if args.selection else load_model(args.model)
         failures = run_suite(args.runner, args.bundles, args.results, model, l2_modes,
                              args.odd_flag, args.warmup, args.iters, args.shapes_dir,
-                             args.groups, selection_path=args.selection)
+                             args.groups, selection_path=args.selection,
+                             timing=args.timing)
         for f in failures:
             print(f"suite: {f['group']} {f['bundle']} (L2 {f['l2']}) exited {f['exit']}",
                   file=sys.stderr)

@@ -97,21 +97,36 @@ Options parseCommandLine(const std::vector<std::string> &args) {
   static const char *const flags[] = {
       "--check",   "--bench", "--cold-l2", "--pad-leading-dims",
       "--dry-run", "--help",  "-h",        "--probe"};
-  static const char *const valued[] = {"--m",           "--n",
-                                       "--k",           "--batch",
-                                       "--shapes",      "--reference",
-                                       "--seed",        "--tolerance",
-                                       "--warmup",      "--iters",
-                                       "--vs",          "--json",
-                                       "--timeout-ms",  "--sm-count",
-                                       "--device",      "--unaligned",
-                                       "--library",     "--dtype",
-                                       "--out-dtype",   "--quant",
-                                       "--layout",      "--batch-strides",
-                                       "--realign",     "--inputs",
-                                       "--dump-c",      "--expect-c",
-                                       "--groups",      "--group-problems",
-                                       "--group-checks"};
+  static const char *const valued[] = {"--m",
+                                       "--n",
+                                       "--k",
+                                       "--batch",
+                                       "--shapes",
+                                       "--reference",
+                                       "--seed",
+                                       "--tolerance",
+                                       "--warmup",
+                                       "--iters",
+                                       "--vs",
+                                       "--json",
+                                       "--timeout-ms",
+                                       "--sm-count",
+                                       "--device",
+                                       "--unaligned",
+                                       "--library",
+                                       "--dtype",
+                                       "--out-dtype",
+                                       "--quant",
+                                       "--layout",
+                                       "--batch-strides",
+                                       "--realign",
+                                       "--inputs",
+                                       "--dump-c",
+                                       "--expect-c",
+                                       "--groups",
+                                       "--group-problems",
+                                       "--group-checks",
+                                       "--timing"};
   auto isOneOf = [](const std::string &name, const auto &list) {
     for (const char *entry : list)
       if (name == entry)
@@ -300,6 +315,14 @@ Options parseCommandLine(const std::vector<std::string> &args) {
   options.check = has("--check");
   options.bench = has("--bench");
   options.coldL2 = has("--cold-l2");
+  if (has("--timing")) {
+    std::optional<runtime::BenchTiming> parsed =
+        runtime::parseBenchTiming(values["--timing"]);
+    if (!parsed)
+      usageError("--timing: expected gpu or call, got '" + values["--timing"] +
+                 "'");
+    options.timing = *parsed;
+  }
   if (has("--unaligned")) {
     const std::string &policy = values["--unaligned"];
     std::optional<runtime::UnalignedPolicy> parsed =
@@ -331,7 +354,7 @@ Options parseCommandLine(const std::vector<std::string> &args) {
       usageError("--vs: expected 'cublas', got '" + values["--vs"] + "'");
     options.vsCublas = true;
   }
-  if (options.vsCublas || options.coldL2)
+  if (options.vsCublas || options.coldL2 || has("--timing"))
     options.bench = true;
   if (!options.check && !options.bench)
     options.check = true;
@@ -475,6 +498,10 @@ what to do (default: --check):
   --warmup W --iters I  warm-up and timed runs (default 10 and 50)
   --vs cublas           time cuBLASLt on the same inputs, interleaved
   --cold-l2             flush L2 before every timed run
+  --timing T            gpu (default): each timed run is queued behind a
+                        held stream and then released, so the events time
+                        the GPU's work alone; call: each run is launched onto
+                        an idle stream, so the host's launch cost counts too
   --dry-run             print the launch plan; no GPU needed
   --sm-count N          SMs assumed by --dry-run for persistent grids (132)
 other:

@@ -47,6 +47,7 @@ struct Options {
   int iterations = 50;
   bool vsCublas = false;
   bool coldL2 = false;
+  runtime::BenchTiming timing = runtime::BenchTiming::Gpu;
   std::optional<std::string> jsonPath;
   std::chrono::milliseconds timeout{10000};
   /// --unaligned (--pad-leading-dims is --unaligned pad).

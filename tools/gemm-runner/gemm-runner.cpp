@@ -240,6 +240,7 @@ ordered_json benchJson(const BenchResult &bench, const Options &options,
   ordered_json j = {{"warmup", options.warmup},
                     {"iterations", options.iterations},
                     {"cold_l2", options.coldL2},
+                    {"timing", std::string(runtime::toString(options.timing))},
                     {"ours", timingJson(bench.ours, flops)}};
   // `ours` includes the staging copies; these split it.
   if (bench.staging)
@@ -618,6 +619,7 @@ int run(Options options, Context &context, ordered_json &report) {
         benchOptions.iterations = options.iterations;
         benchOptions.vsCublas = options.vsCublas;
         benchOptions.coldL2 = options.coldL2;
+        benchOptions.timing = options.timing;
         benchOptions.seed = seed;
         row.bench = runner.bench(plan, benchOptions);
         if (i == 0 && !row.bench->cublasBaseline.empty())

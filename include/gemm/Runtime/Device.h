@@ -110,6 +110,39 @@ private:
   CUevent event = nullptr;
 };
 
+/// Holds the work queued on a stream until it is opened: the stream waits
+/// on a device word that a second stream writes. Work timed behind a closed
+/// gate is all queued when the gate opens, so the events around it bracket
+/// the GPU's work alone, without the host's cost of launching it.
+class StreamGate {
+public:
+  StreamGate();
+  StreamGate(const StreamGate &) = delete;
+
+  /// Queues `enqueue` (which must only queue work on `stream`, never wait
+  /// for it) behind a closed gate on `stream`, then opens the gate, also
+  /// when `enqueue` throws. Throws Error(Usage) when the driver cannot make
+  /// a stream wait on memory.
+  template <typename Enqueue>
+  void holdWhile(CUstream stream, Enqueue &&enqueue) {
+    close(stream);
+    try {
+      enqueue();
+    } catch (...) {
+      open();
+      throw;
+    }
+    open();
+  }
+
+private:
+  void close(CUstream stream);
+  void open();
+  DeviceBuffer word;
+  Stream opener;
+  uint32_t closings = 0;
+};
+
 /// Waits for `event` by polling until `timeout`. Throws Error(Hang) naming
 /// `what` when the deadline passes (and marks the GPU unusable), and
 /// Error(Cuda) when the work before the event failed.

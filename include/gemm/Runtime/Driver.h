@@ -60,6 +60,8 @@ namespace gemm::runtime {
   X(cuStreamCreate)                                                            \
   X(cuStreamDestroy)                                                           \
   X(cuStreamSynchronize)                                                       \
+  X(cuStreamWaitValue32)                                                       \
+  X(cuStreamWriteValue32)                                                      \
   X(cuEventCreate)                                                             \
   X(cuEventDestroy)                                                            \
   X(cuEventRecord)                                                             \

@@ -90,11 +90,24 @@ struct TimingStats {
   double tflops(double flops) const { return flops / (medianMs * 1e9); }
 };
 
+/// What a timed run's events bracket.
+enum class BenchTiming {
+  /// The run queued behind a closed StreamGate, then released: the GPU's
+  /// work alone, as when calls are queued faster than the GPU runs them.
+  Gpu,
+  /// The run launched onto an idle stream: adds the host's cost of launching
+  /// it, what one call costs a caller who waits for each.
+  Call,
+};
+std::string_view toString(BenchTiming timing);
+std::optional<BenchTiming> parseBenchTiming(std::string_view text);
+
 struct BenchOptions {
   int warmup = 10;
   int iterations = 50;
   bool vsCublas = false;
   bool coldL2 = false;
+  BenchTiming timing = BenchTiming::Gpu;
   uint64_t seed = 1;
 };
 

@@ -4,7 +4,7 @@ gemm-runner --json file whose times come from a fixed rule instead of a
 GPU, so the search and the suite can run end to end without one.
 
     fake-gemm-runner.py BUNDLE.json --shapes FILE [--check] --bench --vs cublas
-        --warmup W --iters I --json OUT [--cold-l2] [--pad-leading-dims]
+        --warmup W --iters I --json OUT [--cold-l2] [--timing T] [--pad-leading-dims]
     fake-gemm-runner.py --make-bundles VARIANTS.mlir DIR   # empty NAME.json per kernel
 
 Rules (so tests can see each path):
@@ -140,6 +140,7 @@ def main(argv):
         result["bench"] = {"warmup": int(value("--warmup") or 10),
                            "iterations": int(value("--iters") or 50),
                            "cold_l2": "--cold-l2" in args,
+                           "timing": value("--timing") or "gpu",
                            "ours": timing(ours + copies, m, n, k),
                            "cublas": timing(cublas, m, n, k),
                            "speedup_vs_cublas": cublas / (ours + copies),
