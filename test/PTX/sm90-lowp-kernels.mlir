@@ -12,7 +12,7 @@
 // PTXAS-NOT: warning
 // PTXAS-NOT: C75{{[0-9][0-9]}}
 // PTXAS-NOT: serialized
-// PTXAS-COUNT-35: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
+// PTXAS-COUNT-36: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
 // PTXAS-NOT: bytes spill
 // PTXAS-NOT: warning
 // PTXAS-NOT: C75{{[0-9][0-9]}}
