@@ -956,10 +956,12 @@ BenchResult GemmRunner::bench(const LaunchPlan &plan,
       kernelStop->record(stream.get());
     operands.staging.copyOut(operands.c.get(), stream.get());
   };
+  std::optional<StreamGate> gate;
+  if (benchOptions.timing == BenchTiming::Gpu)
+    gate.emplace();
   // Behind a closed gate nothing may block the host, and a first call may
   // (loading a module, cuBLASLt's set-up): at least one warm-up before.
-  const int warmup = std::max(benchOptions.warmup,
-                              benchOptions.timing == BenchTiming::Gpu ? 1 : 0);
+  const int warmup = std::max(benchOptions.warmup, gate ? 1 : 0);
   for (int i = 0; i < warmup; ++i) {
     runOurs(nullptr, nullptr);
     waitForStream(stream.get(), options.timeout, ours + " (warm-up)");
@@ -970,9 +972,6 @@ BenchResult GemmRunner::bench(const LaunchPlan &plan,
   }
 
   Event start, stop, kernelStart, kernelStop;
-  std::optional<StreamGate> gate;
-  if (benchOptions.timing == BenchTiming::Gpu)
-    gate.emplace();
   auto timed = [&](auto &&run, const std::string &what, int iteration) {
     auto enqueue = [&] {
       if (benchOptions.coldL2)

@@ -191,7 +191,7 @@ def collect(work_dir):
     and shape, the median time of the whole call (with the staging copies
     of the operands the runner staged for that kernel, listed in `staged`)
     and of the kernel alone, with the GPU and its clocks."""
-    rows, device, clocks, errors, timings = [], None, [], [], set()
+    rows, device, clocks, errors, timings = [], None, [], [], {}
     for name in sorted(os.listdir(work_dir)):
         if not name.endswith(".json"):
             continue
@@ -209,7 +209,7 @@ def collect(work_dir):
             bench = result.get("bench") or {}
             if "ours" not in bench:
                 continue
-            timings.add(bench.get("timing", runner.TIMING_BEFORE_THE_FIELD))
+            timings[name] = bench.get("timing", runner.TIMING_BEFORE_THE_FIELD)
             kernel = bench.get("kernel_only") or bench["ours"]
             rows.append({"config": config, "m": result["m"], "n": result["n"],
                          "k": result["k"], "kernel_ms": kernel["median_ms"],
@@ -217,12 +217,10 @@ def collect(work_dir):
                          "staged": result.get("staged", [])})
             if bench.get("clocks"):
                 clocks.append(bench["clocks"])
-    if len(timings) > 1:
-        raise SystemExit(f"{work_dir}: runs timed in different ways ({', '.join(sorted(timings))}"
-                         "; gemm-runner --timing): measure them again one way")
+    timing = one_timing(timings, f"{work_dir}: runs", "measure them again one way")
     sm = [c["sm_clock_mhz"] for c in clocks if "sm_clock_mhz" in c]
     return {"format": MEASUREMENTS_FORMAT, "version": 1,
-            "timing": timings.pop() if timings else runner.TIMING_BEFORE_THE_FIELD,
+            "timing": timing,
             "device": {k: device.get(k) for k in ("name", "sm_count", "driver_cuda_version")}
             if device else None,
             "sm_clock_mhz_range": [min(sm), max(sm)] if sm else None,
@@ -248,16 +246,17 @@ def read_measurements(path):
     return data
 
 
-def one_timing(datas, paths):
-    """The gemm-runner --timing all of `datas` were measured with. A call's
-    time holds the host's launch cost and the GPU's time does not, so the
-    fixed costs of files timed apart do not fit together."""
-    timings = {d["timing"] for d in datas}
-    if len(timings) > 1:
-        raise SystemExit("measurements timed in different ways (gemm-runner --timing): " +
-                         ", ".join(f"{p} {d['timing']}" for p, d in zip(paths, datas)) +
-                         "; fit measurements of one timing")
-    return timings.pop()
+def one_timing(timings, what, remedy):
+    """The one gemm-runner --timing of `timings` ({source: timing}; none:
+    the timing before the field). A call's time holds the host's launch cost
+    and the GPU's time does not, so the fixed costs of runs timed apart do
+    not fit together: exits naming `what` and `remedy` when they differ."""
+    found = set(timings.values())
+    if len(found) > 1:
+        raise SystemExit(f"{what} timed in different ways (gemm-runner --timing): " +
+                         ", ".join(f"{source} {t}" for source, t in timings.items()) +
+                         f"; {remedy}")
+    return found.pop() if found else runner.TIMING_BEFORE_THE_FIELD
 
 
 MODEL_FORMAT = "gemm-dispatch-model"
@@ -390,7 +389,8 @@ def fit(measurements_paths, command):
     import numpy
     import gemm
     datas = [read_measurements(path) for path in measurements_paths]
-    timing = one_timing(datas, measurements_paths)
+    timing = one_timing({p: d["timing"] for p, d in zip(measurements_paths, datas)},
+                        "measurements", "fit measurements of one timing")
     data = datas[0]
     rows = [row for d in datas for row in _training(d)]
     hardware, efficiency, log_errors = fit_physics(rows)
