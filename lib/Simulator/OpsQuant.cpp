@@ -52,15 +52,19 @@ Step scaleLoad(Exec &e) {
   return Step::Next;
 }
 
-/// scale.rows / scale.cols: element i reads min(first + offset(i), end - 1)
-/// (unsigned, as the lowering's umin).
+/// scale.rows / scale.cols: element i reads base + min(first + offset(i),
+/// end - 1) (unsigned, as the lowering's umin; 32-bit sums; scale.cols and
+/// a scale.rows without `base` have base 0).
 template <typename Offset> Step scaleVector(Exec &e, Offset offset) {
   auto type = cast<VectorType>(e.op->getResult(0).getType());
-  uint64_t first = maskTo(e.bits(1), 32);
-  uint64_t last = maskTo(e.bits(2) - 1, 32);
+  unsigned bounds = e.op->getNumOperands() - 2;
+  uint64_t base = bounds == 2 ? maskTo(e.bits(1), 32) : 0;
+  uint64_t first = maskTo(e.bits(bounds), 32);
+  uint64_t last = maskTo(e.bits(bounds + 1) - 1, 32);
   auto values = std::make_shared<std::vector<float>>(type.getNumElements());
   for (int64_t i = 0; i < type.getNumElements(); ++i) {
-    uint64_t index = std::min(maskTo(first + offset(i), 32), last);
+    uint64_t index =
+        maskTo(base + std::min(maskTo(first + offset(i), 32), last), 32);
     if (!loadScale(e, e.bits(0), index, (*values)[i]))
       return Step::Stop;
   }

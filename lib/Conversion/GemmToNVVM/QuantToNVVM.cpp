@@ -23,14 +23,16 @@ std::pair<Value, Value> warpAndLane(OpBuilder &b, Location loc) {
           LLVM::URemOp::create(b, loc, inGroup, createI32(b, loc, 32))};
 }
 
-/// Element min(first + offset, end - 1) of the f32 tensor at `ptr`, read
-/// through the non-coherent cache (an invariant load: scales do not change
-/// while the kernel runs).
-Value loadClamped(OpBuilder &b, Location loc, Value ptr, Value first,
-                  Value offset, Value end) {
+/// Element base + min(first + offset, end - 1) of the f32 tensor at `ptr`
+/// (base 0 when null), read through the non-coherent cache (an invariant
+/// load: scales do not change while the kernel runs).
+Value loadClamped(OpBuilder &b, Location loc, Value ptr, Value base,
+                  Value first, Value offset, Value end) {
   Value index = LLVM::AddOp::create(b, loc, first, offset);
   Value last = LLVM::SubOp::create(b, loc, end, createI32(b, loc, 1));
   index = LLVM::UMinOp::create(b, loc, index, last);
+  if (base)
+    index = LLVM::AddOp::create(b, loc, base, index);
   return loadScale(b, loc, ptr, index);
 }
 
@@ -66,8 +68,9 @@ struct ScaleRowsLowering : public ConvertOpToLLVMPattern<ScaleRowsOp> {
       Value row =
           LLVM::AddOp::create(rewriter, loc, rowInAtom,
                               createI32(rewriter, loc, 64 * atom + 8 * half));
-      Value scale = loadClamped(rewriter, loc, adaptor.getPtr(),
-                                adaptor.getFirst(), row, adaptor.getEnd());
+      Value scale =
+          loadClamped(rewriter, loc, adaptor.getPtr(), adaptor.getBase(),
+                      adaptor.getFirst(), row, adaptor.getEnd());
       result = LLVM::InsertElementOp::create(rewriter, loc, result, scale,
                                              createI32(rewriter, loc, i));
     }
@@ -95,8 +98,9 @@ struct ScaleColsLowering : public ConvertOpToLLVMPattern<ScaleColsOp> {
       Value column =
           LLVM::AddOp::create(rewriter, loc, colInGroup,
                               createI32(rewriter, loc, 8 * (i / 2) + i % 2));
-      Value scale = loadClamped(rewriter, loc, adaptor.getPtr(),
-                                adaptor.getFirst(), column, adaptor.getEnd());
+      Value scale =
+          loadClamped(rewriter, loc, adaptor.getPtr(), /*base=*/Value(),
+                      adaptor.getFirst(), column, adaptor.getEnd());
       result = LLVM::InsertElementOp::create(rewriter, loc, result, scale,
                                              createI32(rewriter, loc, i));
     }

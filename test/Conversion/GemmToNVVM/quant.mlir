@@ -45,6 +45,29 @@ gpu.module @kernels {
     gpu.return
   }
 
+  // Row scales of a slice at %b (a k-block's of block-wise A scales): the
+  // clamped row, then the slice's offset added (base + min(f + r, e - 1)).
+  // CHECK-LABEL: gpu.func @rows_in_slice
+  // CHECK-SAME: (%[[P:.*]]: !llvm.ptr<1>, %[[B:.*]]: i32, %[[F:.*]]: i32, %[[E:.*]]: i32)
+  // CHECK: %[[I0:.*]] = llvm.add %[[F]], %{{.*}} : i32
+  // CHECK-NEXT: %[[ONE:.*]] = llvm.mlir.constant(1 : i32) : i32
+  // CHECK-NEXT: %[[LAST:.*]] = llvm.sub %[[E]], %[[ONE]] : i32
+  // CHECK-NEXT: %[[J0:.*]] = llvm.intr.umin(%[[I0]], %[[LAST]]) : (i32, i32) -> i32
+  // CHECK-NEXT: %[[K0:.*]] = llvm.add %[[B]], %[[J0]] : i32
+  // CHECK-NEXT: llvm.getelementptr %[[P]][%[[K0]]]
+  // CHECK-NEXT: llvm.load {{.*}} invariant
+  // CHECK: llvm.intr.umin
+  // CHECK-NEXT: llvm.add %[[B]]
+  // CHECK-NEXT: llvm.getelementptr %[[P]]
+  // CHECK-NEXT: llvm.load {{.*}} invariant
+  // CHECK-NOT: llvm.load
+  // CHECK: gpu.return
+  gpu.func @rows_in_slice(%p: !llvm.ptr<1>, %b: i32, %f: i32, %e: i32) {
+    %r = gemm.scale.rows %p + %b[%f] below(%e) : !llvm.ptr<1> -> vector<2xf32>
+    %x = vector.extract %r[0] : f32 from vector<2xf32>
+    gpu.return
+  }
+
   // Column scales of 16 columns: 2 (l mod 4) + {0, 1, 8, 9}.
   // CHECK-LABEL: gpu.func @cols
   // CHECK: %[[TWO:.*]] = llvm.mlir.constant(2 : i32) : i32

@@ -92,18 +92,17 @@ gemm.matmul @fp8_tensor a(f8E4M3FN, row) b(f8E4M3FN, col) c(bf16, row) acc(f32)
 // CHECK-NEXT: gemm.pipeline.consumer_wait
 // CHECK: %[[P0:.*]] = gemm.mma.sm90
 // CHECK: scf.for %[[KB:.*]] = %{{.*}} to %{{.*}} step %c2_i32{{.*}} iter_args(%[[P:.*]] = %[[P0]], %[[ACC:.*]] = %{{.*}}, %{{.*}} = %{{.*}}, %[[R:.*]] = %[[ROWS0]], %[[S:.*]] = %[[SBLK0]]) -> (!gemm.accum<64 x 128 x f32>, !gemm.accum<64 x 128 x f32>, i32, vector<2xf32>, f32)
-// A: row r of k-block kb at kb * M + r, clamped below (kb + 1) * M (kb
-// clamped to the last k-block).
-// CHECK-NEXT: %[[KBC:.*]] = arith.minui %[[KB]], %{{.*}} : i32
-// CHECK-NEXT: %[[BASE:.*]] = arith.muli %[[KBC]], %[[M]] : i32
-// CHECK-NEXT: %[[END:.*]] = arith.addi %[[BASE]], %[[M]] : i32
-// CHECK-NEXT: %[[FIRST:.*]] = arith.addi %[[BASE]], %{{.*}} : i32
-// CHECK-NEXT: %[[ROWS:.*]] = gemm.scale.rows %[[SA]][%[[FIRST]]] below(%[[END]]) : !llvm.ptr<1> -> vector<2xf32>
+// A: row r of k-block kb at kb * M + min(r, M - 1): the k-block's slice
+// (base kb * M) at the tile's rows, whose bounds do not change with kb. Every
+// k-block read is one of the range: no clamp to the last k-block.
+// CHECK-NOT: arith.minui %[[KB]]
+// CHECK: %[[BASE:.*]] = arith.muli %[[KB]], %[[M]] : i32
+// CHECK-NEXT: %[[ROWS:.*]] = gemm.scale.rows %[[SA]] + %[[BASE]][%{{.*}}] below(%[[M]]) : !llvm.ptr<1> -> vector<2xf32>
 // B: block (n / 128, kb) of a [N / 128][K / 128] grid, the block column
 // clamped to the last.
 // CHECK: %[[COL:.*]] = arith.minui
 // CHECK-NEXT: %[[ROW:.*]] = arith.muli %[[COL]], %[[KBLOCKS]] : i32
-// CHECK-NEXT: %[[IDX:.*]] = arith.addi %[[ROW]], %[[KBC]] : i32
+// CHECK-NEXT: %[[IDX:.*]] = arith.addi %[[ROW]], %[[KB]] : i32
 // CHECK-NEXT: %[[SBLK:.*]] = gemm.scale.load %[[SB]][%[[IDX]]] : !llvm.ptr<1>
 // CHECK-NEXT: gemm.pipeline.consumer_wait
 // CHECK: %[[Q:.*]] = gemm.mma.sm90

@@ -36,6 +36,7 @@ gemm.matmul @tf32 a(f32, row) b(f32, col) c(f32, row) acc(f32)
 // CHECK-LABEL: func.func @scale_ops
 // CHECK: %[[S:.*]] = gemm.scale.load %{{.*}}[%{{.*}}] : !llvm.ptr<1>
 // CHECK: %[[R:.*]] = gemm.scale.rows %{{.*}}[%{{.*}}] below(%{{.*}}) : !llvm.ptr<1> -> vector<2xf32>
+// CHECK: gemm.scale.rows %{{.*}} + %{{.*}}[%{{.*}}] below(%{{.*}}) : !llvm.ptr<1> -> vector<4xf32>
 // CHECK: %[[C:.*]] = gemm.scale.cols %{{.*}}[%{{.*}}] below(%{{.*}}) : !llvm.ptr<1> -> vector<16xf32>
 // CHECK: gemm.accum.scale %{{.*}} values(0, 32) rows(%[[R]] : vector<2xf32>) cols(%[[C]] : vector<16xf32>) by(%[[S]]) : <64 x 128 x i32> -> <64 x 128 x f32>
 // CHECK: gemm.accum.scale %{{.*}} : <64 x 128 x i32> -> <64 x 128 x f32>
@@ -47,6 +48,7 @@ func.func @scale_ops(%p: !llvm.ptr<1>, %i: i32, %acc: !gemm.accum<64 x 128 x i32
                      %stage: !gemm.smem<2 x 64 x 128 x f8E4M3FN, swizzle = 128>) {
   %s = gemm.scale.load %p[%i] : !llvm.ptr<1>
   %r = gemm.scale.rows %p[%i] below(%i) : !llvm.ptr<1> -> vector<2xf32>
+  %r2 = gemm.scale.rows %p + %i[%i] below(%i) : !llvm.ptr<1> -> vector<4xf32>
   %c = gemm.scale.cols %p[%i] below(%i) : !llvm.ptr<1> -> vector<16xf32>
   %y = gemm.accum.scale %acc values(0, 32) rows(%r : vector<2xf32>) cols(%c : vector<16xf32>) by(%s)
       : !gemm.accum<64 x 128 x i32> -> !gemm.accum<64 x 128 x f32>

@@ -115,11 +115,12 @@ SmallVector<Value> QuantBuilder::loadBlockScales(Value kBlock, Value rowOrigin,
                                                  int64_t accAtoms, int64_t bn) {
   if (!plan.blockwise())
     return {};
-  // A: one scale per row and k-block, k-block-major ([k-blocks][M]).
-  Value base = kb.mul(kBlock, kb.sizeM);
+  // A: one scale per row and k-block, k-block-major ([k-blocks][M]): the
+  // k-block's slice, read at the tile's rows (bounds the same for every
+  // k-block of the tile).
   SmallVector<Value> scales = {ScaleRowsOp::create(
       b, loc, VectorType::get({2 * accAtoms}, b.getF32Type()), scalesA,
-      kb.add(base, rowOrigin), kb.add(base, kb.sizeM))};
+      kb.mul(kBlock, kb.sizeM), rowOrigin, kb.sizeM)};
   // B: one scale per 128 x 128 block ([N / 128][K / 128], row-major). A tile
   // of up to 128 columns lies in one block column; a wider one takes one
   // scale per 128 columns, or per 64 when its width is not a multiple of 128
@@ -158,7 +159,7 @@ void QuantBuilder::beginTile(Value rowOrigin, int64_t accAtoms) {
     return;
   tileRowScales = ScaleRowsOp::create(
       b, loc, VectorType::get({2 * accAtoms}, b.getF32Type()), scalesA,
-      rowOrigin, kb.sizeM);
+      /*base=*/Value(), rowOrigin, kb.sizeM);
 }
 
 Value QuantBuilder::loadColumnScales(int64_t col, int64_t cols, Value originN) {

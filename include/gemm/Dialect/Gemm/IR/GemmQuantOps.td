@@ -28,18 +28,23 @@ def Gemm_ScaleRowsOp : Gemm_Op<"scale.rows", [Pure]> {
     each thread of the warpgroup loads the f32 scales of its rows: in atom
     a, rows 16 w + l / 4 and 16 w + l / 4 + 8 (warp w, lane l), the rows of
     the WGMMA accumulator layout. Accumulator row r reads element
-    `min(first + r, end - 1)` of `ptr`: `first` is the element of the
-    accumulator's row 0, and `end` bounds the reads, so rows past the matrix
-    (which the TMA store clips) read the last valid scale instead of past
-    the tensor. Element 2 a + h of the result is the scale of row
-    64 a + 16 w + l / 4 + 8 h.
+    `base + min(first + r, end - 1)` of `ptr` (`base` is 0 when absent):
+    `first` is the element of the accumulator's row 0, and `end` bounds the
+    reads, so rows past the matrix (which the TMA store clips) read the last
+    valid scale instead of past the tensor. Element 2 a + h of the result is
+    the scale of row 64 a + 16 w + l / 4 + 8 h. A mainloop that reads one
+    slice of a scale tensor per k-block passes the slice's offset as `base`
+    and keeps `first` and `end` the same for the whole tile, so the rows'
+    bounds are computed once per tile instead of once per k-block.
 
-    Example: `%rs = gemm.scale.rows %scaleA[%row0] below(%m) : !llvm.ptr<1> -> vector<2xf32>`
+    Example: `%rs = gemm.scale.rows %scaleA[%row0] below(%m) : !llvm.ptr<1> -> vector<2xf32>`,
+    `%rs = gemm.scale.rows %scaleA + %slice[%row0] below(%m) : ...`
   }];
-  let arguments = (ins Gemm_GlobalPointer:$ptr, I32:$first, I32:$end);
+  let arguments = (ins Gemm_GlobalPointer:$ptr, Optional<I32>:$base,
+                   I32:$first, I32:$end);
   let results = (outs VectorOfRankAndType<[1], [F32]>:$result);
   let assemblyFormat = [{
-    $ptr `[` $first `]` `below` `(` $end `)` attr-dict `:`
+    $ptr (`+` $base^)? `[` $first `]` `below` `(` $end `)` attr-dict `:`
     qualified(type($ptr)) `->` type($result)
   }];
   let hasVerifier = 1;
