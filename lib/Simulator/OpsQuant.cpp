@@ -57,10 +57,11 @@ Step scaleLoad(Exec &e) {
 /// a scale.rows without `base` have base 0).
 template <typename Offset> Step scaleVector(Exec &e, Offset offset) {
   auto type = cast<VectorType>(e.op->getResult(0).getType());
-  unsigned bounds = e.op->getNumOperands() - 2;
-  uint64_t base = bounds == 2 ? maskTo(e.bits(1), 32) : 0;
-  uint64_t first = maskTo(e.bits(bounds), 32);
-  uint64_t last = maskTo(e.bits(bounds + 1) - 1, 32);
+  // Operands: ptr, [base,] first, end.
+  unsigned firstOperand = e.op->getNumOperands() - 2;
+  uint64_t base = firstOperand == 2 ? maskTo(e.bits(1), 32) : 0;
+  uint64_t first = maskTo(e.bits(firstOperand), 32);
+  uint64_t last = maskTo(e.bits(firstOperand + 1) - 1, 32);
   auto values = std::make_shared<std::vector<float>>(type.getNumElements());
   for (int64_t i = 0; i < type.getNumElements(); ++i) {
     uint64_t index =
