@@ -10,8 +10,9 @@ namespace gemm::dispatch {
 namespace {
 
 // The SM90 kernel's shared-memory plan (planKernel in MaterializeSM90.cpp):
-// the per-block budget (SmemPlanOp::kMaxBytes), the barrier reserve and the
-// epilogue's staging buffers (2 slots of 64 rows x 128 bytes per consumer).
+// the per-block budget (SmemPlanOp::kMaxBytes), the barrier reserve, the
+// epilogue's staging buffers (2 slots of 64 rows x 128 bytes per consumer)
+// and, block-wise, the scale ring (KernelShape::ringStageBytes).
 constexpr uint32_t SmemBytes = 232448;
 constexpr uint32_t BarrierReserveBytes = 1024;
 constexpr uint32_t StagingBytesPerConsumer = 2 * 64 * 128;
@@ -379,6 +380,9 @@ uint32_t KernelConfig::derivedStages() const {
   if (direct())
     return 2;
   uint32_t stage = (tileM + tileN) * tileK * bundle::elementBytes(inType);
+  // Block-wise kernels stage an f32 A scale per tile row with each stage.
+  if (quant.a == bundle::ScaleGranularity::Block)
+    stage += tileM * 4;
   uint32_t staging = StagingBytesPerConsumer * consumers();
   return stage ? (SmemBytes - staging - BarrierReserveBytes) / stage : 0;
 }

@@ -1404,6 +1404,9 @@ void Machine::complete(uint32_t id) {
   case AsyncKind::Clc:
     completeClc(*this, op);
     break;
+  case AsyncKind::ScaleCopy:
+    completeScaleCopy(*this, op);
+    break;
   }
   op.done = true;
   wake(asyncWaiters);

@@ -224,7 +224,8 @@ enum class AsyncKind {
   Wgmma,
   Tcgen05Mma,
   Tcgen05Commit,
-  Clc
+  Clc,
+  ScaleCopy
 };
 
 /// An asynchronous operation in flight.
@@ -269,6 +270,10 @@ struct AsyncOp {
   uint32_t ordinal = 0;
   // CLC: response slot.
   uint32_t responseOffset = 0;
+  // Scale copy (gemm.scale.stage, one lane's cp.async): the shared-memory
+  // offset and value of each 4-byte copy; barrierOffset is the full barrier
+  // it arrives on once they landed.
+  std::vector<std::pair<uint64_t, float>> scaleCopies;
 };
 
 //===----------------------------------------------------------------------===//
@@ -686,6 +691,7 @@ void completeWgmma(Machine &m, AsyncOp &op);
 void completeTcgen05Mma(Machine &m, AsyncOp &op);
 void completeTcgen05Commit(Machine &m, AsyncOp &op);
 void completeClc(Machine &m, AsyncOp &op);
+void completeScaleCopy(Machine &m, AsyncOp &op);
 
 /// The accumulator fragment of operand `operand`, which a non-MMA op reads:
 /// null (after recording a violation) while its WGMMA may still write it.

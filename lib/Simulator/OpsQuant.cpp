@@ -9,6 +9,10 @@
 // partial sum, its scale and the accumulator; add.rn.f32 without a scale).
 // Every scale read is bounds-checked against its tensor: a scale index past
 // it is a hardware-rule violation (an out-of-bounds global load).
+// gemm.scale.stage's copies (cp.async) are asynchronous writes that land,
+// and arrive on their stage's full barrier, when the scheduler completes
+// them; gemm.scale.rows_smem reads them as any thread's ld.shared, which
+// must know they landed.
 //
 //===----------------------------------------------------------------------===//
 
@@ -90,6 +94,93 @@ Step scaleCols(Exec &e) {
   return scaleVector(e, [&](int64_t i) {
     return uint64_t(8 * (i / 2) + 2 * (lane % 4) + i % 2);
   });
+}
+
+/// gemm.scale.stage: this lane's 4-byte copies of its 16-byte groups of the
+/// slot (asynchronous writes that land when the copy completes) and its
+/// arrival on the stage's full barrier once they landed
+/// (cp.async.mbarrier.arrive.noinc).
+Step scaleStage(Exec &e) {
+  auto op = cast<ScaleStageOp>(e.op);
+  SmemBufferType buffer = op.getBuffer().getType();
+  PipelineType pipeline = op.getPipeline().getType();
+  // Operands: ptr, base, first, end, buffer, slot, pipeline, iteration.
+  uint64_t base = maskTo(e.bits(1), 32), first = maskTo(e.bits(2), 32);
+  uint64_t last = maskTo(e.bits(3) - 1, 32);
+  uint64_t slot = maskTo(e.bits(5), 32), n = maskTo(e.bits(7), 32);
+  if (slot >= uint64_t(buffer.getStages()))
+    return e.fail(Violation::Kind::Rule,
+                  "copies scales into slot " + std::to_string(slot) +
+                      " of a scale ring of " +
+                      std::to_string(buffer.getStages()) + " slots");
+  uint64_t slotOffset = e.bits(4) + slot * buffer.getStageBytes();
+  AsyncOp &copy = e.m.newAsync(AsyncKind::ScaleCopy, e.t, e.op);
+  copy.iteration = int64_t(n);
+  copy.barrierOffset = pipelineBarrier(pipeline, e.bits(6), n, false);
+  Access access;
+  access.op = e.op;
+  access.thread = e.t.id;
+  access.iteration = int64_t(n);
+  access.async = copy.id;
+  // Lane l: the 16-byte groups l, l + 32, ... (elements 4 g to 4 g + 3).
+  for (int64_t group = e.t.lane; group < buffer.getCols() / 4;
+       group += ScaleStageOp::kArrivals) {
+    if (!e.m.checkWrite(e.m.ctas[e.t.cta].smem, slotOffset + 16 * group, 16,
+                        copy.knowledge, access, /*async=*/true,
+                        "the scale copy"))
+      return Step::Stop;
+    for (int64_t element = 4 * group; element < 4 * group + 4; ++element) {
+      uint64_t index =
+          maskTo(base + std::min(maskTo(first + element, 32), last), 32);
+      float value;
+      if (!loadScale(e, e.bits(0), index, value))
+        return Step::Stop;
+      copy.scaleCopies.push_back({slotOffset + 4 * element, value});
+    }
+  }
+  e.m.log(e.t, e.op,
+          "copies " + std::to_string(copy.scaleCopies.size()) +
+              " scales for iteration " + std::to_string(n) + " (stage " +
+              std::to_string(n % pipeline.getStages()) + ")",
+          e.t.cta, copy.barrierOffset);
+  e.m.inFlight.push_back(copy.id);
+  return Step::Yield;
+}
+
+/// gemm.scale.rows_smem: element 2 a + h is slot element first + 64 a +
+/// 16 w + l / 4 + 8 h, read by this thread (ld.shared).
+Step scaleRowsSmem(Exec &e) {
+  auto op = cast<ScaleRowsSmemOp>(e.op);
+  SmemBufferType buffer = op.getBuffer().getType();
+  int64_t count = op.getResult().getType().getNumElements();
+  uint64_t slot = maskTo(e.bits(1), 32), first = maskTo(e.bits(2), 32);
+  if (slot >= uint64_t(buffer.getStages()))
+    return e.fail(Violation::Kind::Rule,
+                  "reads scales of slot " + std::to_string(slot) +
+                      " of a scale ring of " +
+                      std::to_string(buffer.getStages()) + " slots");
+  uint64_t inGroup = e.t.tid % 128;
+  uint64_t warp = inGroup / 32, lane = inGroup % 32;
+  uint64_t slotOffset = e.bits(0) + slot * buffer.getStageBytes();
+  TrackedMemory &smem = e.m.ctas[e.t.cta].smem;
+  Access access = e.m.threadAccess(e.t, e.op);
+  auto values = std::make_shared<std::vector<float>>(count);
+  for (int64_t i = 0; i < count; ++i) {
+    uint64_t row = first + 64 * (i / 2) + 16 * warp + lane / 4 + 8 * (i % 2);
+    if (row >= uint64_t(buffer.getCols()))
+      return e.fail(Violation::Kind::Rule,
+                    "reads scale " + std::to_string(row) + " of a slot of " +
+                        std::to_string(buffer.getCols()));
+    uint64_t offset = slotOffset + 4 * row;
+    if (!e.m.checkRead(smem, offset, 4, e.t.vc, access,
+                       "reading a staged scale"))
+      return Step::Stop;
+    std::memcpy(&(*values)[i], &smem.bytes[offset], 4);
+  }
+  SimValue v;
+  v.ref = values;
+  e.setResult(0, v);
+  return Step::Next;
 }
 
 /// The scale of value `value` of atom `atom` (QuantToNVVM's ValueScales):
@@ -194,10 +285,42 @@ Step accumPromote(Exec &e) {
 
 } // namespace
 
+void sim::completeScaleCopy(Machine &m, AsyncOp &copy) {
+  auto op = cast<ScaleStageOp>(copy.op);
+  PipelineType pipeline = op.getPipeline().getType();
+  Cta &cta = m.ctas[copy.cta];
+  if (cta.exited) {
+    m.fail(Violation::Kind::Rule, copy.op,
+           "the scale copy lands in CTA " + std::to_string(copy.cta) +
+               ", which already exited",
+           {}, {copy.thread});
+    return;
+  }
+  MBarrier &barrier = m.barrierAt(copy.op, copy.cta, copy.barrierOffset);
+  // Like a TMA load's, the copies are known to whoever knows the phase of
+  // the barrier they complete.
+  Access access;
+  access.epoch = {barrier.comp, Clock(barrier.completed + 1)};
+  access.op = copy.op;
+  access.thread = copy.thread;
+  access.iteration = copy.iteration;
+  access.async = copy.id;
+  for (auto [offset, value] : copy.scaleCopies) {
+    if (m.data())
+      std::memcpy(&cta.smem.bytes[offset], &value, 4);
+    m.completeWrite(cta.smem, offset, 4, access);
+  }
+  m.arrive(barrier, copy.barrierOffset, copy.op, copy.thread, copy.knowledge, 1,
+           0, copy.iteration / pipeline.getStages(), copy.iteration,
+           /*async=*/true);
+}
+
 void sim::registerQuantOps(MLIRContext *ctx, HandlerTable &table) {
   addHandler<ScaleLoadOp>(ctx, table, scaleLoad);
   addHandler<ScaleRowsOp>(ctx, table, scaleRows);
   addHandler<ScaleColsOp>(ctx, table, scaleCols);
+  addHandler<ScaleStageOp>(ctx, table, scaleStage);
+  addHandler<ScaleRowsSmemOp>(ctx, table, scaleRowsSmem);
   addHandler<AccumScaleOp>(ctx, table, accumScale);
   addHandler<AccumPromoteOp>(ctx, table, accumPromote);
 }

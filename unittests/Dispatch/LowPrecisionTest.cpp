@@ -147,6 +147,14 @@ TEST(LowPrecisionTest, MlirIsTheCompilersInput) {
   EXPECT_EQ(
       parsed("sm90_s8_cs32_128x256x128_coop_c1x1_rm_s8_st0").derivedStages(),
       4u);
+  // Block-wise fp8 stages 512 bytes of A scales with each 32 KB stage of
+  // 128x128x128: 5 stages where per-tensor takes 6.
+  EXPECT_EQ(parsed("sm90_e4m3_cbf16_qtt_128x128x128_coop_c1x1_rm_s8_st0")
+                .derivedStages(),
+            6u);
+  EXPECT_EQ(parsed("sm90_e4m3_cbf16_qbb_128x128x128_coop_c1x1_rm_s8_st0")
+                .derivedStages(),
+            5u);
 }
 
 TEST(LowPrecisionTest, BuildableFollowsTheCompilersRules) {

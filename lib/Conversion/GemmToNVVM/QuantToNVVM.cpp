@@ -23,17 +23,49 @@ std::pair<Value, Value> warpAndLane(OpBuilder &b, Location loc) {
           LLVM::URemOp::create(b, loc, inGroup, createI32(b, loc, 32))};
 }
 
-/// Element base + min(first + offset, end - 1) of the f32 tensor at `ptr`
-/// (base 0 when null), read through the non-coherent cache (an invariant
-/// load: scales do not change while the kernel runs).
-Value loadClamped(OpBuilder &b, Location loc, Value ptr, Value base,
-                  Value first, Value offset, Value end) {
+/// The element base + min(first + offset, end - 1) (base 0 when null): the
+/// index of a scale clamped to its tensor's end.
+Value clampedIndex(OpBuilder &b, Location loc, Value base, Value first,
+                   Value offset, Value end) {
   Value index = LLVM::AddOp::create(b, loc, first, offset);
   Value last = LLVM::SubOp::create(b, loc, end, createI32(b, loc, 1));
   index = LLVM::UMinOp::create(b, loc, index, last);
   if (base)
     index = LLVM::AddOp::create(b, loc, base, index);
-  return loadScale(b, loc, ptr, index);
+  return index;
+}
+
+/// That element of the f32 tensor at `ptr`, read through the non-coherent
+/// cache (an invariant load: scales do not change while the kernel runs).
+Value loadClamped(OpBuilder &b, Location loc, Value ptr, Value base,
+                  Value first, Value offset, Value end) {
+  return loadScale(b, loc, ptr, clampedIndex(b, loc, base, first, offset, end));
+}
+
+/// The row within its 64-row atom of this thread's first accumulator row,
+/// 16 w + l / 4, and the row of element i of a row-scale vector:
+/// 64 (i / 2) + 8 (i mod 2) past it.
+Value rowInAtom(OpBuilder &b, Location loc) {
+  auto [warp, lane] = warpAndLane(b, loc);
+  return LLVM::AddOp::create(
+      b, loc, LLVM::MulOp::create(b, loc, warp, createI32(b, loc, 16)),
+      LLVM::UDivOp::create(b, loc, lane, createI32(b, loc, 4)));
+}
+Value rowOfElement(OpBuilder &b, Location loc, Value inAtom, int64_t i) {
+  return LLVM::AddOp::create(b, loc, inAtom,
+                             createI32(b, loc, 64 * (i / 2) + 8 * (i % 2)));
+}
+
+/// The vector of `type` whose element i is `element(i)`.
+Value buildVector(OpBuilder &b, Location loc, VectorType type,
+                  function_ref<Value(int64_t)> element) {
+  Value result = LLVM::UndefOp::create(b, loc, type);
+  for (int64_t i = 0; i < type.getNumElements(); ++i) {
+    Value value = element(i);
+    result = LLVM::InsertElementOp::create(b, loc, result, value,
+                                           createI32(b, loc, i));
+  }
+  return result;
 }
 
 struct ScaleLoadLowering : public ConvertOpToLLVMPattern<ScaleLoadOp> {
@@ -57,24 +89,101 @@ struct ScaleRowsLowering : public ConvertOpToLLVMPattern<ScaleRowsOp> {
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     auto type = op.getResult().getType();
-    auto [warp, lane] = warpAndLane(rewriter, loc);
-    Value rowInAtom = LLVM::AddOp::create(
-        rewriter, loc,
-        LLVM::MulOp::create(rewriter, loc, warp, createI32(rewriter, loc, 16)),
-        LLVM::UDivOp::create(rewriter, loc, lane, createI32(rewriter, loc, 4)));
-    Value result = LLVM::UndefOp::create(rewriter, loc, type);
-    for (int64_t i = 0; i < type.getNumElements(); ++i) {
-      int64_t atom = i / 2, half = i % 2;
-      Value row =
-          LLVM::AddOp::create(rewriter, loc, rowInAtom,
-                              createI32(rewriter, loc, 64 * atom + 8 * half));
-      Value scale =
-          loadClamped(rewriter, loc, adaptor.getPtr(), adaptor.getBase(),
-                      adaptor.getFirst(), row, adaptor.getEnd());
-      result = LLVM::InsertElementOp::create(rewriter, loc, result, scale,
-                                             createI32(rewriter, loc, i));
+    Value inAtom = rowInAtom(rewriter, loc);
+    rewriter.replaceOp(op, buildVector(rewriter, loc, type, [&](int64_t i) {
+                         return loadClamped(
+                             rewriter, loc, adaptor.getPtr(), adaptor.getBase(),
+                             adaptor.getFirst(),
+                             rowOfElement(rewriter, loc, inAtom, i),
+                             adaptor.getEnd());
+                       }));
+    return success();
+  }
+};
+
+/// Lane l copies the 16-byte groups l, l + 32, ... of the slot, each as four
+/// 4-byte cp.async (a row of the tensor may start at any element), then
+/// arrives on the stage's full barrier once they have landed. Where the
+/// groups do not fill the last round (a slot of 64 scales: 16 groups), the
+/// lanes past them copy nothing (predicated off) and only arrive.
+struct ScaleStageLowering : public ConvertOpToLLVMPattern<ScaleStageOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+
+  LogicalResult
+  matchAndRewrite(ScaleStageOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    SmemBufferType type = op.getBuffer().getType();
+    Type f32 = rewriter.getF32Type();
+    Value lane = warpAndLane(rewriter, loc).second;
+    Value slot = getSlotAddress(rewriter, loc, adaptor.getBuffer(), type,
+                                adaptor.getSlot());
+    auto cache = NVVM::LoadCacheModifierKindAttr::get(
+        rewriter.getContext(), NVVM::LoadCacheModifierKind::CA);
+    int64_t groups = type.getCols() / 4;
+    for (int64_t round = 0; round < groups; round += ScaleStageOp::kArrivals) {
+      Value group = LLVM::AddOp::create(rewriter, loc, lane,
+                                        createI32(rewriter, loc, round));
+      Value inSlot;
+      if (round + ScaleStageOp::kArrivals > groups)
+        inSlot = LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::ult,
+                                      group, createI32(rewriter, loc, groups));
+      Value firstOfGroup = LLVM::MulOp::create(rewriter, loc, group,
+                                               createI32(rewriter, loc, 4));
+      for (int64_t i = 0; i < 4; ++i) {
+        Value element = LLVM::AddOp::create(rewriter, loc, firstOfGroup,
+                                            createI32(rewriter, loc, i));
+        Value index =
+            clampedIndex(rewriter, loc, adaptor.getBase(), adaptor.getFirst(),
+                         element, adaptor.getEnd());
+        Value source =
+            LLVM::GEPOp::create(rewriter, loc, adaptor.getPtr().getType(), f32,
+                                adaptor.getPtr(), ValueRange{index});
+        Value destination = LLVM::GEPOp::create(rewriter, loc, slot.getType(),
+                                                f32, slot, ValueRange{element});
+        if (inSlot)
+          NVVM::InlinePtxOp::create(
+              rewriter, loc, TypeRange{}, ValueRange{destination, source},
+              ValueRange{}, "cp.async.ca.shared.global [$0], [$1], 4;", inSlot);
+        else
+          NVVM::CpAsyncOp::create(rewriter, loc, destination, source,
+                                  rewriter.getI32IntegerAttr(4), cache,
+                                  Value());
+      }
     }
-    rewriter.replaceOp(op, result);
+    Value barrier = getBarrierAddress(rewriter, loc, adaptor.getPipeline(),
+                                      op.getPipeline().getType(),
+                                      adaptor.getIteration(), /*empty=*/false);
+    NVVM::CpAsyncMBarrierArriveOp::create(rewriter, loc, barrier,
+                                          /*noinc=*/true);
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// Element 2 a + h: slot element first + 64 a + 16 w + l / 4 + 8 h.
+struct ScaleRowsSmemLowering : public ConvertOpToLLVMPattern<ScaleRowsSmemOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+
+  LogicalResult
+  matchAndRewrite(ScaleRowsSmemOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto type = op.getResult().getType();
+    Type f32 = rewriter.getF32Type();
+    Value slot = getSlotAddress(rewriter, loc, adaptor.getBuffer(),
+                                op.getBuffer().getType(), adaptor.getSlot());
+    Value first = LLVM::AddOp::create(rewriter, loc, adaptor.getFirst(),
+                                      rowInAtom(rewriter, loc));
+    rewriter.replaceOp(op, buildVector(rewriter, loc, type, [&](int64_t i) {
+                         Value address = LLVM::GEPOp::create(
+                             rewriter, loc, slot.getType(), f32, slot,
+                             ValueRange{rowOfElement(rewriter, loc, first, i)});
+                         return LLVM::LoadOp::create(rewriter, loc, f32,
+                                                     address,
+                                                     /*alignment=*/4)
+                             .getResult();
+                       }));
     return success();
   }
 };
@@ -93,18 +202,14 @@ struct ScaleColsLowering : public ConvertOpToLLVMPattern<ScaleColsOp> {
         rewriter, loc,
         LLVM::URemOp::create(rewriter, loc, lane, createI32(rewriter, loc, 4)),
         createI32(rewriter, loc, 2));
-    Value result = LLVM::UndefOp::create(rewriter, loc, type);
-    for (int64_t i = 0; i < type.getNumElements(); ++i) {
-      Value column =
-          LLVM::AddOp::create(rewriter, loc, colInGroup,
-                              createI32(rewriter, loc, 8 * (i / 2) + i % 2));
-      Value scale =
-          loadClamped(rewriter, loc, adaptor.getPtr(), /*base=*/Value(),
-                      adaptor.getFirst(), column, adaptor.getEnd());
-      result = LLVM::InsertElementOp::create(rewriter, loc, result, scale,
-                                             createI32(rewriter, loc, i));
-    }
-    rewriter.replaceOp(op, result);
+    rewriter.replaceOp(op, buildVector(rewriter, loc, type, [&](int64_t i) {
+                         Value column = LLVM::AddOp::create(
+                             rewriter, loc, colInGroup,
+                             createI32(rewriter, loc, 8 * (i / 2) + i % 2));
+                         return loadClamped(
+                             rewriter, loc, adaptor.getPtr(), /*base=*/Value(),
+                             adaptor.getFirst(), column, adaptor.getEnd());
+                       }));
     return success();
   }
 };
@@ -266,5 +371,6 @@ Value mlir::gemm::loadScale(OpBuilder &b, Location loc, Value ptr,
 void mlir::gemm::populateQuantToNVVMPatterns(LLVMTypeConverter &converter,
                                              RewritePatternSet &patterns) {
   patterns.add<ScaleLoadLowering, ScaleRowsLowering, ScaleColsLowering,
-               AccumScaleLowering, AccumPromoteLowering>(converter);
+               ScaleStageLowering, ScaleRowsSmemLowering, AccumScaleLowering,
+               AccumPromoteLowering>(converter);
 }

@@ -90,6 +90,84 @@ gpu.module @kernels {
     gpu.return
   }
 
+  // Staged block-wise A scales, 128 per slot: lane l copies elements
+  // 4 l .. 4 l + 3 of slot %s (512 bytes each), clamped as scale.rows
+  // reads them, with 4-byte cp.async, then arrives on the stage's full
+  // barrier (stage %n mod 4) once they landed.
+  // CHECK-LABEL: gpu.func @stage
+  // CHECK-SAME: (%[[P:.*]]: !llvm.ptr<1>, %[[B:.*]]: i32, %[[F:.*]]: i32, %[[E:.*]]: i32, %[[RING:.*]]: !llvm.ptr<3>, %[[S:.*]]: i32, %[[PIPE:.*]]: !llvm.ptr<3>, %[[N:.*]]: i32)
+  // CHECK: %[[LANE:.*]] = llvm.urem %{{.*}}, %{{.*}} : i32
+  // CHECK: %[[SLOTBYTES:.*]] = llvm.mlir.constant(512 : i32) : i32
+  // CHECK-NEXT: %[[OFF:.*]] = llvm.mul %[[S]], %[[SLOTBYTES]] : i32
+  // CHECK-NEXT: %[[SLOT:.*]] = llvm.getelementptr %[[RING]][%[[OFF]]] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
+  // CHECK-NOT: llvm.icmp
+  // CHECK: %[[FOUR:.*]] = llvm.mlir.constant(4 : i32) : i32
+  // CHECK-NEXT: %[[G:.*]] = llvm.mul %{{.*}}, %[[FOUR]] : i32
+  // CHECK: %[[EL:.*]] = llvm.add %[[G]], %{{.*}} : i32
+  // CHECK-NEXT: %[[I:.*]] = llvm.add %[[F]], %[[EL]] : i32
+  // CHECK: %[[LAST:.*]] = llvm.sub %[[E]], %{{.*}} : i32
+  // CHECK-NEXT: %[[J:.*]] = llvm.intr.umin(%[[I]], %[[LAST]]) : (i32, i32) -> i32
+  // CHECK-NEXT: %[[K:.*]] = llvm.add %[[B]], %[[J]] : i32
+  // CHECK-NEXT: %[[SRC:.*]] = llvm.getelementptr %[[P]][%[[K]]] : (!llvm.ptr<1>, i32) -> !llvm.ptr<1>, f32
+  // CHECK-NEXT: %[[DST:.*]] = llvm.getelementptr %[[SLOT]][%[[EL]]] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
+  // CHECK-NEXT: nvvm.cp.async.shared.global %[[DST]], %[[SRC]], 4, cache = ca
+  // CHECK-COUNT-3: nvvm.cp.async.shared.global
+  // CHECK-NOT: nvvm.cp.async.shared.global
+  // CHECK: %[[STAGES:.*]] = llvm.mlir.constant(4 : i32) : i32
+  // CHECK-NEXT: %[[STAGE:.*]] = llvm.urem %[[N]], %[[STAGES]] : i32
+  // CHECK-NEXT: %[[FULL:.*]] = llvm.getelementptr %[[PIPE]][%[[STAGE]]] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i64
+  // CHECK-NEXT: nvvm.cp.async.mbarrier.arrive %[[FULL]] {noinc = true} : !llvm.ptr<3>
+  // CHECK-NEXT: gpu.return
+  gpu.func @stage(%p: !llvm.ptr<1>, %b: i32, %f: i32, %e: i32,
+                  %ring: !gemm.smem<4 x 1 x 128 x f32, swizzle = 0>, %s: i32,
+                  %pipe: !gemm.pipeline<stages = 4, producers = 33, consumers = 2>,
+                  %n: i32) {
+    gemm.scale.stage %p + %b[%f] below(%e) -> %ring[%s] barrier %pipe[%n]
+        : !llvm.ptr<1>, !gemm.smem<4 x 1 x 128 x f32, swizzle = 0>,
+          !gemm.pipeline<stages = 4, producers = 33, consumers = 2>
+    gpu.return
+  }
+
+  // 64 scales per slot: 16 groups, so lanes 16-31 copy nothing (their
+  // copies predicated off) and only arrive.
+  // CHECK-LABEL: gpu.func @stage_half
+  // CHECK: %[[SIXTEEN:.*]] = llvm.mlir.constant(16 : i32) : i32
+  // CHECK-NEXT: %[[IN:.*]] = llvm.icmp "ult" %{{.*}}, %[[SIXTEEN]] : i32
+  // CHECK-COUNT-4: nvvm.inline_ptx "cp.async.ca.shared.global [$0], [$1], 4;" ro({{.*}} : !llvm.ptr<3>, !llvm.ptr<1>), predicate = %[[IN]]
+  // CHECK-NOT: cp.async.shared.global
+  // CHECK: nvvm.cp.async.mbarrier.arrive %{{.*}} {noinc = true}
+  gpu.func @stage_half(%p: !llvm.ptr<1>, %b: i32, %f: i32, %e: i32,
+                       %ring: !gemm.smem<4 x 1 x 64 x f32, swizzle = 0>, %s: i32,
+                       %pipe: !gemm.pipeline<stages = 4, producers = 33, consumers = 1>,
+                       %n: i32) {
+    gemm.scale.stage %p + %b[%f] below(%e) -> %ring[%s] barrier %pipe[%n]
+        : !llvm.ptr<1>, !gemm.smem<4 x 1 x 64 x f32, swizzle = 0>,
+          !gemm.pipeline<stages = 4, producers = 33, consumers = 1>
+    gpu.return
+  }
+
+  // The thread's rows from a slot: element %f + 16 w + l / 4 (+ 8), read
+  // with ld.shared.
+  // CHECK-LABEL: gpu.func @rows_smem
+  // CHECK-SAME: (%[[RING:.*]]: !llvm.ptr<3>, %[[S:.*]]: i32, %[[F:.*]]: i32)
+  // CHECK: %[[OFF:.*]] = llvm.mul %[[S]], %{{.*}} : i32
+  // CHECK-NEXT: %[[SLOT:.*]] = llvm.getelementptr %[[RING]][%[[OFF]]] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
+  // CHECK: %[[ROW:.*]] = llvm.add %[[F]], %{{.*}} : i32
+  // CHECK: %[[R0:.*]] = llvm.add %[[ROW]], %{{.*}} : i32
+  // CHECK-NEXT: %[[A0:.*]] = llvm.getelementptr %[[SLOT]][%[[R0]]] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
+  // CHECK-NEXT: llvm.load %[[A0]] {alignment = 4 : i64} : !llvm.ptr<3> -> f32
+  // CHECK: %[[EIGHT:.*]] = llvm.mlir.constant(8 : i32) : i32
+  // CHECK-NEXT: %[[R1:.*]] = llvm.add %[[ROW]], %[[EIGHT]] : i32
+  // CHECK-NEXT: %[[A1:.*]] = llvm.getelementptr %[[SLOT]][%[[R1]]] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
+  // CHECK-NEXT: llvm.load %[[A1]] {alignment = 4 : i64} : !llvm.ptr<3> -> f32
+  // CHECK-NOT: llvm.load
+  // CHECK: gpu.return
+  gpu.func @rows_smem(%ring: !gemm.smem<4 x 1 x 128 x f32, swizzle = 0>, %s: i32, %f: i32) {
+    %r = gemm.scale.rows_smem %ring[%s, %f] : !gemm.smem<4 x 1 x 128 x f32, swizzle = 0> -> vector<2xf32>
+    %x = vector.extract %r[0] : f32 from vector<2xf32>
+    gpu.return
+  }
+
   // An s32 accumulator to f32; values [4, 8) (group 1) times their row,
   // column and tensor scales; values 0-3 only converted.
   // CHECK-LABEL: gpu.func @scale

@@ -163,3 +163,17 @@ module attributes {gemm.test.plant_bug = "direct-no-barrier"} {
   gemm.matmul @direct_no_barrier a(bf16, row) b(bf16, col) c(bf16, row) acc(f32)
       config(#gemm.config<arch = sm_90a, tile = [128, 128, 64], schedule = direct>)
 }
+
+// -----
+
+// Block-wise fp8: the warp that stages the A scales copies each k-block's
+// into the next stage's slot, whose scales the consumers are about to
+// read: they read the slot before the copy of its own k-block landed.
+module attributes {gemm.test.plant_bug = "scale-slot"} {
+  // expected-error-re @+3 {{protocol violation (race): reading a staged scale 'gemm.scale.rows_smem' by CTA 0 consumer {{[01]}} (thread {{[0-9]+}}) reads shared memory of CTA 0 at byte {{[0-9]+}} before the bytes of 'gemm.scale.stage' of iteration {{[0-9]+}} issued by CTA 0 producer (thread {{[0-9]+}}) arrived (read before its data landed)}}
+  // expected-note @+2 {{the write still in flight ('gemm.scale.stage')}}
+  // expected-note @+1 {{counterexample trace:}}
+  gemm.matmul @scale_slot a(f8E4M3FN, row) b(f8E4M3FN, col) c(bf16, row) acc(f32)
+      quant(#gemm.quant<a = block, b = block>)
+      config(#gemm.config<arch = sm_90a, tile = [128, 128, 128], stages = 2>)
+}

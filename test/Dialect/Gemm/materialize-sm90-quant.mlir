@@ -43,8 +43,9 @@
 // CHECK: %[[Q:.*]] = gemm.mma.sm90 %[[ZERO]]
 // CHECK-NEXT: gemm.wgmma.commit
 // CHECK-NEXT: gemm.wgmma.wait pending(1)
-// CHECK-NEXT: scf.if
-// CHECK: gemm.pipeline.consumer_release
+// CHECK-NOT: gemm.scale.rows_smem
+// CHECK: scf.if
+// CHECK-NEXT: gemm.pipeline.consumer_release
 // CHECK: %[[ACC1:.*]] = gemm.accum.promote %[[P]], %[[ACC]] : <64 x 128 x f32>
 // CHECK: %[[P2:.*]] = gemm.mma.sm90 %[[ZERO]]
 // CHECK-NEXT: gemm.wgmma.commit
@@ -75,31 +76,49 @@ gemm.matmul @fp8_tensor a(f8E4M3FN, row) b(f8E4M3FN, col) c(bf16, row) acc(f32)
 // -----
 
 //===----------------------------------------------------------------------===//
-// (b) fp8 block-wise (A 1 x 128, B 128 x 128): a k-block's scales are
-// loaded when its MMAs are issued (before the next stage's wait) and carried
-// in the loop to its promotion a k-block later, which hides their latency.
+// (b) fp8 block-wise (A 1 x 128, B 128 x 128): the A scales of a k-block
+// come with its stage, copied into a ring of their own by the producer
+// warpgroup's second warp, whose 32 lanes arrive on the stage's full
+// barrier (producers = 1 + 32); a stage is 512 bytes larger, so 5 fit
+// instead of 6. A k-block's B scale is loaded when its MMAs are issued and
+// carried to its promotion a k-block later; its A scales are read from the
+// stage at the promotion, once its MMAs completed, just before the stage is
+// released: every thread arrives on the empty barrier after its own reads
+// (consumers = 2 warpgroups x 128 threads).
 //===----------------------------------------------------------------------===//
 
 // CHECK: {\22kind\22:\22scale\22,\22tensor\22:\22a\22,\22granularity\22:\22block\22},{\22kind\22:\22scale\22,\22tensor\22:\22b\22,\22granularity\22:\22block\22}
 // CHECK-LABEL: gpu.func @fp8_block(
 // CHECK-SAME: %[[M:[a-z0-9]+]]: i32, %[[N:[a-z0-9]+]]: i32, %[[K:[a-z0-9]+]]: i32, %[[SA:[a-z0-9]+]]: !llvm.ptr<1>, %[[SB:[a-z0-9]+]]: !llvm.ptr<1>)
+// CHECK: %[[PLAN:.*]]:5 = gemm.smem.plan : !gemm.smem<5 x 128 x 128 x f8E4M3FN, swizzle = 128>, !gemm.smem<5 x 128 x 128 x f8E4M3FN, swizzle = 128>, !gemm.smem<4 x 64 x 64 x bf16, swizzle = 128>, !gemm.smem<5 x 1 x 128 x f32, swizzle = 0>, !gemm.pipeline<stages = 5, producers = 33, consumers = 256>
 // CHECK: %[[KBLOCKS:.*]] = arith.ceildivui %[[K]]
+// The TMA thread announces the boxes' bytes only; the scales arrive by count.
+// CHECK: gemm.pipeline.producer_commit %[[PLAN]]#4[%{{.*}}] tx(32768)
+// The second warp: for each stage of the same k-blocks, once the slot is
+// empty, row r of the tile in k-block kb: element kb * M + min(origin M +
+// r, M - 1).
+// CHECK: %[[WARP:.*]] = arith.divui %{{.*}}, %c32_i32 : i32
+// CHECK-NEXT: %[[SECOND:.*]] = arith.cmpi eq, %[[WARP]], %{{.*}} : i32
+// CHECK-NEXT: scf.if %[[SECOND]] {
+// CHECK: %[[OM:.*]] = arith.muli %{{.*}}, %c128_i32{{.*}} : i32
+// CHECK: scf.for %[[KBS:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[N1:.*]] = %{{.*}}) -> (i32)
+// CHECK-NEXT: gemm.pipeline.producer_acquire %[[PLAN]]#4[%[[N1]]]
+// CHECK: %[[SLOT1:.*]] = arith.remui %[[N1]], %c5_i32
+// CHECK-NEXT: %[[SLICE:.*]] = arith.muli %[[KBS]], %[[M]] : i32
+// CHECK-NEXT: gemm.scale.stage %[[SA]] + %[[SLICE]][%[[OM]]] below(%[[M]]) -> %[[PLAN]]#3[%[[SLOT1]]] barrier %[[PLAN]]#4[%[[N1]]] : !llvm.ptr<1>, <5 x 1 x 128 x f32, swizzle = 0>, <stages = 5, producers = 33, consumers = 256>
 // CHECK: } consumer {
-// CHECK-NOT: gemm.scale.load
-// The first k-block's scales, then its MMAs.
-// CHECK: %[[ROWS0:.*]] = gemm.scale.rows %[[SA]]
+// CHECK-NOT: gemm.scale.rows %
+// CHECK: %[[EVERY:.*]] = arith.constant true
+// CHECK: %[[AROW:.*]] = arith.muli %{{.*}}, %c64_i32 : i32
+// The first k-block's B scale, then its MMAs.
 // CHECK: %[[SBLK0:.*]] = gemm.scale.load %[[SB]]
 // CHECK-NEXT: gemm.pipeline.consumer_wait
-// CHECK: %[[P0:.*]] = gemm.mma.sm90
-// CHECK: scf.for %[[KB:.*]] = %{{.*}} to %{{.*}} step %c2_i32{{.*}} iter_args(%[[P:.*]] = %[[P0]], %[[ACC:.*]] = %{{.*}}, %{{.*}} = %{{.*}}, %[[R:.*]] = %[[ROWS0]], %[[S:.*]] = %[[SBLK0]]) -> (!gemm.accum<64 x 128 x f32>, !gemm.accum<64 x 128 x f32>, i32, vector<2xf32>, f32)
-// A: row r of k-block kb at kb * M + min(r, M - 1): the k-block's slice
-// (base kb * M) at the tile's rows, whose bounds do not change with kb. Every
-// k-block read is one of the range: no clamp to the last k-block.
-// CHECK-NOT: arith.minui %[[KB]]
-// CHECK: %[[BASE:.*]] = arith.muli %[[KB]], %[[M]] : i32
-// CHECK-NEXT: %[[ROWS:.*]] = gemm.scale.rows %[[SA]] + %[[BASE]][%{{.*}}] below(%[[M]]) : !llvm.ptr<1> -> vector<2xf32>
+// CHECK: %[[P0:.*]] = gemm.mma.sm90 %{{.*}}, %[[PLAN]]#0[%[[AROW]]], %[[PLAN]]#1
+// CHECK: scf.for %[[KB:.*]] = %{{.*}} to %{{.*}} step %c2_i32{{.*}} iter_args(%[[P:.*]] = %[[P0]], %[[ACC:.*]] = %{{.*}}, %[[IT:.*]] = %{{.*}}, %[[S:.*]] = %[[SBLK0]]) -> (!gemm.accum<64 x 128 x f32>, !gemm.accum<64 x 128 x f32>, i32, f32)
 // B: block (n / 128, kb) of a [N / 128][K / 128] grid, the block column
-// clamped to the last.
+// clamped to the last. Every k-block read is one of the range: no clamp to
+// the last k-block.
+// CHECK-NOT: arith.minui %[[KB]]
 // CHECK: %[[COL:.*]] = arith.minui
 // CHECK-NEXT: %[[ROW:.*]] = arith.muli %[[COL]], %[[KBLOCKS]] : i32
 // CHECK-NEXT: %[[IDX:.*]] = arith.addi %[[ROW]], %[[KB]] : i32
@@ -107,15 +126,22 @@ gemm.matmul @fp8_tensor a(f8E4M3FN, row) b(f8E4M3FN, col) c(bf16, row) acc(f32)
 // CHECK-NEXT: gemm.pipeline.consumer_wait
 // CHECK: %[[Q:.*]] = gemm.mma.sm90
 // CHECK: gemm.wgmma.wait pending(1)
-// The previous k-block's sums, with the scales loaded a k-block ago.
-// CHECK: %[[ACC1:.*]] = gemm.accum.promote %[[P]], %[[ACC]] rows(%[[R]] : vector<2xf32>) by(%[[S]]) : <64 x 128 x f32>
-// CHECK: %[[ROWS2:.*]] = gemm.scale.rows %[[SA]]
+// The previous k-block (stage %IT - 1), complete: its A scales from its
+// slot, the stage released by every thread, its sums promoted.
+// CHECK: %[[PREV:.*]] = arith.subi %[[IT]], %{{.*}} : i32
+// CHECK: %[[PSLOT:.*]] = arith.remui %[[PREV]], %c5_i32{{.*}} : i32
+// CHECK-NEXT: %[[ROWS:.*]] = gemm.scale.rows_smem %[[PLAN]]#3[%[[PSLOT]], %[[AROW]]] : <5 x 1 x 128 x f32, swizzle = 0> -> vector<2xf32>
+// CHECK-NEXT: scf.if %[[EVERY]] {
+// CHECK-NEXT: gemm.pipeline.consumer_release %[[PLAN]]#4[%[[PREV]]]
+// CHECK: %[[ACC1:.*]] = gemm.accum.promote %[[P]], %[[ACC]] rows(%[[ROWS]] : vector<2xf32>) by(%[[S]]) : <64 x 128 x f32>
 // CHECK: %[[SBLK2:.*]] = gemm.scale.load %[[SB]]
 // CHECK: %[[P2:.*]] = gemm.mma.sm90
 // CHECK: gemm.wgmma.wait pending(1)
-// CHECK: %[[ACC2:.*]] = gemm.accum.promote %[[Q]], %[[ACC1]] rows(%[[ROWS]] : vector<2xf32>) by(%[[SBLK]]) : <64 x 128 x f32>
-// CHECK: scf.yield %[[P2]], %[[ACC2]], %{{.*}}, %[[ROWS2]], %[[SBLK2]]
+// CHECK: %[[ROWS2:.*]] = gemm.scale.rows_smem %[[PLAN]]#3
+// CHECK: %[[ACC2:.*]] = gemm.accum.promote %[[Q]], %[[ACC1]] rows(%[[ROWS2]] : vector<2xf32>) by(%[[SBLK]]) : <64 x 128 x f32>
+// CHECK: scf.yield %[[P2]], %[[ACC2]], %{{.*}}, %[[SBLK2]]
 // CHECK: gemm.wgmma.wait pending(0)
+// CHECK: gemm.scale.rows_smem
 // CHECK: gemm.accum.promote
 // Nothing left to scale in the epilogue.
 // CHECK-NOT: gemm.accum.scale
@@ -129,9 +155,10 @@ gemm.matmul @fp8_block a(f8E4M3FN, row) b(f8E4M3FN, col) c(bf16, row) acc(f32)
 // A 64-wide tile lies in one 128-column block of B: its block column is
 // origin N / 128, the same for two neighbouring tiles.
 // CHECK-LABEL: gpu.func @fp8_block_n64(
-// CHECK: gemm.scale.rows
+// CHECK: } consumer {
 // CHECK: %[[DIV:.*]] = arith.divui %{{.*}}, %c128_i32{{.*}} : i32
 // CHECK: gemm.scale.load
+// CHECK: gemm.scale.rows_smem
 // CHECK: gemm.accum.promote %{{.*}}, %{{.*}} rows(%{{.*}} : vector<2xf32>) by(%{{.*}}) : <64 x 64 x f32>
 gemm.matmul @fp8_block_n64 a(f8E4M3FN, row) b(f8E4M3FN, col) c(f32, row) acc(f32)
     quant(#gemm.quant<a = block, b = block>)
@@ -141,12 +168,12 @@ gemm.matmul @fp8_block_n64 a(f8E4M3FN, row) b(f8E4M3FN, col) c(f32, row) acc(f32
 
 // A 192-wide tile may start in the middle of a 128-column block of B: one
 // B scale per 64-column group, block column (origin N + 64 i) / 128, the
-// three carried with the A row scales. Three accumulators of 96 registers
-// would not fit: the serial promotion (wait_group 0) with the scales still
-// loaded a k-block ahead.
+// three carried in the loop. Three accumulators of 96 registers would not
+// fit: the serial promotion (wait_group 0) with the B scales still loaded a
+// k-block ahead and the A scales read from the k-block's stage once its
+// MMAs completed, before its release.
 // CHECK-LABEL: gpu.func @fp8_block_n192(
 // CHECK: } consumer {
-// CHECK: gemm.scale.rows
 // CHECK: %[[O0:.*]] = arith.addi %[[ON:[^,]*]], %c0_i32{{.*}} : i32
 // CHECK-NEXT: arith.divui %[[O0]], %c128_i32{{.*}} : i32
 // CHECK: gemm.scale.load
@@ -156,9 +183,14 @@ gemm.matmul @fp8_block_n64 a(f8E4M3FN, row) b(f8E4M3FN, col) c(f32, row) acc(f32
 // CHECK: %[[O2:.*]] = arith.addi %[[ON]], %c128_i32{{.*}} : i32
 // CHECK-NEXT: arith.divui %[[O2]], %c128_i32{{.*}} : i32
 // CHECK: gemm.scale.load
-// CHECK: scf.for {{.*}} -> (!gemm.accum<64 x 192 x f32>, i32, vector<2xf32>, f32, f32, f32)
+// CHECK: scf.for {{.*}} -> (!gemm.accum<64 x 192 x f32>, i32, f32, f32, f32)
+// CHECK: gemm.pipeline.consumer_wait
+// CHECK: gemm.mma.sm90
 // CHECK: gemm.wgmma.wait pending(0)
-// CHECK: gemm.accum.promote %{{.*}}, %{{.*}} rows(%{{.*}} : vector<2xf32>) by(%{{.*}}, %{{.*}}, %{{.*}}) : <64 x 192 x f32>
+// CHECK: %[[ROWS:.*]] = gemm.scale.rows_smem
+// CHECK-NEXT: scf.if %true
+// CHECK-NEXT: gemm.pipeline.consumer_release
+// CHECK: gemm.accum.promote %{{.*}}, %{{.*}} rows(%[[ROWS]] : vector<2xf32>) by(%{{.*}}, %{{.*}}, %{{.*}}) : <64 x 192 x f32>
 // CHECK-NOT: gemm.wgmma.wait pending(1)
 gemm.matmul @fp8_block_n192 a(f8E4M3FN, row) b(f8E4M3FN, col) c(bf16, row) acc(f32)
     quant(#gemm.quant<a = block, b = block>)

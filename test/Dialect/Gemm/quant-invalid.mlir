@@ -378,3 +378,68 @@ func.func @scale_range_overflow(%acc: !gemm.accum<64 x 128 x f32>) {
   %r = gemm.accum.scale %acc values(9223372036854775807, 8) : !gemm.accum<64 x 128 x f32> -> !gemm.accum<64 x 128 x f32>
   return
 }
+
+// -----
+
+func.func @stage_swizzled(%p: !llvm.ptr<1>, %i: i32,
+                          %ring: !gemm.smem<4 x 8 x 32 x f32, swizzle = 128>,
+                          %pipe: !gemm.pipeline<stages = 4, producers = 33, consumers = 2>) {
+  // expected-error @+1 {{'gemm.scale.stage' op the scale ring holds one unswizzled row of f32 scales per slot (!gemm.smem<S x 1 x R x f32, swizzle = 0>), got '!gemm.smem<4 x 8 x 32 x f32, swizzle = 128>'}}
+  gemm.scale.stage %p + %i[%i] below(%i) -> %ring[%i] barrier %pipe[%i]
+      : !llvm.ptr<1>, !gemm.smem<4 x 8 x 32 x f32, swizzle = 128>,
+        !gemm.pipeline<stages = 4, producers = 33, consumers = 2>
+  return
+}
+
+// -----
+
+func.func @stage_uneven(%p: !llvm.ptr<1>, %i: i32,
+                        %ring: !gemm.smem<4 x 1 x 80 x f32, swizzle = 0>,
+                        %pipe: !gemm.pipeline<stages = 4, producers = 33, consumers = 2>) {
+  // expected-error @+1 {{'gemm.scale.stage' op the warp's lanes copy whole 16-byte groups of the slot, the same number each, so the slot's 80 scales must be a multiple of 32}}
+  gemm.scale.stage %p + %i[%i] below(%i) -> %ring[%i] barrier %pipe[%i]
+      : !llvm.ptr<1>, !gemm.smem<4 x 1 x 80 x f32, swizzle = 0>,
+        !gemm.pipeline<stages = 4, producers = 33, consumers = 2>
+  return
+}
+
+// -----
+
+// The warp's 32 arrivals must be counted by the full barriers.
+func.func @stage_uncounted(%p: !llvm.ptr<1>, %i: i32,
+                           %ring: !gemm.smem<4 x 1 x 128 x f32, swizzle = 0>,
+                           %pipe: !gemm.pipeline<stages = 4, producers = 1, consumers = 2>) {
+  // expected-error @+1 {{'gemm.scale.stage' op the staging warp makes 32 arrivals on each full barrier besides the TMA producer's, but the pipeline counts 1 producer arrivals: declare producers = 33 (one TMA thread and the warp)}}
+  gemm.scale.stage %p + %i[%i] below(%i) -> %ring[%i] barrier %pipe[%i]
+      : !llvm.ptr<1>, !gemm.smem<4 x 1 x 128 x f32, swizzle = 0>,
+        !gemm.pipeline<stages = 4, producers = 1, consumers = 2>
+  return
+}
+
+// -----
+
+func.func @stage_ring_stages(%p: !llvm.ptr<1>, %i: i32,
+                             %ring: !gemm.smem<2 x 1 x 128 x f32, swizzle = 0>,
+                             %pipe: !gemm.pipeline<stages = 4, producers = 33, consumers = 2>) {
+  // expected-error @+1 {{'gemm.scale.stage' op the scale ring has 2 slots but the pipeline has 4 stages: give it one slot per stage}}
+  gemm.scale.stage %p + %i[%i] below(%i) -> %ring[%i] barrier %pipe[%i]
+      : !llvm.ptr<1>, !gemm.smem<2 x 1 x 128 x f32, swizzle = 0>,
+        !gemm.pipeline<stages = 4, producers = 33, consumers = 2>
+  return
+}
+
+// -----
+
+func.func @rows_smem_bf16(%i: i32, %ring: !gemm.smem<4 x 1 x 128 x bf16, swizzle = 0>) {
+  // expected-error @+1 {{'gemm.scale.rows_smem' op the scale ring holds one unswizzled row of f32 scales per slot}}
+  %r = gemm.scale.rows_smem %ring[%i, %i] : !gemm.smem<4 x 1 x 128 x bf16, swizzle = 0> -> vector<2xf32>
+  return
+}
+
+// -----
+
+func.func @rows_smem_short(%i: i32, %ring: !gemm.smem<4 x 1 x 64 x f32, swizzle = 0>) {
+  // expected-error @+1 {{'gemm.scale.rows_smem' op the thread's rows span 128 rows, more than the slot's 64 scales}}
+  %r = gemm.scale.rows_smem %ring[%i, %i] : !gemm.smem<4 x 1 x 64 x f32, swizzle = 0> -> vector<4xf32>
+  return
+}

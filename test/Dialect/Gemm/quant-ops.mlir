@@ -59,3 +59,18 @@ func.func @scale_ops(%p: !llvm.ptr<1>, %i: i32, %acc: !gemm.accum<64 x 128 x i32
       : !gemm.accum<64 x 128 x f32>, !gemm.smem<2 x 64 x 128 x f8E4M3FN, swizzle = 128>
   return
 }
+
+// The block-wise A scales staged in shared memory: one warp copies a slot,
+// the consumers read their rows from it.
+// CHECK-LABEL: func.func @staged_scales
+// CHECK: gemm.scale.stage %{{.*}} + %{{.*}}[%{{.*}}] below(%{{.*}}) -> %{{.*}}[%{{.*}}] barrier %{{.*}}[%{{.*}}] : !llvm.ptr<1>, <4 x 1 x 128 x f32, swizzle = 0>, <stages = 4, producers = 33, consumers = 2>
+// CHECK: gemm.scale.rows_smem %{{.*}}[%{{.*}}, %{{.*}}] : <4 x 1 x 128 x f32, swizzle = 0> -> vector<2xf32>
+func.func @staged_scales(%p: !llvm.ptr<1>, %i: i32,
+                         %ring: !gemm.smem<4 x 1 x 128 x f32, swizzle = 0>,
+                         %pipe: !gemm.pipeline<stages = 4, producers = 33, consumers = 2>) {
+  gemm.scale.stage %p + %i[%i] below(%i) -> %ring[%i] barrier %pipe[%i]
+      : !llvm.ptr<1>, !gemm.smem<4 x 1 x 128 x f32, swizzle = 0>,
+        !gemm.pipeline<stages = 4, producers = 33, consumers = 2>
+  %r = gemm.scale.rows_smem %ring[%i, %i] : !gemm.smem<4 x 1 x 128 x f32, swizzle = 0> -> vector<2xf32>
+  return
+}

@@ -233,6 +233,57 @@ LogicalResult ScaleRowsOp::verify() {
   return success();
 }
 
+/// A ring of one row of f32 scales per slot, unswizzled: what
+/// gemm.scale.stage fills and gemm.scale.rows_smem reads.
+static LogicalResult verifyScaleRing(Operation *op, SmemBufferType type) {
+  if (!type.getElementType().isF32() || type.getRows() != 1 ||
+      type.getSwizzle() != 0 || type.isMNMajor())
+    return op->emitOpError("the scale ring holds one unswizzled row of f32 "
+                           "scales per slot (!gemm.smem<S x 1 x R x f32, "
+                           "swizzle = 0>), got ")
+           << type;
+  return success();
+}
+
+LogicalResult ScaleStageOp::verify() {
+  SmemBufferType type = getBuffer().getType();
+  if (failed(verifyScaleRing(*this, type)))
+    return failure();
+  if (type.getCols() % kArrivals != 0)
+    return emitOpError("the warp's lanes copy whole 16-byte groups of the "
+                       "slot, the same number each, so the slot's ")
+           << type.getCols() << " scales must be a multiple of 32";
+  PipelineType pipeline = getPipeline().getType();
+  if (pipeline.getProducers() <= kArrivals)
+    return emitOpError("the staging warp makes 32 arrivals on each full "
+                       "barrier besides the TMA producer's, but the pipeline "
+                       "counts ")
+           << pipeline.getProducers()
+           << " producer arrivals: declare producers = 33 (one TMA thread "
+              "and the warp)";
+  if (pipeline.getStages() != type.getStages())
+    return emitOpError("the scale ring has ")
+           << type.getStages() << " slots but the pipeline has "
+           << pipeline.getStages() << " stages: give it one slot per stage";
+  return success();
+}
+
+LogicalResult ScaleRowsSmemOp::verify() {
+  SmemBufferType type = getBuffer().getType();
+  if (failed(verifyScaleRing(*this, type)))
+    return failure();
+  int64_t elements = getResult().getType().getNumElements();
+  if (elements < 2 || elements % 2 != 0 || elements > 8)
+    return emitOpError("a thread holds 2 rows of each of 1 to 4 64-row "
+                       "atoms, so the result has 2, 4, 6 or 8 elements, got ")
+           << elements;
+  if (32 * elements > type.getCols())
+    return emitOpError("the thread's rows span ")
+           << 32 * elements << " rows, more than the slot's " << type.getCols()
+           << " scales";
+  return success();
+}
+
 LogicalResult ScaleColsOp::verify() {
   int64_t elements = getResult().getType().getNumElements();
   if (elements < 2 || elements % 2 != 0 || elements > 64)

@@ -30,6 +30,7 @@ namespace bundle = ::gemm::bundle;
 namespace {
 
 constexpr int64_t kWarpgroupThreads = 128;
+constexpr int64_t kWarpSize = 32;
 constexpr int64_t kProducerRegisters = 40;
 /// setmaxnreg budgets of the consumers: two take what the producer leaves,
 /// three share it ((65536 / 128 - 40) / 3, rounded down to 8).
@@ -81,6 +82,27 @@ struct KernelShape : TileGeometry {
   bool overlapPromotion = false;
 
   int64_t threads() const { return kWarpgroupThreads * (1 + consumers); }
+  /// Block-wise fp8: the A scales of each k-block come with its stage,
+  /// copied into a ring of their own by the producer warpgroup's second warp
+  /// (gemm.scale.stage), and the consumers read them from shared memory:
+  /// global loads issued by the consumer warps, whose issue slots bound
+  /// this kernel, cost about a tenth of its speed
+  /// (bench/results/2026-11-28-h200-blockfp8-profile).
+  bool stagesScales() const { return quant.blockwise(); }
+  /// One slot of the scale ring: an f32 scale per row of the tile.
+  int64_t scaleSlotBytes() const { return stagesScales() ? bm * 4 : 0; }
+  /// Shared memory per pipeline stage: the TMA boxes and the staged scales.
+  int64_t ringStageBytes() const { return stageBytes() + scaleSlotBytes(); }
+  /// The threads of a consumer warpgroup that release each stage it read:
+  /// its leader where only its WGMMAs read the stage (their completion,
+  /// which the leader waits for, covers every warp's); every thread where
+  /// each also reads the staged scales, each after its own reads (its
+  /// arrival releases them; a warp or named barrier before one thread's
+  /// arrival orders them too, but compute-sanitizer racecheck reports that
+  /// as a race: bench/probes/racecheck-cp-async-mbarrier.cu).
+  int64_t releasingThreads() const {
+    return stagesScales() ? kWarpgroupThreads : 1;
+  }
   int64_t consumerRegisters() const {
     return consumers == 3 ? kThreeConsumerRegisters : kConsumerRegisters;
   }
@@ -116,7 +138,8 @@ struct KernelShape : TileGeometry {
 };
 
 /// The kernel's shared-memory plan: the A and B rings, the epilogue's
-/// staging, the ring's barriers and, for pingpong, the consumers' order.
+/// staging, the scale ring (block-wise), the ring's barriers and, for
+/// pingpong, the consumers' order.
 SmallVector<Type> getSmemObjects(MLIRContext *ctx, const KernelShape &shape) {
   auto major = [](bool mnMajor) { return mnMajor ? Major::mn : Major::k; };
   SmallVector<Type> objects = {
@@ -126,9 +149,19 @@ SmallVector<Type> getSmemObjects(MLIRContext *ctx, const KernelShape &shape) {
                           shape.inputTypeB, 128, major(shape.bMNMajor)),
       SmemBufferType::get(ctx, shape.storeSlots * shape.consumers,
                           kStoreBoxRows, shape.epilogueCols, shape.outputType,
-                          128),
-      PipelineType::get(ctx, shape.stages, /*producers=*/1,
-                        shape.readersPerStage * shape.releasersPerStage())};
+                          128)};
+  // The TMA thread arrives on each full barrier, and so do the 32 lanes of
+  // the warp that stages the scales.
+  int64_t producers = 1;
+  if (shape.stagesScales()) {
+    objects.push_back(SmemBufferType::get(ctx, shape.stages, 1, shape.bm,
+                                          Float32Type::get(ctx), 0));
+    producers += ScaleStageOp::kArrivals;
+  }
+  objects.push_back(
+      PipelineType::get(ctx, shape.stages, producers,
+                        shape.readersPerStage * shape.releasersPerStage() *
+                            shape.releasingThreads()));
   if (shape.schedule == Schedule::pingpong)
     objects.push_back(PipelineType::get(ctx, shape.consumers, /*producers=*/1,
                                         /*consumers=*/1));
@@ -243,15 +276,15 @@ FailureOr<KernelShape> planKernel(MatmulOp op, int64_t wgmmaLookahead,
     int64_t ring =
         SmemPlanOp::kMaxBytes - shape.stagingBytes() - kBarrierReserveBytes;
     // The matmul verifier bounds a stage to 64 KB, so at least 2 fit.
-    shape.stages = ring / shape.stageBytes();
+    shape.stages = ring / shape.ringStageBytes();
   }
   // A stage count given in the config must fit too (the ring alone is
   // compared first: a huge count would overflow the plan's byte count).
-  if (shape.stages > SmemPlanOp::kMaxBytes / shape.stageBytes() ||
+  if (shape.stages > SmemPlanOp::kMaxBytes / shape.ringStageBytes() ||
       SmemPlanOp::getTotalBytes(getSmemObjects(op.getContext(), shape)) >
           SmemPlanOp::kMaxBytes)
     return op.emitOpError("a ring of ")
-               << shape.stages << " stages of " << shape.stageBytes()
+               << shape.stages << " stages of " << shape.ringStageBytes()
                << " bytes does not fit the " << SmemPlanOp::kMaxBytes
                << "-byte (227 KB) shared-memory budget with the epilogue's "
                   "staging: use fewer stages (0 derives the deepest ring "
@@ -291,30 +324,46 @@ private:
   /// Pipeline iterations of work item `item`: its k-blocks.
   Value tripsOf(Value item);
 
+  /// The producer's loop over the CTA's work items and their k-blocks:
+  /// `beginItem` (if any) at the start of each item with its tile,
+  /// `loadStageOf(tile, iteration, kBlock)` for each of its k-blocks with
+  /// the pipeline iteration, `endItem` (if any) after them.
+  void forEachStage(
+      function_ref<void(const TileLocation &)> beginItem,
+      function_ref<void(const TileLocation &, Value, Value)> loadStageOf,
+      function_ref<void()> endItem);
   void buildProducer(Region &region);
   void buildConsumer(Region &region);
   /// One k-block: waits for its stage, issues its MMAs into `acc` and
   /// leaves at most `lookahead` WGMMA groups in flight.
   Value issueKBlock(Value acc, Value current, int64_t lookahead, Value aRow);
-  /// Mainloop over k-blocks [begin, end) of the tile at (originM, originN):
-  /// returns the accumulator and the next iteration.
+  /// Block-wise (null otherwise): the A scales of the consumer's rows from
+  /// the stage of `iteration`, read once its MMAs completed, just before
+  /// each thread releases the stage. Read there rather than
+  /// with the MMAs' issue, the promotion waits out one shared-memory load,
+  /// and the kernels ran 1.5-2% faster
+  /// (bench/results/2026-11-28-h200-blockfp8-staged).
+  Value readStagedRowScales(Value iteration, Value aRow);
+  /// Mainloop over k-blocks [begin, end) of the tile at columns `originN`:
+  /// returns the accumulator and the next iteration. The threads where
+  /// `isReleaser` holds release each stage (KernelShape::releasingThreads).
   std::pair<Value, Value> buildMainloop(Value iteration, Value begin, Value end,
-                                        Value aRow, Value isLeader,
-                                        Value originM, Value originN);
+                                        Value aRow, Value isReleaser,
+                                        Value originN);
   /// The mainloop of fp8 kernels that promote their partial sums into an
   /// f32 accumulator (QuantPlan::promote); `zero` is the fresh WGMMA
   /// accumulator.
   std::pair<Value, Value> buildPromotedMainloop(Value iteration, Value begin,
                                                 Value end, Value aRow,
-                                                Value isLeader, Value originM,
-                                                Value originN, Value zero);
+                                                Value isReleaser, Value originN,
+                                                Value zero);
   /// The promoted mainloop with a k-block's MMAs in flight while the
   /// previous k-block's partial sums are promoted
   /// (KernelShape::overlapPromotion).
   std::pair<Value, Value>
   buildOverlappedPromotedMainloop(Value iteration, Value begin, Value end,
-                                  Value aRow, Value isLeader, Value originM,
-                                  Value originN, Value zero);
+                                  Value aRow, Value isReleaser, Value originN,
+                                  Value zero);
   /// Stores the consumer's partial tile to block `block` of the partials,
   /// counts it in on counter `counter` of a tile made of `arrivals`
   /// partials, and returns (in every thread of the warpgroup) whether it was
@@ -360,6 +409,8 @@ private:
   QuantBuilder quant;
 
   Value ringA, ringB, staging, pipeline;
+  /// Block-wise: the A scales of each stage (KernelShape::stagesScales).
+  Value ringScales;
   /// Pingpong only: the turn order of the consumers' mainloops.
   Value mathOrder;
   /// Split-K, stream-K: the partial tiles and arrival counters (kernel
@@ -382,9 +433,12 @@ void SM90KernelBuilder::build(gpu::GPUFuncOp func) {
   ringA = plan.getResult(0);
   ringB = plan.getResult(1);
   staging = plan.getResult(2);
-  pipeline = plan.getResult(3);
+  unsigned next = 3;
+  if (shape.stagesScales())
+    ringScales = plan.getResult(next++);
+  pipeline = plan.getResult(next++);
   if (shape.schedule == Schedule::pingpong)
-    mathOrder = plan.getResult(4);
+    mathOrder = plan.getResult(next);
 
   readKernelArguments(entry);
   ifThen(eq(tid, i32(0)), [&] {
@@ -517,41 +571,72 @@ Value SM90KernelBuilder::tripsOf(Value item) {
   return sub(work.end, work.begin);
 }
 
+void SM90KernelBuilder::forEachStage(
+    function_ref<void(const TileLocation &)> beginItem,
+    function_ref<void(const TileLocation &, Value, Value)> loadStageOf,
+    function_ref<void()> endItem) {
+  auto items =
+      scf::ForOp::create(b, loc, i32(0), itemCount, i32(1), ValueRange{i32(0)});
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(items.getBody());
+  WorkItem work = getWorkItem(items.getInductionVar());
+  TileLocation tile = work.located ? *work.located : locateTile(work.unit);
+  if (beginItem)
+    beginItem(tile);
+  auto kLoop = scf::ForOp::create(b, loc, work.begin, work.end, i32(1),
+                                  items.getRegionIterArgs());
+  {
+    OpBuilder::InsertionGuard inner(b);
+    b.setInsertionPointToStart(kLoop.getBody());
+    Value iteration = kLoop.getRegionIterArgs()[0];
+    loadStageOf(tile, iteration, kLoop.getInductionVar());
+    scf::YieldOp::create(b, loc, add(iteration, i32(1)));
+  }
+  if (endItem)
+    endItem();
+  scf::YieldOp::create(b, loc, kLoop.getResult(0));
+}
+
 void SM90KernelBuilder::buildProducer(Region &region) {
   Block *body = b.createBlock(&region);
   b.setInsertionPointToStart(body);
   // One thread issues every TMA load of the CTA.
   ifThen(eq(tid, i32(0)), [&] {
-    auto items = scf::ForOp::create(b, loc, i32(0), itemCount, i32(1),
-                                    ValueRange{i32(0)});
-    {
-      OpBuilder::InsertionGuard guard(b);
-      b.setInsertionPointToStart(items.getBody());
-      WorkItem work = getWorkItem(items.getInductionVar());
-      TileLocation tile = work.located ? *work.located : locateTile(work.unit);
-      Value originM = tile.originM, originN = tile.originN, batch = tile.entry;
-      // A general grouped kernel loads through its group's tensor maps,
-      // acquired by this (the only issuing) thread.
-      Value templateA = descA, templateB = descB;
-      if (shape.general) {
-        descA = groupDescriptor(tile.group, 0, /*acquire=*/true);
-        descB = groupDescriptor(tile.group, 1, /*acquire=*/true);
-      }
-      auto kLoop = scf::ForOp::create(b, loc, work.begin, work.end, i32(1),
-                                      items.getRegionIterArgs());
-      {
-        OpBuilder::InsertionGuard inner(b);
-        b.setInsertionPointToStart(kLoop.getBody());
-        Value iteration = kLoop.getRegionIterArgs()[0];
-        loadStage(pipeline, ringA, ringB, iteration, kLoop.getInductionVar(),
-                  originM, originN, batch);
-        scf::YieldOp::create(b, loc, add(iteration, i32(1)));
-      }
+    // A general grouped kernel loads through its group's tensor maps,
+    // acquired by this (the only issuing) thread.
+    Value templateA = descA, templateB = descB;
+    auto acquireGroupMaps = [&](const TileLocation &tile) {
+      descA = groupDescriptor(tile.group, 0, /*acquire=*/true);
+      descB = groupDescriptor(tile.group, 1, /*acquire=*/true);
+    };
+    auto restoreTemplates = [&] {
       descA = templateA;
       descB = templateB;
-      scf::YieldOp::create(b, loc, kLoop.getResult(0));
-    }
+    };
+    forEachStage(
+        shape.general
+            ? function_ref<void(const TileLocation &)>(acquireGroupMaps)
+            : nullptr,
+        [&](const TileLocation &tile, Value iteration, Value kBlock) {
+          loadStage(pipeline, ringA, ringB, iteration, kBlock, tile.originM,
+                    tile.originN, tile.entry);
+        },
+        shape.general ? function_ref<void()>(restoreTemplates) : nullptr);
   });
+  // The second warp copies the A scales of the same stages, each once its
+  // slot is empty, and arrives on the stage's full barrier as they land.
+  if (shape.stagesScales())
+    ifThen(eq(div(tid, i32(kWarpSize)), i32(1)), [&] {
+      forEachStage(
+          nullptr,
+          [&](const TileLocation &tile, Value iteration, Value kBlock) {
+            ProducerAcquireOp::create(b, loc, pipeline, iteration);
+            quant.stageRowScales(kBlock, tile.originM, ringScales,
+                                 rem(iteration, i32(shape.stages)), pipeline,
+                                 iteration);
+          },
+          nullptr);
+    });
   YieldOp::create(b, loc);
 }
 
@@ -562,6 +647,13 @@ void SM90KernelBuilder::releaseStage(Value iteration) {
   else
     ConsumerReleaseOp::create(b, loc, pipeline, iteration, Value(),
                               IntegerAttr());
+}
+
+Value SM90KernelBuilder::readStagedRowScales(Value iteration, Value aRow) {
+  if (!shape.stagesScales())
+    return Value();
+  return quant.readRowScales(ringScales, rem(iteration, i32(shape.stages)),
+                             aRow, shape.accRows / 64);
 }
 
 Value SM90KernelBuilder::issueKBlock(Value acc, Value current,
@@ -578,8 +670,7 @@ Value SM90KernelBuilder::issueKBlock(Value acc, Value current,
 
 std::pair<Value, Value>
 SM90KernelBuilder::buildMainloop(Value iteration, Value begin, Value end,
-                                 Value aRow, Value isLeader, Value originM,
-                                 Value originN) {
+                                 Value aRow, Value isReleaser, Value originN) {
   auto accType = AccumulatorType::get(b.getContext(), shape.accRows, shape.bn,
                                       shape.quant.accType);
   // One k-block: wait for its stage, issue its MMAs, and leave at most
@@ -593,9 +684,9 @@ SM90KernelBuilder::buildMainloop(Value iteration, Value begin, Value end,
   Value zero = AccumZeroOp::create(b, loc, accType);
   if (shape.overlapPromotion)
     return buildOverlappedPromotedMainloop(iteration, begin, end, aRow,
-                                           isLeader, originM, originN, zero);
+                                           isReleaser, originN, zero);
   if (shape.quant.promote)
-    return buildPromotedMainloop(iteration, begin, end, aRow, isLeader, originM,
+    return buildPromotedMainloop(iteration, begin, end, aRow, isReleaser,
                                  originN, zero);
   Value nonEmpty =
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, begin, end);
@@ -606,7 +697,7 @@ SM90KernelBuilder::buildMainloop(Value iteration, Value begin, Value end,
     b.setInsertionPointToStart(first.thenBlock());
     Value acc = issue(zero, iteration);
     if (shape.wgmmaLookahead == 0)
-      ifThen(isLeader, [&] { releaseStage(iteration); });
+      ifThen(isReleaser, [&] { releaseStage(iteration); });
     scf::YieldOp::create(b, loc, ValueRange{acc, add(iteration, i32(1))});
     b.setInsertionPointToStart(first.elseBlock());
     scf::YieldOp::create(b, loc, ValueRange{zero, iteration});
@@ -624,23 +715,23 @@ SM90KernelBuilder::buildMainloop(Value iteration, Value begin, Value end,
     Value released = shape.wgmmaLookahead == 0
                          ? current
                          : arith::SubIOp::create(b, loc, current, i32(1));
-    ifThen(isLeader, [&] { releaseStage(released); });
+    ifThen(isReleaser, [&] { releaseStage(released); });
     scf::YieldOp::create(b, loc, ValueRange{next, add(current, i32(1))});
   }
   Value next = kLoop.getResult(1);
   if (shape.wgmmaLookahead != 0) {
     WgmmaWaitOp::create(b, loc, b.getI64IntegerAttr(0));
     // An empty range has no last stage to release.
-    Value releases = shape.sharesTiles() ? both(isLeader, nonEmpty) : isLeader;
-    ifThen(releases,
-           [&] { releaseStage(arith::SubIOp::create(b, loc, next, i32(1))); });
+    Value releases =
+        shape.sharesTiles() ? both(isReleaser, nonEmpty) : isReleaser;
+    ifThen(releases, [&] { releaseStage(sub(next, i32(1))); });
   }
   return {kLoop.getResult(0), next};
 }
 
 std::pair<Value, Value> SM90KernelBuilder::buildPromotedMainloop(
-    Value iteration, Value begin, Value end, Value aRow, Value isLeader,
-    Value originM, Value originN, Value zero) {
+    Value iteration, Value begin, Value end, Value aRow, Value isReleaser,
+    Value originN, Value zero) {
   // fp8 partial sums stay in the WGMMA accumulator for at most promoteEvery
   // k-blocks (Hopper's fp8 MMA keeps fewer bits than f32), then are added,
   // scaled by the k-block's block scales if any, into an f32 accumulator
@@ -649,14 +740,12 @@ std::pair<Value, Value> SM90KernelBuilder::buildPromotedMainloop(
   // only the promotion reads the partial sums. An empty range (split-K,
   // stream-K) runs no group and leaves the accumulator zero.
   int64_t every = shape.quant.promoteEvery;
-  Value rowOrigin = add(originM, aRow);
   // The f32 accumulator starts as zero registers (it is no MMA operand).
   Value start = AccumZeroOp::create(b, loc, zero.getType());
   Value lastKBlock = sub(kBlocks, i32(1));
   auto loadScalesOf = [&](Value kBlock) {
-    return quant.loadBlockScales(
-        arith::MinUIOp::create(b, loc, kBlock, lastKBlock), rowOrigin, originN,
-        shape.accRows / 64, shape.bn);
+    return quant.loadBlockScalesB(
+        arith::MinUIOp::create(b, loc, kBlock, lastKBlock), originN, shape.bn);
   };
   SmallVector<Value> inits = {start, iteration};
   llvm::append_range(inits, loadScalesOf(begin));
@@ -665,21 +754,23 @@ std::pair<Value, Value> SM90KernelBuilder::buildPromotedMainloop(
   b.setInsertionPointToStart(groups.getBody());
   Value kBlock = groups.getInductionVar();
   Value current = groups.getRegionIterArgs()[1];
-  // Block-wise scales: those of this group were loaded by the previous
+  // Block-wise B scales: those of this group were loaded by the previous
   // iteration (or before the loop); the next group's are issued now, before
   // this one's data is awaited, so that an L2 round trip (several hundred
   // cycles while TMA streams the operands) hides behind a whole group's wait
   // and MMAs instead of delaying this group's promotion. Past the last
   // k-block of the matrix the last one's are read again (never out of
-  // bounds).
-  ValueRange scales = groups.getRegionIterArgs().drop_front(2);
+  // bounds). The A scales come with the group's (one k-block's) stage.
+  ValueRange scalesB = groups.getRegionIterArgs().drop_front(2);
   SmallVector<Value> nextScales = loadScalesOf(add(kBlock, i32(every)));
   // The first k-block of the group; its sums are read only after the
   // group's last MMAs complete.
   int64_t lookahead = every == 1 ? 0 : shape.wgmmaLookahead;
   Value partial = issueKBlock(zero, current, lookahead, aRow);
+  // Block-wise groups are one k-block (promote_every = 1), complete here.
+  Value rowScales = readStagedRowScales(current, aRow);
   if (lookahead == 0)
-    ifThen(isLeader, [&] { releaseStage(current); });
+    ifThen(isReleaser, [&] { releaseStage(current); });
   Value next = add(current, i32(1));
   if (every > 1) {
     // The group's other k-blocks, as in the plain mainloop: each releases
@@ -695,18 +786,20 @@ std::pair<Value, Value> SM90KernelBuilder::buildPromotedMainloop(
           issueKBlock(kLoop.getRegionIterArgs()[0], at, lookahead, aRow);
       Value released =
           lookahead == 0 ? at : arith::SubIOp::create(b, loc, at, i32(1));
-      ifThen(isLeader, [&] { releaseStage(released); });
+      ifThen(isReleaser, [&] { releaseStage(released); });
       scf::YieldOp::create(b, loc, ValueRange{sums, add(at, i32(1))});
     }
     partial = kLoop.getResult(0);
     next = kLoop.getResult(1);
     if (lookahead != 0) {
       WgmmaWaitOp::create(b, loc, b.getI64IntegerAttr(0));
-      ifThen(isLeader, [&] {
-        releaseStage(arith::SubIOp::create(b, loc, next, i32(1)));
-      });
+      ifThen(isReleaser, [&] { releaseStage(sub(next, i32(1))); });
     }
   }
+  SmallVector<Value> scales;
+  if (rowScales)
+    scales.push_back(rowScales);
+  llvm::append_range(scales, scalesB);
   Value acc = quant.promote(partial, groups.getRegionIterArgs()[0], scales);
   SmallVector<Value> yielded = {acc, next};
   llvm::append_range(yielded, nextScales);
@@ -715,8 +808,8 @@ std::pair<Value, Value> SM90KernelBuilder::buildPromotedMainloop(
 }
 
 std::pair<Value, Value> SM90KernelBuilder::buildOverlappedPromotedMainloop(
-    Value iteration, Value begin, Value end, Value aRow, Value isLeader,
-    Value originM, Value originN, Value zero) {
+    Value iteration, Value begin, Value end, Value aRow, Value isReleaser,
+    Value originN, Value zero) {
   // Each k-block's MMAs write fresh partial sums (scale-d = 0); they are
   // promoted into the f32 accumulator once the next k-block's MMAs are
   // issued and `wgmma.wait_group 1` says they are complete:
@@ -730,34 +823,46 @@ std::pair<Value, Value> SM90KernelBuilder::buildOverlappedPromotedMainloop(
   // fixed roles, so no in-flight accumulator is ever copied (a copy would
   // make ptxas serialise the WGMMAs); an odd k-block left over and the last
   // promotion are done in one branch that yields only the f32 accumulator.
-  // Block-wise scales of a k-block are loaded when its MMAs are issued and
-  // used a k-block later, at its promotion.
-  Value rowOrigin = add(originM, aRow);
+  // Block-wise B scales of a k-block are loaded when its MMAs are issued and
+  // used a k-block later, at its promotion; its A scales are read from its
+  // stage at the promotion, before the stage is released.
   Type accType = zero.getType();
   Value start = AccumZeroOp::create(b, loc, accType);
-  // Every k-block read here is one of the range (no clamp to the last).
-  auto loadScalesOf = [&](Value kBlock) {
-    return quant.loadBlockScales(kBlock, rowOrigin, originN, shape.accRows / 64,
-                                 shape.bn);
+  // Issues the MMAs of k-block `kBlock` (stage `current`) and returns their
+  // partial sums and its B block scales.
+  auto issueWithScales = [&](Value kBlock, Value current,
+                             SmallVector<Value> &scales) {
+    // Every k-block read here is one of the range (no clamp to the last).
+    scales = quant.loadBlockScalesB(kBlock, originN, shape.bn);
+    return issueKBlock(zero, current, /*lookahead=*/1, aRow);
   };
   struct InFlight {
     Value partial, acc, current;
     SmallVector<Value> scales;
   };
+  // The previous k-block's promotion (stage s.current - 1, its MMAs
+  // complete): its A scales read from the stage, the stage released, the
+  // partial sums promoted.
+  auto promotePrevious = [&](const InFlight &s) {
+    Value previous = sub(s.current, i32(1));
+    SmallVector<Value> scales;
+    if (Value rowScales = readStagedRowScales(previous, aRow))
+      scales.push_back(rowScales);
+    llvm::append_range(scales, s.scales);
+    ifThen(isReleaser, [&] { releaseStage(previous); });
+    return quant.promote(s.partial, s.acc, scales);
+  };
   // Issues k-block `kBlock` (stage `s.current`) and promotes s.partial.
   auto step = [&](const InFlight &s, Value kBlock) {
     InFlight next;
-    next.scales = loadScalesOf(kBlock);
-    next.partial = issueKBlock(zero, s.current, /*lookahead=*/1, aRow);
-    ifThen(isLeader, [&] { releaseStage(sub(s.current, i32(1))); });
-    next.acc = quant.promote(s.partial, s.acc, s.scales);
+    next.partial = issueWithScales(kBlock, s.current, next.scales);
+    next.acc = promotePrevious(s);
     next.current = add(s.current, i32(1));
     return next;
   };
   auto drain = [&](const InFlight &s) {
     WgmmaWaitOp::create(b, loc, b.getI64IntegerAttr(0));
-    ifThen(isLeader, [&] { releaseStage(sub(s.current, i32(1))); });
-    return quant.promote(s.partial, s.acc, s.scales);
+    return promotePrevious(s);
   };
   auto pack = [](const InFlight &s) {
     SmallVector<Value> values = {s.partial, s.acc, s.current};
@@ -780,8 +885,7 @@ std::pair<Value, Value> SM90KernelBuilder::buildOverlappedPromotedMainloop(
 
   b.setInsertionPointToStart(range.thenBlock());
   InFlight first;
-  first.scales = loadScalesOf(begin);
-  first.partial = issueKBlock(zero, iteration, /*lookahead=*/1, aRow);
+  first.partial = issueWithScales(begin, iteration, first.scales);
   first.acc = start;
   first.current = add(iteration, i32(1));
   // The k-blocks after the first: pairs, then at most one more.
@@ -1098,6 +1202,9 @@ void SM90KernelBuilder::buildConsumer(Region &region) {
   Value consumer = body->getArgument(0);
   Value isLeader =
       eq(arith::RemUIOp::create(b, loc, tid, i32(kWarpgroupThreads)), i32(0));
+  // The threads that release the stages this warpgroup read
+  // (KernelShape::releasingThreads).
+  Value isReleaser = shape.releasingThreads() == 1 ? isLeader : i1(true);
   bool pingpong = shape.schedule == Schedule::pingpong;
   // Cooperative: every consumer works on every item, on its own rows.
   // Pingpong: consumers take turns with whole items, and skip the pipeline
@@ -1128,9 +1235,8 @@ void SM90KernelBuilder::buildConsumer(Region &region) {
     // Row scales of A (row-wise scaling) for this tile's epilogue, loaded
     // before the mainloop hides their latency.
     quant.beginTile(add(originM, aRow), shape.accRows / 64);
-    auto [acc, next] =
-        buildMainloop(items.getRegionIterArgs()[0], work.begin, work.end, aRow,
-                      isLeader, originM, originN);
+    auto [acc, next] = buildMainloop(items.getRegionIterArgs()[0], work.begin,
+                                     work.end, aRow, isReleaser, originN);
     if (pingpong) {
       // The leader may pass the turn on only once every thread of the
       // warpgroup passed its acquire above: otherwise a lagging warp could

@@ -110,17 +110,27 @@ void QuantBuilder::loadInvariants() {
     outScale = load(scalesC);
 }
 
-SmallVector<Value> QuantBuilder::loadBlockScales(Value kBlock, Value rowOrigin,
-                                                 Value originN,
-                                                 int64_t accAtoms, int64_t bn) {
+// A: one scale per row and k-block, k-block-major ([k-blocks][M]): the
+// k-block's slice, read at the tile's rows (bounds the same for every k-block
+// of the tile).
+void QuantBuilder::stageRowScales(Value kBlock, Value originM, Value ring,
+                                  Value slot, Value pipeline, Value iteration) {
+  ScaleStageOp::create(b, loc, scalesA, kb.mul(kBlock, kb.sizeM), originM,
+                       kb.sizeM, ring, slot, pipeline, iteration);
+}
+
+Value QuantBuilder::readRowScales(Value ring, Value slot, Value aRow,
+                                  int64_t accAtoms) {
+  return ScaleRowsSmemOp::create(
+      b, loc, VectorType::get({2 * accAtoms}, b.getF32Type()), ring, slot,
+      aRow);
+}
+
+SmallVector<Value> QuantBuilder::loadBlockScalesB(Value kBlock, Value originN,
+                                                  int64_t bn) {
   if (!plan.blockwise())
     return {};
-  // A: one scale per row and k-block, k-block-major ([k-blocks][M]): the
-  // k-block's slice, read at the tile's rows (bounds the same for every
-  // k-block of the tile).
-  SmallVector<Value> scales = {ScaleRowsOp::create(
-      b, loc, VectorType::get({2 * accAtoms}, b.getF32Type()), scalesA,
-      kb.mul(kBlock, kb.sizeM), rowOrigin, kb.sizeM)};
+  SmallVector<Value> scales;
   // B: one scale per 128 x 128 block ([N / 128][K / 128], row-major). A tile
   // of up to 128 columns lies in one block column; a wider one takes one
   // scale per 128 columns, or per 64 when its width is not a multiple of 128

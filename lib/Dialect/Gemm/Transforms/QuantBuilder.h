@@ -58,20 +58,27 @@ public:
   void loadInvariants();
 
   /// The partial sums promoted into the f32 accumulator `acc`; block-wise,
-  /// scaled by `blockScales`, those loadBlockScales() loaded for their
-  /// k-block.
+  /// scaled by `blockScales`: their k-block's row scales (readRowScales)
+  /// then its B scales (loadBlockScalesB).
   Value promote(Value partial, Value acc, ValueRange blockScales = {});
-  /// Block-wise only (empty otherwise): issues the scale loads of k-block
-  /// `kBlock` for the accumulator rows [rowOrigin, rowOrigin + 64 accAtoms)
-  /// and the bn columns from `originN`: the A row scales (a vector, as
-  /// gemm.scale.rows) and the B block scales (one for a tile of up to 128
-  /// columns, else one per 128 columns, or per 64 when bn is not a multiple
-  /// of 128), in the order of the tile's columns. The mainloop loads them
-  /// a k-block ahead of their promotion so that their latency hides behind
-  /// a whole k-block's MMAs.
-  SmallVector<Value> loadBlockScales(Value kBlock, Value rowOrigin,
-                                     Value originN, int64_t accAtoms,
-                                     int64_t bn);
+  /// Block-wise only: copies the A scales of k-block `kBlock` for the
+  /// tile's rows from `originM` into slot `slot` of the scale ring `ring`,
+  /// arriving on the full barrier of `pipeline` for `iteration`
+  /// (gemm.scale.stage; run by one warp of the producer warpgroup).
+  void stageRowScales(Value kBlock, Value originM, Value ring, Value slot,
+                      Value pipeline, Value iteration);
+  /// Block-wise only: the A scales of the consumer's accumulator rows
+  /// [aRow, aRow + 64 accAtoms) of the tile, read from slot `slot` of the
+  /// scale ring after the stage was waited for and before it is released
+  /// (gemm.scale.rows_smem).
+  Value readRowScales(Value ring, Value slot, Value aRow, int64_t accAtoms);
+  /// Block-wise only (empty otherwise): issues the loads of the B block
+  /// scales of k-block `kBlock` for the bn columns from `originN`: one for a
+  /// tile of up to 128 columns, else one per 128 columns, or per 64 when bn
+  /// is not a multiple of 128, in the order of the tile's columns. The
+  /// mainloop loads them a k-block ahead of their promotion so that their
+  /// latency hides behind a whole k-block's MMAs.
+  SmallVector<Value> loadBlockScalesB(Value kBlock, Value originN, int64_t bn);
 
   /// Per tile: the row scales of A of rows [rowOrigin, ...) (row-wise A).
   void beginTile(Value rowOrigin, int64_t accAtoms);

@@ -294,6 +294,24 @@ bool plant(StringRef bug, gpu::GPUFuncOp func) {
     return planted;
   }
 
+  if (bug == "scale-slot") {
+    // The staging warp copies a k-block's scales into the next stage's
+    // slot, which the consumers may still read.
+    func.walk([&](ScaleStageOp stage) {
+      OpBuilder b(stage);
+      Location loc = stage.getLoc();
+      int64_t stages = stage.getBuffer().getType().getStages();
+      Value next =
+          arith::RemUIOp::create(b, loc,
+                                 arith::AddIOp::create(b, loc, stage.getSlot(),
+                                                       constantI32(b, loc, 1)),
+                                 constantI32(b, loc, stages));
+      stage.getSlotMutable().assign(next);
+      planted = true;
+    });
+    return planted;
+  }
+
   if (bug == "mask-outside") {
     func.walk([&](TmaLoadOp load) {
       if (!load.getMulticastMask())

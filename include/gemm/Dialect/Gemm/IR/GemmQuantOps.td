@@ -50,6 +50,72 @@ def Gemm_ScaleRowsOp : Gemm_Op<"scale.rows", [Pure]> {
   let hasVerifier = 1;
 }
 
+def Gemm_ScaleStageOp : Gemm_Op<"scale.stage", [Gemm_SideEffects]> {
+  let summary = "one warp copies a tile's row scales into a ring slot, arriving on its full barrier";
+  let description = [{
+    Run by the 32 lanes of one warp. Element r of slot `slot` of the
+    one-row f32 ring `buffer` receives element
+    `base + min(first + r, end - 1)` of the f32 tensor at `ptr` (as
+    `gemm.scale.rows` reads it): lane l copies the 16-byte groups
+    g = l, l + 32, ... of the slot (elements 4 g to 4 g + 3) with
+    `cp.async.ca.shared.global` of 4 bytes each (the tensor's rows need
+    not be 16-byte aligned), then arrives on the
+    full barrier of the pipeline's slot for `iteration` with
+    `cp.async.mbarrier.arrive.noinc.shared::cta.b64`, an arrival that
+    happens once its copies have landed. The stage's full barrier thus
+    takes 32 arrivals from this warp besides its other producers' (the
+    pipeline's `producers` counts them), and a consumer that waited for
+    the stage reads the scales with `gemm.scale.rows_smem`.
+
+    Block-wise fp8 kernels stage the A scales of each k-block this way, so
+    that the consumer warps, whose issue slots bound the kernel, read them
+    from shared memory instead of loading them from global memory
+    (bench/results/2026-11-28-h200-blockfp8-profile).
+
+    Example:
+    ```mlir
+    gemm.scale.stage %scaleA + %slice[%row0] below(%m) -> %ringS[%slot]
+        barrier %p[%n] : !llvm.ptr<1>, !gemm.smem<5 x 1 x 128 x f32, swizzle = 0>,
+        !gemm.pipeline<stages = 5, producers = 33, consumers = 2>
+    ```
+  }];
+  let arguments = (ins Gemm_GlobalPointer:$ptr, I32:$base, I32:$first,
+                   I32:$end, Gemm_SmemBuffer:$buffer, I32:$slot,
+                   Gemm_Pipeline:$pipeline, I32:$iteration);
+  let assemblyFormat = [{
+    $ptr `+` $base `[` $first `]` `below` `(` $end `)` `->` $buffer `[` $slot `]`
+    `barrier` $pipeline `[` $iteration `]` attr-dict `:` qualified(type($ptr))
+    `,` type($buffer) `,` type($pipeline)
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The arrivals of one staging warp on a stage's full barrier.
+    static constexpr int64_t kArrivals = 32;
+  }];
+}
+
+def Gemm_ScaleRowsSmemOp : Gemm_Op<"scale.rows_smem", [MemoryEffects<[MemRead]>]> {
+  let summary = "the row scales a thread holds, read from a ring slot";
+  let description = [{
+    `gemm.scale.rows` from shared memory: element 2 a + h of the result is
+    element `first + 64 a + 16 w + l / 4 + 8 h` (warp w of the warpgroup,
+    lane l) of slot `slot` of the one-row f32 ring `buffer`, read with
+    `ld.shared.f32`: the scales of the accumulator rows the thread holds
+    when the slot's element 0 belongs to the tile's row 0 and `first` is
+    the accumulator's first row in the tile. The slot must be filled
+    (`gemm.scale.stage`) and its stage waited for; it is read before the
+    stage is released.
+
+    Example: `%rs = gemm.scale.rows_smem %ringS[%slot, %aRow] : !gemm.smem<5 x 1 x 128 x f32, swizzle = 0> -> vector<2xf32>`
+  }];
+  let arguments = (ins Gemm_SmemBuffer:$buffer, I32:$slot, I32:$first);
+  let results = (outs VectorOfRankAndType<[1], [F32]>:$result);
+  let assemblyFormat = [{
+    $buffer `[` $slot `,` $first `]` attr-dict `:` type($buffer) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
 def Gemm_ScaleColsOp : Gemm_Op<"scale.cols", [Pure]> {
   let summary = "the scale factors of the accumulator columns a thread holds";
   let description = [{
