@@ -1,32 +1,36 @@
-# Block-wise fp8 mainloop variants (experiment switch GEMM_EXP_MODE of the
-# working tree, bundles .bundles/bf8-m0..m3), all with the A scales' slice
-# offset outside the per-row bounds (gemm.scale.rows base):
-#   m0: scales loaded where main loads them, no k-block clamp
-#   m1: as m0 with main's k-block clamp
-#   m2: loaded one k-block earlier (carried a k-block ahead)
-#   m3: loaded after the k-block's MMAs are issued
-# beside main (.bundles/bf8-s12), loop-invariant scales (.bundles/bf8-inv,
-# timing only) and the promoted per-tensor kernels. gemm-runner --bench
-# (GPU timing), three rounds interleaved, medians.
+# A/B timing of block-wise fp8 mainloop variants, each built with a
+# temporary compiler switch (GEMM_EXP_*, never committed; ../README.md says
+# which switch built which variant) into .bundles/bf8-VARIANT, beside the
+# promoted per-tensor kernels: gemm-runner --bench (GPU timing) on six
+# shapes (the 64x128 pingpong tile for M <= 128, else 128x128), three
+# rounds interleaved, medians. ab.md gets each variant's TFLOP/s and its
+# ratio to the per-tensor kernel.
+#
+#   bash ab.sh VARIANT:KERNEL...    e.g. ab.sh s12:bf_block inv:bf_block s12:bf_t
+#
+# KERNEL is bf_block (a block-wise variant) or bf_t (the per-tensor
+# baseline: exactly one).
 set -u
+variants=("$@")
+[ ${#variants[@]} -ge 2 ] || { echo "usage: ab.sh VARIANT:KERNEL... (one of them :bf_t)"; exit 2; }
 R=/tmp/ab; mkdir -p $R
 source bench/lib/build-runner.sh
 build_gemm_runner $R/build.log > /dev/null || exit 2
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,clocks.mem,power.limit,temperature.gpu --format=csv > $R/gpu.txt
-V="s12:bf_block m0:bf_block m1:bf_block m2:bf_block m3:bf_block inv:bf_block s12:bf_t"
 for round in 1 2 3; do
   for s in "4096 4096 4096" "8192 8192 8192" "1024 8192 8192" "2048 28672 8192" "128 8192 28672" "64 8192 28672"; do
     set -- $s
     if [ $1 -le 128 ]; then t=64x128_pp; else t=128x128; fi
-    for v in $V; do
+    for v in "${variants[@]}"; do
       d=${v%%:*}; k=${v#*:}_$t
       "$runner" .bundles/bf8-$d/$k.json --m $1 --n $2 --k $3 --bench --warmup 10 --iters 30 \
         --json $R/$d-$k-$1x$2x$3-r$round.json > /dev/null 2>&1 || echo "fail $v $s"
     done
   done
 done
-python3 - <<'PY' > $R/ab.md
+KINDS="${variants[*]}" python3 - <<'PY' > $R/ab.md
 import glob, json, os, statistics
+kinds = [v.split(":")[0] for v in os.environ["KINDS"].split() if not v.endswith(":bf_t")]
 t = {}
 for p in glob.glob("/tmp/ab/*.json"):
     v, rest = os.path.basename(p).split("-", 1)
@@ -34,7 +38,6 @@ for p in glob.glob("/tmp/ab/*.json"):
     kind = "t" if "bf_t_" in rest else v
     d = json.load(open(p))["results"][0]["bench"]["ours"]
     t.setdefault(shape, {}).setdefault(kind, []).append(d["tflops"])
-kinds = ["s12", "m0", "m1", "m2", "m3", "inv"]
 print("TFLOP/s (medians of 3 rounds) and ratio to the promoted per-tensor kernel\n")
 print("| shape | per-tensor | " + " | ".join(kinds) + " |")
 print("|---|---|" + "---|" * len(kinds))
