@@ -20,6 +20,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <optional>
 
 using namespace mlir;
 using namespace mlir::gemm;
@@ -56,9 +57,31 @@ Step scaleLoad(Exec &e) {
   return Step::Next;
 }
 
-/// scale.rows / scale.cols: element i reads base + min(first + offset(i),
-/// end - 1) (unsigned, as the lowering's umin; 32-bit sums; scale.cols and
-/// a scale.rows without `base` have base 0).
+/// The scale that element `offset` of a range from `first` reads: base +
+/// min(first + offset, last) (unsigned, as the lowering's clampedIndex;
+/// 32-bit sums).
+uint64_t clampedScaleIndex(uint64_t base, uint64_t first, uint64_t offset,
+                           uint64_t last) {
+  return maskTo(base + std::min(maskTo(first + offset, 32), last), 32);
+}
+
+/// The shared-memory offset of `slot` of the scale ring `ring` at
+/// `ringOffset`; nullopt, with a rule violation (`what` the op does with the
+/// slot), past the ring's slots.
+std::optional<uint64_t> scaleSlotOffset(Exec &e, SmemBufferType ring,
+                                        uint64_t ringOffset, uint64_t slot,
+                                        const std::string &what) {
+  if (slot < uint64_t(ring.getStages()))
+    return ringOffset + slot * ring.getStageBytes();
+  e.fail(Violation::Kind::Rule,
+         what + " slot " + std::to_string(slot) + " of a scale ring of " +
+             std::to_string(ring.getStages()) + " slots");
+  return std::nullopt;
+}
+
+/// scale.rows / scale.cols: element i reads scale clampedScaleIndex(base,
+/// first, offset(i), end - 1) (scale.cols and a scale.rows without `base`
+/// have base 0).
 template <typename Offset> Step scaleVector(Exec &e, Offset offset) {
   auto type = cast<VectorType>(e.op->getResult(0).getType());
   // Operands: ptr, [base,] first, end.
@@ -68,8 +91,7 @@ template <typename Offset> Step scaleVector(Exec &e, Offset offset) {
   uint64_t last = maskTo(e.bits(firstOperand + 1) - 1, 32);
   auto values = std::make_shared<std::vector<float>>(type.getNumElements());
   for (int64_t i = 0; i < type.getNumElements(); ++i) {
-    uint64_t index =
-        maskTo(base + std::min(maskTo(first + offset(i), 32), last), 32);
+    uint64_t index = clampedScaleIndex(base, first, offset(i), last);
     if (!loadScale(e, e.bits(0), index, (*values)[i]))
       return Step::Stop;
   }
@@ -108,12 +130,10 @@ Step scaleStage(Exec &e) {
   uint64_t base = maskTo(e.bits(1), 32), first = maskTo(e.bits(2), 32);
   uint64_t last = maskTo(e.bits(3) - 1, 32);
   uint64_t slot = maskTo(e.bits(5), 32), n = maskTo(e.bits(7), 32);
-  if (slot >= uint64_t(buffer.getStages()))
-    return e.fail(Violation::Kind::Rule,
-                  "copies scales into slot " + std::to_string(slot) +
-                      " of a scale ring of " +
-                      std::to_string(buffer.getStages()) + " slots");
-  uint64_t slotOffset = e.bits(4) + slot * buffer.getStageBytes();
+  std::optional<uint64_t> slotOffset =
+      scaleSlotOffset(e, buffer, e.bits(4), slot, "copies scales into");
+  if (!slotOffset)
+    return Step::Stop;
   AsyncOp &copy = e.m.newAsync(AsyncKind::ScaleCopy, e.t, e.op);
   copy.iteration = int64_t(n);
   copy.barrierOffset = pipelineBarrier(pipeline, e.bits(6), n, false);
@@ -125,17 +145,16 @@ Step scaleStage(Exec &e) {
   // Lane l: the 16-byte groups l, l + 32, ... (elements 4 g to 4 g + 3).
   for (int64_t group = e.t.lane; group < buffer.getCols() / 4;
        group += ScaleStageOp::kArrivals) {
-    if (!e.m.checkWrite(e.m.ctas[e.t.cta].smem, slotOffset + 16 * group, 16,
+    if (!e.m.checkWrite(e.m.ctas[e.t.cta].smem, *slotOffset + 16 * group, 16,
                         copy.knowledge, access, /*async=*/true,
                         "the scale copy"))
       return Step::Stop;
     for (int64_t element = 4 * group; element < 4 * group + 4; ++element) {
-      uint64_t index =
-          maskTo(base + std::min(maskTo(first + element, 32), last), 32);
+      uint64_t index = clampedScaleIndex(base, first, element, last);
       float value;
       if (!loadScale(e, e.bits(0), index, value))
         return Step::Stop;
-      copy.scaleCopies.push_back({slotOffset + 4 * element, value});
+      copy.scaleCopies.push_back({*slotOffset + 4 * element, value});
     }
   }
   e.m.log(e.t, e.op,
@@ -154,14 +173,12 @@ Step scaleRowsSmem(Exec &e) {
   SmemBufferType buffer = op.getBuffer().getType();
   int64_t count = op.getResult().getType().getNumElements();
   uint64_t slot = maskTo(e.bits(1), 32), first = maskTo(e.bits(2), 32);
-  if (slot >= uint64_t(buffer.getStages()))
-    return e.fail(Violation::Kind::Rule,
-                  "reads scales of slot " + std::to_string(slot) +
-                      " of a scale ring of " +
-                      std::to_string(buffer.getStages()) + " slots");
+  std::optional<uint64_t> slotOffset =
+      scaleSlotOffset(e, buffer, e.bits(0), slot, "reads scales of");
+  if (!slotOffset)
+    return Step::Stop;
   uint64_t inGroup = e.t.tid % 128;
   uint64_t warp = inGroup / 32, lane = inGroup % 32;
-  uint64_t slotOffset = e.bits(0) + slot * buffer.getStageBytes();
   TrackedMemory &smem = e.m.ctas[e.t.cta].smem;
   Access access = e.m.threadAccess(e.t, e.op);
   auto values = std::make_shared<std::vector<float>>(count);
@@ -171,7 +188,7 @@ Step scaleRowsSmem(Exec &e) {
       return e.fail(Violation::Kind::Rule,
                     "reads scale " + std::to_string(row) + " of a slot of " +
                         std::to_string(buffer.getCols()));
-    uint64_t offset = slotOffset + 4 * row;
+    uint64_t offset = *slotOffset + 4 * row;
     if (!e.m.checkRead(smem, offset, 4, e.t.vc, access,
                        "reading a staged scale"))
       return Step::Stop;
