@@ -2,6 +2,8 @@
 
 #include "gemm/Dispatch/Model.h"
 
+#include "gemm/Bundle/StreamK.h"
+
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -400,7 +402,14 @@ Estimate physicsEstimate(const HardwareParams &p, const KernelConfig &config,
         (double(m) * double(k) + double(problem.groups) * double(n * k)) * in;
   double tileWrite = bm * bn * out * active / p.writeBytesPerSecond;
   if (config.streamK) {
-    double perCta = double(e.tiles * kBlocks) / active;
+    // Whole waves, then the k-range of a shared unit (the kernel's plan).
+    bundle::StreamKPlan plan = bundle::streamKPlan(
+        uint32_t(std::min<uint64_t>(units, UINT32_MAX)), uint32_t(slots),
+        uint32_t(std::min<uint64_t>(kBlocks, UINT32_MAX)),
+        bundle::StreamKMaxWorkersPerUnit);
+    double perCta =
+        double(ceilDiv(plan.dpUnits, slots) * kBlocks) +
+        (plan.workers ? double(ceilDiv(kBlocks, plan.workersPerUnit)) : 0);
     e.waves = double(e.tiles) / active;
     e.computeSeconds = perCta * kBlock;
     e.memorySeconds = read * p.streamKTrafficFactor / p.readBytesPerSecond +

@@ -19,6 +19,7 @@
 
 #include "Machine.h"
 
+#include "gemm/Bundle/StreamK.h"
 #include "gemm/Runtime/GroupProblems.h"
 
 #include <cstring>
@@ -75,15 +76,10 @@ Step streamKPlan(Exec &e) {
   uint32_t units = u32(e, 0), ctas = u32(e, 1), kBlocks = u32(e, 2);
   if (!ctas)
     return divisionByZero(e);
-  uint32_t waves = units / ctas, rest = units % ctas;
-  bool restAlone = waves == 0 || rest + rest >= ctas;
-  uint32_t partial = restAlone ? rest : rest + ctas;
-  uint32_t shared = rest == 0 ? 0 : partial;
-  uint32_t perUnit =
-      std::min(static_cast<uint32_t>(op.getMaxWorkersPerUnit()), kBlocks);
-  uint32_t workers = std::min(ctas, shared * perUnit);
-  e.setInt(0, units - shared);
-  e.setInt(1, workers);
+  bundle::StreamKPlan plan = bundle::streamKPlan(
+      units, ctas, kBlocks, static_cast<uint32_t>(op.getMaxWorkersPerUnit()));
+  e.setInt(0, plan.dpUnits);
+  e.setInt(1, plan.workers);
   return Step::Next;
 }
 

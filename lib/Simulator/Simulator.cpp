@@ -744,10 +744,13 @@ std::vector<Problem> Kernel::coverageProblems(uint32_t sms) const {
     problems.push_back({tileM * 2, tileN, bk * (2 * splits + 1)});
   }
   if (streamK) {
-    // A partial last wave shared with the last whole wave, and fewer units
-    // than CTAs (every unit shared).
+    // A partial last wave after a whole one, its unit shared by the
+    // resident clusters, and fewer units than CTAs (every unit shared).
     problems.push_back({tileM * (resident + 1), tileN, bk * 5});
     problems.push_back({tileM, tileN, bk * 3});
+    // A partial last wave that is not shared (one k-block: nothing to
+    // split), computed whole after a whole wave.
+    problems.push_back({tileM * (resident + 1), tileN, bk});
   }
   bool batched = llvm::any_of(manifest.params, [](const bundle::Param &p) {
     return p.kind == bundle::ParamKind::ProblemSize &&

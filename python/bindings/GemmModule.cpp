@@ -10,6 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "gemm/Bundle/StreamK.h"
 #include "gemm/Dispatch/Dispatcher.h"
 #include "gemm/Dispatch/Staging.h"
 #include "gemm/Runtime/Bundle.h"
@@ -639,6 +640,20 @@ NB_MODULE(_core, m) {
       "`layouts`, aligned): "
       "gemm::dispatch::stagedForTma, the rule of gemm-runner's plans and of "
       "the package's copies. Kernels that take pointers never stage.");
+  m.def(
+      "stream_k_plan",
+      [](uint32_t units, uint32_t ctas, uint32_t kBlocks) {
+        if (ctas == 0)
+          throw nb::value_error("stream_k_plan: ctas must be at least 1");
+        bundle::StreamKPlan plan = bundle::streamKPlan(
+            units, ctas, kBlocks, bundle::StreamKMaxWorkersPerUnit);
+        return std::make_tuple(plan.dpUnits, plan.workers, plan.workersPerUnit);
+      },
+      nb::arg("units"), nb::arg("ctas"), nb::arg("k_blocks"),
+      "(dp_units, workers, workers_per_unit) of a stream-K kernel's plan for "
+      "`units` tile units (cluster units) on `ctas` CTAs (clusters) of "
+      "`k_blocks` k-blocks each (gemm::bundle::streamKPlan, what "
+      "gemm.sched.stream_k_plan computes on the GPU).");
   m.def(
       "tma_stores_whole_chunks",
       [](const std::string &dtype, uint64_t lineElements) {

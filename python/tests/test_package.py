@@ -188,6 +188,18 @@ def test_runner_and_package_pick_the_same_kernel(runner, m, n, k, dtype):
         assert ("running the transposed problem" in out) == selection.transposed
 
 
+def test_stream_k_plan_is_the_kernels():
+    # (dp_units, workers, workers_per_unit) of gemm::bundle::streamKPlan: the
+    # last partial wave split in aligned k-ranges when each unit can go to
+    # two workers or more; else nothing shared.
+    assert gemm._core.stream_k_plan(448, 132, 128) == (396, 104, 2)
+    assert gemm._core.stream_k_plan(426, 132, 66) == (396, 120, 4)
+    assert gemm._core.stream_k_plan(512, 132, 64) == (512, 0, 0)
+    assert gemm._core.stream_k_plan(64, 132, 1) == (64, 0, 0)
+    with pytest.raises(ValueError, match="ctas must be at least 1"):
+        gemm._core.stream_k_plan(4, 0, 8)
+
+
 def test_tma_staging_is_the_runtimes_rule():
     # (a, b, c): what the runtime copies around a TMA kernel
     # (gemm::dispatch::stagedForTma): rows or addresses that are not 16-byte

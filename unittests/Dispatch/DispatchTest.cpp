@@ -1,5 +1,6 @@
 //===- DispatchTest.cpp - Kernel configurations and the dispatcher --------===//
 
+#include "gemm/Bundle/StreamK.h"
 #include "gemm/Dispatch/Dispatcher.h"
 #include "gemm/Dispatch/Staging.h"
 
@@ -299,6 +300,44 @@ TEST(ModelTest, SplitKRunsMoreUnitsInFewerKBlocks) {
   EXPECT_NEAR(whole.waves, 16.0 / 132, 1e-9);
   EXPECT_NEAR(split.waves, 64.0 / 132, 1e-9);
   EXPECT_LT(split.physicsSeconds, 0.5 * whole.physicsSeconds);
+}
+
+TEST(StreamKTest, ThePartialWaveIsSplitInAlignedRanges) {
+  using gemm::bundle::streamKPlan;
+  auto plan = [](uint32_t units, uint32_t ctas, uint32_t kBlocks) {
+    gemm::bundle::StreamKPlan p = streamKPlan(units, ctas, kBlocks, 4);
+    return std::vector<uint32_t>{p.dpUnits, p.workers, p.workersPerUnit};
+  };
+  // 3 waves + 52 units: two workers each (132 / 52).
+  EXPECT_EQ(plan(448, 132, 128), (std::vector<uint32_t>{396, 104, 2}));
+  // 3 waves + 30: four each (the most), 3 waves + 44: three each.
+  EXPECT_EQ(plan(426, 132, 66), (std::vector<uint32_t>{396, 120, 4}));
+  EXPECT_EQ(plan(440, 132, 66), (std::vector<uint32_t>{396, 132, 3}));
+  // More than half a wave left, or whole waves: nothing shared.
+  EXPECT_EQ(plan(512, 132, 64), (std::vector<uint32_t>{512, 0, 0}));
+  EXPECT_EQ(plan(264, 132, 64), (std::vector<uint32_t>{264, 0, 0}));
+  // Fewer units than CTAs; k-blocks bound the workers of a unit.
+  EXPECT_EQ(plan(64, 132, 128), (std::vector<uint32_t>{0, 128, 2}));
+  EXPECT_EQ(plan(3, 132, 2), (std::vector<uint32_t>{0, 6, 2}));
+  EXPECT_EQ(plan(3, 132, 1), (std::vector<uint32_t>{3, 0, 0}));
+}
+
+TEST(ModelTest, StreamKTakesWholeWavesAndOneAlignedShare) {
+  DispatchModel model = DispatchModel::parse(SmallModel, "small.json");
+  auto compute = [&](const char *name, Problem p) {
+    return physicsEstimate(model.params(), parsed(name), p, {}).computeSeconds;
+  };
+  // 144 tiles of 128x256: a wave and 12 units in quarters, against two
+  // waves of whole tiles.
+  Problem twelve = problem(1536, 3072, 4096);
+  EXPECT_NEAR(compute("128x256x64_coop_c1x1_rm_s8_st0_sk", twelve) /
+                  compute("128x256x64_coop_c1x1_rm_s8_st0", twelve),
+              1.25 / 2, 1e-9);
+  // 512 tiles (3 waves + 116): the same four waves as whole tiles.
+  Problem cube = problem(4096, 4096, 4096);
+  EXPECT_NEAR(compute("128x256x64_coop_c1x1_rm_s8_st0_sk", cube) /
+                  compute("128x256x64_coop_c1x1_rm_s8_st0", cube),
+              1, 1e-9);
 }
 
 TEST(ModelTest, ApplicableWhereCandidatesAreMeasured) {

@@ -151,22 +151,18 @@ struct StreamKPlanLowering : public ConvertOpToLLVMPattern<StreamKPlanOp> {
                   ConversionPatternRewriter &rewriter) const override {
     Arithmetic a{rewriter, op.getLoc()};
     using P = LLVM::ICmpPredicate;
+    // gemm::bundle::streamKPlan (gemm/Bundle/StreamK.h), which the
+    // simulator runs: the last partial wave is shared when each of its units
+    // can go to at least two workers.
     Value units = adaptor.getUnits(), ctas = adaptor.getCtas();
-    Value zero = a.i32(0);
-    Value waves = a.div(units, ctas);
+    Value zero = a.i32(0), one = a.i32(1), two = a.i32(2);
     Value rest = a.rem(units, ctas);
-    // The last partial wave alone when it is at least half a wave (or the
-    // only one); else with the last whole wave, so no share is a sliver.
-    Value noWholeWave = a.cmp(P::eq, waves, zero);
-    Value halfWave = a.cmp(P::uge, a.add(rest, rest), ctas);
-    Value restAlone =
-        LLVM::OrOp::create(rewriter, op.getLoc(), noWholeWave, halfWave);
-    Value restAndWave = a.add(rest, ctas);
-    Value partial = a.select(restAlone, rest, restAndWave);
-    Value shared = a.select(a.cmp(P::eq, rest, zero), zero, partial);
     Value maxWorkers = a.i32(static_cast<int64_t>(op.getMaxWorkersPerUnit()));
-    Value perUnit = a.min(maxWorkers, adaptor.getKBlocks());
-    Value workers = a.min(ctas, a.mul(shared, perUnit));
+    Value perUnit = a.min(a.min(maxWorkers, adaptor.getKBlocks()),
+                          a.div(ctas, a.max(rest, one)));
+    // With rest = 0 nothing is shared either way.
+    Value shared = a.select(a.cmp(P::uge, perUnit, two), rest, zero);
+    Value workers = a.mul(shared, perUnit);
     rewriter.replaceOp(op, {a.sub(units, shared), workers});
     return success();
   }

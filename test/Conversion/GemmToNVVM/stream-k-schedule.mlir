@@ -57,52 +57,64 @@ func.func @main() {
   %c0 = arith.constant 0 : i32
   %c1 = arith.constant 1 : i32
   %c2 = arith.constant 2 : i32
+  %c5 = arith.constant 5 : i32
+  %c29 = arith.constant 29 : i32
+  %c51 = arith.constant 51 : i32
+  %c63 = arith.constant 63 : i32
   %c64 = arith.constant 64 : i32
-  %c115 = arith.constant 115 : i32
+  %c66 = arith.constant 66 : i32
+  %c103 = arith.constant 103 : i32
+  %c119 = arith.constant 119 : i32
+  %c127 = arith.constant 127 : i32
   %c128 = arith.constant 128 : i32
-  %c131 = arith.constant 131 : i32
+  %c129 = arith.constant 129 : i32
+  %c130 = arith.constant 130 : i32
   %c132 = arith.constant 132 : i32
-  %c183 = arith.constant 183 : i32
-  %c199 = arith.constant 199 : i32
-  %c263 = arith.constant 263 : i32
+  %c259 = arith.constant 259 : i32
   %c264 = arith.constant 264 : i32
+  %c426 = arith.constant 426 : i32
   %c448 = arith.constant 448 : i32
   %c512 = arith.constant 512 : i32
-  %c63 = arith.constant 63 : i32
-  %c200 = arith.constant 200 : i32
   %k2g = arith.constant 33554432 : i32
 
-  // 4096 cubed in 128x256 tiles: 512 units = 3 waves + 116. The 116 are at
-  // least half a wave, so they alone are shared, by all 132 CTAs: 56 or 57
-  // k-blocks each (7424 / 132). Worker 1 computes k-blocks [56, 64) of
-  // unit 0 and [0, 48) of unit 1, worker 131 the last 57 of unit 115.
-  // Units 0 and 115 are each summed from two workers.
-  // CHECK: 396, 132
-  // CHECK-NEXT: 0, 56, 2, 48
-  // CHECK-NEXT: 115, 7, 1, 64
+  // 512x28672x8192 in 128x256 tiles: 448 units = 3 waves + 52. 132 / 52
+  // CTAs can take 2 per unit: 104 workers, each half a unit. Worker 1
+  // computes k-blocks [64, 128) of unit 0, worker 103 the same of unit 51.
+  // CHECK: 396, 104
+  // CHECK-NEXT: 0, 64, 1, 128
+  // CHECK-NEXT: 51, 64, 1, 128
   // CHECK-NEXT: 0, 1
-  // CHECK-NEXT: 130, 131
-  func.call @schedule(%c512, %c132, %c64, %c1, %c131, %c0, %c115) : (i32, i32, i32, i32, i32, i32, i32) -> ()
+  // CHECK-NEXT: 102, 103
+  func.call @schedule(%c448, %c132, %c128, %c1, %c103, %c0, %c51) : (i32, i32, i32, i32, i32, i32, i32) -> ()
 
-  // 512x28672x8192 in 128x256 tiles: 448 units = 3 waves + 52, less than
-  // half a wave, so the last whole wave is shared too: 184 units (1.39
-  // each). Worker 0 computes unit 0 whole and 50 k-blocks of unit 1.
-  // CHECK-NEXT: 264, 132
-  // CHECK-NEXT: 0, 0, 2, 50
-  // CHECK-NEXT: 182, 77, 2, 128
-  // CHECK-NEXT: 0, 0
-  // CHECK-NEXT: 131, 131
-  func.call @schedule(%c448, %c132, %c128, %c0, %c131, %c0, %c183) : (i32, i32, i32, i32, i32, i32, i32) -> ()
+  // 426 units = 3 waves + 30 of 66 k-blocks: 4 workers a unit (the most),
+  // 120 in all; the ranges of a unit differ by at most one k-block (worker
+  // 5: [16, 33) of unit 1; worker 119: [49, 66) of unit 29).
+  // CHECK-NEXT: 396, 120
+  // CHECK-NEXT: 1, 16, 1, 33
+  // CHECK-NEXT: 29, 49, 1, 66
+  // CHECK-NEXT: 0, 3
+  // CHECK-NEXT: 116, 119
+  func.call @schedule(%c426, %c132, %c66, %c5, %c119, %c0, %c29) : (i32, i32, i32, i32, i32, i32, i32) -> ()
+
+  // 4096 cubed in 128x256 tiles: 512 units = 3 waves + 116, more than half
+  // a wave: no aligned split shortens it, so nothing is shared and no
+  // worker has a segment.
+  // CHECK-NEXT: 512, 0
+  // CHECK-NEXT: {{[0-9]+}}, {{[0-9]+}}, 0, {{[0-9]+}}
+  // CHECK-NEXT: {{[0-9]+}}, {{[0-9]+}}, 0, {{[0-9]+}}
+  // CHECK-NEXT: {{[0-9]+}}, {{[0-9]+}}{{$}}
+  // CHECK-NEXT: {{[0-9]+}}, {{[0-9]+}}{{$}}
+  func.call @schedule(%c512, %c132, %c64, %c0, %c1, %c0, %c0) : (i32, i32, i32, i32, i32, i32, i32) -> ()
 
   // M = 16 in 64x128 tiles: 64 units, fewer than the CTAs: all are shared,
-  // by all 132 CTAs (at most 4 per unit would allow 256); unit 0 is summed
-  // from three workers.
-  // CHECK-NEXT: 0, 132
-  // CHECK-NEXT: 0, 0, 1, 62
-  // CHECK-NEXT: 63, 65, 1, 128
-  // CHECK-NEXT: 0, 2
-  // CHECK-NEXT: 129, 131
-  func.call @schedule(%c64, %c132, %c128, %c0, %c131, %c0, %c63) : (i32, i32, i32, i32, i32, i32, i32) -> ()
+  // two workers each (132 / 64).
+  // CHECK-NEXT: 0, 128
+  // CHECK-NEXT: 0, 0, 1, 64
+  // CHECK-NEXT: 63, 64, 1, 128
+  // CHECK-NEXT: 0, 1
+  // CHECK-NEXT: 126, 127
+  func.call @schedule(%c64, %c132, %c128, %c0, %c127, %c0, %c63) : (i32, i32, i32, i32, i32, i32, i32) -> ()
 
   // Whole waves: nothing is shared and no worker has a segment.
   // CHECK-NEXT: 264, 0
@@ -121,13 +133,13 @@ func.func @main() {
   // CHECK-NEXT: 0, 1
   func.call @schedule(%c1, %c132, %c2, %c1, %c2, %c0, %c0) : (i32, i32, i32, i32, i32, i32, i32) -> ()
 
-  // K = 2^31 (2^25 k-blocks) on 264 CTAs: 200 x 2^25 k-blocks exceed 32
-  // bits, which the 64-bit arithmetic handles.
-  // CHECK-NEXT: 0, 264
-  // CHECK-NEXT: 199, 8134407, 1, 33554432
-  // CHECK-NEXT: 0, 0, 1, 25420024
+  // K = 2^31 (2^25 k-blocks), 130 units on 264 CTAs: 130 x 2^25 k-blocks
+  // exceed 32 bits, which the 64-bit arithmetic handles.
+  // CHECK-NEXT: 0, 260
+  // CHECK-NEXT: 129, 16777216, 1, 33554432
+  // CHECK-NEXT: 0, 0, 1, 16777216
   // CHECK-NEXT: 0, 1
-  // CHECK-NEXT: 262, 263
-  func.call @schedule(%c200, %c264, %k2g, %c263, %c0, %c0, %c199) : (i32, i32, i32, i32, i32, i32, i32) -> ()
+  // CHECK-NEXT: 258, 259
+  func.call @schedule(%c130, %c264, %k2g, %c259, %c0, %c0, %c129) : (i32, i32, i32, i32, i32, i32, i32) -> ()
   return
 }

@@ -2,8 +2,8 @@
 // RUN: gemm-opt %s --gemm-materialize-sm90 --gemm-check-pipelines -split-input-file -o /dev/null
 
 // Stream-K on SM90 (scheduler = stream_k): the plan splits the tile units
-// into whole ones (the first dpUnits, whole waves of the static schedule)
-// and shared ones, whose k-blocks the first `workers` CTAs share. A CTA's
+// into whole ones (the first dpUnits, handed out as in the static
+// schedule: this CTA's are those of units below dpUnits) and shared ones, whose k-blocks the first `workers` CTAs share. A CTA's
 // work items are its whole units, then the segments of its share; producer
 // and consumers walk the same items. A segment of a unit that several
 // workers compute goes through the split-K fixup with the number of
@@ -22,7 +22,11 @@
 // CHECK: %[[KB:.*]] = arith.ceildivui
 // CHECK-NEXT: %[[DP:.*]], %[[WORKERS:.*]] = gemm.sched.stream_k_plan units(%[[UNITS]]) ctas(%[[CLUSTERS]]) k_blocks(%[[KB]]) max_workers_per_unit(4)
 // CHECK-NEXT: %[[SHARED:.*]] = arith.subi %[[UNITS]], %[[DP]] : i32
-// CHECK-NEXT: %[[DPITEMS:.*]] = arith.divui %[[DP]], %[[CLUSTERS]] : i32
+// CHECK-NEXT: %[[ONE:.*]] = arith.constant 1 : i32
+// CHECK-NEXT: %[[NEXT:.*]] = arith.addi %[[CLUSTER]], %[[ONE]] : i32
+// CHECK-NEXT: %[[DPSPAN:.*]] = arith.addi %[[DP]], %[[CLUSTERS]] : i32
+// CHECK-NEXT: %[[DPLEFT:.*]] = arith.subi %[[DPSPAN]], %[[NEXT]] : i32
+// CHECK-NEXT: %[[DPITEMS:.*]] = arith.divui %[[DPLEFT]], %[[CLUSTERS]] : i32
 // CHECK-NEXT: %[[FIRST:.*]], %[[BEGIN:.*]], %[[SEGMENTS:.*]], %[[END:.*]] = gemm.sched.stream_k_share %[[CLUSTER]] of %[[WORKERS]] units(%[[SHARED]]) k_blocks(%[[KB]])
 // CHECK-NEXT: %[[ITEMS:.*]] = arith.addi %[[DPITEMS]], %[[SEGMENTS]] : i32
 // The producer: whole units first, then the share's segments, the first

@@ -9,6 +9,7 @@
 #include "DirectKernel.h"
 #include "KernelBuilder.h"
 #include "QuantBuilder.h"
+#include "gemm/Bundle/StreamK.h"
 #include "gemm/Dialect/Gemm/Transforms/Passes.h"
 
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
@@ -43,9 +44,6 @@ constexpr int64_t kStoreBoxRows = 64;
 /// Rows of one A box of a 64-row tile (the tiles of small M): M = 16 loads
 /// one box of four.
 constexpr int64_t kSmallTileABoxRows = 16;
-/// Stream-K: the most CTAs that share a tile unit's k-blocks on average,
-/// which bounds the partial tiles a unit is summed from (at most one more).
-constexpr int64_t kStreamKMaxWorkersPerUnit = 4;
 /// Accumulator registers per consumer thread that leave room for addresses
 /// and the epilogue in the consumers' register budget: one WGMMA
 /// accumulator, or (fp8 promotion) the partial sums and the f32 accumulator
@@ -319,6 +317,9 @@ private:
   /// The CTA's work items: their number and, for stream-K, the schedule's
   /// plan and this CTA's share of the shared units.
   void planWorkItems();
+  /// How many of the units below `units` this CTA's cluster computes in the
+  /// static schedule.
+  Value staticItemsBelow(Value units);
   /// Work item `item` (0, 1, ... in the CTA's order).
   WorkItem getWorkItem(Value item);
   /// Pipeline iterations of work item `item`: its k-blocks.
@@ -483,23 +484,28 @@ void SM90KernelBuilder::build(gpu::GPUFuncOp func) {
     syncCluster();
 }
 
+Value SM90KernelBuilder::staticItemsBelow(Value units) {
+  // Units clusterId, clusterId + clusterCount, ... below `units`.
+  return div(sub(add(units, clusterCount), add(clusterId, i32(1))),
+             clusterCount);
+}
+
 void SM90KernelBuilder::planWorkItems() {
   if (!shape.streamK) {
-    // Work units clusterId, clusterId + clusterCount, ... below workUnits.
     workUnits =
         shape.splits == 1 ? unitCount : mul(unitCount, i32(shape.splits));
-    itemCount = div(sub(add(workUnits, clusterCount), add(clusterId, i32(1))),
-                    clusterCount);
+    itemCount = staticItemsBelow(workUnits);
     return;
   }
   Type i32Type = b.getI32Type();
   auto plan = StreamKPlanOp::create(
       b, loc, i32Type, i32Type, unitCount, clusterCount, kBlocks,
-      b.getI64IntegerAttr(kStreamKMaxWorkersPerUnit));
+      b.getI64IntegerAttr(bundle::StreamKMaxWorkersPerUnit));
   dpUnits = plan.getDpUnits();
   workers = plan.getWorkers();
   sharedUnits = sub(unitCount, dpUnits);
-  dpItems = div(dpUnits, clusterCount);
+  // Whole waves when units are shared; otherwise the last wave is partial.
+  dpItems = staticItemsBelow(dpUnits);
   auto share =
       StreamKShareOp::create(b, loc, i32Type, i32Type, i32Type, i32Type,
                              clusterId, workers, sharedUnits, kBlocks);
@@ -1335,8 +1341,7 @@ struct GemmMaterializeSM90Pass
         bundle::WorkspaceParam partialTiles;
         if (shape->streamK) {
           // Up to that many CTAs share a unit when there are few units.
-          manifest.workUnitsPerTile =
-              static_cast<uint32_t>(kStreamKMaxWorkersPerUnit);
+          manifest.workUnitsPerTile = bundle::StreamKMaxWorkersPerUnit;
           partialTiles.bytesPerCta =
               static_cast<uint64_t>(shape->partialBytesPerCta());
         } else {

@@ -904,17 +904,19 @@ def Gemm_StreamKPlanOp : Gemm_Op<"sched.stream_k_plan", [Pure]> {
   let description = [{
     Of `units` tile units on `ctas` CTAs (clusters, for clustered kernels),
     with `k_blocks` k-blocks each: the first `dp_units` are computed whole,
-    one unit per CTA at a time as in the static schedule (whole waves, a
-    multiple of `ctas`); the k-blocks of the other units are shared by the
+    one unit per CTA at a time as in the static schedule (whole waves when
+    any unit is shared); the k-blocks of the other units are shared by the
     first `workers` CTAs in equal ranges (`gemm.sched.stream_k_share`).
 
-    With r = units mod ctas: no unit is shared when r = 0; the last r units
-    are shared when they are at least half a wave or all there is (units <
-    ctas); otherwise the last r + ctas, so that each CTA's share is more
-    than one unit rather than a sliver. workers = min(ctas, shared units x
-    min(max_workers_per_unit, k_blocks)): every worker gets at least one
-    k-block and at least 1 / max_workers_per_unit of a unit, which bounds
-    the partial tiles a unit is summed from. Pure integer arithmetic.
+    With r = units mod ctas and s = min(max_workers_per_unit, k_blocks,
+    ctas / r): the last r units are shared when s >= 2, by workers = r x s
+    CTAs, s per unit, so that `gemm.sched.stream_k_share` gives each worker
+    one k-range of one unit and the workers of different units the same
+    k-ranges at the same time (as the CTAs of a whole wave compute the same
+    k-block, which keeps their A and B k-slabs shared in L2). Otherwise
+    (r = 0, or more than half a wave) nothing is shared: dp_units = units,
+    workers = 0. The arithmetic of gemm::bundle::streamKPlan
+    (gemm/Bundle/StreamK.h), in 32 bits.
 
     Example: `%dp, %workers = gemm.sched.stream_k_plan units(%u) ctas(%c) k_blocks(%kb) max_workers_per_unit(4)`
   }];
