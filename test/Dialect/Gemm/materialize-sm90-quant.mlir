@@ -108,7 +108,6 @@ gemm.matmul @fp8_tensor a(f8E4M3FN, row) b(f8E4M3FN, col) c(bf16, row) acc(f32)
 // CHECK-NEXT: gemm.scale.stage %[[SA]] + %[[SLICE]][%[[OM]]] below(%[[M]]) -> %[[PLAN]]#3[%[[SLOT1]]] barrier %[[PLAN]]#4[%[[N1]]] : !llvm.ptr<1>, <5 x 1 x 128 x f32, swizzle = 0>, <stages = 5, producers = 33, consumers = 256>
 // CHECK: } consumer {
 // CHECK-NOT: gemm.scale.rows %
-// CHECK: %[[EVERY:.*]] = arith.constant true
 // CHECK: %[[AROW:.*]] = arith.muli %{{.*}}, %c64_i32 : i32
 // The first k-block's B scale, then its MMAs.
 // CHECK: %[[SBLK0:.*]] = gemm.scale.load %[[SB]]
@@ -127,11 +126,10 @@ gemm.matmul @fp8_tensor a(f8E4M3FN, row) b(f8E4M3FN, col) c(bf16, row) acc(f32)
 // CHECK: %[[Q:.*]] = gemm.mma.sm90
 // CHECK: gemm.wgmma.wait pending(1)
 // The previous k-block (stage %IT - 1), complete: its A scales from its
-// slot, the stage released by every thread, its sums promoted.
+// slot, the stage released by every thread (no branch), its sums promoted.
 // CHECK: %[[PREV:.*]] = arith.subi %[[IT]], %{{.*}} : i32
 // CHECK: %[[PSLOT:.*]] = arith.remui %[[PREV]], %c5_i32{{.*}} : i32
 // CHECK-NEXT: %[[ROWS:.*]] = gemm.scale.rows_smem %[[PLAN]]#3[%[[PSLOT]], %[[AROW]]] : <5 x 1 x 128 x f32, swizzle = 0> -> vector<2xf32>
-// CHECK-NEXT: scf.if %[[EVERY]] {
 // CHECK-NEXT: gemm.pipeline.consumer_release %[[PLAN]]#4[%[[PREV]]]
 // CHECK: %[[ACC1:.*]] = gemm.accum.promote %[[P]], %[[ACC]] rows(%[[ROWS]] : vector<2xf32>) by(%[[S]]) : <64 x 128 x f32>
 // CHECK: %[[SBLK2:.*]] = gemm.scale.load %[[SB]]
@@ -188,7 +186,6 @@ gemm.matmul @fp8_block_n64 a(f8E4M3FN, row) b(f8E4M3FN, col) c(f32, row) acc(f32
 // CHECK: gemm.mma.sm90
 // CHECK: gemm.wgmma.wait pending(0)
 // CHECK: %[[ROWS:.*]] = gemm.scale.rows_smem
-// CHECK-NEXT: scf.if %true
 // CHECK-NEXT: gemm.pipeline.consumer_release
 // CHECK: gemm.accum.promote %{{.*}}, %{{.*}} rows(%[[ROWS]] : vector<2xf32>) by(%{{.*}}, %{{.*}}, %{{.*}}) : <64 x 192 x f32>
 // CHECK-NOT: gemm.wgmma.wait pending(1)

@@ -3,6 +3,7 @@
 #include "KernelBuilder.h"
 
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/IR/Matchers.h"
 
 using namespace mlir;
 using namespace mlir::gemm;
@@ -264,6 +265,12 @@ LogicalResult mlir::gemm::materializeMatmuls(
 //===----------------------------------------------------------------------===//
 
 void KernelBuilder::ifThen(Value condition, function_ref<void()> body) {
+  // Every thread (e.g. block-wise fp8 consumers releasing a stage): no
+  // branch in the IR.
+  if (matchPattern(condition, m_One())) {
+    body();
+    return;
+  }
   auto ifOp = scf::IfOp::create(b, loc, condition, /*withElseRegion=*/false);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPoint(ifOp.thenBlock()->getTerminator());
