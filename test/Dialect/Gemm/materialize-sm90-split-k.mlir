@@ -72,13 +72,19 @@ gemm.matmul @coop a(bf16, row) b(bf16, col) c(bf16, row) acc(f32)
 // -----
 
 // Pingpong: a consumer holds whole tiles (one part per tile) and skips the
-// other consumer's work item, whose range has its own length.
+// other consumer's work item, whose range has its own length. With two
+// splits the last arriver loads the one other partial two sub-tiles at a
+// time (one L2 round trip for both).
 // CHECK: bytes_per_tile\22:65536
 // CHECK-LABEL: gpu.module @pingpong
 // CHECK: } consumer {
 // CHECK: scf.for %[[I:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args
 // CHECK: gemm.accum.store_global %{{.*}} : <64 x 128 x f32>, !llvm.ptr<1>
 // CHECK: gemm.sched.split_k_arrive %{{.*}} of %c2_i32
+// CHECK: gemm.accum.load_add_global %{{.*}} values(0, 64)
+// CHECK-NEXT: gemm.accum.store_smem %{{.*}} atom(0) col(0)
+// CHECK-NOT: gemm.accum.load_add_global
+// CHECK: gemm.accum.store_smem %{{.*}} atom(0) col(64)
 // The next iteration skips the other consumer's item (i + 1).
 // CHECK: %[[OTHER:.*]] = arith.addi %[[I]], %{{.*}} : i32
 // CHECK: %[[OUNIT:.*]] = arith.addi %{{.*}}, %{{.*}} : i32

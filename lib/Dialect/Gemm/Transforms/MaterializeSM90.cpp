@@ -52,10 +52,11 @@ constexpr int64_t kMaxAccRegisters = 128;
 /// Three consumers (192-row cooperative tiles) have 80 registers fewer each.
 constexpr int64_t kThreeConsumerMaxAccRegisters = 96;
 constexpr int64_t kMaxPromotedAccRegisters = 192;
-/// Stream-K: epilogue sub-tiles whose partial values are loaded together.
-/// Each load of a partial waits out an L2 round trip; two sub-tiles halve
-/// the round trips and still fit the registers (four spill in clusters).
-constexpr int64_t kStreamKSubTilesPerAdd = 2;
+/// Split-K and stream-K: the epilogue sub-tiles of one partial tile whose
+/// values the last arriver loads together. Each load of a partial waits out
+/// an L2 round trip; two sub-tiles halve the round trips and still fit the
+/// registers (four spill in clusters).
+constexpr int64_t kPartialSubTilesPerLoad = 2;
 
 /// Everything the SM90 kernel's shape depends on, derived once from the
 /// matmul.
@@ -114,6 +115,18 @@ struct KernelShape : TileGeometry {
   }
   /// Split-K: a partial tile per split of every tile.
   int64_t partialBytesPerTile() const { return splits * bm * bn * 4; }
+  /// The epilogue sub-tiles the last arriver of a shared tile adds the
+  /// partials of at once (buildEpilogue's subTilesPerAdd): the values it
+  /// loads together stay those of kPartialSubTilesPerLoad sub-tiles of one
+  /// partial. Stream-K loads its workers' partials one at a time; split-K
+  /// loads the other splits' at once, so only a tile of two splits (one
+  /// other partial, the most common split) takes two sub-tiles at a time
+  /// (bench/results/2026-11-29-h200-small-latency: each load's round trip
+  /// costs a split-K tile about 0.35 us).
+  int64_t subTilesPerAdd() const {
+    int64_t partialsPerLoad = streamK ? 1 : splits - 1;
+    return std::max<int64_t>(1, kPartialSubTilesPerLoad / partialsPerLoad);
+  }
   /// Stream-K: two partial tiles per CTA, those of the first and the last
   /// unit of its share (the units in between are whole).
   int64_t partialBytesPerCta() const { return 2 * bm * bn * 4; }
@@ -1192,11 +1205,10 @@ Value SM90KernelBuilder::buildSharedTileEpilogue(
                                     /*withElseRegion=*/true);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(epilogue.thenBlock());
-  scf::YieldOp::create(
-      b, loc,
-      buildEpilogue(acc, originM, originN, batch, aRow, consumer, staged,
-                    isLeader, addPartials,
-                    shape.streamK ? kStreamKSubTilesPerAdd : 1));
+  scf::YieldOp::create(b, loc,
+                       buildEpilogue(acc, originM, originN, batch, aRow,
+                                     consumer, staged, isLeader, addPartials,
+                                     shape.subTilesPerAdd()));
   b.setInsertionPointToStart(epilogue.elseBlock());
   scf::YieldOp::create(b, loc, staged);
   return epilogue.getResult(0);
