@@ -124,7 +124,7 @@ struct KernelShape : TileGeometry {
   /// (bench/results/2026-11-29-h200-small-latency: each load's round trip
   /// costs a split-K tile about 0.35 us).
   int64_t subTilesPerAdd() const {
-    int64_t partialsPerLoad = streamK ? 1 : splits - 1;
+    int64_t partialsPerLoad = streamK ? 1 : std::max<int64_t>(1, splits - 1);
     return std::max<int64_t>(1, kPartialSubTilesPerLoad / partialsPerLoad);
   }
   /// Stream-K: two partial tiles per CTA, those of the first and the last
