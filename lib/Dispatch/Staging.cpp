@@ -14,6 +14,8 @@ bool realignPays(Tensor tensor, const StagingShape &shape, uint64_t ldBytes,
     return false;
   if (policy == RealignPolicy::Always)
     return true;
+  if (ldBytes % L2SectorBytes == 0)
+    return false;
   uint64_t reuse = tensor == Tensor::A ? shape.n : shape.m;
   return reuse >= RealignMinReuse && double(shape.m) * double(shape.n) *
                                              double(shape.k) *

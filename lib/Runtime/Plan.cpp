@@ -278,6 +278,13 @@ TmaPlan planTma(size_t paramIndex, const TmaDescriptorParam &param,
   plan.swizzle = param.swizzle;
   plan.interleave = param.interleave;
   plan.l2Promotion = param.l2Promotion;
+  // Rows that are not 128-byte multiples put each box row across two L2
+  // lines, and a miss promoted to 256 bytes fetches a third. 128-byte
+  // promotion read rows off the 32-byte sectors 1.03-1.23x faster on the
+  // H200, and rows on them as fast (bench/results/2026-11-29-h200-realign/).
+  if (plan.tensor != Tensor::C && plan.l2Promotion == L2Promotion::B256 &&
+      matrix.ldBytes() % StagingRowAlignmentBytes != 0)
+    plan.l2Promotion = L2Promotion::B128;
   plan.oobFill = param.oobFill;
   return plan;
 }

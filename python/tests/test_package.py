@@ -75,10 +75,14 @@ def test_select_explains_its_choice():
 
 
 def test_realigning_follows_the_runtime():
-    # Rows that are 16-byte but not 128-byte multiples are copied where reused
-    # at least 1024 times in problems of 2^32 multiply-adds (gemm::runtime::realignPays); C never is.
+    # Rows that are 16-byte but not 32-byte (L2 sector) multiples are copied
+    # into 128-byte rows where reused at least 1024 times in problems of 2^32
+    # multiply-adds (gemm::runtime::realignPays); rows on whole sectors and C
+    # never are.
     assert gemm._core.STAGING_ROW_ALIGNMENT == 128
     assert gemm._core.realign_pays("a", 7784, 7784, 7784, 15568)
+    assert not gemm._core.realign_pays("a", 6000, 6000, 6000, 12000)
+    assert gemm._core.realign_pays("a", 6000, 6000, 6008, 12016)
     assert not gemm._core.realign_pays("a", 7784, 7784, 7808, 15616)
     assert not gemm._core.realign_pays("b", 1000, 7784, 7784, 15568)
     assert not gemm._core.realign_pays("c", 7784, 7784, 7784, 15568)

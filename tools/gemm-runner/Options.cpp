@@ -480,10 +480,11 @@ problem:
   --pad-leading-dims    the same as --unaligned pad
   --realign MODE        A and B whose rows are 16-byte but not 128-byte
                         multiples (each TMA box row then straddles two L2
-                        lines): auto (default) stages them into 128-byte
-                        rows when reused at least 1024 times (A: N, B: M)
-                        in a problem of at least 2^32 multiply-adds,
-                        always, never
+                        lines): auto (default) stages rows that are not
+                        32-byte multiples (L2 sectors) into 128-byte rows
+                        when reused at least 1024 times (A: N, B: M) in a
+                        problem of at least 2^32 multiply-adds, always,
+                        never
 what to do (default: --check):
   --check               run once and compare against the reference
   --reference MODE      auto (default), cublas, naive or both

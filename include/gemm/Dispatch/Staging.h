@@ -31,6 +31,10 @@ inline constexpr uint32_t TmaAlignmentBytes = 16;
 /// alignment): a 128-byte TMA box row then covers whole 32-byte sectors.
 inline constexpr uint32_t StagingRowAlignmentBytes = 128;
 
+/// The L2's sector: rows on whole sectors read no sector more than they need,
+/// wherever their 128-byte lines start.
+inline constexpr uint32_t L2SectorBytes = 32;
+
 /// A and B rows that are 16-byte multiples (legal for TMA) but not 128-byte
 /// multiples make each 128-byte box row straddle two L2 lines: on the H200
 /// 7784-cubed bf16 ran at 0.60x of its 7808-cubed rate with 4x the L2 read
@@ -40,10 +44,16 @@ inline constexpr uint32_t StagingRowAlignmentBytes = 128;
 /// column tile, so its reuse is N; B's is M) and the problem is large enough
 /// that the copy's launch is small beside it: copying both operands made
 /// 1024x1024x4104 1.12x and 7784 cubed 1.57x faster, and 64x4096x4104
-/// (2.1x slower) and 512x1024x4104 (1.19x slower) slower.
+/// (2.1x slower) and 512x1024x4104 (1.19x slower) slower. Both of those
+/// have rows off the L2's 32-byte sectors (a box row reads five sectors for
+/// four's bytes). Rows on whole sectors lose little in place: the copy made
+/// every such problem measured slower, 2704 cubed by 1.20x and 6000 cubed by
+/// 1.11x, so they are never copied
+/// (bench/results/2026-11-29-h200-realign/).
 enum class RealignPolicy {
-  /// Copy when the operand's reuse is at least RealignMinReuse and the
-  /// problem has at least RealignMinMacs multiply-adds.
+  /// Copy rows that are not whole L2 sectors when the operand's reuse is at
+  /// least RealignMinReuse and the problem has at least RealignMinMacs
+  /// multiply-adds.
   Auto,
   Always,
   Never,
