@@ -310,9 +310,20 @@ def _training(data):
     return rows
 
 
-def fit_physics(rows, sm_count=SMS):
+def _staged(data):
+    """Per row of _training(data): which of (a, b, c) the runner staged
+    around the kernel, as the measurement recorded it (the runtime's rule
+    when it ran, which may have changed since); the present rule for rows
+    that did not record it."""
+    return [tuple(t in row["staged"] for t in "abc") if "staged" in row else
+            staging((row["m"], row["n"], row["k"]), config.in_dtype, config.layouts)
+            for row, (config, _, _) in zip(data["rows"], _training(data))]
+
+
+def fit_physics(rows, sm_count=SMS, staged=None):
     """The hardware constants and tile efficiencies that minimise the robust
-    (soft L1) sum of squared log errors over `rows`."""
+    (soft L1) sum of squared log errors over `rows`, whose staged operands
+    are `staged` (default: the runtime's present rule)."""
     import numpy
     from scipy.optimize import least_squares
     import gemm
@@ -323,7 +334,8 @@ def fit_physics(rows, sm_count=SMS):
     high = [HARDWARE[n][2] for n in HARDWARE] + [EFFICIENCY[2]] * len(tiles)
     configs = [c for c, _, _ in rows]
     shapes = [s for _, s, _ in rows]
-    staged = [staging(s, c.in_dtype, c.layouts) for c, s, _ in rows]
+    if staged is None:
+        staged = [staging(s, c.in_dtype, c.layouts) for c, s, _ in rows]
     measured = numpy.log([t for _, _, t in rows])
 
     def split(values):
@@ -393,7 +405,8 @@ def fit(measurements_paths, command):
                         "measurements", "fit measurements of one timing")
     data = datas[0]
     rows = [row for d in datas for row in _training(d)]
-    hardware, efficiency, log_errors = fit_physics(rows)
+    hardware, efficiency, log_errors = fit_physics(
+        rows, staged=[s for d in datas for s in _staged(d)])
     provenance = {"gpu": {"name": (data.get("device") or {}).get("name", ""),
                           "sm_count": (data.get("device") or {}).get("sm_count", SMS)},
                   "measurements": ", ".join(measurements_paths), "timing": timing,
