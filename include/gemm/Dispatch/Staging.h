@@ -44,8 +44,8 @@ inline constexpr uint32_t L2SectorBytes = 32;
 /// column tile, so its reuse is N; B's is M) and the problem is large enough
 /// that the copy's launch is small beside it: copying both operands made
 /// 1024x1024x4104 1.12x and 7784 cubed 1.57x faster, and 64x4096x4104
-/// (2.1x slower) and 512x1024x4104 (1.19x slower) slower. Both of those
-/// have rows off the L2's 32-byte sectors (a box row reads five sectors for
+/// (2.1x slower) and 512x1024x4104 (1.19x slower) slower. All four have
+/// rows off the L2's 32-byte sectors (a box row reads five sectors for
 /// four's bytes). Rows on whole sectors lose little in place: the copy made
 /// every such problem measured slower, 2704 cubed by 1.20x and 6000 cubed by
 /// 1.11x, so they are never copied
