@@ -1,0 +1,6 @@
+gemm.matmul @sm90_bf16_128x144x64_coop_c1x2_rm_s8_st0 a(bf16, row) b(bf16, col) c(bf16, row) acc(f32)
+    config(#gemm.config<arch = sm_90a, tile = [128, 144, 64], cluster = [1, 2], stages = 0, schedule = cooperative, raster = along_m, swizzle = 8>)
+gemm.matmul @sm90_bf16_128x192x64_coop_c1x2_rm_s8_st0 a(bf16, row) b(bf16, col) c(bf16, row) acc(f32)
+    config(#gemm.config<arch = sm_90a, tile = [128, 192, 64], cluster = [1, 2], stages = 0, schedule = cooperative, raster = along_m, swizzle = 8>)
+gemm.matmul @sm90_bf16_128x128x64_coop_c1x2_rm_s8_st0 a(bf16, row) b(bf16, col) c(bf16, row) acc(f32)
+    config(#gemm.config<arch = sm_90a, tile = [128, 128, 64], cluster = [1, 2], stages = 0, schedule = cooperative, raster = along_m, swizzle = 8>)
