@@ -315,9 +315,15 @@ def _staged(data):
     around the kernel, as the measurement recorded it (the runtime's rule
     when it ran, which may have changed since); the present rule for rows
     that did not record it."""
-    return [tuple(t in row["staged"] for t in "abc") if "staged" in row else
-            staging((row["m"], row["n"], row["k"]), config.in_dtype, config.layouts)
-            for row, (config, _, _) in zip(data["rows"], _training(data))]
+    import gemm
+    out = []
+    for row in data["rows"]:
+        if "staged" in row:
+            out.append(tuple(t in row["staged"] for t in "abc"))
+        else:
+            config = gemm.KernelConfig(row["config"])
+            out.append(staging((row["m"], row["n"], row["k"]), config.in_dtype, config.layouts))
+    return out
 
 
 def fit_physics(rows, sm_count=SMS, staged=None):
