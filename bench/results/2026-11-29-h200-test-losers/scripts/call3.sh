@@ -4,12 +4,16 @@
 # on four test losers (call 1): one launch each under Nsight Compute, SM and
 # tensor throughput, L2 throughput, L2 sectors by source (the SMs, the
 # fabric between the L2's two partitions) and lookups (hits, misses), DRAM.
+# Call 4 ran it with call4-runs.txt and only its kernels carried:
+# `KERNELS_TAR=.device/kernels-call4.tar.xz call3.sh scripts/call4-runs.txt c4`.
 set -u
 D=bench/results/2026-11-29-h200-test-losers
-R=$OUT/c3; mkdir -p $R
-L=/tmp/c3ncu; mkdir -p $L
+RUNS=$D/${1:-scripts/call3-runs.txt}
+NAME=${2:-c3}
+R=$OUT/$NAME; mkdir -p $R
+L=/tmp/${NAME}ncu; mkdir -p $L
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,clocks.mem,power.limit,temperature.gpu --format=csv > $R/gpu.txt
-[ -d .device/full/kernels ] || { mkdir -p .device/full && tar -C .device/full -xJf .device/kernels-full.tar.xz; }
+[ -d .device/full/kernels ] || { mkdir -p .device/full && tar -C .device/full -xJf ${KERNELS_TAR:-.device/kernels-full.tar.xz}; }
 source bench/lib/build-runner.sh && build_gemm_runner $R/build.log > /dev/null || exit 2
 ncu --query-metrics > $L/query.txt 2>&1
 wanted="gpu__time_duration.sum sm__throughput.avg.pct_of_peak_sustained_elapsed
@@ -33,8 +37,8 @@ while read config m n k; do
     --metrics "$metrics" $runner $K/$config.json --m $m --n $n --k $k --bench --warmup 0 --iters 1 --timing call \
     > $L/$config-${m}x${n}x${k}.csv 2> $L/$config-${m}x${n}x${k}.err
   echo "$config ${m}x${n}x${k} rc=$? ($SECONDS s)" >> $R/progress.txt
-done < <(grep -v '^#' $D/scripts/call3-runs.txt)
-python3 $D/scripts/l2-table.py $D/scripts/call3-runs.txt $L > $R/l2.md 2> $R/l2-errors.txt
-tar -C /tmp -czf $R/ncu.tgz c3ncu
+done < <(grep -v '^#' $RUNS)
+python3 $D/scripts/l2-table.py $RUNS $L > $R/l2.md 2> $R/l2-errors.txt
+tar -C /tmp -czf $R/ncu.tgz ${NAME}ncu
 nvidia-smi --query-gpu=clocks.sm,clocks.mem,power.draw,power.limit,temperature.gpu --format=csv >> $R/gpu.txt
 echo "done ($SECONDS s)"
