@@ -34,6 +34,7 @@ rule (gemm._core.tma_staging), recorded per measurement.
 import argparse
 import datetime
 import json
+import lzma
 import math
 import os
 import re
@@ -238,7 +239,9 @@ def write_measurements(data, path):
 
 
 def read_measurements(path):
-    with open(path) as f:
+    """A measurements file (`fit collect`), plain or compressed with xz
+    (NAME.json.xz: how bench/results keeps the large ones)."""
+    with (lzma.open if path.endswith(".xz") else open)(path, "rt") as f:
         data = json.load(f)
     if data.get("format") != MEASUREMENTS_FORMAT:
         raise SystemExit(f"{path}: not a {MEASUREMENTS_FORMAT} file (gemm_bench.fit collect)")

@@ -1,13 +1,13 @@
 """Picks of two models on a training set, by measured times: regret against
 the best measured candidate and the new model's pick over the old one's."""
-import json, math, sys, collections
+import math, sys, collections
 import gemm
 from gemm_bench import fit
 
 def times(paths):
     out = {}
     for p in paths:
-        for r in json.load(open(p))["rows"]:
+        for r in fit.read_measurements(p)["rows"]:
             out[(r["config"], (r["m"], r["n"], r["k"]))] = r["call_ms"]
     return out
 

@@ -4,7 +4,7 @@ shapes it loses most on.
 
     evaluate.py MEASUREMENTS[,MORE...] MODEL [MODEL...]
 """
-import collections, json, math, sys
+import collections, math, sys
 import gemm
 from gemm_bench import fit
 
@@ -12,7 +12,7 @@ from gemm_bench import fit
 def times(paths):
     out = {}
     for p in paths:
-        for r in json.load(open(p))["rows"]:
+        for r in fit.read_measurements(p)["rows"]:
             out[(r["config"], (r["m"], r["n"], r["k"]))] = r["call_ms"]
     return out
 

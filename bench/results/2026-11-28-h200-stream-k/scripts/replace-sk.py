@@ -4,15 +4,15 @@ of the same candidates and shapes (the rounds of a later call).
 
     replace-sk.py BASE.json OUT.json NEW.json [NEW.json...]
 """
-import json, os, statistics, sys
+import os, statistics, sys
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "../../../../python"))
 from gemm_bench import fit  # noqa: E402
 
 base, out, news = sys.argv[1], sys.argv[2], sys.argv[3:]
-data = json.load(open(base))
+data = fit.read_measurements(base)
 timed = {}
 for path in news:
-    new = json.load(open(path))
+    new = fit.read_measurements(path)
     if new["timing"] != data["timing"]:
         raise SystemExit(f"{path}: timed {new['timing']}, {base} {data['timing']}")
     for r in new["rows"]:
