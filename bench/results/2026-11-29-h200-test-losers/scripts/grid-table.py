@@ -4,22 +4,18 @@ median of gemm-runner's GPU-timed medians over the rounds.
 
     grid-table.py RUNS.txt DIR > grid.md
 """
-import csv, glob, json, os, statistics, sys
+import glob, json, os, statistics, sys
+
+from ncu_csv import kernels, value
 
 
 def ncu(path):
-    lines = [l for l in open(path, errors="replace") if l.startswith('"')]
-    if len(lines) < 3:
+    got = kernels(path)
+    if not got:
         return None
-    rows = list(csv.reader(lines))
-    d, u = dict(zip(rows[0], rows[2])), dict(zip(rows[0], rows[1]))
-    num = lambda k: float(d[k].replace(",", ""))
-    us = num("gpu__time_duration.sum") * {"nsecond": 1e-3, "usecond": 1, "msecond": 1e3}.get(
-        u["gpu__time_duration.sum"], 1e-3)
-    gb = num("dram__bytes_read.sum") * {"byte": 1e-9, "Kbyte": 1e-6, "Mbyte": 1e-3, "Gbyte": 1}.get(
-        u["dram__bytes_read.sum"], 1e-9)
-    return us, num("sm__throughput.avg.pct_of_peak_sustained_elapsed"), \
-        num("lts__throughput.avg.pct_of_peak_sustained_elapsed"), gb
+    return tuple(value(got[0], m) for m in (
+        "gpu__time_duration.sum", "sm__throughput.avg.pct_of_peak_sustained_elapsed",
+        "lts__throughput.avg.pct_of_peak_sustained_elapsed", "dram__bytes_read.sum"))
 
 
 def timed(pattern):

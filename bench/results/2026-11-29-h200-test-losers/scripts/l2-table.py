@@ -5,31 +5,9 @@ k-blocks x (tile M + tile N) x 64 x 2 bytes).
 
     l2-table.py RUNS.txt NCU_DIR > l2.md
 """
-import csv, math, os, re, sys
+import math, os, re, sys
 
-
-def metrics(path):
-    lines = [l for l in open(path, errors="replace") if l.startswith('"')]
-    if len(lines) < 3:
-        return None
-    rows = list(csv.reader(lines))
-    return dict(zip(rows[0], rows[2])), dict(zip(rows[0], rows[1]))
-
-
-def num(d, u, key):
-    raw = d.get(key, "").replace(",", "")
-    try:
-        v = float(raw)
-    except ValueError:
-        return None
-    unit = u.get(key, "")
-    if key == "gpu__time_duration.sum":
-        return v * {"nsecond": 1e-3, "ns": 1e-3, "usecond": 1, "us": 1, "msecond": 1e3}.get(unit, 1e-3)
-    if key == "dram__bytes_read.sum":
-        return v * {"byte": 1e-9, "Kbyte": 1e-6, "Mbyte": 1e-3, "Gbyte": 1}.get(unit, 1e-9)
-    if key.startswith("lts__t_sectors") and key.endswith(".sum"):
-        return v * 32e-9  # sectors of 32 bytes, in GB
-    return v
+from ncu_csv import kernels, value
 
 
 def main():
@@ -46,18 +24,18 @@ def main():
     for config, m, n, k in runs:
         m, n, k = int(m), int(n), int(k)
         path = os.path.join(sys.argv[2], f"{config}-{m}x{n}x{k}.csv")
-        got = metrics(path) if os.path.exists(path) else None
+        got = kernels(path) if os.path.exists(path) else []
         if not got:
             print(f"{path}: no data", file=sys.stderr)
             continue
-        d, u = got
+        kernel = got[0]
         bm, bn = map(int, re.search(r"_(\d+)x(\d+)x64_", config).groups())
         fed = math.ceil(m / bm) * math.ceil(n / bn) * math.ceil(k / 64) * (bm + bn) * 64 * 2 / 1e9
         cells = []
         for _, key in cols:
-            v = num(d, u, key)
+            v = value(kernel, key)
             cells.append("-" if v is None else (f"{v:.2f}" if "GB" in _ else f"{v:.1f}"))
-        us = num(d, u, "gpu__time_duration.sum")
+        us = value(kernel, "gpu__time_duration.sum")
         short = config.replace("sm90_bf16_", "").replace("_c1x1_rm_s8_st0", "")
         rate = f"{fed / us * 1e3:.1f}" if us else "-"  # GB per us is 1000 TB/s
         print(f"| {short} | {m}x{n}x{k} | {fed:.2f} | " + " | ".join(cells) + f" | {rate} |")
