@@ -8,16 +8,19 @@
 # this). Training problems only: one launch each under Nsight Compute (call
 # 3's metrics), then gemm-runner's GPU timing, the two grids alternating,
 # three rounds.
+# Call 9 ran it with call9-runs.txt: `call5.sh scripts/call9-runs.txt c9`.
 set -u
 D=bench/results/2026-11-29-h200-test-losers
-R=$OUT/c5; mkdir -p $R
-L=/tmp/c5; mkdir -p $L
+RUNS=$D/${1:-scripts/call5-runs.txt}
+NAME=${2:-c5}
+R=$OUT/$NAME; mkdir -p $R
+L=/tmp/$NAME; mkdir -p $L
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,clocks.mem,power.limit,temperature.gpu --format=csv > $R/gpu.txt
 [ -d .device/full/kernels ] || { mkdir -p .device/full && tar -C .device/full -xJf ${KERNELS_TAR:-.device/kernels-full.tar.xz}; }
 source bench/lib/build-runner.sh && build_gemm_runner $R/build.log > /dev/null || exit 2
 K=.device/full/kernels
 metrics=gpu__time_duration.sum,sm__throughput.avg.pct_of_peak_sustained_elapsed,lts__throughput.avg.pct_of_peak_sustained_elapsed,dram__bytes_read.sum
-runs() { grep -v '^#' $D/scripts/call5-runs.txt; }
+runs() { grep -v '^#' $RUNS; }
 runs | while read config m n k grid; do
   for g in 132 $grid; do
     GEMM_EXP_GRID=$g timeout 60 ncu --clock-control none --cache-control none --launch-count 1 --kernel-name regex:sm90 \
@@ -36,7 +39,7 @@ for round in 1 2 3; do
   done
   [ $SECONDS -gt 450 ] && break
 done
-python3 $D/scripts/grid-table.py $D/scripts/call5-runs.txt $L > $R/grid.md 2> $R/grid-errors.txt
-tar -C /tmp -czf $R/logs.tgz c5
+python3 $D/scripts/grid-table.py $RUNS $L > $R/grid.md 2> $R/grid-errors.txt
+tar -C /tmp -czf $R/logs.tgz $NAME
 nvidia-smi --query-gpu=clocks.sm,clocks.mem,power.draw,power.limit,temperature.gpu --format=csv >> $R/gpu.txt
 echo "done ($SECONDS s)"
