@@ -329,10 +329,10 @@ def _staged(data):
     return out
 
 
-def fit_physics(rows, sm_count=SMS, staged=None):
+def fit_physics(rows, staged, sm_count=SMS):
     """The hardware constants and tile efficiencies that minimise the robust
     (soft L1) sum of squared log errors over `rows`, whose staged operands
-    are `staged` (default: the runtime's present rule)."""
+    are `staged` (_staged)."""
     import numpy
     from scipy.optimize import least_squares
     import gemm
@@ -343,8 +343,6 @@ def fit_physics(rows, sm_count=SMS, staged=None):
     high = [HARDWARE[n][2] for n in HARDWARE] + [EFFICIENCY[2]] * len(tiles)
     configs = [c for c, _, _ in rows]
     shapes = [s for _, s, _ in rows]
-    if staged is None:
-        staged = [staging(s, c.in_dtype, c.layouts) for c, s, _ in rows]
     measured = numpy.log([t for _, _, t in rows])
 
     def split(values):
@@ -415,7 +413,7 @@ def fit(measurements_paths, command):
     data = datas[0]
     rows = [row for d in datas for row in _training(d)]
     hardware, efficiency, log_errors = fit_physics(
-        rows, staged=[s for d in datas for s in _staged(d)])
+        rows, [s for d in datas for s in _staged(d)])
     provenance = {"gpu": {"name": (data.get("device") or {}).get("name", ""),
                           "sm_count": (data.get("device") or {}).get("sm_count", SMS)},
                   "measurements": ", ".join(measurements_paths), "timing": timing,
