@@ -34,31 +34,6 @@ using namespace gemm::runtime::staging;
     }                                                                          \
   } while (0)
 
-struct DeviceMemory {
-  __device__ Chunk load16(uint64_t at) const {
-    uint4 v = __ldg(reinterpret_cast<const uint4 *>(at));
-    return Chunk{{v.x, v.y, v.z, v.w}};
-  }
-  __device__ uint32_t load1(uint64_t at) const {
-    return __ldg(reinterpret_cast<const unsigned char *>(at));
-  }
-  __device__ void store16(uint64_t at, const Chunk &c) const {
-    __stcg(reinterpret_cast<uint4 *>(at), make_uint4(c.w[0], c.w[1], c.w[2], c.w[3]));
-  }
-  __device__ void store8(uint64_t at, uint64_t v) const {
-    __stcg(reinterpret_cast<unsigned long long *>(at), v);
-  }
-  __device__ void store4(uint64_t at, uint32_t v) const {
-    __stcg(reinterpret_cast<unsigned int *>(at), v);
-  }
-  __device__ void store2(uint64_t at, uint32_t v) const {
-    __stcg(reinterpret_cast<unsigned short *>(at), static_cast<unsigned short>(v));
-  }
-  __device__ void store1(uint64_t at, uint32_t v) const {
-    __stcg(reinterpret_cast<unsigned char *>(at), static_cast<unsigned char>(v));
-  }
-};
-
 __global__ void __launch_bounds__(256) runtimeKernel(RowCopy copy, uint64_t chunksPerRowCount) {
   DeviceMemory memory;
   uint64_t first = blockIdx.x * uint64_t(blockDim.x) + threadIdx.x;

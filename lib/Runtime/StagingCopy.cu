@@ -2,8 +2,8 @@
 //
 // Copies the rows of a staged matrix between the caller's packed buffer and
 // its aligned scratch copy. The per-thread work is staging::copyChunk
-// (gemm/Runtime/StagingCopy.h), which the unit tests run on the CPU; this
-// file adds the device memory accesses, the kernel and its launch.
+// with its device memory accesses (gemm/Runtime/StagingCopy.h; the unit
+// tests run copyChunk on the CPU); this file adds the kernel and its launch.
 //
 //===----------------------------------------------------------------------===//
 
@@ -17,44 +17,8 @@
 namespace gemm::runtime {
 namespace {
 
-using staging::Chunk;
+using staging::DeviceMemory;
 using staging::RowCopy;
-
-/// Global memory by raw address. Source and destination never overlap, so
-/// loads go through the read-only path; stores are global stores that skip
-/// L1 (the copy does not read what it writes).
-struct DeviceMemory {
-  __device__ Chunk load16(uint64_t at) const {
-    uint4 v = __ldg(reinterpret_cast<const uint4 *>(at));
-    Chunk chunk;
-    chunk.w[0] = v.x;
-    chunk.w[1] = v.y;
-    chunk.w[2] = v.z;
-    chunk.w[3] = v.w;
-    return chunk;
-  }
-  __device__ uint32_t load1(uint64_t at) const {
-    return __ldg(reinterpret_cast<const unsigned char *>(at));
-  }
-  __device__ void store16(uint64_t at, const Chunk &chunk) const {
-    __stcg(reinterpret_cast<uint4 *>(at),
-           make_uint4(chunk.w[0], chunk.w[1], chunk.w[2], chunk.w[3]));
-  }
-  __device__ void store8(uint64_t at, uint64_t value) const {
-    __stcg(reinterpret_cast<unsigned long long *>(at), value);
-  }
-  __device__ void store4(uint64_t at, uint32_t value) const {
-    __stcg(reinterpret_cast<unsigned int *>(at), value);
-  }
-  __device__ void store2(uint64_t at, uint32_t value) const {
-    __stcg(reinterpret_cast<unsigned short *>(at),
-           static_cast<unsigned short>(value));
-  }
-  __device__ void store1(uint64_t at, uint32_t value) const {
-    __stcg(reinterpret_cast<unsigned char *>(at),
-           static_cast<unsigned char>(value));
-  }
-};
 
 /// Up to two copies in one launch (staging's A and B before the kernel: one
 /// launch less in front of every staged GEMM); blockIdx.z picks the copy.

@@ -3,7 +3,9 @@
 // What one thread of the staging copy kernel does, as host/device code: nvcc
 // compiles it into the kernel (lib/Runtime/Staging.cu) and the unit tests run
 // it on the CPU over every thread of a launch, with memory that checks each
-// access. No CUDA headers, no state.
+// access. No CUDA headers, no state; under nvcc also DeviceMemory, the
+// accesses to global memory the kernel (and bench/probes/staging-copy.cu)
+// give copyChunk.
 //
 // A copy moves `rows` rows of `rowBytes` bytes from rows `srcPitch` bytes
 // apart to rows `dstPitch` bytes apart; one pitch is the packed row length
@@ -182,6 +184,44 @@ copyChunk(const RowCopy &c, uint64_t row, uint64_t k, Memory &memory) {
     if (inside(at, 1) && !inside(at & ~1u, 2))
       memory.store1(word + at, byteOf(value, at));
 }
+
+#if defined(__CUDACC__)
+/// Global memory by raw address. Source and destination never overlap, so
+/// loads go through the read-only path; stores are global stores that skip
+/// L1 (the copy does not read what it writes).
+struct DeviceMemory {
+  __device__ Chunk load16(uint64_t at) const {
+    uint4 v = __ldg(reinterpret_cast<const uint4 *>(at));
+    Chunk chunk;
+    chunk.w[0] = v.x;
+    chunk.w[1] = v.y;
+    chunk.w[2] = v.z;
+    chunk.w[3] = v.w;
+    return chunk;
+  }
+  __device__ uint32_t load1(uint64_t at) const {
+    return __ldg(reinterpret_cast<const unsigned char *>(at));
+  }
+  __device__ void store16(uint64_t at, const Chunk &chunk) const {
+    __stcg(reinterpret_cast<uint4 *>(at),
+           make_uint4(chunk.w[0], chunk.w[1], chunk.w[2], chunk.w[3]));
+  }
+  __device__ void store8(uint64_t at, uint64_t value) const {
+    __stcg(reinterpret_cast<unsigned long long *>(at), value);
+  }
+  __device__ void store4(uint64_t at, uint32_t value) const {
+    __stcg(reinterpret_cast<unsigned int *>(at), value);
+  }
+  __device__ void store2(uint64_t at, uint32_t value) const {
+    __stcg(reinterpret_cast<unsigned short *>(at),
+           static_cast<unsigned short>(value));
+  }
+  __device__ void store1(uint64_t at, uint32_t value) const {
+    __stcg(reinterpret_cast<unsigned char *>(at),
+           static_cast<unsigned char>(value));
+  }
+};
+#endif
 
 } // namespace gemm::runtime::staging
 
