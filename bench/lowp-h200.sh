@@ -21,6 +21,13 @@
 # that phase is skipped); GEMM_RUNNER=PATH skips the build;
 # SKIP_SANITIZE=1 skips compute-sanitizer. docs/LowPrecision.md describes the
 # kernels and the tolerances.
+#
+# PART=sweep runs the library's low-precision problems through the
+# dispatcher over the squares and the LLM sweep (bench/shapes/squares.txt,
+# llm.txt: issue 18's speed targets are geomeans over those) beside
+# cuBLASLt, and nothing else (about 6 minutes; no BUNDLES needed):
+#
+#   PART=sweep bash bench/lowp-h200.sh RESULTS                                       # there
 set -uo pipefail
 results=${1:?results directory}
 mkdir -p "$results"/{checks,longk,bench,sanitize}
@@ -32,8 +39,14 @@ elapsed() { echo $(( $(date +%s) - start )); }
 # Whole-call budget (seconds): later phases are cut short past it.
 budget=${BUDGET_S:-470}
 
-[ -f "$bundles/lp_e4m3_t_128x128.json" ] ||
-  { echo "no bundles in $bundles (see the header of $0)"; exit 2; }
+part=${PART:-all}
+case "$part" in
+  all) [ -f "$bundles/lp_e4m3_t_128x128.json" ] ||
+         { echo "no bundles in $bundles (see the header of $0)"; exit 2; } ;;
+  sweep) [ -f "$library/library.json" ] ||
+           { echo "no kernel library in $library (see the header of $0)"; exit 2; } ;;
+  *) echo "PART=$part: expected all or sweep"; exit 2 ;;
+esac
 source "$root/bench/lib/build-runner.sh"
 build_gemm_runner "$results/build.log" || exit 2
 echo "gemm-runner built after $(elapsed) s"
@@ -42,6 +55,35 @@ nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,clocks.mem,po
 
 status=0
 shapes=$root/bench/shapes
+
+if [ "$part" = sweep ]; then
+  echo "== the dispatcher's picks over the squares and the LLM sweep, beside cuBLASLt"
+  mkdir -p "$results/sweep"
+  # TYPE OUT QUANT: libraryLowPrecisionProblems() (lib/Dispatch/Dispatcher.cpp).
+  for problem in "e4m3 bf16 tt" "e4m3 bf16 rc" "e4m3 bf16 bb" "s8 s32 -" "s8 bf16 rc" "f32 f32 -"; do
+    read -r dtype out quant <<< "$problem"
+    qarg=()
+    [ "$quant" = - ] || qarg=(--quant "$quant")
+    while read -r m n k; do
+      tag="$dtype-$out-$quant-${m}x${n}x${k}"
+      if [ "$(elapsed)" -gt $((budget - 30)) ]; then
+        echo "skipped $tag (time budget)"
+        continue
+      fi
+      timeout 90 "$runner" --library "$library" --dtype "$dtype" --out-dtype "$out" "${qarg[@]}" \
+        --m "$m" --n "$n" --k "$k" --bench --vs cublas --warmup 10 --iters ${ITERS:-30} \
+        --timeout-ms 20000 --json "$results/sweep/$tag.json" > "$results/sweep/$tag.log" 2>&1 ||
+        status=1
+    done < <(grep -hv '^#' "$shapes/squares.txt" "$shapes/llm.txt")
+    echo "$dtype $out $quant done after $(elapsed) s"
+  done
+  python3 "$root/bench/lowp-report.py" "$results" > "$results/README.md" ||
+    echo "the report failed (the JSON files are there)"
+  nvidia-smi --query-gpu=clocks.sm,clocks.mem,power.draw,power.limit,temperature.gpu \
+    --format=csv | tee -a "$results/gpu.txt"
+  echo "done after $(elapsed) s; status $status; report: $results/README.md"
+  exit $status
+fi
 # Kernels checked over the whole list; the others over the short one.
 full=" lp_e4m3_t_128x128 lp_e4m3_rc_128x128 lp_e4m3_block_128x128 lp_e4m3_out_e4m3
        lp_e4m3_tfast_128x256 lp_e4m3_e5m2_f16 lp_s8_s32_128x256 lp_s8_u8_bf16_rc

@@ -192,6 +192,81 @@ def bench(results):
             print()
 
 
+def geomean(values):
+    values = list(values)
+    return math.exp(sum(math.log(v) for v in values) / len(values)) if values else float("nan")
+
+
+SWEEP_TITLES = {"e4m3-bf16-tt": "fp8 per-tensor", "e4m3-bf16-rc": "fp8 row-wise",
+                "e4m3-bf16-bb": "fp8 block-wise", "s8-s32--": "int8 to s32",
+                "s8-bf16-rc": "int8 to bf16, row and column scales", "f32-f32--": "tf32"}
+
+
+def sweep(results):
+    """PART=sweep: the dispatcher's pick per problem and shape beside
+    cuBLASLt; block-wise also against our per-tensor pick of the shape."""
+    runs = {}
+    for path in sorted(glob.glob(os.path.join(results, "sweep", "*.json"))):
+        problem = name_of(path).rsplit("-", 1)[0]
+        report = load(path)
+        if not report:
+            continue
+        picked = report.get("dispatch", {}).get("config", "?")
+        for r in report.get("results", []):
+            b = r.get("bench")
+            if b and "cublas" in b:
+                runs.setdefault(problem, {})[(r["m"], r["n"], r["k"])] = (
+                    picked, b["ours"]["tflops"], b["cublas"]["tflops"],
+                    b["speedup_vs_cublas"], b.get("cublas_baseline", ""),
+                    b.get("clocks", {}).get("sm_clock_mhz"))
+        if report.get("error"):
+            print(f"- {name_of(path)}: {report['error'].get('message', '')}")
+    if not runs:
+        return
+    squares = {(n, n, n) for n in (1024, 2048, 4096, 6144, 8192, 16384)}
+    print("## The dispatcher's picks over the squares and the LLM sweep\n")
+    print("gemm-runner --library for each problem and shape of bench/shapes/"
+          "squares.txt and llm.txt, interleaved with cuBLASLt in one process "
+          "(median of the timed runs; ratio = cuBLASLt's time over ours).\n")
+    print("| problem | shapes | geomean | squares | LLM | min | below 1.0x | 8192 cubed |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|")
+    order = list(SWEEP_TITLES)
+    runs = dict(sorted(runs.items(), key=lambda item: order.index(item[0])
+                       if item[0] in order else len(order)))
+    def ratio(value):
+        return "-" if math.isnan(value) else f"{value:.3f}x"
+    for problem, rows in runs.items():
+        ratios = {s: row[3] for s, row in rows.items()}
+        worst = min(ratios, key=ratios.get)
+        print(f"| {SWEEP_TITLES.get(problem, problem)} | {len(ratios)} | "
+              f"{ratio(geomean(ratios.values()))} | "
+              f"{ratio(geomean(v for s, v in ratios.items() if s in squares))} | "
+              f"{ratio(geomean(v for s, v in ratios.items() if s not in squares))} | "
+              f"{ratio(ratios[worst])} ({'x'.join(map(str, worst))}) | "
+              f"{sum(v < 1.0 for v in ratios.values())} | "
+              f"{ratio(ratios.get((8192, 8192, 8192), math.nan))} |")
+    print()
+    tensor = runs.get("e4m3-bf16-tt", {})
+    block = runs.get("e4m3-bf16-bb", {})
+    both = [s for s in block if s in tensor]
+    if both:
+        print("Block-wise against our per-tensor pick of the same shape "
+              f"(issue 18: at least 0.9): geomean "
+              f"{geomean(block[s][1] / tensor[s][1] for s in both):.3f}, min "
+              f"{min(block[s][1] / tensor[s][1] for s in both):.3f}.\n")
+    for problem, rows in runs.items():
+        print(f"### {SWEEP_TITLES.get(problem, problem)}\n")
+        print("| shape | pick | ours | cuBLASLt | ratio | SM MHz |")
+        print("|---|---|---:|---:|---:|---:|")
+        baselines = set()
+        for s, (picked, ours, cublas, ratio, baseline, mhz) in sorted(
+                rows.items(), key=lambda item: (item[0] not in squares, item[0][1:], item[0][0])):
+            print(f"| {'x'.join(map(str, s))} | {picked} | {ours:.1f} | {cublas:.1f} | "
+                  f"{ratio:.3f} | {mhz} |")
+            baselines.add(baseline)
+        print(f"\nBaseline: {'; '.join(sorted(baselines))}.\n")
+
+
 def main():
     results = sys.argv[1]
     print("# Low-precision SM90 kernels on the H200 (bench/lowp-h200.sh)\n")
@@ -202,6 +277,7 @@ def main():
     library_checks(results)
     longk(results)
     bench(results)
+    sweep(results)
     sanitizers = sorted(glob.glob(os.path.join(results, "sanitize", "*.log")))
     if sanitizers:
         print("## compute-sanitizer\n")
