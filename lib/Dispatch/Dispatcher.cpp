@@ -186,24 +186,31 @@ Selection select(const Problem &problem, const DispatchModel &model,
   const std::vector<KernelConfig> pool =
       problem.grouped() ? groupedCandidates(model) : model.candidates();
   // Groups smaller than half of every grouped tile run on whole tiles (the
-  // grouped candidates have no 64x64 tile).
-  for (bool oversized : {false, true}) {
-    if (oversized && (!candidates.empty() || !problem.grouped()))
+  // grouped candidates have no 64x64 tile). The kernels the model offers
+  // first (DispatchModel::offers: a measured class's measured ones), the
+  // others where none of those applies.
+  for (bool measuredOnly : {true, false}) {
+    if (!measuredOnly && !candidates.empty())
       break;
-    for (const KernelConfig &config : pool)
-      for (bool transposed : {false, true}) {
-        if (!orientationApplies(config, problem, transposed))
-          continue;
-        const Problem &run = transposed ? flipped : problem;
-        KernelConfig typed = withTypes(config, run);
-        // Types and layouts rule out some tiles (e.g. promoted fp8 sums need
-        // twice the accumulator registers; a narrow tile of the transposed
-        // problem of an M-major A would load an N-major B in 64-column
-        // blocks).
-        if ((!available || contains(*available, typed)) &&
-            isApplicable(typed, run, target, oversized) && typed.buildable())
-          candidates.push_back({typed, transposed});
-      }
+    for (bool oversized : {false, true}) {
+      if (oversized && (!candidates.empty() || !problem.grouped()))
+        break;
+      for (const KernelConfig &config : pool)
+        for (bool transposed : {false, true}) {
+          if (!orientationApplies(config, problem, transposed))
+            continue;
+          const Problem &run = transposed ? flipped : problem;
+          KernelConfig typed = withTypes(config, run);
+          // Types and layouts rule out some tiles (e.g. promoted fp8 sums
+          // need twice the accumulator registers; a narrow tile of the
+          // transposed problem of an M-major A would load an N-major B in
+          // 64-column blocks).
+          if ((!available || contains(*available, typed)) &&
+              isApplicable(typed, run, target, oversized) &&
+              typed.buildable() && (!measuredOnly || model.offers(typed)))
+            candidates.push_back({typed, transposed});
+        }
+    }
   }
   std::string fitted = "fitted model (" + model.source() + ", " +
                        std::to_string(model.trainingShapes()) +

@@ -170,6 +170,20 @@ Problem Problem::transposed() const {
   return t;
 }
 
+namespace {
+/// A kernel's name without its tile, schedule, cluster and split (its
+/// types, scales, layouts, batching): the kernels one problem chooses among.
+std::string lowPrecisionClass(const KernelConfig &config) {
+  std::string name = config.name();
+  return name.substr(0, name.size() - config.key().size());
+}
+} // namespace
+
+bool DispatchModel::offers(const KernelConfig &config) const {
+  return !lowPrecisionClasses.count(lowPrecisionClass(config)) ||
+         lowPrecisionResiduals.count(config.name());
+}
+
 std::string HardwareParams::tileKey(const KernelConfig &config) {
   return std::to_string(config.tileM) + "x" + std::to_string(config.tileN) +
          "_" +
@@ -556,6 +570,34 @@ DispatchModel DispatchModel::parse(std::string_view text,
         model.groupedResiduals.push_back(std::move(residualList));
       }
     }
+    if (root.contains("lowp")) {
+      for (const auto &[name, list] :
+           root.at("lowp").at("candidates").items()) {
+        where = source + ": lowp.candidates." + name;
+        std::string error;
+        auto config = KernelConfig::parse(name, error);
+        if (!config)
+          throw DispatchError(where + ": " + error);
+        if (!bundle::isFp8(config->inType) && !bundle::isInt8(config->inType) &&
+            config->inType != DType::F32)
+          throw DispatchError(where + ": not a low-precision (fp8, int8 or "
+                                      "tf32) kernel");
+        std::vector<Residual> residualList;
+        for (const json &point : list) {
+          if (!point.is_array() || point.size() != 4 ||
+              point[0].get<uint64_t>() == 0 || point[1].get<uint64_t>() == 0 ||
+              point[2].get<uint64_t>() == 0)
+            throw DispatchError(where + ": expected [m, n, k, log ratio] "
+                                        "points of positive sizes");
+          residualList.push_back({std::log(double(point[0].get<uint64_t>())),
+                                  std::log(double(point[1].get<uint64_t>())),
+                                  std::log(double(point[2].get<uint64_t>())),
+                                  point[3].get<double>()});
+        }
+        model.lowPrecisionResiduals[config->name()] = std::move(residualList);
+        model.lowPrecisionClasses.insert(lowPrecisionClass(*config));
+      }
+    }
   } catch (const json::exception &e) {
     throw DispatchError(where + ": malformed model file: " + e.what());
   }
@@ -590,19 +632,31 @@ Estimate DispatchModel::estimate(const KernelConfig &config,
   const std::vector<KernelConfig> &list = grouped ? groupedKernels : kernels;
   const std::vector<std::vector<Residual>> &points =
       grouped ? groupedResiduals : residuals;
-  // A tile may have residuals measured with a row-major C and, as a
-  // candidate of transposed problems, with a column-major one: those of the
-  // problem's C are taken, else the others.
-  std::optional<size_t> found;
-  for (size_t i = 0; i < list.size(); ++i)
-    if (list[i].key() == config.key() &&
-        (!found || list[i].layouts.c == problem.layouts.c)) {
-      found = i;
-      if (list[i].layouts.c == problem.layouts.c)
-        break;
+  const std::vector<Residual> *near = nullptr;
+  if (problem.lowPrecision()) {
+    // Measured under the kernel's own name (types and scales), or not at
+    // all: a 16-bit tile's residuals say nothing of its fp8 twin.
+    if (!grouped) {
+      auto it = lowPrecisionResiduals.find(config.name());
+      if (it != lowPrecisionResiduals.end())
+        near = &it->second;
     }
-  if (found) {
-    size_t i = *found;
+  } else {
+    // A tile may have residuals measured with a row-major C and, as a
+    // candidate of transposed problems, with a column-major one: those of
+    // the problem's C are taken, else the others.
+    std::optional<size_t> found;
+    for (size_t i = 0; i < list.size(); ++i)
+      if (list[i].key() == config.key() &&
+          (!found || list[i].layouts.c == problem.layouts.c)) {
+        found = i;
+        if (list[i].layouts.c == problem.layouts.c)
+          break;
+      }
+    if (found)
+      near = &points[*found];
+  }
+  if (near) {
     double rows =
         grouped
             ? double(problem.m) / double(std::max<uint64_t>(
@@ -611,7 +665,7 @@ Estimate DispatchModel::estimate(const KernelConfig &config,
     double x[3] = {std::log(rows), std::log(double(problem.n)),
                    std::log(double(problem.k))};
     double weighted = 0, weights = 0;
-    for (const Residual &r : points[i]) {
+    for (const Residual &r : *near) {
       double d = (r.logM - x[0]) * (r.logM - x[0]) +
                  (r.logN - x[1]) * (r.logN - x[1]) +
                  (r.logK - x[2]) * (r.logK - x[2]);

@@ -20,6 +20,11 @@ the model's learned correction.
     # then the grouped (MoE) kernels' residuals from a bench/grouped-h200.sh run
     python -m gemm_bench.fit grouped bench/results/2026-11-24-h200-grouped/results.md \
         TRAIN/results.md --model bench/tuning/sm90-h200-model.json
+    # and the low-precision kernels' residuals: the kernel library's fp8,
+    # int8 and tf32 kernels planned on the training shapes, measured as
+    # above (--bundles build/kernels), against the model's physics
+    python -m gemm_bench.fit plan --lowp build/kernels --json DIR/plan-lowp.json
+    python -m gemm_bench.fit lowp measurements-lowp.json --model bench/tuning/sm90-h200-model.json
 
 Only the training set (bench/shapes/train.txt, gemm_bench.generate) is
 measured here; the test set is for the suite alone.
@@ -131,6 +136,23 @@ def plan(shapes, dtype="bf16", sm_count=SMS, layouts=None, match=None):
         core = gemm.KernelConfig(config.replace(dtype=dtype).name)
         chosen = [run_shape(config, s) for s in shapes
                   if gemm._core.is_applicable(core, *run_shape(config, s), sm_count)]
+        if chosen:
+            out[core.name] = chosen
+    return out
+
+
+def lowp_plan(shapes, library_dir, sm_count=SMS, match=None):
+    """{config name: [shapes]}: each low-precision kernel of the kernel
+    library in `library_dir` (fp8, int8, tf32; one problem each, K-major A
+    and B, a row-major C; whose name `match` finds, when given) on the
+    training shapes where the dispatcher may pick it."""
+    import gemm
+    out = {}
+    for core in gemm._core.KernelLibrary.load(library_dir).configs:
+        if (core.in_dtype in ("bf16", "f16") or core.batched or core.grouped or
+                core.layouts != "row,col,row" or (match and not re.search(match, core.name))):
+            continue
+        chosen = [s for s in shapes if gemm._core.is_applicable(core, *s, sm_count)]
         if chosen:
             out[core.name] = chosen
     return out
@@ -446,16 +468,17 @@ def fit(measurements_paths, command):
 
 def write_model(model, path):
     """The model file, one candidate's residual points to a line."""
-    head = {k: v for k, v in model.items() if k not in ("candidates", "grouped")}
+    head = {k: v for k, v in model.items() if k not in ("candidates", "grouped", "lowp")}
     with open(path, "w") as f:
         f.write(json.dumps(head, indent=1)[:-2])
-        grouped = model.get("grouped")
-        if grouped:
-            f.write(',\n "grouped": {"source": ' + json.dumps(grouped["source"]) +
-                    ', "candidates": {\n')
-            f.write(",\n".join(f"  {json.dumps(key)}: {json.dumps(points)}"
-                                for key, points in grouped["candidates"].items()))
-            f.write("\n }}")
+        for section in ("grouped", "lowp"):
+            part = model.get(section)
+            if part:
+                f.write(f',\n "{section}": {{"source": ' + json.dumps(part["source"]) +
+                        ', "candidates": {\n')
+                f.write(",\n".join(f"  {json.dumps(key)}: {json.dumps(points)}"
+                                    for key, points in part["candidates"].items()))
+                f.write("\n }}")
         f.write(',\n "candidates": {\n')
         f.write(",\n".join(f"  {json.dumps(key)}: {json.dumps(points)}"
                             for key, points in model["candidates"].items()))
@@ -507,6 +530,30 @@ def grouped_section(results_mds, model_text, source):
     return {"source": source, "candidates": candidates}
 
 
+def lowp_section(data, model_text, source):
+    """The model file's "lowp" section from the measurements (`collect`) of
+    a `plan --lowp`: one residual point per kernel and shape, [M, N, K,
+    log(measured / physics)], the physics of the model's hardware constants
+    at the kernel's types and scales, with the operands the runner staged
+    (DispatchModel.estimate without a lowp section: no correction for these
+    kernels)."""
+    from gemm import _core
+    text = json.loads(model_text)
+    text.pop("lowp", None)
+    model = _core.DispatchModel.parse(json.dumps(text), "physics")
+    candidates = {}
+    for (config, shape, seconds), staged in zip(_training(data), _staged(data)):
+        if config.in_dtype in ("bf16", "f16"):
+            raise SystemExit(f"{config.name}: a 16-bit kernel in the low-precision "
+                             "measurements (fit them with `fit fit`)")
+        physics = model.estimate(config, *shape, staged=staged)["physics_s"]
+        candidates.setdefault(config.name, []).append(
+            [*shape, round(math.log(seconds / physics), 4)])
+    if not candidates:
+        raise SystemExit("no measurements of low-precision kernels")
+    return {"source": source, "candidates": candidates}
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
@@ -520,6 +567,8 @@ def main(argv=None):
                     "akbkcc: those of transposed problems)")
     pl.add_argument("--only-match", metavar="REGEX", help="the candidates whose name this "
                     "regular expression finds only (e.g. new ones)")
+    pl.add_argument("--lowp", metavar="LIBRARY", help="plan the low-precision kernels of "
+                    "this kernel library (build/kernels) instead of the candidates")
     ms = sub.add_parser("measure", help="time every candidate of a plan (GPU machine)")
     ms.add_argument("--plan", required=True, help="written by `plan --json`")
     ms.add_argument("--runner", required=True)
@@ -538,7 +587,30 @@ def main(argv=None):
                         "bench/grouped-h200.sh results.md to a model file")
     gr.add_argument("results", nargs="+")
     gr.add_argument("--model", required=True, help="the model file, rewritten in place")
+    lp = sub.add_parser("lowp", help="add the low-precision kernels' residuals of a "
+                        "`plan --lowp` measurement to a model file")
+    lp.add_argument("measurements", nargs="+")
+    lp.add_argument("--model", required=True, help="the model file, rewritten in place")
     args = parser.parse_args(argv)
+
+    if args.command == "lowp":
+        text = open(args.model).read()
+        model = json.loads(text)
+        datas = [read_measurements(path) for path in args.measurements]
+        timing = one_timing({p: d["timing"] for p, d in zip(args.measurements, datas)},
+                            "measurements", "measure them again one way")
+        fitted = model.get("fitted_on", {}).get("timing")
+        if fitted and fitted != timing:
+            raise SystemExit(f"{args.model} was fitted on times of --timing {fitted}, "
+                             f"the measurements are of --timing {timing}: measure them "
+                             "again the model's way")
+        model["lowp"] = lowp_section({"rows": [r for d in datas for r in d["rows"]]}, text,
+                                     ", ".join(args.measurements))
+        write_model(model, args.model)
+        points = sum(len(v) for v in model["lowp"]["candidates"].values())
+        print(f"{args.model}: {len(model['lowp']['candidates'])} low-precision kernels, "
+              f"{points} points")
+        return 0
 
     if args.command == "grouped":
         text = open(args.model).read()
@@ -560,8 +632,12 @@ def main(argv=None):
         print(f"{args.out}: {len(CANDIDATES)} kernels")
         return 0
     if args.command == "plan":
-        work = plan(shapes_mod.read_shapes(args.shapes), layouts=args.only_layouts,
-                    match=args.only_match)
+        if args.lowp:
+            work = lowp_plan(shapes_mod.read_shapes(args.shapes), args.lowp,
+                             match=args.only_match)
+        else:
+            work = plan(shapes_mod.read_shapes(args.shapes), layouts=args.only_layouts,
+                        match=args.only_match)
         if args.json:
             write_plan(work, args.json)
         runs = sum(len(v) for v in work.values())

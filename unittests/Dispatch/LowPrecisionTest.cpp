@@ -12,6 +12,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <tuple>
 
 using namespace gemm::dispatch;
@@ -363,6 +364,118 @@ TEST(LowPrecisionTest, TheDirectKernelIsNeverOfferedForLowPrecision) {
     std::vector<KernelConfig> only = {typed};
     EXPECT_THROW(select(p, model, {}, &only), DispatchError) << p.toString();
   }
+}
+
+/// H200Model with a "lowp" section (residuals of low-precision kernels
+/// measured under their names).
+std::string withLowPrecisionResiduals(const std::string &section) {
+  std::string text = H200Model;
+  text.insert(text.rfind('}'), ", \"lowp\": " + section);
+  return text;
+}
+
+TEST(LowPrecisionTest, LowPrecisionKernelsTakeTheResidualsOfTheirName) {
+  const char *slow = "sm90_e4m3_cbf16_qtt_128x128x128_coop_c1x1_rm_s8_st0";
+  const char *fast = "sm90_e4m3_cbf16_qtt_128x192x128_coop_c1x1_rm_s8_st0";
+  DispatchModel model = DispatchModel::parse(
+      withLowPrecisionResiduals(
+          std::string(R"({"source": "test", "candidates": {")") + slow +
+          R"(": [[4096, 4096, 4096, 1.0]], ")" + fast +
+          R"(": [[4096, 4096, 4096, -1.0]]}})"),
+      "lowp.json");
+  Target h200;
+  Problem p = lowp(4096, 4096, 4096, DType::E4M3, DType::BF16, "tt");
+  Estimate s = model.estimate(parsed(slow), p, h200);
+  Estimate f = model.estimate(parsed(fast), p, h200);
+  // At a measured shape: the residual shrunk by the prior (weight 0.5).
+  EXPECT_NEAR(s.correction, std::exp(1.0 / 1.5), 1e-6);
+  EXPECT_NEAR(f.correction, std::exp(-1.0 / 1.5), 1e-6);
+  EXPECT_NEAR(s.seconds, s.physicsSeconds * s.correction, 1e-12);
+  // The physics alone picks 128x128; the measurements pick 128x192.
+  EXPECT_EQ(select(p, h200Model(), h200).config.name(), slow);
+  EXPECT_EQ(select(p, model, h200).config.name(), fast);
+  // Another scale mode of the same tile, and the 16-bit tile, are not the
+  // measured kernel: the physics alone, as without the section.
+  Problem rc = lowp(4096, 4096, 4096, DType::E4M3, DType::BF16, "rc");
+  EXPECT_EQ(model
+                .estimate(parsed("sm90_e4m3_cbf16_qrc_128x192x128_coop_c1x1_"
+                                 "rm_s8_st0"),
+                          rc, h200)
+                .correction,
+            1.0);
+  EXPECT_EQ(model
+                .estimate(parsed("sm90_bf16_128x192x64_coop_c1x1_rm_s8_st0"),
+                          lowp(4096, 4096, 4096, DType::BF16), h200)
+                .correction,
+            1.0);
+}
+
+TEST(LowPrecisionTest, AMeasuredClassOffersItsMeasuredKernelsOnly) {
+  // Per-tensor fp8 kernels measured: 128x128 and 64x128.
+  DispatchModel model = DispatchModel::parse(
+      withLowPrecisionResiduals(
+          R"({"source": "test", "candidates": {)"
+          R"("sm90_e4m3_cbf16_qtt_128x128x128_coop_c1x1_rm_s8_st0": [],)"
+          R"("sm90_e4m3_cbf16_qtt_64x128x128_pingpong_c1x1_rm_s8_st0": []}})"),
+      "lowp.json");
+  Target h200;
+  // At 8192 cubed the physics alone takes the (unmeasured) 128x192 tile;
+  // the measured class only offers its two kernels.
+  Problem big = lowp(8192, 8192, 8192, DType::E4M3, DType::BF16, "tt");
+  EXPECT_EQ(select(big, h200Model(), h200).config.tileN, 192u);
+  EXPECT_EQ(select(big, model, h200).config.name(),
+            "sm90_e4m3_cbf16_qtt_128x128x128_coop_c1x1_rm_s8_st0");
+  EXPECT_FALSE(model.offers(
+      parsed("sm90_e4m3_cbf16_qtt_128x192x128_coop_c1x1_rm_s8_st0")));
+  EXPECT_TRUE(model.offers(
+      parsed("sm90_e4m3_cbf16_qtt_64x128x128_pingpong_c1x1_rm_s8_st0")));
+  // Where none of the measured kernels applies, the others are considered:
+  // a problem is never left without a kernel.
+  DispatchModel wideOnly = DispatchModel::parse(
+      withLowPrecisionResiduals(
+          R"({"source": "test", "candidates": {)"
+          R"("sm90_e4m3_cbf16_qtt_128x192x128_coop_c1x1_rm_s8_st0": []}})"),
+      "lowp.json");
+  EXPECT_EQ(select(lowp(16, 8192, 8192, DType::E4M3, DType::BF16, "tt"),
+                   wideOnly, h200)
+                .config.tileM,
+            64u);
+  // Classes it measured nothing of (other scales, fast accumulation, an
+  // fp8 output, bf16) choose among all their tiles, as before.
+  for (const char *name :
+       {"sm90_e4m3_cbf16_qrc_64x128x128_pingpong_c1x1_rm_s8_st0",
+        "sm90_e4m3_cbf16_qttf_64x128x128_pingpong_c1x1_rm_s8_st0",
+        "sm90_e4m3_ce4m3_qtt_64x128x128_pingpong_c1x1_rm_s8_st0",
+        "sm90_bf16_64x128x64_pingpong_c1x1_rm_s8_st0"})
+    EXPECT_TRUE(model.offers(parsed(name))) << name;
+  EXPECT_EQ(select(lowp(8192, 8192, 8192, DType::E4M3, DType::BF16, "rc"),
+                   model, h200)
+                .config.tileN,
+            192u);
+}
+
+TEST(LowPrecisionTest, BadLowPrecisionSectionsAreRefused) {
+  auto message = [](const std::string &section) -> std::string {
+    try {
+      DispatchModel::parse(withLowPrecisionResiduals(section), "lowp.json");
+    } catch (const DispatchError &e) {
+      return e.what();
+    }
+    return "";
+  };
+  EXPECT_THAT(
+      message(R"({"source": "t", "candidates": {"sm90_bf16_128x128x64_coop_)"
+              R"(c1x1_rm_s8_st0": []}})"),
+      HasSubstr("lowp.candidates.sm90_bf16_128x128x64_coop_c1x1_rm_s8_st0: "
+                "not a low-precision (fp8, int8 or tf32) kernel"));
+  EXPECT_THAT(
+      message(R"({"source": "t", "candidates": {"sm90_e4m3_cbf16_)"
+              R"(qtt_128x128x128_coop_c1x1_rm_s8_st0": [[0, 1, 1, 0]]}})"),
+      HasSubstr("expected [m, n, k, log ratio] points of positive "
+                "sizes"));
+  EXPECT_THAT(message(R"({"source": "t", "candidates": {"nonsense": []}})"),
+              HasSubstr("lowp.candidates.nonsense"));
+  EXPECT_THAT(message(R"({"source": "t"})"), HasSubstr("malformed model file"));
 }
 
 } // namespace

@@ -30,6 +30,10 @@
 //   over (log of M / G rows per group, log N, log K). They are the grouped
 //   candidates, and correct grouped estimates as the plain residuals correct
 //   plain ones.
+// - lowp (optional): residuals of the kernel library's low-precision kernels
+//   (fp8, int8, tf32) measured on the training shapes (python -m
+//   gemm_bench.fit lowp), by kernel name: the physics, fitted on bf16, only
+//   scales their tiles by the type's MMA rate.
 //
 // Plain C++17 + nlohmann_json: no CUDA, no MLIR.
 //
@@ -44,6 +48,7 @@
 #include <filesystem>
 #include <map>
 #include <optional>
+#include <set>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -284,12 +289,19 @@ public:
   const std::vector<KernelConfig> &groupedCandidates() const {
     return groupedKernels;
   }
+  /// Whether the dispatcher may consider `config`: a low-precision kernel
+  /// of types, scales and layouts the "lowp" section measured kernels of
+  /// must be one of those (an unmeasured tile's physics alone would look
+  /// faster than the measured tiles, whose residuals are mostly slower);
+  /// every other configuration may.
+  bool offers(const KernelConfig &config) const;
   /// Physics times the learned correction. Configurations that are not
   /// candidates get the physics alone (correction 1, evidence 0); grouped
   /// problems take the grouped residuals (by M / G rows per group, N, K),
-  /// never the plain ones. A candidate's residuals measured with the
-  /// problem's C layout are taken where it has them (both: a tile measured
-  /// directly and on transposed problems), else its others.
+  /// never the plain ones; low-precision kernels those the "lowp" section
+  /// measured under their name, if any. A candidate's residuals measured
+  /// with the problem's C layout are taken where it has them (both: a tile
+  /// measured directly and on transposed problems), else its others.
   Estimate estimate(const KernelConfig &config, const Problem &problem,
                     const Target &target) const;
 
@@ -310,6 +322,10 @@ private:
   std::vector<std::vector<Residual>> residuals;
   std::vector<KernelConfig> groupedKernels;
   std::vector<std::vector<Residual>> groupedResiduals;
+  /// Low-precision kernels' residuals, by KernelConfig::name(), and the
+  /// classes (lowPrecisionClass) they were measured in.
+  std::map<std::string, std::vector<Residual>> lowPrecisionResiduals;
+  std::set<std::string> lowPrecisionClasses;
   double bandwidth = 0.6, priorWeight = 0.5;
   std::string sourceName, gpu;
   size_t shapes = 0;
