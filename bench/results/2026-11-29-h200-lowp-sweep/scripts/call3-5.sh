@@ -1,0 +1,35 @@
+# Issue 18, calls 3 and 5: a new library over the same sweep as call 1,
+# then the problems whose pick it changes with the shipped library and the
+# new one, two rounds in alternating order, beside cuBLASLt.
+#   call 3: NEW=lowp (.device/kernels-lowp.tar.xz: built with the model
+#           that has call 2's low-precision residuals: its model.json and
+#           two more kernels its picks add), CHANGED=changed.txt (31), C=c3
+#   call 5: NEW=final (.device/kernels-final.tar.xz: the measured kernels
+#           only, with call 4's), CHANGED=changed-final.txt (22), C=c5
+set -u
+D=bench/results/2026-11-29-h200-lowp-sweep
+NEW=${NEW:-lowp} CHANGED=${CHANGED:-changed.txt}
+R=$OUT/${C:-c3}; mkdir -p $R
+for v in full $NEW; do mkdir -p .device/$v && tar -C .device/$v -xJf .device/kernels-$v.tar.xz; done
+PART=sweep LIBRARY=.device/$NEW/kernels BUDGET_S=330 bash bench/lowp-h200.sh /tmp/sweep > $R/log.txt 2>&1
+echo "sweep exit $? ($SECONDS s)"
+
+source bench/lib/build-runner.sh && build_gemm_runner $R/build.log > /dev/null || exit 2
+mkdir -p /tmp/ab
+for round in 1 2; do
+  order="full $NEW"; [ $round = 2 ] && order="$NEW full"
+  while read -r dtype out quant m n k; do
+    qarg=(); [ "$quant" = - ] || qarg=(--quant "$quant")
+    for v in $order; do
+      [ $SECONDS -gt 560 ] && break 3
+      timeout 60 "$runner" --library .device/$v/kernels --dtype $dtype --out-dtype $out "${qarg[@]}" \
+        --m $m --n $n --k $k --bench --vs cublas --warmup 10 --iters 30 --timeout-ms 20000 \
+        --json /tmp/ab/$v-r$round-$dtype-$out-$quant-${m}x${n}x${k}.json > /dev/null 2>&1
+    done
+  done < $D/scripts/$CHANGED
+  echo "round $round done ($SECONDS s)"
+done
+python3 $D/scripts/ab.py /tmp/ab > $R/ab.md
+cp /tmp/sweep/README.md /tmp/sweep/gpu.txt $R/
+tar -C /tmp -czf $R/sweep.tgz sweep/sweep ab
+echo "done ($SECONDS s)"
