@@ -432,9 +432,11 @@ std::vector<Problem> libraryLowPrecisionProblems() {
 
 std::vector<KernelConfig> lowPrecisionLibrarySet(const DispatchModel &model) {
   // Whole tiles of the sizes worth shipping (what select() among a library
-  // falls back to), and the model's picks for the library's problems at the
+  // falls back to), the model's picks for the library's problems at the
   // squares and LLM shapes low-precision GEMMs are mostly run at (split-K
-  // and stream-K ones included). Others are compiled on first use.
+  // and stream-K ones included), and every kernel the model measured for
+  // them (which select() then chooses among). Others are compiled on first
+  // use.
   static const std::pair<uint32_t, uint32_t> Shipped[] = {
       {128, 256}, {256, 128}, {128, 192}, {128, 128}, {64, 256}, {64, 128}};
   static const uint64_t Shapes[][3] = {
@@ -451,6 +453,10 @@ std::vector<KernelConfig> lowPrecisionLibrarySet(const DispatchModel &model) {
             typed.buildable() && !contains(out, typed))
           out.push_back(typed);
       }
+    for (const KernelConfig &measured : model.measuredLowPrecision())
+      if (withTypes(measured, problem) == measured && measured.buildable() &&
+          !contains(out, measured))
+        out.push_back(measured);
     for (const auto &shape : Shapes) {
       Problem sized = problem;
       sized.m = shape[0];

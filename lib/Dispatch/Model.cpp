@@ -458,6 +458,28 @@ Estimate physicsEstimate(const HardwareParams &p, const KernelConfig &config,
   return e;
 }
 
+namespace {
+/// A section's [ROWS, n, k, log ratio] points of positive sizes (ROWS: m,
+/// or a grouped problem's rows per group, which may be fractional).
+std::vector<DispatchModel::Residual>
+readResiduals(const json &points, const std::string &where, const char *rows) {
+  using Residual = DispatchModel::Residual;
+  std::vector<Residual> list;
+  for (const json &point : points) {
+    if (!point.is_array() || point.size() != 4 ||
+        !(point[0].get<double>() > 0) || point[1].get<uint64_t>() == 0 ||
+        point[2].get<uint64_t>() == 0)
+      throw DispatchError(where + ": expected [" + rows +
+                          ", n, k, log ratio] points of positive sizes");
+    list.push_back({std::log(point[0].get<double>()),
+                    std::log(double(point[1].get<uint64_t>())),
+                    std::log(double(point[2].get<uint64_t>())),
+                    point[3].get<double>()});
+  }
+  return list;
+}
+} // namespace
+
 DispatchModel DispatchModel::parse(std::string_view text,
                                    const std::string &source) {
   json root = json::parse(text, nullptr, /*allow_exceptions=*/false);
@@ -554,20 +576,9 @@ DispatchModel DispatchModel::parse(std::string_view text,
                               "estimate (" +
                               (error.empty() ? "no tile_efficiency" : error) +
                               ")");
-        std::vector<Residual> residualList;
-        for (const json &point : list) {
-          if (!point.is_array() || point.size() != 4 ||
-              !(point[0].get<double>() > 0) || point[1].get<uint64_t>() == 0 ||
-              point[2].get<uint64_t>() == 0)
-            throw DispatchError(where + ": expected [rows per group, n, k, "
-                                        "log ratio] points of positive sizes");
-          residualList.push_back({std::log(point[0].get<double>()),
-                                  std::log(double(point[1].get<uint64_t>())),
-                                  std::log(double(point[2].get<uint64_t>())),
-                                  point[3].get<double>()});
-        }
         model.groupedKernels.push_back(*config);
-        model.groupedResiduals.push_back(std::move(residualList));
+        model.groupedResiduals.push_back(
+            readResiduals(list, where, "rows per group"));
       }
     }
     if (root.contains("lowp")) {
@@ -582,20 +593,10 @@ DispatchModel DispatchModel::parse(std::string_view text,
             config->inType != DType::F32)
           throw DispatchError(where + ": not a low-precision (fp8, int8 or "
                                       "tf32) kernel");
-        std::vector<Residual> residualList;
-        for (const json &point : list) {
-          if (!point.is_array() || point.size() != 4 ||
-              point[0].get<uint64_t>() == 0 || point[1].get<uint64_t>() == 0 ||
-              point[2].get<uint64_t>() == 0)
-            throw DispatchError(where + ": expected [m, n, k, log ratio] "
-                                        "points of positive sizes");
-          residualList.push_back({std::log(double(point[0].get<uint64_t>())),
-                                  std::log(double(point[1].get<uint64_t>())),
-                                  std::log(double(point[2].get<uint64_t>())),
-                                  point[3].get<double>()});
-        }
-        model.lowPrecisionResiduals[config->name()] = std::move(residualList);
+        model.lowPrecisionResiduals[config->name()] =
+            readResiduals(list, where, "m");
         model.lowPrecisionClasses.insert(lowPrecisionClass(*config));
+        model.lowPrecisionKernels.push_back(*config);
       }
     }
   } catch (const json::exception &e) {

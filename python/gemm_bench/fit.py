@@ -141,14 +141,14 @@ def plan(shapes, dtype="bf16", sm_count=SMS, layouts=None, match=None):
     return out
 
 
-def lowp_plan(shapes, library_dir, sm_count=SMS, match=None):
-    """{config name: [shapes]}: each low-precision kernel of the kernel
-    library in `library_dir` (fp8, int8, tf32; one problem each, K-major A
-    and B, a row-major C; whose name `match` finds, when given) on the
-    training shapes where the dispatcher may pick it."""
+def lowp_plan(shapes, configs, sm_count=SMS, match=None):
+    """{config name: [shapes]}: each low-precision kernel of `configs`
+    (gemm._core.KernelConfig: fp8, int8, tf32; K-major A and B, a row-major
+    C; whose name `match` finds, when given) on the training shapes where
+    the dispatcher may pick it."""
     import gemm
     out = {}
-    for core in gemm._core.KernelLibrary.load(library_dir).configs:
+    for core in configs:
         if (core.in_dtype in ("bf16", "f16") or core.batched or core.grouped or
                 core.layouts != "row,col,row" or (match and not re.search(match, core.name))):
             continue
@@ -633,7 +633,9 @@ def main(argv=None):
         return 0
     if args.command == "plan":
         if args.lowp:
-            work = lowp_plan(shapes_mod.read_shapes(args.shapes), args.lowp,
+            import gemm
+            work = lowp_plan(shapes_mod.read_shapes(args.shapes),
+                             gemm._core.KernelLibrary.load(args.lowp).configs,
                              match=args.only_match)
         else:
             work = plan(shapes_mod.read_shapes(args.shapes), layouts=args.only_layouts,

@@ -454,6 +454,28 @@ TEST(LowPrecisionTest, AMeasuredClassOffersItsMeasuredKernelsOnly) {
             192u);
 }
 
+TEST(LowPrecisionTest, TheLibraryHoldsEveryMeasuredKernel) {
+  // A measured kernel no shipped tile or pick at the usual sizes brings in
+  // (64x64, split in 4): the dispatcher chooses among measured kernels, so
+  // the library holds them all (of its problems' types and scales only).
+  const char *measured =
+      "sm90_e4m3_cbf16_qtt_64x64x128_pingpong_c1x1_rm_s8_st0_k4";
+  const char *otherProblem =
+      "sm90_e4m3_cbf16_qttf_64x64x128_pingpong_c1x1_rm_s8_st0";
+  DispatchModel model = DispatchModel::parse(
+      withLowPrecisionResiduals(
+          std::string(R"({"source": "t", "candidates": {")") + measured +
+          R"(": [], ")" + otherProblem + R"(": []}})"),
+      "lowp.json");
+  auto has = [](const std::vector<KernelConfig> &set, const char *name) {
+    return std::find(set.begin(), set.end(), parsed(name)) != set.end();
+  };
+  EXPECT_FALSE(has(lowPrecisionLibrarySet(h200Model()), measured));
+  std::vector<KernelConfig> set = lowPrecisionLibrarySet(model);
+  EXPECT_TRUE(has(set, measured));
+  EXPECT_FALSE(has(set, otherProblem));
+}
+
 TEST(LowPrecisionTest, BadLowPrecisionSectionsAreRefused) {
   auto message = [](const std::string &section) -> std::string {
     try {

@@ -295,6 +295,10 @@ public:
   /// faster than the measured tiles, whose residuals are mostly slower);
   /// every other configuration may.
   bool offers(const KernelConfig &config) const;
+  /// The low-precision kernels the "lowp" section measured, in its order.
+  const std::vector<KernelConfig> &measuredLowPrecision() const {
+    return lowPrecisionKernels;
+  }
   /// Physics times the learned correction. Configurations that are not
   /// candidates get the physics alone (correction 1, evidence 0); grouped
   /// problems take the grouped residuals (by M / G rows per group, N, K),
@@ -305,6 +309,11 @@ public:
   Estimate estimate(const KernelConfig &config, const Problem &problem,
                     const Target &target) const;
 
+  /// A training point: its sizes' logs and log(measured / physics).
+  struct Residual {
+    double logM, logN, logK, logRatio;
+  };
+
   /// Where it came from (a path, or the `source` given to parse).
   const std::string &source() const { return sourceName; }
   /// The GPU it was fitted on, e.g. "NVIDIA H200".
@@ -313,9 +322,6 @@ public:
   size_t trainingShapes() const { return shapes; }
 
 private:
-  struct Residual {
-    double logM, logN, logK, logRatio;
-  };
   HardwareParams hardware;
   std::vector<KernelConfig> kernels;
   /// Per candidate (same order as kernels).
@@ -326,6 +332,7 @@ private:
   /// classes (lowPrecisionClass) they were measured in.
   std::map<std::string, std::vector<Residual>> lowPrecisionResiduals;
   std::set<std::string> lowPrecisionClasses;
+  std::vector<KernelConfig> lowPrecisionKernels;
   double bandwidth = 0.6, priorWeight = 0.5;
   std::string sourceName, gpu;
   size_t shapes = 0;
