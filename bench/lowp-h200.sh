@@ -56,24 +56,29 @@ nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,clocks.mem,po
 status=0
 shapes=$root/bench/shapes
 
+# The dispatcher's pick from the library for TYPE OUT QUANT ('-': none) at
+# M x N x K, timed beside cuBLASLt into DIR/TAG.json and DIR/TAG.log.
+library_bench() { # DIR TAG TYPE OUT QUANT M N K
+  local dir=$1 tag=$2 qarg=()
+  [ "$5" = - ] || qarg=(--quant "$5")
+  timeout 90 "$runner" --library "$library" --dtype "$3" --out-dtype "$4" "${qarg[@]}" \
+    --m "$6" --n "$7" --k "$8" --bench --vs cublas --warmup 10 --iters ${ITERS:-30} \
+    --timeout-ms 20000 --json "$dir/$tag.json" > "$dir/$tag.log" 2>&1
+}
+
 if [ "$part" = sweep ]; then
   echo "== the dispatcher's picks over the squares and the LLM sweep, beside cuBLASLt"
   mkdir -p "$results/sweep"
   # TYPE OUT QUANT: libraryLowPrecisionProblems() (lib/Dispatch/Dispatcher.cpp).
   for problem in "e4m3 bf16 tt" "e4m3 bf16 rc" "e4m3 bf16 bb" "s8 s32 -" "s8 bf16 rc" "f32 f32 -"; do
     read -r dtype out quant <<< "$problem"
-    qarg=()
-    [ "$quant" = - ] || qarg=(--quant "$quant")
     while read -r m n k; do
       tag="$dtype-$out-$quant-${m}x${n}x${k}"
       if [ "$(elapsed)" -gt $((budget - 30)) ]; then
         echo "skipped $tag (time budget)"
         continue
       fi
-      timeout 90 "$runner" --library "$library" --dtype "$dtype" --out-dtype "$out" "${qarg[@]}" \
-        --m "$m" --n "$n" --k "$k" --bench --vs cublas --warmup 10 --iters ${ITERS:-30} \
-        --timeout-ms 20000 --json "$results/sweep/$tag.json" > "$results/sweep/$tag.log" 2>&1 ||
-        status=1
+      library_bench "$results/sweep" "$tag" $problem "$m" "$n" "$k" || status=1
     done < <(grep -hv '^#' "$shapes/squares.txt" "$shapes/llm.txt")
     echo "$dtype $out $quant done after $(elapsed) s"
   done
@@ -179,18 +184,13 @@ if [ -f "$library/library.json" ]; then
   echo "== the dispatcher's picks from the kernel library, beside cuBLASLt"
   for problem in "e4m3 bf16 tt" "e4m3 bf16 bb" "s8 s32 -" "f32 f32 -"; do
     read -r dtype out quant <<< "$problem"
-    qarg=()
-    [ "$quant" = - ] || qarg=(--quant "$quant")
     for size in 4096 8192; do
       tag="library-$dtype-$out-$quant-$size"
       if [ "$(elapsed)" -gt $((budget - 120)) ]; then
         echo "skipped $tag (time budget)"
         continue
       fi
-      timeout 60 "$runner" --library "$library" --dtype "$dtype" --out-dtype "$out" "${qarg[@]}" \
-        --m "$size" --n "$size" --k "$size" --bench --vs cublas --warmup 10 --iters ${ITERS:-30} \
-        --timeout-ms 20000 --json "$results/bench/$tag.json" > "$results/bench/$tag.log" 2>&1 ||
-        status=1
+      library_bench "$results/bench" "$tag" $problem "$size" "$size" "$size" || status=1
       echo "  $tag: $(sed -n 's/^library: \([^ ]*\) for.*/\1/p' "$results/bench/$tag.log")"
       grep -E 'cuBLAS baseline|TFLOP/s \|' "$results/bench/$tag.log" | sed "s/^/  /" | head -4
     done

@@ -1,4 +1,4 @@
-# Issue 18, calls 3 and 5: a new library over the same sweep as call 1,
+# Issue 18, calls 3, 5 and 7: a new library over the same sweep as call 1,
 # then the problems whose pick it changes with the shipped library and the
 # new one, two rounds in alternating order, beside cuBLASLt.
 #   call 3: NEW=lowp (.device/kernels-lowp.tar.xz: built with the model
@@ -6,6 +6,9 @@
 #           two more kernels its picks add), CHANGED=changed.txt (31), C=c3
 #   call 5: NEW=final (.device/kernels-final.tar.xz: the measured kernels
 #           only, with call 4's), CHANGED=changed-final.txt (22), C=c5
+#   call 7: NEW=all (.device/kernels-all.tar.xz: every measured kernel,
+#           with call 6's), CHANGED=changed-all.txt (3, against call 5's
+#           library, here .device/kernels-full.tar.xz), C=c7 (call7.sh)
 set -u
 D=bench/results/2026-11-29-h200-lowp-sweep
 NEW=${NEW:-lowp} CHANGED=${CHANGED:-changed.txt}
