@@ -9,13 +9,18 @@
 #   call 7: NEW=all (.device/kernels-all.tar.xz: every measured kernel,
 #           with call 6's), CHANGED=changed-all.txt (3, against call 5's
 #           library, here .device/kernels-full.tar.xz), C=c7 (call7.sh)
+#   call 9: NEW=final2 (.device/kernels-final2.tar.xz: with call 8's
+#           kernels), CHANGED=changed-8.txt (1, against call 7's library),
+#           C=c9, SWEEP=0 (the A/B alone)
 set -u
 D=bench/results/2026-11-29-h200-lowp-sweep
 NEW=${NEW:-lowp} CHANGED=${CHANGED:-changed.txt}
 R=$OUT/${C:-c3}; mkdir -p $R
 for v in full $NEW; do mkdir -p .device/$v && tar -C .device/$v -xJf .device/kernels-$v.tar.xz; done
-PART=sweep LIBRARY=.device/$NEW/kernels BUDGET_S=330 bash bench/lowp-h200.sh /tmp/sweep > $R/log.txt 2>&1
-echo "sweep exit $? ($SECONDS s)"
+if [ "${SWEEP:-1}" = 1 ]; then
+  PART=sweep LIBRARY=.device/$NEW/kernels BUDGET_S=330 bash bench/lowp-h200.sh /tmp/sweep > $R/log.txt 2>&1
+  echo "sweep exit $? ($SECONDS s)"
+fi
 
 source bench/lib/build-runner.sh && build_gemm_runner $R/build.log > /dev/null || exit 2
 mkdir -p /tmp/ab
@@ -33,6 +38,11 @@ for round in 1 2; do
   echo "round $round done ($SECONDS s)"
 done
 python3 $D/scripts/ab.py /tmp/ab > $R/ab.md
-cp /tmp/sweep/README.md /tmp/sweep/gpu.txt $R/
-tar -C /tmp -czf $R/sweep.tgz sweep/sweep ab
+if [ "${SWEEP:-1}" = 1 ]; then
+  cp /tmp/sweep/README.md /tmp/sweep/gpu.txt $R/
+  tar -C /tmp -czf $R/sweep.tgz sweep/sweep ab
+else
+  nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,clocks.mem,power.limit,temperature.gpu --format=csv > $R/gpu.txt
+  tar -C /tmp -czf $R/ab.tgz ab
+fi
 echo "done ($SECONDS s)"
