@@ -66,6 +66,15 @@ library_bench() { # DIR TAG TYPE OUT QUANT M N K
     --timeout-ms 20000 --json "$dir/$tag.json" > "$dir/$tag.log" 2>&1
 }
 
+# The report (README.md), the clocks after the run and the status.
+finish() {
+  python3 "$root/bench/lowp-report.py" "$results" > "$results/README.md" ||
+    echo "the report failed (the JSON files are there)"
+  nvidia-smi --query-gpu=clocks.sm,clocks.mem,power.draw,power.limit,temperature.gpu \
+    --format=csv | tee -a "$results/gpu.txt"
+  echo "done after $(elapsed) s; status $status; report: $results/README.md"
+}
+
 if [ "$part" = sweep ]; then
   echo "== the dispatcher's picks over the squares and the LLM sweep, beside cuBLASLt"
   mkdir -p "$results/sweep"
@@ -82,11 +91,7 @@ if [ "$part" = sweep ]; then
     done < <(grep -hv '^#' "$shapes/squares.txt" "$shapes/llm.txt")
     echo "$dtype $out $quant done after $(elapsed) s"
   done
-  python3 "$root/bench/lowp-report.py" "$results" > "$results/README.md" ||
-    echo "the report failed (the JSON files are there)"
-  nvidia-smi --query-gpu=clocks.sm,clocks.mem,power.draw,power.limit,temperature.gpu \
-    --format=csv | tee -a "$results/gpu.txt"
-  echo "done after $(elapsed) s; status $status; report: $results/README.md"
+  finish
   exit $status
 fi
 # Kernels checked over the whole list; the others over the short one.
@@ -222,10 +227,6 @@ if [ "${SKIP_SANITIZE:-0}" != 1 ]; then
   done
 fi
 
-python3 "$root/bench/lowp-report.py" "$results" > "$results/README.md" ||
-  echo "the report failed (the JSON files are there)"
-nvidia-smi --query-gpu=clocks.sm,clocks.mem,power.draw,power.limit,temperature.gpu \
-  --format=csv | tee -a "$results/gpu.txt"
-echo "done after $(elapsed) s; status $status; report: $results/README.md"
+finish
 cat "$results/README.md" | head -80
 exit $status
