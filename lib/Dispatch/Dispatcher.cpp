@@ -186,32 +186,33 @@ Selection select(const Problem &problem, const DispatchModel &model,
   const std::vector<KernelConfig> pool =
       problem.grouped() ? groupedCandidates(model) : model.candidates();
   // Groups smaller than half of every grouped tile run on whole tiles (the
-  // grouped candidates have no 64x64 tile). The kernels the model offers
-  // first (DispatchModel::offers: a measured class's measured ones), the
-  // others where none of those applies.
-  for (bool measuredOnly : {true, false}) {
-    if (!measuredOnly && !candidates.empty())
+  // grouped candidates have no 64x64 tile).
+  for (bool oversized : {false, true}) {
+    if (oversized && (!candidates.empty() || !problem.grouped()))
       break;
-    for (bool oversized : {false, true}) {
-      if (oversized && (!candidates.empty() || !problem.grouped()))
-        break;
-      for (const KernelConfig &config : pool)
-        for (bool transposed : {false, true}) {
-          if (!orientationApplies(config, problem, transposed))
-            continue;
-          const Problem &run = transposed ? flipped : problem;
-          KernelConfig typed = withTypes(config, run);
-          // Types and layouts rule out some tiles (e.g. promoted fp8 sums
-          // need twice the accumulator registers; a narrow tile of the
-          // transposed problem of an M-major A would load an N-major B in
-          // 64-column blocks).
-          if ((!available || contains(*available, typed)) &&
-              isApplicable(typed, run, target, oversized) &&
-              typed.buildable() && (!measuredOnly || model.offers(typed)))
-            candidates.push_back({typed, transposed});
-        }
-    }
+    for (const KernelConfig &config : pool)
+      for (bool transposed : {false, true}) {
+        if (!orientationApplies(config, problem, transposed))
+          continue;
+        const Problem &run = transposed ? flipped : problem;
+        KernelConfig typed = withTypes(config, run);
+        // Types and layouts rule out some tiles (e.g. promoted fp8 sums need
+        // twice the accumulator registers; a narrow tile of the transposed
+        // problem of an M-major A would load an N-major B in 64-column
+        // blocks).
+        if ((!available || contains(*available, typed)) &&
+            isApplicable(typed, run, target, oversized) && typed.buildable())
+          candidates.push_back({typed, transposed});
+      }
   }
+  // Where any applies, the kernels the model offers only
+  // (DispatchModel::offers: a measured class's measured ones).
+  auto offered = [&](const Candidate &c) { return model.offers(c.config); };
+  if (std::any_of(candidates.begin(), candidates.end(), offered))
+    candidates.erase(
+        std::remove_if(candidates.begin(), candidates.end(),
+                       [&](const Candidate &c) { return !offered(c); }),
+        candidates.end());
   std::string fitted = "fitted model (" + model.source() + ", " +
                        std::to_string(model.trainingShapes()) +
                        " training shapes";

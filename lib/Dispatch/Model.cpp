@@ -180,6 +180,11 @@ std::string lowPrecisionClass(const KernelConfig &config) {
 } // namespace
 
 bool DispatchModel::offers(const KernelConfig &config) const {
+  // The classes are low-precision ones only (parse refuses others): a
+  // 16-bit candidate, most of every select(), builds no name here.
+  if (lowPrecisionClasses.empty() || config.inType == DType::BF16 ||
+      config.inType == DType::F16)
+    return true;
   return !lowPrecisionClasses.count(lowPrecisionClass(config)) ||
          lowPrecisionResiduals.count(config.name());
 }
