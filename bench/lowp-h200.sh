@@ -55,6 +55,9 @@ nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,clocks.mem,po
 
 status=0
 shapes=$root/bench/shapes
+# TYPE OUT QUANT ('-': none) of libraryLowPrecisionProblems()
+# (lib/Dispatch/Dispatcher.cpp): the kernel library's low-precision problems.
+library_problems=("e4m3 bf16 tt" "e4m3 bf16 rc" "e4m3 bf16 bb" "s8 s32 -" "s8 bf16 rc" "f32 f32 -")
 
 # The dispatcher's pick from the library for TYPE OUT QUANT ('-': none) at
 # M x N x K, timed beside cuBLASLt into DIR/TAG.json and DIR/TAG.log.
@@ -78,8 +81,7 @@ finish() {
 if [ "$part" = sweep ]; then
   echo "== the dispatcher's picks over the squares and the LLM sweep, beside cuBLASLt"
   mkdir -p "$results/sweep"
-  # TYPE OUT QUANT: libraryLowPrecisionProblems() (lib/Dispatch/Dispatcher.cpp).
-  for problem in "e4m3 bf16 tt" "e4m3 bf16 rc" "e4m3 bf16 bb" "s8 s32 -" "s8 bf16 rc" "f32 f32 -"; do
+  for problem in "${library_problems[@]}"; do
     read -r dtype out quant <<< "$problem"
     while read -r m n k; do
       tag="$dtype-$out-$quant-${m}x${n}x${k}"
@@ -119,8 +121,7 @@ echo "correctness done after $(elapsed) s"
 if [ -f "$library/library.json" ]; then
   echo "== the kernel library's low-precision problems through the dispatcher (--library)"
   mkdir -p "$results/library"
-  # TYPE OUT QUANT: libraryLowPrecisionProblems() (lib/Dispatch/Dispatcher.cpp).
-  for problem in "e4m3 bf16 tt" "e4m3 bf16 rc" "e4m3 bf16 bb" "s8 s32 -" "s8 bf16 rc" "f32 f32 -"; do
+  for problem in "${library_problems[@]}"; do
     read -r dtype out quant <<< "$problem"
     qarg=()
     [ "$quant" = - ] || qarg=(--quant "$quant")

@@ -22,6 +22,11 @@ def load(path):
         return None
 
 
+def geomean(values):
+    values = list(values)
+    return math.exp(sum(math.log(v) for v in values) / len(values)) if values else math.nan
+
+
 def shape(result):
     return f"{result['m']}x{result['n']}x{result['k']}"
 
@@ -175,7 +180,7 @@ def bench(results):
                 ratios.append(rows[0][3])
             if kind == "tensor":
                 best_tensor[where] = rows[0][1]
-        geo = math.exp(sum(math.log(r) for r in ratios) / len(ratios))
+        geo = geomean(ratios)
         what = "every row" if kind == "library" else "the best ratio per shape"
         print(f"\nGeometric mean of {what}: {geo:.3f}. "
               f"Baseline: {'; '.join(sorted(baselines))}.\n")
@@ -190,11 +195,6 @@ def bench(results):
                           f"{best_tensor[where]:.1f} | "
                           f"{rows[0][1] / best_tensor[where]:.3f} |")
             print()
-
-
-def geomean(values):
-    values = list(values)
-    return math.exp(sum(math.log(v) for v in values) / len(values)) if values else float("nan")
 
 
 SWEEP_TITLES = {"e4m3-bf16-tt": "fp8 per-tensor", "e4m3-bf16-rc": "fp8 row-wise",
@@ -233,18 +233,19 @@ def sweep(results):
     order = list(SWEEP_TITLES)
     runs = dict(sorted(runs.items(), key=lambda item: order.index(item[0])
                        if item[0] in order else len(order)))
-    def ratio(value):
+    def shown(value):
         return "-" if math.isnan(value) else f"{value:.3f}x"
+
     for problem, rows in runs.items():
         ratios = {s: row[3] for s, row in rows.items()}
         worst = min(ratios, key=ratios.get)
         print(f"| {SWEEP_TITLES.get(problem, problem)} | {len(ratios)} | "
-              f"{ratio(geomean(ratios.values()))} | "
-              f"{ratio(geomean(v for s, v in ratios.items() if s in squares))} | "
-              f"{ratio(geomean(v for s, v in ratios.items() if s not in squares))} | "
-              f"{ratio(ratios[worst])} ({'x'.join(map(str, worst))}) | "
+              f"{shown(geomean(ratios.values()))} | "
+              f"{shown(geomean(v for s, v in ratios.items() if s in squares))} | "
+              f"{shown(geomean(v for s, v in ratios.items() if s not in squares))} | "
+              f"{shown(ratios[worst])} ({'x'.join(map(str, worst))}) | "
               f"{sum(v < 1.0 for v in ratios.values())} | "
-              f"{ratio(ratios.get((8192, 8192, 8192), math.nan))} |")
+              f"{shown(ratios.get((8192, 8192, 8192), math.nan))} |")
     print()
     tensor = runs.get("e4m3-bf16-tt", {})
     block = runs.get("e4m3-bf16-bb", {})
