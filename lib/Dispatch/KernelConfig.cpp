@@ -1,6 +1,7 @@
 //===- KernelConfig.cpp - One SM90 kernel configuration, by name ----------===//
 
 #include "gemm/Dispatch/KernelConfig.h"
+#include "gemm/Bundle/Accumulators.h"
 
 #include <regex>
 #include <sstream>
@@ -54,13 +55,6 @@ std::string_view mlirType(DType type) {
     return bundle::toString(type);
   }
 }
-
-/// Accumulator registers the promoted fp8 pair (and one WGMMA accumulator)
-/// may take (MaterializeSM90.cpp, kMaxPromotedAccRegisters and
-/// kMaxAccRegisters).
-constexpr uint32_t MaxAccRegisters = 128, MaxPromotedAccRegisters = 192;
-/// Three consumers' share (kThreeConsumerMaxAccRegisters).
-constexpr uint32_t ThreeConsumerMaxAccRegisters = 96;
 
 const TensorLayouts DefaultLayouts{};
 
@@ -210,15 +204,16 @@ bool KernelConfig::buildable(std::string *why) const {
   uint32_t accRows =
       schedule == Schedule::Cooperative ? tileM / consumers() : tileM;
   bool promoted = bundle::isFp8(inType) && !quant.fastAccumulation;
-  uint32_t registers = accRows / 64 * tileN / 2 * (promoted ? 2 : 1);
-  uint32_t maxRegisters = consumers() == 3 ? ThreeConsumerMaxAccRegisters
-                          : promoted       ? MaxPromotedAccRegisters
-                                           : MaxAccRegisters;
-  if (registers > maxRegisters)
-    return fail(std::to_string(registers) +
-                " accumulator registers per consumer thread" +
-                (promoted ? " (promoted fp8: two accumulators)" : "") +
-                (consumers() == 3 ? " (three consumers: at most 96)" : ""));
+  bundle::AccumulatorPlan registers = bundle::accumulatorPlan(
+      accRows, tileN, consumers(), promoted, quant.promoteEvery);
+  if (!registers.fits())
+    return fail(std::to_string(registers.registers) +
+                " accumulator registers per consumer thread, more than " +
+                std::to_string(registers.maxRegisters) +
+                (promoted ? " (promoted fp8: the partial sums beside the f32 "
+                            "accumulator)"
+                          : "") +
+                (consumers() == 3 ? " (three consumers)" : ""));
   return true;
 }
 

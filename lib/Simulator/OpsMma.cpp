@@ -126,7 +126,8 @@ Step mmaSm90(Exec &e) {
     mma.aOffset = static_cast<uint32_t>(
         e.bits(1) + slot * aType.getStageBytes() + operandBytes(aType, aRow));
     mma.bOffset =
-        static_cast<uint32_t>(e.bits(4) + slot * bType.getStageBytes());
+        static_cast<uint32_t>(e.bits(4) + slot * bType.getStageBytes() +
+                              operandBytes(bType, op.getBColOffset()));
     mma.overwrite = op.getAccumulator().getDefiningOp<AccumZeroOp>() != nullptr;
     mma.mma = e.op;
   } else {
@@ -158,7 +159,7 @@ Step mmaSm90(Exec &e) {
   if (!e.m.checkRead(smem, mma.aOffset, operandBytes(aType, type.getRows()),
                      mma.knowledge, read, "the WGMMA (A)",
                      /*asyncProxy=*/true) ||
-      !e.m.checkRead(smem, mma.bOffset, operandBytes(bType, bType.getRows()),
+      !e.m.checkRead(smem, mma.bOffset, operandBytes(bType, type.getCols()),
                      mma.knowledge, read, "the WGMMA (B)",
                      /*asyncProxy=*/true))
     return Step::Stop;

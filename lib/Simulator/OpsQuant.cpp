@@ -271,8 +271,12 @@ Step accumPromote(Exec &e) {
   auto accumulator = partial ? readFragment(e, 1) : nullptr;
   if (!partial || !accumulator)
     return Step::Stop;
-  AccumulatorType type = op.getAccumulator().getType();
+  // The partial sums cover the accumulator's columns from cols(c) on: value
+  // v of their atom is value v + c / 2 of the accumulator's.
+  AccumulatorType type = op.getPartial().getType();
   int64_t perAtom = type.getValuesPerAtom();
+  int64_t accPerAtom = op.getAccumulator().getType().getValuesPerAtom();
+  int64_t first = op.getColOffset() / 2;
   auto result = std::make_shared<Fragment>();
   if (e.m.data()) {
     ValueScales scales;
@@ -282,15 +286,15 @@ Step accumPromote(Exec &e) {
     for (size_t i = 0; i < op.getScalars().size(); ++i)
       scales.scalars.push_back(static_cast<float>(e.operand(next++).f));
     scales.columns = type.getCols();
-    result->values.resize(accumulator->values.size());
+    result->values = accumulator->values;
     for (int64_t atom = 0; atom < type.getAtoms(); ++atom)
       for (int64_t value = 0; value < perAtom; ++value) {
-        int64_t flat = atom * perAtom + value;
-        float sum = static_cast<float>(partial->values[flat]);
-        float total = static_cast<float>(accumulator->values[flat]);
+        int64_t to = atom * accPerAtom + first + value;
+        float sum = static_cast<float>(partial->values[atom * perAtom + value]);
+        float total = static_cast<float>(accumulator->values[to]);
         std::optional<float> scale = scales.get(atom, value);
         // fma.rn.f32 (one rounding), add.rn.f32 without a scale.
-        result->values[flat] =
+        result->values[to] =
             scale ? std::fmaf(sum, *scale, total) : total + sum;
       }
   }

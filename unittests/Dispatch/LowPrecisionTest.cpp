@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "gemm/Bundle/Accumulators.h"
 #include "gemm/Dispatch/Dispatcher.h"
 
 #include <gmock/gmock.h>
@@ -165,8 +166,31 @@ TEST(LowPrecisionTest, BuildableFollowsTheCompilersRules) {
                   .buildable());
   EXPECT_FALSE(parsed("sm90_e4m3_cbf16_qtt_128x256x128_coop_c1x1_rm_s8_st0")
                    .buildable(&why));
-  EXPECT_THAT(why, HasSubstr("256 accumulator registers per consumer thread "
-                             "(promoted fp8: two accumulators)"));
+  EXPECT_THAT(why, HasSubstr("256 accumulator registers per consumer thread, "
+                             "more than 192 (promoted fp8: the partial sums "
+                             "beside the f32 accumulator)"));
+  // Three consumers (96 registers) compute a 192x128 tile's partial sums in
+  // two 64-column slices: 64 + 32. Not with a longer promotion interval
+  // (slices wait for their MMAs every k-block), nor past 128 columns.
+  for (const char *name :
+       {"sm90_e4m3_cbf16_qtt_192x128x128_coop_c1x1_rm_s8_st0",
+        "sm90_e4m3_cbf16_qbb_192x128x128_coop_c1x1_rm_s8_st0",
+        "sm90_e4m3_ce4m3_qtt_192x128x128_coop_c1x1_rm_s8_st0"})
+    EXPECT_TRUE(parsed(name).buildable(&why)) << why;
+  constexpr gemm::bundle::AccumulatorPlan tall =
+      gemm::bundle::accumulatorPlan(64, 128, 3, /*promoted=*/true, 1);
+  static_assert(tall.promoteSlices == 2 && tall.registers == 96);
+  static_assert(
+      gemm::bundle::accumulatorPlan(64, 64, 3, true, 1).promoteSlices == 1);
+  // Two consumers keep whole tiles (their slices ran slower than 128x192).
+  static_assert(!gemm::bundle::accumulatorPlan(64, 256, 2, true, 1).fits());
+  EXPECT_FALSE(parsed("sm90_e4m3_cbf16_qtt4_192x128x128_coop_c1x1_rm_s8_st0")
+                   .buildable(&why));
+  EXPECT_THAT(why, HasSubstr("128 accumulator registers per consumer thread, "
+                             "more than 96 (promoted fp8"));
+  EXPECT_FALSE(parsed("sm90_e4m3_cbf16_qtt_192x192x128_coop_c1x1_rm_s8_st0")
+                   .buildable(&why));
+  EXPECT_THAT(why, HasSubstr("192 accumulator registers"));
   EXPECT_TRUE(parsed("sm90_e4m3_cbf16_qttf_128x256x128_coop_c1x1_rm_s8_st0")
                   .buildable());
   // Block-wise B scales cover 128 columns: a tile of them, or of 64-column

@@ -135,8 +135,10 @@ struct MmaSm90Lowering : public ConvertOpToLLVMPattern<MmaSm90Op> {
 
     Value aSlot = getSlotAddress(rewriter, loc, adaptor.getA(), aType,
                                  adaptor.getSlot(), adaptor.getARow());
-    Value bSlot =
-        getSlotAddress(rewriter, loc, adaptor.getB(), bType, adaptor.getSlot());
+    // A column slice (cols(c)) starts c rows into B's slot.
+    Value bSlot = getSlotAddress(
+        rewriter, loc, adaptor.getB(), bType, adaptor.getSlot(),
+        op.getBCol() ? createI32(rewriter, loc, op.getBColOffset()) : Value());
     // The verifier checked the pair: one instruction is 32 bytes of K deep
     // whatever the type (k16 for 16-bit, k32 for 8-bit, k8 for tf32).
     WgmmaOperands mma =

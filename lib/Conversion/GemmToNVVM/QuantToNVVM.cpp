@@ -318,7 +318,10 @@ struct AccumPromoteLowering : public ConvertOpToLLVMPattern<AccumPromoteOp> {
   matchAndRewrite(AccumPromoteOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    AccumulatorType type = op.getAccumulator().getType();
+    // Value v of an atom of the partial sums is value v + first of the
+    // accumulator's (4 values a thread per 8 columns, in column order).
+    AccumulatorType type = op.getPartial().getType();
+    int64_t first = op.getColOffset() / 2;
     ValueScales scales{adaptor.getRowScales(), Value(), adaptor.getScalars(),
                        type.getCols(), 0};
     Value partial = adaptor.getPartial();
@@ -337,7 +340,7 @@ struct AccumPromoteLowering : public ConvertOpToLLVMPattern<AccumPromoteOp> {
       sums = fenceOperands(rewriter, loc, sums);
       for (int64_t value = 0; value < type.getValuesPerAtom(); ++value) {
         Value total = LLVM::ExtractValueOp::create(
-            rewriter, loc, acc, ArrayRef<int64_t>{atom, value});
+            rewriter, loc, acc, ArrayRef<int64_t>{atom, first + value});
         Value sum = sums[value];
         Value scale = scales.get(rewriter, loc, atom, value);
         promoted.push_back(
@@ -348,8 +351,9 @@ struct AccumPromoteLowering : public ConvertOpToLLVMPattern<AccumPromoteOp> {
       }
       promoted = fenceOperands(rewriter, loc, promoted);
       for (int64_t value = 0; value < type.getValuesPerAtom(); ++value)
-        acc = LLVM::InsertValueOp::create(rewriter, loc, acc, promoted[value],
-                                          ArrayRef<int64_t>{atom, value});
+        acc =
+            LLVM::InsertValueOp::create(rewriter, loc, acc, promoted[value],
+                                        ArrayRef<int64_t>{atom, first + value});
     }
     rewriter.replaceOp(op, acc);
     return success();

@@ -100,6 +100,25 @@ gpu.module @kernels {
     gpu.return
   }
 
+  // A column slice (cols(128)) of a 256-row B: B's slot address is 128 rows
+  // of 128 bytes (16384) further; the WGMMA is n = 128.
+  // CHECK-LABEL: gpu.func @mma_cols
+  // CHECK: %[[BSTAGE:.*]] = llvm.mlir.constant(32768 : i32) : i32
+  // CHECK-NEXT: %[[BOFF:.*]] = llvm.mul %{{.*}}, %[[BSTAGE]] : i32
+  // CHECK-NEXT: %[[ROWBYTES:.*]] = llvm.mlir.constant(128 : i32) : i32
+  // CHECK-NEXT: %[[ROFF:.*]] = llvm.mul %{{.*}}, %[[ROWBYTES]] : i32
+  // CHECK-NEXT: %[[TOTAL:.*]] = llvm.add %[[BOFF]], %[[ROFF]] : i32
+  // CHECK-NEXT: llvm.getelementptr %{{.*}}[%[[TOTAL]]] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
+  // CHECK-COUNT-4: nvvm.wgmma.mma_async {{.*}}, <m = 64, n = 128, k = 16>
+  // CHECK-NOT: nvvm.wgmma.mma_async
+  // CHECK: gpu.return
+  gpu.func @mma_cols(%acc: !gemm.accum<64 x 128 x f32>, %a: !ringA, %b: !ringB256,
+                     %slot: i32, %row: i32) {
+    %r = gemm.mma.sm90 %acc, %a[%row], %b cols(128) slot(%slot)
+        : !gemm.accum<64 x 128 x f32>, !ringA, !ringB256
+    gpu.return
+  }
+
   // CHECK-LABEL: gpu.func @mma_128x128_count
   // CHECK-COUNT-8: nvvm.wgmma.mma_async {{.*}}, <m = 64, n = 128, k = 16>
   // CHECK-NOT: nvvm.wgmma.mma_async

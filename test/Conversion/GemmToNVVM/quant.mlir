@@ -228,6 +228,26 @@ gpu.module @kernels {
     gpu.return
   }
 
+  // A column slice (cols(8)): value v of the partial sums is value 4 + v
+  // of the accumulator's (4 values a thread per 8 columns); the others stay.
+  // CHECK-LABEL: gpu.func @promote_cols
+  // CHECK-SAME: (%[[P:[a-z0-9]+]]: !llvm.struct<(struct<(f32, f32, f32, f32)>)>, %[[A:[a-z0-9]+]]: !llvm.struct<(struct<(f32, f32, f32, f32, f32, f32, f32, f32)>)>
+  // CHECK: llvm.extractvalue %[[P]][0, 0]
+  // CHECK: %[[T:.*]] = llvm.extractvalue %[[A]][0, 4]
+  // CHECK-NEXT: llvm.fadd %[[T]], %{{.*}} : f32
+  // CHECK: llvm.extractvalue %[[A]][0, 7]
+  // CHECK-NOT: llvm.extractvalue %[[A]][0, 3]
+  // CHECK: llvm.inline_asm has_side_effects "", "=f,=f,=f,=f,0,1,2,3"
+  // CHECK: llvm.insertvalue %{{.*}}, %[[A]][0, 4]
+  // CHECK-COUNT-3: llvm.insertvalue %{{.*}}[0, {{[5-7]}}]
+  // CHECK-NOT: llvm.insertvalue
+  // CHECK: gpu.return
+  gpu.func @promote_cols(%p: !gemm.accum<64 x 8 x f32>, %a: !gemm.accum<64 x 16 x f32>) {
+    %y = gemm.accum.promote %p, %a cols(8) : !gemm.accum<64 x 8 x f32> into !gemm.accum<64 x 16 x f32>
+    gemm.wgmma.fence
+    gpu.return
+  }
+
   // Unscaled promotion is an add, fenced as well.
   // CHECK-LABEL: gpu.func @promote_plain
   // CHECK: llvm.inline_asm has_side_effects

@@ -1097,6 +1097,42 @@ func.func @mma_element_mismatch(%acc: !gemm.accum<64 x 256 x f32>,
 
 // -----
 
+func.func @mma_cols_past_b(%acc: !gemm.accum<64 x 128 x f32>,
+                           %a: !gemm.smem<4 x 128 x 128 x f8E4M3FN, swizzle = 128>,
+                           %b: !gemm.smem<4 x 192 x 128 x f8E4M3FN, swizzle = 128>, %i: i32) {
+  // expected-error @+1 {{'gemm.mma.sm90' op cols(128) with N = 128 reads past the 192 rows of the B slot}}
+  %r = gemm.mma.sm90 %acc, %a[%i], %b cols(128) slot(%i)
+      : !gemm.accum<64 x 128 x f32>, !gemm.smem<4 x 128 x 128 x f8E4M3FN, swizzle = 128>,
+        !gemm.smem<4 x 192 x 128 x f8E4M3FN, swizzle = 128>
+  return
+}
+
+// -----
+
+func.func @mma_cols_unaligned(%acc: !gemm.accum<64 x 64 x f32>,
+                              %a: !gemm.smem<4 x 128 x 128 x f8E4M3FN, swizzle = 128>,
+                              %b: !gemm.smem<4 x 128 x 128 x f8E4M3FN, swizzle = 128>, %i: i32) {
+  // expected-error @+1 {{'gemm.mma.sm90' op cols(4) must be a multiple of 8 (8 rows of a K-major B)}}
+  %r = gemm.mma.sm90 %acc, %a[%i], %b cols(4) slot(%i)
+      : !gemm.accum<64 x 64 x f32>, !gemm.smem<4 x 128 x 128 x f8E4M3FN, swizzle = 128>,
+        !gemm.smem<4 x 128 x 128 x f8E4M3FN, swizzle = 128>
+  return
+}
+
+// -----
+
+func.func @mma_cols_mn_major(%acc: !gemm.accum<64 x 64 x f32>,
+                             %a: !gemm.smem<4 x 128 x 64 x bf16, swizzle = 128>,
+                             %b: !gemm.smem<4 x 128 x 64 x bf16, swizzle = 128, major = mn>, %i: i32) {
+  // expected-error @+1 {{'gemm.mma.sm90' op cols(32) must be a multiple of 64 (an MN-major B's block of columns)}}
+  %r = gemm.mma.sm90 %acc, %a[%i], %b cols(32) slot(%i)
+      : !gemm.accum<64 x 64 x f32>, !gemm.smem<4 x 128 x 64 x bf16, swizzle = 128>,
+        !gemm.smem<4 x 128 x 64 x bf16, swizzle = 128, major = mn>
+  return
+}
+
+// -----
+
 func.func @mma_element_type(%acc: !gemm.accum<64 x 256 x f32>,
                             %a: !gemm.smem<4 x 128 x 64 x i16, swizzle = 128>,
                             %b: !gemm.smem<4 x 256 x 64 x i16, swizzle = 128>, %i: i32) {

@@ -28,7 +28,7 @@ gemm.matmul @epilogue_n_scaled a(f8E4M3FN, row) b(f8E4M3FN, col) c(bf16, col) ac
 
 // A 192-row tile's three consumers have 152 registers each: 64 rows of 208
 // columns are 104 accumulator registers, past their 96.
-// expected-error @+1 {{'gemm.matmul' op a consumer warpgroup would hold 104 accumulator registers per thread; at most 96 fit the 152-register budget: use a smaller tile (192 rows take tile N <= 192, or 96 with promoted fp8)}}
+// expected-error @+1 {{'gemm.matmul' op a consumer warpgroup would hold 104 accumulator registers per thread; at most 96 fit the 152-register budget: use a smaller tile (192 rows take tile N <= 192, or 128 with promoted fp8)}}
 gemm.matmul @tall_192x208 a(bf16, row) b(bf16, col) c(bf16, row) acc(f32)
     config(#gemm.config<arch = sm_90a, tile = [192, 208, 64]>)
 

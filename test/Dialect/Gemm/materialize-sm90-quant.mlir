@@ -129,7 +129,7 @@ gemm.matmul @fp8_tensor a(f8E4M3FN, row) b(f8E4M3FN, col) c(bf16, row) acc(f32)
 // slot, the stage released by every thread (no branch), its sums promoted.
 // CHECK: %[[PREV:.*]] = arith.subi %[[IT]], %{{.*}} : i32
 // CHECK: %[[PSLOT:.*]] = arith.remui %[[PREV]], %c5_i32{{.*}} : i32
-// CHECK-NEXT: %[[ROWS:.*]] = gemm.scale.rows_smem %[[PLAN]]#3[%[[PSLOT]], %[[AROW]]] : <5 x 1 x 128 x f32, swizzle = 0> -> vector<2xf32>
+// CHECK: %[[ROWS:.*]] = gemm.scale.rows_smem %[[PLAN]]#3[%[[PSLOT]], %[[AROW]]] : <5 x 1 x 128 x f32, swizzle = 0> -> vector<2xf32>
 // CHECK-NEXT: gemm.pipeline.consumer_release %[[PLAN]]#4[%[[PREV]]]
 // CHECK: %[[ACC1:.*]] = gemm.accum.promote %[[P]], %[[ACC]] rows(%[[ROWS]] : vector<2xf32>) by(%[[S]]) : <64 x 128 x f32>
 // CHECK: %[[SBLK2:.*]] = gemm.scale.load %[[SB]]
@@ -379,3 +379,38 @@ gemm.matmul @fp8_batched_split a(f8E4M3FN, row) b(f8E4M3FN, col) c(bf16, row) ac
 // CHECK: gemm.accum.store_smem %{{.*}} atom(0) col(0) transposed -> %{{.*}} : <64 x 256 x i32>, <4 x 64 x 32 x i32, swizzle = 128>
 gemm.matmul @int8_ccol a(si8, row) b(si8, col) c(i32, col) acc(i32)
     config(#gemm.config<arch = sm_90a, tile = [128, 256, 128]>)
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// (z) fp8 block-wise 192x128: three consumers have 96 accumulator
+// registers, too few for a 64 x 128 partial beside the f32 accumulator, so
+// each k-block's partial sums are computed and promoted in two slices of 64
+// columns (bundle::accumulatorPlan): one stage wait, then per slice the
+// MMAs of its B rows (cols), wait_group 0 and its promotion into those
+// columns; the A scales are read after the first slice's MMAs, the stage is
+// released after the last's, and each slice takes the tile's one B scale.
+//===----------------------------------------------------------------------===//
+
+// CHECK-LABEL: gpu.func @fp8_block_slices(
+// CHECK: } consumer {
+// CHECK: scf.for
+// CHECK: gemm.scale.load
+// CHECK: %[[HALF:.*]] = gemm.accum.zero : <64 x 64 x f32>
+// CHECK-NEXT: gemm.pipeline.consumer_wait
+// CHECK: gemm.wgmma.fence
+// CHECK-NEXT: %[[P0:.*]] = gemm.mma.sm90 %[[HALF]], %{{.*}}, %{{.*}} cols(0) slot(%{{.*}}) : <64 x 64 x f32>, <{{[0-9]+}} x 192 x 128 x f8E4M3FN, swizzle = 128>, <{{[0-9]+}} x 128 x 128 x f8E4M3FN, swizzle = 128>
+// CHECK-NEXT: gemm.wgmma.commit
+// CHECK-NEXT: gemm.wgmma.wait pending(0)
+// CHECK: %[[ROWS:.*]] = gemm.scale.rows_smem
+// CHECK-NOT: gemm.pipeline.consumer_release
+// CHECK-NEXT: %[[ACC0:.*]] = gemm.accum.promote %[[P0]], %{{.*}} cols(0) rows(%[[ROWS]] : vector<2xf32>) by(%[[BS:.*]]) : <64 x 64 x f32> into <64 x 128 x f32>
+// CHECK-NEXT: gemm.wgmma.fence
+// CHECK-NEXT: %[[P1:.*]] = gemm.mma.sm90 %[[HALF]], %{{.*}}, %{{.*}} cols(64) slot(%{{.*}})
+// CHECK-NEXT: gemm.wgmma.commit
+// CHECK-NEXT: gemm.wgmma.wait pending(0)
+// CHECK: gemm.pipeline.consumer_release
+// CHECK-NEXT: gemm.accum.promote %[[P1]], %[[ACC0]] cols(64) rows(%[[ROWS]] : vector<2xf32>) by(%[[BS]]) : <64 x 64 x f32> into <64 x 128 x f32>
+gemm.matmul @fp8_block_slices a(f8E4M3FN, row) b(f8E4M3FN, col) c(bf16, row) acc(f32)
+    quant(#gemm.quant<a = block, b = block>)
+    config(#gemm.config<arch = sm_90a, tile = [192, 128, 128]>)

@@ -76,6 +76,11 @@ func.func @kernel_ops(%descA: !gemm.tma_desc<bf16, box = [64, 64], swizzle = 128
     %acc = gemm.mma.sm90 %zero, %a[%x], %b slot(%n)
         : !gemm.accum<64 x 256 x f32>, !gemm.smem<4 x 128 x 64 x bf16, swizzle = 128>,
           !gemm.smem<4 x 256 x 64 x bf16, swizzle = 128>
+    // CHECK: gemm.mma.sm90 %{{.*}}, %[[A]]#0[%{{.*}}], %[[A]]#1 cols(128) slot(%{{.*}}) : <64 x 128 x f32>
+    %half = gemm.accum.zero : !gemm.accum<64 x 128 x f32>
+    %slice = gemm.mma.sm90 %half, %a[%x], %b cols(128) slot(%n)
+        : !gemm.accum<64 x 128 x f32>, !gemm.smem<4 x 128 x 64 x bf16, swizzle = 128>,
+          !gemm.smem<4 x 256 x 64 x bf16, swizzle = 128>
     // CHECK: gemm.wgmma.commit
     gemm.wgmma.commit
     // CHECK: gemm.wgmma.wait pending(1)

@@ -302,6 +302,38 @@ func.func @promote_blocks(%p: !gemm.accum<64 x 128 x f32>, %a: !gemm.accum<64 x 
 
 // -----
 
+func.func @promote_slice_without_cols(%p: !gemm.accum<64 x 64 x f32>, %a: !gemm.accum<64 x 128 x f32>) {
+  // expected-error @+1 {{'gemm.accum.promote' op partial sums of type '!gemm.accum<64 x 64 x f32>' need cols(...) to go into '!gemm.accum<64 x 128 x f32>'}}
+  %r = gemm.accum.promote %p, %a : !gemm.accum<64 x 64 x f32> into !gemm.accum<64 x 128 x f32>
+  return
+}
+
+// -----
+
+func.func @promote_slice_past_end(%p: !gemm.accum<64 x 64 x f32>, %a: !gemm.accum<64 x 128 x f32>) {
+  // expected-error @+1 {{'gemm.accum.promote' op cols(72) must be a multiple of 8 with the partial sums' 64 columns inside the accumulator's 128}}
+  %r = gemm.accum.promote %p, %a cols(72) : !gemm.accum<64 x 64 x f32> into !gemm.accum<64 x 128 x f32>
+  return
+}
+
+// -----
+
+func.func @promote_slice_rows(%p: !gemm.accum<128 x 64 x f32>, %a: !gemm.accum<64 x 128 x f32>) {
+  // expected-error @+1 {{'gemm.accum.promote' op partial sums '!gemm.accum<128 x 64 x f32>' must have the rows and element type of '!gemm.accum<64 x 128 x f32>'}}
+  %r = gemm.accum.promote %p, %a cols(0) : !gemm.accum<128 x 64 x f32> into !gemm.accum<64 x 128 x f32>
+  return
+}
+
+// -----
+
+func.func @promote_slice_blocks(%p: !gemm.accum<64 x 64 x f32>, %a: !gemm.accum<64 x 128 x f32>, %s: f32) {
+  // expected-error @+1 {{'gemm.accum.promote' op by(...) has 3 scalars, which do not cut the accumulator's 64 columns into equal blocks}}
+  %r = gemm.accum.promote %p, %a cols(64) by(%s, %s, %s) : !gemm.accum<64 x 64 x f32> into !gemm.accum<64 x 128 x f32>
+  return
+}
+
+// -----
+
 func.func @promote_int(%p: !gemm.accum<64 x 128 x i32>, %a: !gemm.accum<64 x 128 x i32>) {
   // expected-error @+1 {{'gemm.accum.promote' op promotes f32 partial sums, got '!gemm.accum<64 x 128 x i32>'}}
   %r = gemm.accum.promote %p, %a : !gemm.accum<64 x 128 x i32>

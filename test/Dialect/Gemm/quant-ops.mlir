@@ -42,9 +42,10 @@ gemm.matmul @tf32 a(f32, row) b(f32, col) c(f32, row) acc(f32)
 // CHECK: gemm.accum.scale %{{.*}} : <64 x 128 x i32> -> <64 x 128 x f32>
 // CHECK: gemm.accum.promote %{{.*}}, %{{.*}} rows(%[[R]] : vector<2xf32>) by(%[[S]], %[[S]]) : <64 x 128 x f32>
 // CHECK: gemm.accum.promote %{{.*}}, %{{.*}} : <64 x 128 x f32>
+// CHECK: gemm.accum.promote %{{.*}}, %{{.*}} cols(64) rows(%[[R]] : vector<2xf32>) by(%[[S]]) : <64 x 64 x f32> into <64 x 128 x f32>
 // CHECK: gemm.accum.store_smem %{{.*}} atom(0) col(0) -> %{{.*}}[%{{.*}}] scale(%[[S]]) amax(%{{.*}} : !llvm.ptr<1>) : <64 x 128 x f32>, <2 x 64 x 128 x f8E4M3FN, swizzle = 128>
 func.func @scale_ops(%p: !llvm.ptr<1>, %i: i32, %acc: !gemm.accum<64 x 128 x i32>,
-                     %f: !gemm.accum<64 x 128 x f32>,
+                     %f: !gemm.accum<64 x 128 x f32>, %half: !gemm.accum<64 x 64 x f32>,
                      %stage: !gemm.smem<2 x 64 x 128 x f8E4M3FN, swizzle = 128>) {
   %s = gemm.scale.load %p[%i] : !llvm.ptr<1>
   %r = gemm.scale.rows %p[%i] below(%i) : !llvm.ptr<1> -> vector<2xf32>
@@ -54,7 +55,9 @@ func.func @scale_ops(%p: !llvm.ptr<1>, %i: i32, %acc: !gemm.accum<64 x 128 x i32
       : !gemm.accum<64 x 128 x i32> -> !gemm.accum<64 x 128 x f32>
   %z = gemm.accum.scale %acc : !gemm.accum<64 x 128 x i32> -> !gemm.accum<64 x 128 x f32>
   %q = gemm.accum.promote %f, %y rows(%r : vector<2xf32>) by(%s, %s) : !gemm.accum<64 x 128 x f32>
-  %w = gemm.accum.promote %q, %z : !gemm.accum<64 x 128 x f32>
+  %w0 = gemm.accum.promote %q, %z : !gemm.accum<64 x 128 x f32>
+  %w = gemm.accum.promote %half, %w0 cols(64) rows(%r : vector<2xf32>) by(%s)
+      : !gemm.accum<64 x 64 x f32> into !gemm.accum<64 x 128 x f32>
   gemm.accum.store_smem %w atom(0) col(0) -> %stage[%i] scale(%s) amax(%p : !llvm.ptr<1>)
       : !gemm.accum<64 x 128 x f32>, !gemm.smem<2 x 64 x 128 x f8E4M3FN, swizzle = 128>
   return

@@ -572,10 +572,24 @@ LogicalResult MmaSm90Op::verify() {
              << ".f16/.bf16 operands), got " << operand.getElementType();
   if (a.getSwizzle() != 128 || b.getSwizzle() != 128)
     return emitOpError("WGMMA operands must be 128-byte swizzled tiles");
-  if (b.getRows() != acc.getCols())
-    return emitOpError("illegal WGMMA shape: B slot has ")
-           << b.getRows()
-           << " rows but the accumulator has N = " << acc.getCols();
+  if (!getBCol()) {
+    if (b.getRows() != acc.getCols())
+      return emitOpError("illegal WGMMA shape: B slot has ")
+             << b.getRows()
+             << " rows but the accumulator has N = " << acc.getCols();
+  } else {
+    int64_t first = getBColOffset();
+    int64_t step = b.isMNMajor() ? b.getSpanRows() : 8;
+    if (first < 0 || first % step != 0)
+      return emitOpError("cols(")
+             << first << ") must be a multiple of " << step
+             << (b.isMNMajor() ? " (an MN-major B's block of columns)"
+                               : " (8 rows of a K-major B)");
+    if (first + acc.getCols() > b.getRows())
+      return emitOpError("cols(")
+             << first << ") with N = " << acc.getCols() << " reads past the "
+             << b.getRows() << " rows of the B slot";
+  }
   if (a.getRows() < acc.getRows())
     return emitOpError("A slot has ")
            << a.getRows() << " rows, fewer than the accumulator's "
@@ -749,6 +763,32 @@ static void printGrouped(OpAsmPrinter &printer, Operation *, UnitAttr grouped,
   printer << "grouped";
   if (general)
     printer << "(general)";
+}
+
+/// gemm.accum.promote's types: the accumulator's, or `partial into
+/// accumulator` for a column slice (each without the `!gemm.accum` prefix,
+/// as the other ops print it).
+static ParseResult parseSliceTypes(OpAsmParser &parser, Type &partial,
+                                   Type &accumulator) {
+  AccumulatorType partialType, accumulatorType;
+  if (parser.parseCustomTypeWithFallback(partialType))
+    return failure();
+  accumulatorType = partialType;
+  if (succeeded(parser.parseOptionalKeyword("into")) &&
+      parser.parseCustomTypeWithFallback(accumulatorType))
+    return failure();
+  partial = partialType;
+  accumulator = accumulatorType;
+  return success();
+}
+
+static void printSliceTypes(OpAsmPrinter &printer, Operation *, Type partial,
+                            Type accumulator) {
+  printer.printStrippedAttrOrType(cast<AccumulatorType>(partial));
+  if (partial != accumulator) {
+    printer << " into ";
+    printer.printStrippedAttrOrType(cast<AccumulatorType>(accumulator));
+  }
 }
 
 #define GET_OP_CLASSES

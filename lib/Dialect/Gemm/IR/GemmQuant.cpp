@@ -357,7 +357,25 @@ LogicalResult AccumScaleOp::verify() {
 
 LogicalResult AccumPromoteOp::verify() {
   AccumulatorType type = getAccumulator().getType();
+  AccumulatorType partial = getPartial().getType();
   if (!type.getElementType().isF32())
     return emitOpError("promotes f32 partial sums, got ") << type;
-  return verifyScales(*this, type, getRowScales(), getScalars());
+  if (!getCol()) {
+    if (partial != type)
+      return emitOpError("partial sums of type ")
+             << partial << " need cols(...) to go into " << type;
+  } else {
+    int64_t first = getColOffset();
+    if (partial.getElementType() != type.getElementType() ||
+        partial.getRows() != type.getRows())
+      return emitOpError("partial sums ")
+             << partial << " must have the rows and element type of " << type;
+    if (first < 0 || first % 8 != 0 ||
+        first + partial.getCols() > type.getCols())
+      return emitOpError("cols(")
+             << first << ") must be a multiple of 8 with the partial sums' "
+             << partial.getCols() << " columns inside the accumulator's "
+             << type.getCols();
+  }
+  return verifyScales(*this, partial, getRowScales(), getScalars());
 }

@@ -44,14 +44,6 @@ constexpr int64_t kStoreBoxRows = 64;
 /// Rows of one A box of a 64-row tile (the tiles of small M): M = 16 loads
 /// one box of four.
 constexpr int64_t kSmallTileABoxRows = 16;
-/// Accumulator registers per consumer thread that leave room for addresses
-/// and the epilogue in the consumers' register budget: one WGMMA
-/// accumulator, or (fp8 promotion) the partial sums and the f32 accumulator
-/// together, whose promotion needs few other live values.
-constexpr int64_t kMaxAccRegisters = 128;
-/// Three consumers (192-row cooperative tiles) have 80 registers fewer each.
-constexpr int64_t kThreeConsumerMaxAccRegisters = 96;
-constexpr int64_t kMaxPromotedAccRegisters = 192;
 /// Split-K and stream-K: the epilogue sub-tiles of one partial tile whose
 /// values the last arriver loads together. Each load of a partial waits out
 /// an L2 round trip; two sub-tiles halve the round trips and still fit the
@@ -79,6 +71,10 @@ struct KernelShape : TileGeometry {
   /// while the previous k-block's partial sums are promoted (two partial
   /// accumulators besides the f32 one; where the three fit the budget).
   bool overlapPromotion = false;
+  /// fp8 promotion in column slices (bundle::AccumulatorPlan): each
+  /// k-block's MMAs of one slice of the tile's columns are completed and
+  /// promoted before the next slice's are issued.
+  int64_t promoteSlices = 1;
 
   int64_t threads() const { return kWarpgroupThreads * (1 + consumers); }
   /// Block-wise fp8: the A scales of each k-block come with its stage,
@@ -250,28 +246,27 @@ FailureOr<KernelShape> planKernel(MatmulOp op, int64_t wgmmaLookahead,
   // Register budget of the WGMMA accumulators: (accRows / 64) atoms of
   // bn / 2 f32 registers each must leave room for addresses and the
   // epilogue within the consumers' setmaxnreg budget. Promoting fp8 partial
-  // sums holds a second accumulator of the same size.
-  int64_t accRegisters =
-      shape.quant.accumulatorRegisters(shape.accRows, shape.bn);
-  int64_t maxAccRegisters = shape.consumers == 3 ? kThreeConsumerMaxAccRegisters
-                            : shape.quant.promote ? kMaxPromotedAccRegisters
-                                                  : kMaxAccRegisters;
-  if (accRegisters > maxAccRegisters)
+  // sums holds them beside the f32 accumulator, the whole tile's or (192
+  // rows) one column slice's (bundle::accumulatorPlan).
+  bundle::AccumulatorPlan registers =
+      shape.quant.accumulatorPlan(shape.accRows, shape.bn, shape.consumers);
+  if (!registers.fits())
     return op.emitOpError("a consumer warpgroup would hold ")
-               << accRegisters << " accumulator registers per thread"
+               << registers.registers << " accumulator registers per thread"
                << (shape.quant.promote
                        ? " (the WGMMA partial sums and the f32 accumulator "
                          "they are promoted into)"
                        : "")
-               << "; at most " << maxAccRegisters << " fit the "
+               << "; at most " << registers.maxRegisters << " fit the "
                << shape.consumerRegisters()
                << "-register budget: use a smaller tile"
                << (shape.consumers == 3  ? " (192 rows take tile N <= 192, "
-                                           "or 96 with promoted fp8)"
-                   : shape.quant.promote ? " (e.g. 128x128 cooperative) or "
+                                           "or 128 with promoted fp8)"
+                   : shape.quant.promote ? " (e.g. 128x192 cooperative) or "
                                            "accumulate = fast"
                                          : " or the cooperative schedule"),
            failure();
+  shape.promoteSlices = registers.promoteSlices;
   // Promoting every k-block after `wgmma.wait_group 0` would leave this
   // warpgroup's tensor-core work idle from the end of its MMAs to the issue
   // of the next k-block's (the wait, the promotion, the stage's barrier);
@@ -282,7 +277,7 @@ FailureOr<KernelShape> planKernel(MatmulOp op, int64_t wgmmaLookahead,
   // keep the serial promotion.
   shape.overlapPromotion =
       shape.quant.promote && shape.quant.promoteEvery == 1 &&
-      3 * (shape.accRows / 64) * (shape.bn / 2) <= maxAccRegisters;
+      3 * (shape.accRows / 64) * (shape.bn / 2) <= registers.maxRegisters;
   if (shape.stages == 0) {
     int64_t ring =
         SmemPlanOp::kMaxBytes - shape.stagingBytes() - kBarrierReserveBytes;
@@ -358,6 +353,13 @@ private:
   /// and the kernels ran 1.5-2% faster
   /// (bench/results/2026-11-28-h200-blockfp8-staged).
   Value readStagedRowScales(Value iteration, Value aRow);
+  /// Promoted fp8 in column slices (KernelShape::promoteSlices): waits for
+  /// the stage of `current`, then for each slice issues the k-block's MMAs
+  /// of its columns, waits for them and promotes them into `acc` (with the
+  /// slice's B block scales of `scalesB`, if any); the stage is released
+  /// once the last slice's MMAs completed. Returns the f32 accumulator.
+  Value promoteKBlockBySlices(Value acc, Value current, Value aRow,
+                              Value isReleaser, ValueRange scalesB);
   /// Mainloop over k-blocks [begin, end) of the tile at columns `originN`:
   /// returns the accumulator and the next iteration. The threads where
   /// `isReleaser` holds release each stage (KernelShape::releasingThreads).
@@ -675,13 +677,52 @@ Value SM90KernelBuilder::readStagedRowScales(Value iteration, Value aRow) {
                              aRow, shape.accRows / 64);
 }
 
+Value SM90KernelBuilder::promoteKBlockBySlices(Value acc, Value current,
+                                               Value aRow, Value isReleaser,
+                                               ValueRange scalesB) {
+  int64_t slices = shape.promoteSlices, width = shape.bn / slices;
+  auto sliceType = AccumulatorType::get(b.getContext(), shape.accRows, width,
+                                        shape.quant.accType);
+  // Every slice's MMAs overwrite the same partial registers (scale-d = 0).
+  Value zero = AccumZeroOp::create(b, loc, sliceType);
+  ConsumerWaitOp::create(b, loc, pipeline, current);
+  Value slot = arith::RemUIOp::create(b, loc, current, i32(shape.stages));
+  Value rowScales;
+  for (int64_t slice = 0; slice < slices; ++slice) {
+    WgmmaFenceOp::create(b, loc);
+    Value partial =
+        MmaSm90Op::create(b, loc, sliceType, zero, ringA, slot, aRow, ringB,
+                          b.getI64IntegerAttr(slice * width));
+    WgmmaCommitOp::create(b, loc);
+    WgmmaWaitOp::create(b, loc, b.getI64IntegerAttr(0));
+    if (slice == 0)
+      rowScales = readStagedRowScales(current, aRow);
+    if (slice == slices - 1)
+      ifThen(isReleaser, [&] { releaseStage(current); });
+    // Block-wise: the B scales of the slice's columns, whole groups of
+    // bundle::blockScaleColumns or inside one (accumulatorPlan).
+    SmallVector<Value> scales;
+    if (rowScales)
+      scales.push_back(rowScales);
+    if (!scalesB.empty()) {
+      int64_t groupCols = shape.bn / static_cast<int64_t>(scalesB.size());
+      int64_t firstGroup = slice * width / groupCols;
+      int64_t groups = std::max<int64_t>(1, width / groupCols);
+      llvm::append_range(scales, scalesB.slice(firstGroup, groups));
+    }
+    acc = quant.promote(partial, acc, scales, slice * width);
+  }
+  return acc;
+}
+
 Value SM90KernelBuilder::issueKBlock(Value acc, Value current,
                                      int64_t lookahead, Value aRow) {
   ConsumerWaitOp::create(b, loc, pipeline, current);
   WgmmaFenceOp::create(b, loc);
   Value slot = arith::RemUIOp::create(b, loc, current, i32(shape.stages));
   Value next =
-      MmaSm90Op::create(b, loc, acc.getType(), acc, ringA, slot, aRow, ringB);
+      MmaSm90Op::create(b, loc, acc.getType(), acc, ringA, slot, aRow, ringB,
+                        /*bCol=*/IntegerAttr());
   WgmmaCommitOp::create(b, loc);
   WgmmaWaitOp::create(b, loc, b.getI64IntegerAttr(lookahead));
   return next;
@@ -782,6 +823,16 @@ std::pair<Value, Value> SM90KernelBuilder::buildPromotedMainloop(
   // bounds). The A scales come with the group's (one k-block's) stage.
   ValueRange scalesB = groups.getRegionIterArgs().drop_front(2);
   SmallVector<Value> nextScales = loadScalesOf(add(kBlock, i32(every)));
+  if (shape.promoteSlices > 1) {
+    // One k-block a group (accumulatorPlan slices only promote_every = 1).
+    SmallVector<Value> yielded = {
+        promoteKBlockBySlices(groups.getRegionIterArgs()[0], current, aRow,
+                              isReleaser, scalesB),
+        add(current, i32(1))};
+    llvm::append_range(yielded, nextScales);
+    scf::YieldOp::create(b, loc, yielded);
+    return {groups.getResult(0), groups.getResult(1)};
+  }
   // The first k-block of the group; its sums are read only after the
   // group's last MMAs complete.
   int64_t lookahead = every == 1 ? 0 : shape.wgmmaLookahead;

@@ -130,7 +130,8 @@ Value DirectKernelBuilder::multiply(Value acc, Value kBlock) {
   Value slot = rem(kBlock, i32(kDirectStages));
   WgmmaFenceOp::create(b, loc);
   Value result =
-      MmaSm90Op::create(b, loc, acc.getType(), acc, ringA, slot, aRow, ringB);
+      MmaSm90Op::create(b, loc, acc.getType(), acc, ringA, slot, aRow, ringB,
+                        /*bCol=*/IntegerAttr());
   WgmmaCommitOp::create(b, loc);
   return result;
 }

@@ -62,8 +62,9 @@ SmallVector<bundle::Param> QuantPlan::manifestParams() const {
   return params;
 }
 
-int64_t QuantPlan::accumulatorRegisters(int64_t accRows, int64_t bn) const {
-  return accRows / 64 * bn / 2 * (promote ? 2 : 1);
+bundle::AccumulatorPlan QuantPlan::accumulatorPlan(int64_t accRows, int64_t bn,
+                                                   int64_t consumers) const {
+  return bundle::accumulatorPlan(accRows, bn, consumers, promote, promoteEvery);
 }
 
 QuantPlan mlir::gemm::planQuant(MatmulOp op) {
@@ -131,16 +132,12 @@ SmallVector<Value> QuantBuilder::loadBlockScalesB(Value kBlock, Value originN,
   if (!plan.blockwise())
     return {};
   SmallVector<Value> scales;
-  // B: one scale per 128 x 128 block ([N / 128][K / 128], row-major). A tile
-  // of up to 128 columns lies in one block column; a wider one takes one
-  // scale per 128 columns, or per 64 when its width is not a multiple of 128
-  // (192: its origin may be in the middle of a block, but each 64-column
-  // group lies in one; the matmul verifier requires one of these). Block
-  // columns past N (the end of a wide tile at the edge) read the last one:
-  // their values are clipped by the TMA store.
-  int64_t groupCols = bn <= kScaleBlock       ? bn
-                      : bn % kScaleBlock == 0 ? kScaleBlock
-                                              : kScaleBlock / 2;
+  // B: one scale per 128 x 128 block ([N / 128][K / 128], row-major), one
+  // per group of bundle::blockScaleColumns of the tile (the matmul verifier
+  // requires a width it covers). Block columns past N (the end of a wide
+  // tile at the edge) read the last one: their values are clipped by the
+  // TMA store.
+  int64_t groupCols = bundle::blockScaleColumns(bn);
   Value blockColumns =
       arith::CeilDivUIOp::create(b, loc, kb.sizeN, kb.i32(kScaleBlock));
   Value lastColumn = kb.sub(blockColumns, kb.i32(1));
@@ -156,12 +153,17 @@ SmallVector<Value> QuantBuilder::loadBlockScalesB(Value kBlock, Value originN,
   return scales;
 }
 
-Value QuantBuilder::promote(Value partial, Value acc, ValueRange blockScales) {
+Value QuantBuilder::promote(Value partial, Value acc, ValueRange blockScales,
+                            int64_t col) {
+  IntegerAttr cols = partial.getType() == acc.getType()
+                         ? IntegerAttr()
+                         : b.getI64IntegerAttr(col);
   if (blockScales.empty())
     return AccumPromoteOp::create(b, loc, acc.getType(), partial, acc,
-                                  /*rowScales=*/Value(), ValueRange{});
+                                  /*rowScales=*/Value(), ValueRange{}, cols);
   return AccumPromoteOp::create(b, loc, acc.getType(), partial, acc,
-                                blockScales.front(), blockScales.drop_front());
+                                blockScales.front(), blockScales.drop_front(),
+                                cols);
 }
 
 void QuantBuilder::beginTile(Value rowOrigin, int64_t accAtoms) {

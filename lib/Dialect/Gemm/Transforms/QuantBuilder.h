@@ -12,6 +12,7 @@
 #define GEMM_LIB_DIALECT_GEMM_TRANSFORMS_QUANTBUILDER_H
 
 #include "KernelBuilder.h"
+#include "gemm/Bundle/Accumulators.h"
 #include "gemm/Dialect/Gemm/IR/WgmmaTypes.h"
 
 namespace mlir::gemm {
@@ -36,9 +37,11 @@ struct QuantPlan {
   /// scale, amax: those the kernel has), and their manifest entries.
   SmallVector<Type> paramTypes(MLIRContext *ctx) const;
   SmallVector<::gemm::bundle::Param> manifestParams() const;
-  /// Registers one consumer thread needs for accumulators of `accRows` x
-  /// `bn` (twice the WGMMA accumulator when promoting).
-  int64_t accumulatorRegisters(int64_t accRows, int64_t bn) const;
+  /// The accumulator registers of one consumer thread holding `accRows` x
+  /// `bn` of `consumers` warpgroups' tile, and the slices its promotion
+  /// takes (bundle::accumulatorPlan).
+  ::gemm::bundle::AccumulatorPlan accumulatorPlan(int64_t accRows, int64_t bn,
+                                                  int64_t consumers) const;
 };
 
 /// Reads the low-precision shape of `op` (types verified by the matmul).
@@ -57,10 +60,12 @@ public:
   /// scale); call once per consumer, before its tile loop.
   void loadInvariants();
 
-  /// The partial sums promoted into the f32 accumulator `acc`; block-wise,
-  /// scaled by `blockScales`: their k-block's row scales (readRowScales)
-  /// then its B scales (loadBlockScalesB).
-  Value promote(Value partial, Value acc, ValueRange blockScales = {});
+  /// The partial sums promoted into the f32 accumulator `acc`, into its
+  /// columns from `col` on where they are a column slice; block-wise, scaled
+  /// by `blockScales`: their k-block's row scales (readRowScales) then the B
+  /// scales of their columns (loadBlockScalesB).
+  Value promote(Value partial, Value acc, ValueRange blockScales = {},
+                int64_t col = 0);
   /// Block-wise only: copies the A scales of k-block `kBlock` for the
   /// tile's rows from `originM` into slot `slot` of the scale ring `ring`,
   /// arriving on the full barrier of `pipeline` for `iteration`

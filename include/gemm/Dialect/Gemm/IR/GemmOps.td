@@ -562,19 +562,33 @@ def Gemm_MmaSm90Op : Gemm_Op<"mma.sm90", [Gemm_SideEffects,
     offset 1024 (8 K lines to the next 8), a k-step advances the start
     address by 16 K lines (2048 bytes, whole swizzle atoms).
 
+    B's slot holds N rows, or with `cols(c)` at least c + N: the MMAs then
+    read B's rows [c, c + N), one column slice of the tile (fp8 kernels that
+    promote their partial sums slice by slice). c is a multiple of 8 for a
+    K-major B and of 64 (one block) for an MN-major one.
+
     Example:
     ```mlir
     %acc1 = gemm.mma.sm90 %acc0, %ringA[%row], %ringB slot(%slot)
         : !gemm.accum<64 x 256 x f32>, !gemm.smem<4 x 128 x 64 x bf16, swizzle = 128>,
           !gemm.smem<4 x 256 x 64 x bf16, swizzle = 128>
+    %half = gemm.mma.sm90 %zero, %ringA[%row], %ringB cols(128) slot(%slot)
+        : !gemm.accum<64 x 128 x f32>, !gemm.smem<4 x 128 x 128 x f8E4M3FN, swizzle = 128>,
+          !gemm.smem<4 x 256 x 128 x f8E4M3FN, swizzle = 128>
     ```
   }];
   let arguments = (ins Gemm_Accumulator:$accumulator, Gemm_SmemBuffer:$a,
-                       I32:$slot, I32:$aRow, Gemm_SmemBuffer:$b);
+                       I32:$slot, I32:$aRow, Gemm_SmemBuffer:$b,
+                       OptionalAttr<I64Attr>:$bCol);
   let results = (outs Gemm_Accumulator:$result);
   let assemblyFormat = [{
-    $accumulator `,` $a `[` $aRow `]` `,` $b `slot` `(` $slot `)` attr-dict
+    $accumulator `,` $a `[` $aRow `]` `,` $b (`cols` `(` $bCol^ `)`)?
+    `slot` `(` $slot `)` attr-dict
     `:` type($accumulator) `,` type($a) `,` type($b)
+  }];
+  let extraClassDeclaration = [{
+    /// The first of B's rows the MMAs read (0 without `cols`).
+    int64_t getBColOffset() { return getBCol().value_or(0); }
   }];
   let hasVerifier = 1;
 }

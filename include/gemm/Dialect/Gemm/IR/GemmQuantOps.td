@@ -184,7 +184,7 @@ def Gemm_AccumScaleOp : Gemm_Op<"accum.scale", [Pure, AttrSizedOperandSegments]>
 }
 
 def Gemm_AccumPromoteOp : Gemm_Op<"accum.promote", [Pure, AttrSizedOperandSegments,
-    AllTypesMatch<["partial", "accumulator", "result"]>]> {
+    AllTypesMatch<["accumulator", "result"]>]> {
   let summary = "add scaled WGMMA partial sums into an f32 accumulator";
   let description = [{
     `accumulator + partial * scale`, value by value with `fma.rn.f32`: the
@@ -193,22 +193,36 @@ def Gemm_AccumPromoteOp : Gemm_Op<"accum.promote", [Pure, AttrSizedOperandSegmen
     the product of its row's element of `rows(%r)` (from
     `gemm.scale.rows`; block-wise scales of A for this k-block) and of
     `by(%s0, ...)`, the i-th scalar covering the i-th of as many equal
-    column blocks (block-wise scales of B for this k-block); 1 without
-    them. The partial sums must be complete (`gemm.wgmma.wait pending(0)`).
+    column blocks of the partial sums (block-wise scales of B for this
+    k-block); 1 without them. The partial sums must be complete
+    (`gemm.wgmma.wait pending(0)`).
+
+    The partial sums have the accumulator's type, or with `cols(c)` its
+    rows and fewer columns: they are added to the accumulator's columns
+    [c, c + their columns) (a column slice, `gemm.mma.sm90 ... cols(c)`),
+    c a multiple of 8; the other columns are unchanged.
 
     Example:
     ```mlir
     %acc1 = gemm.accum.promote %partial, %acc0 rows(%ra : vector<2xf32>) by(%sb)
         : !gemm.accum<64 x 128 x f32>
+    %acc2 = gemm.accum.promote %half, %acc1 cols(128)
+        : !gemm.accum<64 x 128 x f32> into !gemm.accum<64 x 256 x f32>
     ```
   }];
   let arguments = (ins Gemm_Accumulator:$partial, Gemm_Accumulator:$accumulator,
                        Optional<VectorOfRankAndType<[1], [F32]>>:$rowScales,
-                       Variadic<F32>:$scalars);
+                       Variadic<F32>:$scalars, OptionalAttr<I64Attr>:$col);
   let results = (outs Gemm_Accumulator:$result);
   let assemblyFormat = [{
-    $partial `,` $accumulator (`rows` `(` $rowScales^ `:` type($rowScales) `)`)?
-    (`by` `(` $scalars^ `)`)? attr-dict `:` type($accumulator)
+    $partial `,` $accumulator (`cols` `(` $col^ `)`)?
+    (`rows` `(` $rowScales^ `:` type($rowScales) `)`)?
+    (`by` `(` $scalars^ `)`)? attr-dict `:`
+    custom<SliceTypes>(type($partial), type($accumulator))
+  }];
+  let extraClassDeclaration = [{
+    /// The accumulator's first column the partial sums go to.
+    int64_t getColOffset() { return getCol().value_or(0); }
   }];
   let hasVerifier = 1;
 }
