@@ -4,8 +4,10 @@
 # changes (CHANGED=changed.txt: changed-sweep.txt, the squares and the LLM
 # sweep, and changed-test.txt, issue 16's test shapes, both listed here by
 # gemm._core.select with each library's model), two rounds in alternating
-# order, beside cuBLASLt; C=call4 SWEEP=0. (A copy of the lowp-sweep
-# study's script with this directory's lists.)
+# order, beside cuBLASLt; C=call4 SWEEP=0. Call 6: the library as shipped
+# (NEW=slices3, its model refitted with call 5), CHANGED=changed-final.txt
+# (51), C=call6 SWEEP=0. (A copy of the lowp-sweep study's script with
+# this directory's lists.)
 set -u
 D=bench/results/2026-11-29-h200-fp8-slices
 NEW=${NEW:-lowp} CHANGED=${CHANGED:-changed.txt}
