@@ -1,8 +1,13 @@
 # Call 4: compute-sanitizer on the sliced promotion (block-wise and
 # per-tensor 192x128 at 200x300x1300: edge tiles, 11 k-blocks that refill
-# every stage), then sweep-ab.sh's A/B of the two libraries.
+# every stage), then the lowp-sweep study's A/B (its scripts/sweep-ab.sh)
+# of the library with the 192x128 kernels (NEW=slices2,
+# .device/kernels-slices2.tar.xz, a tarball of build/kernels) against the
+# shipped one (.device/kernels-full.tar.xz) on the problems whose pick it
+# changes (scripts/changed.txt: changed-sweep.txt, the squares and the LLM
+# sweep, and changed-test.txt, issue 16's test shapes, both listed by
+# gemm._core.select with each library's model).
 set -u
-D=bench/results/2026-11-29-h200-fp8-slices/scripts
 R=$OUT/call4; mkdir -p $R
 mkdir -p .device/slices2 && tar -C .device/slices2 -xJf .device/kernels-slices2.tar.xz
 source bench/lib/build-runner.sh && build_gemm_runner $R/build.log > /dev/null || exit 2
@@ -15,4 +20,5 @@ for tool in memcheck racecheck synccheck; do
   done
 done > $R/sanitizers.txt 2>&1
 echo "sanitizers done ($SECONDS s)"
-NEW=slices2 CHANGED=changed.txt C=call4 SWEEP=0 bash $D/sweep-ab.sh
+LISTS=bench/results/2026-11-29-h200-fp8-slices NEW=slices2 CHANGED=changed.txt C=call4 SWEEP=0 \
+  bash bench/results/2026-11-29-h200-lowp-sweep/scripts/sweep-ab.sh

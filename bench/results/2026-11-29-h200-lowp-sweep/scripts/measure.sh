@@ -17,8 +17,11 @@
 #           CHECK=scripts/fp8new-2.txt: the other fp8 classes' 14 promoted
 #           tiles the library lacked (block-wise; per-tensor to e4m3), each
 #           checked over bench/shapes/sm90-lowp-check.txt first
-# LIB names .device/kernels-LIB.tar.xz (a tarball of a kernels/ directory).
+# LIB names .device/kernels-LIB.tar.xz (a tarball of a kernels/ directory);
+# CHECK is relative to LISTS, this results directory by default
+# (bench/results/2026-11-29-h200-fp8-slices reuses the script).
 set -u
+LISTS=${LISTS:-bench/results/2026-11-29-h200-lowp-sweep}
 R=$OUT/$C; mkdir -p $R
 mkdir -p .device/$LIB && tar -C .device/$LIB -xJf .device/kernels-$LIB.tar.xz
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,clocks.mem,power.limit,temperature.gpu --format=csv > $R/gpu.txt
@@ -27,7 +30,7 @@ echo "runner built ($SECONDS s)"
 if [ -n "${CHECK:-}" ]; then
   source bench/lib/check-bundles.sh
   echo "checks: $(check_bundles $R/check.log bench/shapes/sm90-lowp-check.txt \
-    $(for n in $(cat bench/results/2026-11-29-h200-lowp-sweep/$CHECK); do echo .device/$LIB/kernels/$n.json; done)) ($SECONDS s)"
+    $(for n in $(cat $LISTS/$CHECK); do echo .device/$LIB/kernels/$n.json; done)) ($SECONDS s)"
 fi
 export PYTHONPATH=$PWD/python
 timeout 540 python3 -m gemm_bench.fit measure --plan .bundles/lowpfit/$PLAN --runner "$runner" \

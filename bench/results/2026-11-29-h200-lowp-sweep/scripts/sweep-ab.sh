@@ -12,8 +12,11 @@
 #   call 9: NEW=final2 (.device/kernels-final2.tar.xz: with call 8's
 #           kernels), CHANGED=changed-8.txt (1, against call 7's library),
 #           C=c9, SWEEP=0 (the A/B alone)
+# LISTS: the results directory whose scripts/ holds CHANGED (this one by
+# default; bench/results/2026-11-29-h200-fp8-slices reuses the script).
 set -u
 D=bench/results/2026-11-29-h200-lowp-sweep
+LISTS=${LISTS:-$D}
 NEW=${NEW:-lowp} CHANGED=${CHANGED:-changed.txt}
 R=$OUT/${C:-c3}; mkdir -p $R
 for v in full $NEW; do mkdir -p .device/$v && tar -C .device/$v -xJf .device/kernels-$v.tar.xz; done
@@ -34,7 +37,7 @@ for round in 1 2; do
         --m $m --n $n --k $k --bench --vs cublas --warmup 10 --iters 30 --timeout-ms 20000 \
         --json /tmp/ab/$v-r$round-$dtype-$out-$quant-${m}x${n}x${k}.json > /dev/null 2>&1
     done
-  done < $D/scripts/$CHANGED
+  done < $LISTS/scripts/$CHANGED
   echo "round $round done ($SECONDS s)"
 done
 python3 $D/scripts/ab.py /tmp/ab > $R/ab.md
