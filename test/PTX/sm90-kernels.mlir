@@ -37,15 +37,15 @@
 // NOSERIAL-NOT: C75{{[0-9][0-9]}}
 //
 // The PTX of each kernel.
-// RUN: FileCheck %s --check-prefixes=PTX,N256,BF16 -DNAME=coop_128x256 < %t/coop_128x256.ptx
-// RUN: FileCheck %s --check-prefixes=PTX,N256,BF16,CLUSTER,MCASTB -DNAME=coop_128x256_c2x1 < %t/coop_128x256_c2x1.ptx
+// RUN: FileCheck %s --check-prefixes=PTX,N256,BF16,TWOA -DNAME=coop_128x256 < %t/coop_128x256.ptx
+// RUN: FileCheck %s --check-prefixes=PTX,N256,BF16,CLUSTER,MCASTB,TWOA -DNAME=coop_128x256_c2x1 < %t/coop_128x256_c2x1.ptx
 // RUN: FileCheck %s --check-prefixes=PTX,N256,BF16,CLUSTER,MCASTA -DNAME=coop_128x256_c1x2 < %t/coop_128x256_c1x2.ptx
-// RUN: FileCheck %s --check-prefixes=PTX,N128,BF16 -DNAME=coop_128x128 < %t/coop_128x128.ptx
-// RUN: FileCheck %s --check-prefixes=PTX,N128,BF16 -DNAME=pp_128x128 < %t/pp_128x128.ptx
-// RUN: FileCheck %s --check-prefixes=PTX,N128,BF16,CLUSTER,MCASTB -DNAME=pp_128x128_c2x1 < %t/pp_128x128_c2x1.ptx
+// RUN: FileCheck %s --check-prefixes=PTX,N128,BF16,TWOA -DNAME=coop_128x128 < %t/coop_128x128.ptx
+// RUN: FileCheck %s --check-prefixes=PTX,N128,BF16,TWOA -DNAME=pp_128x128 < %t/pp_128x128.ptx
+// RUN: FileCheck %s --check-prefixes=PTX,N128,BF16,CLUSTER,MCASTB,TWOA -DNAME=pp_128x128_c2x1 < %t/pp_128x128_c2x1.ptx
 // RUN: FileCheck %s --check-prefixes=PTX,N256,BF16,TWOA -DNAME=pp_64x256 < %t/pp_64x256.ptx
-// RUN: FileCheck %s --check-prefixes=PTX,N256,F16 -DNAME=f16_128x256 < %t/f16_128x256.ptx
-// RUN: FileCheck %s --check-prefixes=PTX,N256,BF16 -DNAME=f32out_128x256 < %t/f32out_128x256.ptx
+// RUN: FileCheck %s --check-prefixes=PTX,N256,F16,TWOA -DNAME=f16_128x256 < %t/f16_128x256.ptx
+// RUN: FileCheck %s --check-prefixes=PTX,N256,BF16,TWOA -DNAME=f32out_128x256 < %t/f32out_128x256.ptx
 // Kernels without a cluster have no cluster instructions at all.
 // 16-bit outputs leave the accumulators through stmatrix; f32 through
 // 8-byte shared stores.
@@ -63,7 +63,13 @@
 // ABOXES: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
 // ABOXES-COUNT-3: @%p{{[0-9]+}} mbarrier.complete_tx.relaxed.cta.shared::cta.b64 [%r{{[0-9]+}}], 2048;
 // ABOXES-NOT: mbarrier.complete_tx
-// RUN: not grep -e complete_tx.relaxed %t/coop_128x256.ptx %t/pp_128x128.ptx
+// Taller tiles use 64-row boxes: a 128-row tile skips its second (8192
+// bytes of bf16) where it lies past M. A multicast A keeps one box.
+// RUN: FileCheck %s --check-prefix=ABOXES128 < %t/coop_128x256.ptx
+// ABOXES128: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
+// ABOXES128-COUNT-1: @%p{{[0-9]+}} mbarrier.complete_tx.relaxed.cta.shared::cta.b64 [%r{{[0-9]+}}], 8192;
+// ABOXES128-NOT: mbarrier.complete_tx
+// RUN: not grep -e complete_tx.relaxed %t/coop_128x256_c1x2.ptx
 // RUN: not grep -e reqnctapercluster -e multicast -e mapa -e barrier.cluster %t/coop_128x256.ptx %t/coop_128x128.ptx %t/pp_128x128.ptx %t/pp_64x256.ptx %t/f16_128x256.ptx %t/f32out_128x256.ptx
 //
 // PTX: .target sm_90a
@@ -75,7 +81,8 @@
 // PTX-NEXT: .param .u32 [[NAME]]_param_3,
 // PTX-NEXT: .param .u32 [[NAME]]_param_4,
 // PTX-NEXT: .param .u32 [[NAME]]_param_5
-// A 64-row tile's second A descriptor (16-row boxes) comes last.
+// The second A descriptor (16- or 64-row boxes, for tiles whose last rows
+// lie past M) comes last; a kernel that multicasts A has none.
 // TWOA-NEXT: .param .align 64 .b8 [[NAME]]_param_6[128]
 // PTX-NEXT: )
 // PTX-NEXT: .maxntid 384, 1, 1

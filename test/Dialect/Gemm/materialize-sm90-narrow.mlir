@@ -75,7 +75,7 @@ gemm.matmul @narrow_f32 a(bf16, row) b(bf16, col) c(f32, col) acc(f32)
 // CHECK-SAME: {\22kind\22:\22tma_descriptor\22,\22tensor\22:\22c\22,\22box\22:[16,64],\22swizzle\22:\22none\22
 // CHECK-LABEL: gpu.func @narrow_row_bf16
 // CHECK-SAME: %[[DC:[a-z0-9]+]]: !gemm.tma_desc<bf16, box = [64, 64], swizzle = 128>
-// CHECK-SAME: %[[DN:[a-z0-9]+]]: !gemm.tma_desc<bf16, box = [16, 64], swizzle = 0>)
+// CHECK-SAME: %[[DN:[a-z0-9]+]]: !gemm.tma_desc<bf16, box = [16, 64], swizzle = 0>,
 // CHECK: gemm.accum.store_smem %{{.*}} atom(0) col(0) -> %[[STAGE:.*]][%[[SLOT0:.*]]] : <64 x 144 x f32>
 // CHECK: gemm.tma.store %[[DC]][%{{.*}}, %{{.*}}] from %[[STAGE]][%[[SLOT0]]] :
 // CHECK: gemm.accum.store_smem %{{.*}} atom(0) col(64) -> %[[STAGE]][%[[SLOT1:.*]]] :
@@ -98,7 +98,7 @@ gemm.matmul @narrow_row_bf16 a(bf16, row) b(bf16, col) c(bf16, row) acc(f32)
 
 // CHECK: {\22kind\22:\22tma_descriptor\22,\22tensor\22:\22c\22,\22box\22:[16,64],\22swizzle\22:\22none\22
 // CHECK-LABEL: gpu.func @narrow_row_batched
-// CHECK-SAME: %[[DN:[a-z0-9]+]]: !gemm.tma_desc<f32, box = [16, 64, 1], swizzle = 0>)
+// CHECK-SAME: %[[DN:[a-z0-9]+]]: !gemm.tma_desc<f32, box = [16, 64, 1], swizzle = 0>,
 // CHECK: gemm.accum.store_smem %{{.*}} atom(0) col(64) columns(16) -> %[[STAGE:.*]][%[[SLOT:.*]]] :
 // CHECK: gemm.tma.store %[[DN]][%{{.*}}, %{{.*}}, %{{.*}}] from %[[STAGE]][%[[SLOT]]] :
 gemm.matmul @narrow_row_batched a(bf16, row) b(bf16, col) c(f32, row) acc(f32) batched

@@ -12,10 +12,10 @@
 
 // CHECK: \22types\22:{\22a\22:\22e4m3\22,\22b\22:\22e4m3\22,\22c\22:\22bf16\22,\22accumulator\22:\22f32\22,\22fp8_accumulation\22:{\22mode\22:\22promoted\22,\22promote_every_k\22:128}}
 // CHECK-SAME: {\22kind\22:\22tma_descriptor\22,\22tensor\22:\22a\22,\22box\22:[128,128]
-// CHECK-SAME: {\22kind\22:\22problem_size\22,\22dim\22:\22k\22},{\22kind\22:\22scale\22,\22tensor\22:\22a\22,\22granularity\22:\22tensor\22},{\22kind\22:\22scale\22,\22tensor\22:\22b\22,\22granularity\22:\22tensor\22}]
+// CHECK-SAME: {\22kind\22:\22problem_size\22,\22dim\22:\22k\22},{\22kind\22:\22scale\22,\22tensor\22:\22a\22,\22granularity\22:\22tensor\22},{\22kind\22:\22scale\22,\22tensor\22:\22b\22,\22granularity\22:\22tensor\22}
 // CHECK-LABEL: gpu.func @fp8_tensor(
 // CHECK-SAME: !gemm.tma_desc<f8E4M3FN, box = [128, 128], swizzle = 128>, %{{.*}}: !gemm.tma_desc<f8E4M3FN, box = [128, 128], swizzle = 128>
-// CHECK-SAME: %[[K:[a-z0-9]+]]: i32, %[[SA:[a-z0-9]+]]: !llvm.ptr<1>, %[[SB:[a-z0-9]+]]: !llvm.ptr<1>)
+// CHECK-SAME: %[[K:[a-z0-9]+]]: i32, %[[SA:[a-z0-9]+]]: !llvm.ptr<1>, %[[SB:[a-z0-9]+]]: !llvm.ptr<1>, %{{[a-z0-9]+}}: !gemm.tma_desc<f8E4M3FN, box = [128, 64], swizzle = 128>)
 // CHECK: %[[PLAN:.*]]:4 = gemm.smem.plan : !gemm.smem<6 x 128 x 128 x f8E4M3FN, swizzle = 128>, !gemm.smem<6 x 128 x 128 x f8E4M3FN, swizzle = 128>, !gemm.smem<4 x 64 x 64 x bf16, swizzle = 128>, !gemm.pipeline<stages = 6
 // The producer announces 32 KiB per stage.
 // CHECK: gemm.pipeline.producer_commit %[[PLAN]]#3[%{{.*}}] tx(32768)
@@ -89,7 +89,7 @@ gemm.matmul @fp8_tensor a(f8E4M3FN, row) b(f8E4M3FN, col) c(bf16, row) acc(f32)
 
 // CHECK: {\22kind\22:\22scale\22,\22tensor\22:\22a\22,\22granularity\22:\22block\22},{\22kind\22:\22scale\22,\22tensor\22:\22b\22,\22granularity\22:\22block\22}
 // CHECK-LABEL: gpu.func @fp8_block(
-// CHECK-SAME: %[[M:[a-z0-9]+]]: i32, %[[N:[a-z0-9]+]]: i32, %[[K:[a-z0-9]+]]: i32, %[[SA:[a-z0-9]+]]: !llvm.ptr<1>, %[[SB:[a-z0-9]+]]: !llvm.ptr<1>)
+// CHECK-SAME: %[[M:[a-z0-9]+]]: i32, %[[N:[a-z0-9]+]]: i32, %[[K:[a-z0-9]+]]: i32, %[[SA:[a-z0-9]+]]: !llvm.ptr<1>, %[[SB:[a-z0-9]+]]: !llvm.ptr<1>,
 // CHECK: %[[PLAN:.*]]:5 = gemm.smem.plan : !gemm.smem<5 x 128 x 128 x f8E4M3FN, swizzle = 128>, !gemm.smem<5 x 128 x 128 x f8E4M3FN, swizzle = 128>, !gemm.smem<4 x 64 x 64 x bf16, swizzle = 128>, !gemm.smem<5 x 1 x 128 x f32, swizzle = 0>, !gemm.pipeline<stages = 5, producers = 33, consumers = 256>
 // CHECK: %[[KBLOCKS:.*]] = arith.ceildivui %[[K]]
 // The TMA thread announces the boxes' bytes only; the scales arrive by count.
@@ -204,7 +204,7 @@ gemm.matmul @fp8_block_n192 a(f8E4M3FN, row) b(f8E4M3FN, col) c(bf16, row) acc(f
 
 // CHECK: \22promote_every_k\22:512
 // CHECK-LABEL: gpu.func @fp8_rowwise(
-// CHECK-SAME: %[[N:[a-z0-9]+]]: i32, %{{[a-z0-9]+}}: i32, %[[SA:[a-z0-9]+]]: !llvm.ptr<1>, %[[SB:[a-z0-9]+]]: !llvm.ptr<1>)
+// CHECK-SAME: %[[N:[a-z0-9]+]]: i32, %{{[a-z0-9]+}}: i32, %[[SA:[a-z0-9]+]]: !llvm.ptr<1>, %[[SB:[a-z0-9]+]]: !llvm.ptr<1>,
 // CHECK: } consumer {
 // CHECK: %[[ROWS:.*]] = gemm.scale.rows %[[SA]][%{{.*}}] below(%{{.*}}) : !llvm.ptr<1> -> vector<2xf32>
 // CHECK: scf.for %[[KB:.*]] = %{{.*}} to %[[END:.*]] step %c4_i32
@@ -352,10 +352,10 @@ gemm.matmul @tf32 a(f32, row) b(f32, col) c(f32, row) acc(f32)
 //===----------------------------------------------------------------------===//
 
 // CHECK: \22layouts\22:{\22a\22:\22row\22,\22b\22:\22col\22,\22c\22:\22col\22}
-// CHECK-SAME: {\22kind\22:\22problem_size\22,\22dim\22:\22batch\22},{\22kind\22:\22problem_size\22,\22dim\22:\22batch_broadcast\22},{\22kind\22:\22scale\22,\22tensor\22:\22a\22,\22granularity\22:\22tensor\22},{\22kind\22:\22scale\22,\22tensor\22:\22b\22,\22granularity\22:\22tensor\22}]
+// CHECK-SAME: {\22kind\22:\22problem_size\22,\22dim\22:\22batch\22},{\22kind\22:\22problem_size\22,\22dim\22:\22batch_broadcast\22},{\22kind\22:\22scale\22,\22tensor\22:\22a\22,\22granularity\22:\22tensor\22},{\22kind\22:\22scale\22,\22tensor\22:\22b\22,\22granularity\22:\22tensor\22}
 // CHECK-LABEL: gpu.func @fp8_batched_ccol(
 // CHECK-SAME: !gemm.tma_desc<f8E4M3FN, box = [128, 128, 1], swizzle = 128>
-// CHECK-SAME: %[[K:[a-z0-9]+]]: i32, %[[BATCH:[a-z0-9]+]]: i32, %[[BCAST:[a-z0-9]+]]: i32, %[[SA:[a-z0-9]+]]: !llvm.ptr<1>, %[[SB:[a-z0-9]+]]: !llvm.ptr<1>)
+// CHECK-SAME: %[[K:[a-z0-9]+]]: i32, %[[BATCH:[a-z0-9]+]]: i32, %[[BCAST:[a-z0-9]+]]: i32, %[[SA:[a-z0-9]+]]: !llvm.ptr<1>, %[[SB:[a-z0-9]+]]: !llvm.ptr<1>,
 // CHECK: gemm.scale.load %[[SA]]
 // CHECK: gemm.accum.promote
 // CHECK: %[[Y:.*]] = gemm.accum.scale
@@ -367,7 +367,7 @@ gemm.matmul @fp8_batched_ccol a(f8E4M3FN, row) b(f8E4M3FN, col) c(bf16, col) acc
 // -----
 
 // CHECK-LABEL: gpu.func @fp8_batched_split(
-// CHECK-SAME: %[[BATCH:[a-z0-9]+]]: i32, %[[BCAST:[a-z0-9]+]]: i32, %[[PART:[a-z0-9]+]]: !llvm.ptr<1>, %[[CNT:[a-z0-9]+]]: !llvm.ptr<1>, %[[SA:[a-z0-9]+]]: !llvm.ptr<1>, %[[SB:[a-z0-9]+]]: !llvm.ptr<1>)
+// CHECK-SAME: %[[BATCH:[a-z0-9]+]]: i32, %[[BCAST:[a-z0-9]+]]: i32, %[[PART:[a-z0-9]+]]: !llvm.ptr<1>, %[[CNT:[a-z0-9]+]]: !llvm.ptr<1>, %[[SA:[a-z0-9]+]]: !llvm.ptr<1>, %[[SB:[a-z0-9]+]]: !llvm.ptr<1>,
 // CHECK: gemm.scale.load %[[SA]]
 gemm.matmul @fp8_batched_split a(f8E4M3FN, row) b(f8E4M3FN, col) c(bf16, row) acc(f32) batched
     quant(#gemm.quant<a = tensor, b = tensor>)

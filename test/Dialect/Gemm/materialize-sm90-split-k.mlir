@@ -13,9 +13,9 @@
 // policy S work units per tile, so the launch covers every split.
 
 // CHECK: module attributes {gemm.bundles = {coop = "{{.*}}\22grid\22:{\22policy\22:\22persistent\22,\22work_units_per_tile\22:3}
-// CHECK-SAME: {\22kind\22:\22problem_size\22,\22dim\22:\22k\22},{\22kind\22:\22workspace\22,\22bytes_per_tile\22:393216,\22zero_init\22:false},{\22kind\22:\22workspace\22,\22bytes_per_tile\22:16,\22zero_init\22:true}]
+// CHECK-SAME: {\22kind\22:\22problem_size\22,\22dim\22:\22k\22},{\22kind\22:\22workspace\22,\22bytes_per_tile\22:393216,\22zero_init\22:false},{\22kind\22:\22workspace\22,\22bytes_per_tile\22:16,\22zero_init\22:true}
 // CHECK-LABEL: gpu.module @coop
-// CHECK-NEXT: gpu.func @coop(%{{.*}}: i32, %{{.*}}: i32, %[[K:.*]]: i32, %[[PARTIALS:.*]]: !llvm.ptr<1>, %[[COUNTERS:.*]]: !llvm.ptr<1>) kernel
+// CHECK-NEXT: gpu.func @coop(%{{.*}}: i32, %{{.*}}: i32, %[[K:.*]]: i32, %[[PARTIALS:.*]]: !llvm.ptr<1>, %[[COUNTERS:.*]]: !llvm.ptr<1>, %{{.*}}: !gemm.tma_desc<bf16, box = [64, 64], swizzle = 128>) kernel
 // CHECK: %[[PLAN:.*]]:4 = gemm.smem.plan
 // CHECK: %[[KBLOCKS:.*]] = arith.ceildivui %[[K]], %{{.*}} : i32
 // CHECK: %[[WORK:.*]] = arith.muli %{{.*}}, %c3_i32{{.*}} : i32

@@ -13,9 +13,9 @@
 // CTA (2 x 128 x 256 x 4 bytes) besides the per-tile counters.
 
 // CHECK: module attributes {gemm.bundles = {coop = "{{.*}}\22grid\22:{\22policy\22:\22persistent\22,\22work_units_per_tile\22:4}
-// CHECK-SAME: {\22kind\22:\22workspace\22,\22bytes_per_cta\22:262144,\22zero_init\22:false},{\22kind\22:\22workspace\22,\22bytes_per_tile\22:16,\22zero_init\22:true}]
+// CHECK-SAME: {\22kind\22:\22workspace\22,\22bytes_per_cta\22:262144,\22zero_init\22:false},{\22kind\22:\22workspace\22,\22bytes_per_tile\22:16,\22zero_init\22:true}
 // CHECK-LABEL: gpu.func @coop
-// CHECK-SAME: %[[PARTIALS:[^:]*]]: !llvm.ptr<1>, %[[COUNTERS:[^:]*]]: !llvm.ptr<1>) kernel
+// CHECK-SAME: %[[PARTIALS:[^:]*]]: !llvm.ptr<1>, %[[COUNTERS:[^:]*]]: !llvm.ptr<1>, %{{[^:]*}}: !gemm.tma_desc<bf16, box = [64, 64], swizzle = 128>) kernel
 // CHECK: %[[CLUSTER:.*]] = arith.divui %{{.*}}, %c1_i32 : i32
 // CHECK-NEXT: %[[CLUSTERS:.*]] = arith.divui %{{.*}}, %c1_i32 : i32
 // CHECK: %[[UNITS:.*]] = arith.muli %{{.*}}, %{{.*}} : i32

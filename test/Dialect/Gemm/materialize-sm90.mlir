@@ -20,8 +20,8 @@
 // CHECK-SAME: gpu.container_module
 // CHECK-NOT: gemm.matmul
 // CHECK-LABEL: gpu.module @coop [#nvvm.target<O = 3, chip = "sm_90a">]
-// CHECK-NEXT: gpu.func @coop(%[[DA:[a-z0-9]+]]: !gemm.tma_desc<bf16, box = [64, 128], swizzle = 128>, %[[DB:[a-z0-9]+]]: !gemm.tma_desc<bf16, box = [64, 256], swizzle = 128>, %[[DC:[a-z0-9]+]]: !gemm.tma_desc<bf16, box = [64, 64], swizzle = 128>, %[[M:[a-z0-9]+]]: i32, %[[N:[a-z0-9]+]]: i32, %[[K:[a-z0-9]+]]: i32) kernel
-// CHECK-SAME: attributes {gemm.arch = "sm_90a", gemm.grid_constant_args = array<i64: 0, 1, 2>, nvvm.maxntid = array<i32: 384, 1, 1>, nvvm.minctasm = 1 : i32}
+// CHECK-NEXT: gpu.func @coop(%[[DA:[a-z0-9]+]]: !gemm.tma_desc<bf16, box = [64, 128], swizzle = 128>, %[[DB:[a-z0-9]+]]: !gemm.tma_desc<bf16, box = [64, 256], swizzle = 128>, %[[DC:[a-z0-9]+]]: !gemm.tma_desc<bf16, box = [64, 64], swizzle = 128>, %[[M:[a-z0-9]+]]: i32, %[[N:[a-z0-9]+]]: i32, %[[K:[a-z0-9]+]]: i32, %[[DAP:[a-z0-9]+]]: !gemm.tma_desc<bf16, box = [64, 64], swizzle = 128>) kernel
+// CHECK-SAME: attributes {gemm.arch = "sm_90a", gemm.grid_constant_args = array<i64: 0, 1, 2, 6>, nvvm.maxntid = array<i32: 384, 1, 1>, nvvm.minctasm = 1 : i32}
 // CHECK-NEXT: %[[PLAN:.*]]:4 = gemm.smem.plan : !gemm.smem<4 x 128 x 64 x bf16, swizzle = 128>, !gemm.smem<4 x 256 x 64 x bf16, swizzle = 128>, !gemm.smem<4 x 64 x 64 x bf16, swizzle = 128>, !gemm.pipeline<stages = 4, producers = 1, consumers = 2>{{$}}
 // Thread 0 initialises the barriers and prefetches the descriptors; then
 // a CTA barrier (no cluster).
@@ -39,8 +39,20 @@
 // CHECK: scf.for %{{.*}} = %{{.*}} to %[[KBLOCKS]] step
 // CHECK-NEXT: gemm.pipeline.producer_acquire %[[PLAN]]#3[%[[IT:.*]]] :
 // CHECK-NEXT: gemm.pipeline.producer_commit %[[PLAN]]#3[%[[IT]]] tx(49152) :
+// A tile whose last 64 rows lie past M loads A through the second
+// descriptor in two 64-row boxes and skips the second: rows TMA zero-fills
+// cost more than real ones (TileGeometry::aBoxesPerSlice).
 // CHECK: %[[SLOT:.*]] = arith.remui %[[IT]], %{{.*}} : i32
-// CHECK: gemm.tma.load %[[DA]][%[[KOFF:.*]], %{{.*}}] -> %[[PLAN]]#0[%[[SLOT]]] barrier %[[PLAN]]#3[%[[IT]]] : <bf16, box = [64, 128], swizzle = 128>
+// CHECK: %[[LAST:.*]] = arith.addi %[[ORIGIN:.*]], %c64_i32
+// CHECK-NEXT: %[[WHOLE:.*]] = arith.cmpi ult, %[[LAST]], %[[M]] : i32
+// CHECK: scf.if %[[WHOLE]] {
+// CHECK-NEXT: gemm.tma.load %[[DA]][%[[KOFF:.*]], %[[ORIGIN]]] -> %[[PLAN]]#0[%[[SLOT]]] barrier %[[PLAN]]#3[%[[IT]]] : <bf16, box = [64, 128], swizzle = 128>
+// CHECK-NEXT: } else {
+// CHECK: gemm.tma.load %[[DAP]][%[[KOFF]], %[[ORIGIN]]] -> %[[PLAN]]#0[%[[SLOT]], %c0_i32{{.*}}] barrier %[[PLAN]]#3[%[[IT]]] : <bf16, box = [64, 64], swizzle = 128>
+// CHECK: %[[ROW1:.*]] = arith.addi %[[ORIGIN]], %c64_i32
+// CHECK-NEXT: %[[IN1:.*]] = arith.cmpi ult, %[[ROW1]], %[[M]] : i32
+// CHECK-NEXT: gemm.tma.load %[[DAP]][%[[KOFF]], %[[ROW1]]] -> %[[PLAN]]#0[%[[SLOT]], %c64_i32{{.*}}] barrier %[[PLAN]]#3[%[[IT]]] when(%[[IN1]])
+// CHECK-NEXT: }
 // CHECK-NEXT: gemm.tma.load %[[DB]][%[[KOFF]], %{{.*}}] -> %[[PLAN]]#1[%[[SLOT]]] barrier %[[PLAN]]#3[%[[IT]]] : <bf16, box = [64, 256], swizzle = 128>
 // CHECK: gemm.yield
 // CHECK-NEXT: } consumer {
@@ -225,10 +237,10 @@ gemm.matmul @relu a(bf16, row) b(bf16, col) c(bf16, row) acc(f32)
 
 // -----
 
-// A 64-row tile (the tiles of M <= 64) whose rows all lie below M loads A
-// in one box; one that reaches past M loads it through a second descriptor
-// (the last parameter, also by value) in four 16-row boxes: the first
-// always, the others only where they start below M, so M = 16 reads one
+// A 64-row tile (the tiles of M <= 64) whose last 16 rows hold a row below
+// M loads A in one box; one whose last 16 rows lie past M loads it through
+// a second descriptor (the last parameter, also by value) in four 16-row
+// boxes: the first always, the others only where they start below M, so M = 16 reads one
 // box and does not pay for 48 zero-filled rows. Both branches deliver the
 // stage's bytes: a skipped box completes its bytes on the barrier.
 // CHECK-LABEL: gpu.func @pp_64x128(
@@ -238,8 +250,8 @@ gemm.matmul @relu a(bf16, row) b(bf16, col) c(bf16, row) acc(f32)
 // CHECK: %[[PLAN:.*]]:5 = gemm.smem.plan
 // CHECK: producer {
 // CHECK: gemm.pipeline.producer_commit %[[PLAN]]#3[%[[IT:.*]]] tx(24576)
-// CHECK: %[[END:.*]] = arith.addi %[[ORIGIN:.*]], %c64_i32
-// CHECK-NEXT: %[[WHOLE:.*]] = arith.cmpi ule, %[[END]], %[[M]] : i32
+// CHECK: %[[END:.*]] = arith.addi %[[ORIGIN:.*]], %c48_i32
+// CHECK-NEXT: %[[WHOLE:.*]] = arith.cmpi ult, %[[END]], %[[M]] : i32
 // CHECK: scf.if %[[WHOLE]] {
 // CHECK-NEXT: gemm.tma.load %[[DA]][%[[K:.*]], %[[ORIGIN]]] -> %[[PLAN]]#0[%[[SLOT:.*]]] barrier %[[PLAN]]#3[%[[IT]]] :
 // CHECK-NEXT: } else {

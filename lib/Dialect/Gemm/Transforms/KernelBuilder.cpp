@@ -559,9 +559,10 @@ void KernelBuilder::loadStage(Value pipeline, Value ringA, Value ringB,
                       /*kOffset=*/Value(), pipeline, iteration, mask,
                       /*issue=*/Value(), ctaGroup);
   };
-  // A tile that reaches past row M (one CTA, no multicast) loads its A in
-  // small boxes: the first always holds rows of the tile; a later one is
-  // loaded only if it starts below M. Both branches deliver the same bytes.
+  // A tile whose last boxes lie past row M (one CTA, no multicast) loads its
+  // A in small boxes: the first always holds rows of the tile; a later one
+  // is loaded only if it starts below M. Both branches deliver the same
+  // bytes.
   auto loadPartialA = [&](Value slot, Value k) {
     int64_t rows = g.partialABoxRows();
     for (int64_t box = 0; box < g.aBoxesPerSlice; ++box) {
@@ -576,10 +577,13 @@ void KernelBuilder::loadStage(Value pipeline, Value ringA, Value ringB,
                         /*multicastMask=*/Value(), issue, ctaGroup);
     }
   };
+  // One box where the tile's last box holds a row below M (every box would
+  // be loaded); small boxes only where some can be skipped.
   Value wholeTileA;
   if (g.aBoxesPerSlice > 1)
-    wholeTileA = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ule,
-                                       add(originM, i32(g.bm)), sizeM);
+    wholeTileA = arith::CmpIOp::create(
+        b, loc, arith::CmpIPredicate::ult,
+        add(originM, i32(g.bm - g.partialABoxRows())), sizeM);
   // An MMA pair's CTAs each hold one half of B; the CTAs of a cluster
   // column that hold the same half share it.
   Value bFirst = g.ctaGroup == 1 ? Value() : mul(pairIndex, i32(g.bRows()));

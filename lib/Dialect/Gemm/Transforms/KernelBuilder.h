@@ -94,12 +94,15 @@ struct TileGeometry {
   /// them: the cluster row shares A; the CTAs of a cluster column at the
   /// same position in their pairs share B.
   int64_t aSliceRows() const { return bm / clusterN; }
-  /// Boxes the A slice of a tile that reaches past row M is loaded in,
-  /// through a second A descriptor (the last kernel parameter); the boxes
-  /// that start at or past M are skipped. Rows TMA zero-fills are not free:
-  /// on the H200 a 64x128 tile at M = 16 took 13% longer than at M = 48.
-  /// Whole tiles keep one box per slice: four small boxes cost more than
-  /// the zero-fill where every row is real. 1: no second descriptor.
+  /// Boxes the A slice of a tile whose last box lies past row M is loaded
+  /// in, through a second A descriptor (the last kernel parameter); the
+  /// boxes that start at or past M are skipped. Rows TMA zero-fills are not
+  /// free: on the H200 a 64x128 tile at M = 16 took 13% longer than at M =
+  /// 48, and a 128x128 one at M = 160 53% longer than at M = 256
+  /// (bench/results/2026-11-29-h200-edge-rows). Other tiles keep one box per
+  /// slice: small boxes cost more than the zero-fill where they are all
+  /// loaded (16-row boxes of a 128-row tile: up to 1.5x). 1: no second
+  /// descriptor.
   int64_t aBoxesPerSlice = 1;
   int64_t partialABoxRows() const { return aSliceRows() / aBoxesPerSlice; }
   /// Columns of a row-major C's last epilogue sub-tile when the tile's N is

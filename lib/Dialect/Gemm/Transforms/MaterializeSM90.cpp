@@ -41,9 +41,12 @@ constexpr int64_t kThreeConsumerRegisters = 152;
 constexpr int64_t kBarrierReserveBytes = 1024;
 /// Rows of one staging slot and TMA store box: one 64-row WGMMA atom.
 constexpr int64_t kStoreBoxRows = 64;
-/// Rows of one A box of a 64-row tile (the tiles of small M): M = 16 loads
-/// one box of four.
+/// Rows of one A box of a tile that reaches past M: a 64-row tile's (the
+/// tiles of small M: M = 16 loads one box of four), and a taller tile's,
+/// one consumer's rows (smaller boxes cost more than they save there:
+/// bench/results/2026-11-29-h200-edge-rows).
 constexpr int64_t kSmallTileABoxRows = 16;
+constexpr int64_t kTallTileABoxRows = 64;
 /// Split-K and stream-K: the epilogue sub-tiles of one partial tile whose
 /// values the last arriver loads together. Each load of a partial waits out
 /// an L2 round trip; two sub-tiles halve the round trips and still fit the
@@ -184,9 +187,11 @@ FailureOr<KernelShape> planKernel(MatmulOp op, int64_t wgmmaLookahead,
   shape.schedule = op.getConfig().getSchedule();
   shape.streamK = op.getConfig().getScheduler() == TileScheduler::stream_k;
   shape.quant = planQuant(op);
-  // 64-row tiles serve M <= 64, where rows past M would make up most of
-  // their A boxes. With A multicast a skipped box's bytes would have to be
-  // completed in the other CTAs' barriers, so those keep one box.
+  // A tile whose last rows lie past M loads A in boxes of 16 rows (64-row
+  // tiles, which serve M <= 64) or of 64 and skips those past M
+  // (TileGeometry::aBoxesPerSlice). With A multicast a skipped box's bytes
+  // would have to be completed in the other CTAs' barriers, so those keep
+  // one box.
   // An M-major A has M along the box's inner dimension: the rows past M
   // are the ends of its lines, not whole lines, and a box narrower than the
   // 128-byte span would not land in the swizzled block layout.
@@ -197,9 +202,10 @@ FailureOr<KernelShape> planKernel(MatmulOp op, int64_t wgmmaLookahead,
   // zeros whole boxes load, not what a skipped box leaves in the slot (a
   // previous tile's rows, or never-written shared memory: NaN amaxes on the
   // H200, bench/results/2026-11-24-h200-python-full).
-  if (shape.bm == 64 && shape.clusterN == 1 && !shape.aMNMajor &&
-      !shape.grouped && !shape.quant.fp8Output)
-    shape.aBoxesPerSlice = shape.bm / kSmallTileABoxRows;
+  if (shape.clusterN == 1 && !shape.aMNMajor && !shape.grouped &&
+      !shape.quant.fp8Output)
+    shape.aBoxesPerSlice =
+        shape.bm / (shape.bm == 64 ? kSmallTileABoxRows : kTallTileABoxRows);
   if (shape.schedule == Schedule::cooperative) {
     if (shape.bm < 128)
       return op.emitOpError("the cooperative schedule splits the tile's rows "
