@@ -13,13 +13,16 @@
 #           kernels), CHANGED=changed-8.txt (1, against call 7's library),
 #           C=c9, SWEEP=0 (the A/B alone)
 # LISTS: the results directory whose scripts/ holds CHANGED (this one by
-# default; bench/results/2026-11-29-h200-fp8-slices reuses the script).
+# default; bench/results/2026-11-29-h200-fp8-slices and
+# 2026-11-29-h200-remeasure reuse the script). OLD: the shipped library's
+# tarball, .device/kernels-OLD.tar.xz (default full), still labelled full.
 set -u
 D=bench/results/2026-11-29-h200-lowp-sweep
 LISTS=${LISTS:-$D}
-NEW=${NEW:-lowp} CHANGED=${CHANGED:-changed.txt}
+NEW=${NEW:-lowp} CHANGED=${CHANGED:-changed.txt} OLD=${OLD:-full}
 R=$OUT/${C:-c3}; mkdir -p $R
-for v in full $NEW; do mkdir -p .device/$v && tar -C .device/$v -xJf .device/kernels-$v.tar.xz; done
+mkdir -p .device/full && tar -C .device/full -xJf .device/kernels-$OLD.tar.xz
+mkdir -p .device/$NEW && tar -C .device/$NEW -xJf .device/kernels-$NEW.tar.xz
 if [ "${SWEEP:-1}" = 1 ]; then
   PART=sweep LIBRARY=.device/$NEW/kernels BUDGET_S=330 bash bench/lowp-h200.sh /tmp/sweep > $R/log.txt 2>&1
   echo "sweep exit $? ($SECONDS s)"
