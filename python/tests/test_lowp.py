@@ -75,8 +75,10 @@ def test_tiny_low_precision_problems_use_the_library(runner, dtype, out_dtype, q
 
 
 def test_select_low_precision():
+    # Fast accumulation takes the 256-row or 256-column tiles that promoted
+    # sums have no registers for.
     fast = gemm.select(4096, 4096, 4096, "e4m3", quant="ttf")
-    assert fast.config.quant == "qttf" and fast.config.tile[1] == 256
+    assert fast.config.quant == "qttf" and max(fast.config.tile[:2]) == 256
     assert gemm.select(4096, 4096, 4096, "e4m3", quant="tt").config.tile[1] <= 192
     mixed = gemm.select(4096, 4096, 4096, "u8", "bf16", b_dtype="s8", quant="rc")
     assert mixed.config.name.startswith("sm90_u8xs8_cbf16_qrc_")
