@@ -100,6 +100,13 @@ CANDIDATES = (
     [C(64, bn, "pingpong", layouts=TRANSPOSED) for bn in (80, 96, 112, 144, 160)] +
     [C(256, bn, layouts=TRANSPOSED) for bn in (80, 96, 112)] +
     [C(128, bn, splits=2, layouts=TRANSPOSED) for bn in (112, 144)] +
+    # and for M <= 64: tiles 16-32 wide along M load no padding rows of A
+    # (a row-major tile's 64 rows are mostly empty there), and their
+    # split-K partials are a quarter to an eighth of a 64x128 tile's, so
+    # the fixup costs less (bench/results/2026-11-29-h200-transposed-narrow).
+    [C(64, bn, "pingpong", layouts=TRANSPOSED) for bn in (16, 24, 32)] +
+    [C(64, bn, "pingpong", splits=s, layouts=TRANSPOSED) for bn in (16, 32) for s in (2, 4)] +
+    [C(128, 16, layouts=TRANSPOSED)] +
     # Narrow tiles along the problem's own N (a row-major C whose last
     # epilogue sub-tile is packed): N just past a multiple of 64 or 128, and
     # tile counts between waves.
@@ -351,36 +358,49 @@ def _staged(data):
     return out
 
 
-def fit_physics(rows, staged, sm_count=SMS):
+def fit_physics(rows, staged, sm_count=SMS, base=None):
     """The hardware constants and tile efficiencies that minimise the robust
     (soft L1) sum of squared log errors over `rows`, whose staged operands
-    are `staged` (_staged)."""
+    are `staged` (_staged). With `base` (a model file's JSON), its hardware
+    constants and tile efficiencies are kept and only the efficiencies of
+    tiles it lacks are fitted, on their rows: new candidates join a fitted
+    model without moving the estimates of its own."""
     import numpy
     from scipy.optimize import least_squares
     import gemm
-    tiles = sorted({tile_key(c) for c, _, _ in rows})
-    names = list(HARDWARE) + tiles
-    start = [HARDWARE[n][0] for n in HARDWARE] + [EFFICIENCY[0]] * len(tiles)
-    low = [HARDWARE[n][1] for n in HARDWARE] + [EFFICIENCY[1]] * len(tiles)
-    high = [HARDWARE[n][2] for n in HARDWARE] + [EFFICIENCY[2]] * len(tiles)
     configs = [c for c, _, _ in rows]
     shapes = [s for _, s, _ in rows]
     measured = numpy.log([t for _, _, t in rows])
+    fixed_hardware = dict(base["hardware"]) if base else {}
+    fixed_efficiency = dict(base["tile_efficiency"]) if base else {}
+    free_hardware = [n for n in HARDWARE if n not in fixed_hardware]
+    tiles = sorted({tile_key(c) for c in configs} - set(fixed_efficiency))
+    start = [HARDWARE[n][0] for n in free_hardware] + [EFFICIENCY[0]] * len(tiles)
+    low = [HARDWARE[n][1] for n in free_hardware] + [EFFICIENCY[1]] * len(tiles)
+    high = [HARDWARE[n][2] for n in free_hardware] + [EFFICIENCY[2]] * len(tiles)
 
     def split(values):
-        return (dict(zip(HARDWARE, values[:len(HARDWARE)])),
-                dict(zip(tiles, values[len(HARDWARE):])))
+        return ({**fixed_hardware, **dict(zip(free_hardware, values[:len(free_hardware)]))},
+                {**fixed_efficiency, **dict(zip(tiles, values[len(free_hardware):]))})
 
-    def residuals(values):
+    def log_errors(values, indices):
         hardware, efficiency = split(values)
-        return numpy.log(gemm._core.physics_estimates(hardware, efficiency, configs, shapes,
-                                                      sm_count, staged)) - measured
-    result = least_squares(residuals, start, bounds=(low, high), loss="soft_l1",
-                           f_scale=0.1, diff_step=1e-3)
-    hardware, efficiency = split(result.x)
+        return numpy.log(gemm._core.physics_estimates(
+            hardware, efficiency, [configs[i] for i in indices],
+            [shapes[i] for i in indices], sm_count,
+            [staged[i] for i in indices])) - measured[indices]
+    every = numpy.arange(len(rows))
+    # Only the rows that the free values move enter the fit.
+    moved = every if free_hardware else numpy.array(
+        [i for i, c in enumerate(configs) if tile_key(c) in tiles], dtype=int)
+    values = []
+    if start:
+        values = least_squares(lambda v: log_errors(v, moved), start, bounds=(low, high),
+                               loss="soft_l1", f_scale=0.1, diff_step=1e-3).x
+    hardware, efficiency = split(values)
     return ({k: round(v, 4) for k, v in hardware.items()},
             {k: round(v, 4) for k, v in efficiency.items()},
-            residuals(result.x))
+            log_errors(values, every))
 
 
 def model_json(hardware, efficiency, rows, log_errors, bandwidth, prior, provenance,
@@ -424,9 +444,10 @@ def summary(values):
             "within_5_percent": round(float(numpy.mean(values <= 1.05)), 4)}
 
 
-def fit(measurements_paths, command):
+def fit(measurements_paths, command, base=None):
     """The model file's JSON for one or more measurements files (training
-    sets measured apart: their rows are fitted together)."""
+    sets measured apart: their rows are fitted together). With `base` (a
+    model file's JSON) its physics and correction are kept (fit_physics)."""
     import numpy
     import gemm
     datas = [read_measurements(path) for path in measurements_paths]
@@ -435,7 +456,7 @@ def fit(measurements_paths, command):
     data = datas[0]
     rows = [row for d in datas for row in _training(d)]
     hardware, efficiency, log_errors = fit_physics(
-        rows, [s for d in datas for s in _staged(d)])
+        rows, [s for d in datas for s in _staged(d)], base=base)
     provenance = {"gpu": {"name": (data.get("device") or {}).get("name", ""),
                           "sm_count": (data.get("device") or {}).get("sm_count", SMS)},
                   "measurements": ", ".join(measurements_paths), "timing": timing,
@@ -452,13 +473,14 @@ def fit(measurements_paths, command):
     # Leave one training shape out: the correction must hold on shapes it
     # has not seen.
     best = None
-    for bandwidth in BANDWIDTHS:
-        for prior in PRIOR_WEIGHTS:
-            loo = regrets(lambda shape: parsed(
-                bandwidth, prior, lambda r: run_shape(r[0], r[1]) != shape), rows)
-            score = summary(loo.values())
-            if best is None or score["geomean"] < best[2]["geomean"]:
-                best = (bandwidth, prior, score)
+    choices = ([(base["correction"]["bandwidth"], base["correction"]["prior_weight"])]
+               if base else [(b, p) for b in BANDWIDTHS for p in PRIOR_WEIGHTS])
+    for bandwidth, prior in choices:
+        loo = regrets(lambda shape: parsed(
+            bandwidth, prior, lambda r: run_shape(r[0], r[1]) != shape), rows)
+        score = summary(loo.values())
+        if best is None or score["geomean"] < best[2]["geomean"]:
+            best = (bandwidth, prior, score)
     bandwidth, prior, loo = best
     provenance["physics_only_regret"] = summary(regrets(
         lambda shape: parsed(bandwidth, prior, lambda r: False), rows).values())
@@ -583,6 +605,9 @@ def main(argv=None):
     ft = sub.add_parser("fit", help="fit the dispatcher's model to a measurements file")
     ft.add_argument("measurements", nargs="+")
     ft.add_argument("--out", required=True)
+    ft.add_argument("--base", metavar="MODEL", help="keep this model file's hardware "
+                    "constants, tile efficiencies and correction; fit only the tiles it "
+                    "lacks (new candidates measured apart)")
     gr = sub.add_parser("grouped", help="add the grouped kernels' residuals of a "
                         "bench/grouped-h200.sh results.md to a model file")
     gr.add_argument("results", nargs="+")
@@ -661,8 +686,10 @@ def main(argv=None):
         write_measurements(data, args.out)
         print(f"{args.out}: {len(data['rows'])} measurements, {len(data['errors'])} errors")
         return 0
+    base = json.load(open(args.base)) if args.base else None
     model = fit(args.measurements, "python -m gemm_bench.fit fit "
-                f"{' '.join(args.measurements)} --out {args.out}")
+                f"{' '.join(args.measurements)} --out {args.out}" +
+                (f" --base {args.base}" if args.base else ""), base)
     write_model(model, args.out)
     fitted = model["fitted_on"]
     print(f"{args.out}: {len(model['candidates'])} candidates, {fitted['runs']} runs on "
