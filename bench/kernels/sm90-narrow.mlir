@@ -34,3 +34,21 @@ gemm.matmul @sm90_bf16_akbkcr_128x80_coop_f32out a(bf16, row) b(bf16, col) c(f32
     config(#gemm.config<arch = sm_90a, tile = [128, 80, 64]>)
 gemm.matmul @sm90_bf16_ambkcr_128x136_coop_c1x2 a(bf16, col) b(bf16, col) c(bf16, row) acc(f32)
     config(#gemm.config<arch = sm_90a, tile = [128, 136, 64], cluster = [1, 2]>)
+// Scaled narrow tiles: tensor, row and column scales cover the last
+// sub-tile's own columns (block scales and fp8 outputs take whole
+// sub-tiles). fp8 per tensor and per row/column on tiles of the transposed
+// problem 16 and 32 wide (the M <= 64 tiles of the bf16 library), fp8 per
+// tensor with a packed row-major last sub-tile of 16, int8 dequantised by
+// row and column scales with one of 16.
+gemm.matmul @sm90_e4m3_qtt_akbkcc_64x16_pingpong a(f8E4M3FN, row) b(f8E4M3FN, col) c(bf16, col) acc(f32)
+    quant(#gemm.quant<a = tensor, b = tensor>)
+    config(#gemm.config<arch = sm_90a, tile = [64, 16, 128], schedule = pingpong>)
+gemm.matmul @sm90_e4m3_qrc_akbkcc_64x32_pingpong_k2 a(f8E4M3FN, row) b(f8E4M3FN, col) c(bf16, col) acc(f32)
+    quant(#gemm.quant<a = row, b = col>)
+    config(#gemm.config<arch = sm_90a, tile = [64, 32, 128], schedule = pingpong, scheduler = split_k, splits = 2>)
+gemm.matmul @sm90_e4m3_qtt_akbkcr_128x144_coop a(f8E4M3FN, row) b(f8E4M3FN, col) c(bf16, row) acc(f32)
+    quant(#gemm.quant<a = tensor, b = tensor>)
+    config(#gemm.config<arch = sm_90a, tile = [128, 144, 128]>)
+gemm.matmul @sm90_s8_qrc_akbkcr_128x80_coop a(si8, row) b(si8, col) c(bf16, row) acc(i32)
+    quant(#gemm.quant<a = row, b = col>)
+    config(#gemm.config<arch = sm_90a, tile = [128, 80, 128]>)

@@ -185,15 +185,16 @@ bool KernelConfig::buildable(std::string *why) const {
                 "multiple of " +
                 std::to_string(mnBlock));
   // The last epilogue sub-tile may be narrower (the materializer's rule:
-  // whole 8-column groups, no scales, not grouped).
+  // whole 8-column groups, no block scales, no fp8 output, not grouped).
   constexpr uint32_t narrowStep = 8;
   if (tileN % epilogueCols != 0 &&
-      (tileN % narrowStep != 0 || quant.a || quant.b ||
-       bundle::isFp8(cType()) || grouped))
+      (tileN % narrowStep != 0 || quant.a == bundle::ScaleGranularity::Block ||
+       quant.b == bundle::ScaleGranularity::Block || bundle::isFp8(cType()) ||
+       grouped))
     return fail("tile N is not a multiple of the " +
                 std::to_string(epilogueCols) +
-                "-column epilogue sub-tile (nor, without scales and not "
-                "grouped, of " +
+                "-column epilogue sub-tile (nor, without block scales or an "
+                "fp8 output and not grouped, of " +
                 std::to_string(narrowStep) + ")");
   if (quant.a == bundle::ScaleGranularity::Block && 128 % tileN != 0 &&
       tileN % 64 != 0)

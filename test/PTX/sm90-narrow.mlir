@@ -21,6 +21,10 @@
 // RUN: %ptxas -arch=sm_90a -v %t/sm90_bf16_akbkcr_128x200_coop_sk.ptx -o %t/j.o 2>&1 | FileCheck %s --check-prefix=PTXAS -DNAME=sm90_bf16_akbkcr_128x200_coop_sk
 // RUN: %ptxas -arch=sm_90a -v %t/sm90_bf16_akbkcr_128x80_coop_f32out.ptx -o %t/k.o 2>&1 | FileCheck %s --check-prefix=PTXAS -DNAME=sm90_bf16_akbkcr_128x80_coop_f32out
 // RUN: %ptxas -arch=sm_90a -v %t/sm90_bf16_ambkcr_128x136_coop_c1x2.ptx -o %t/l.o 2>&1 | FileCheck %s --check-prefix=PTXAS -DNAME=sm90_bf16_ambkcr_128x136_coop_c1x2
+// RUN: %ptxas -arch=sm_90a -v %t/sm90_e4m3_qtt_akbkcc_64x16_pingpong.ptx -o %t/m.o 2>&1 | FileCheck %s --check-prefix=PTXAS -DNAME=sm90_e4m3_qtt_akbkcc_64x16_pingpong
+// RUN: %ptxas -arch=sm_90a -v %t/sm90_e4m3_qrc_akbkcc_64x32_pingpong_k2.ptx -o %t/n.o 2>&1 | FileCheck %s --check-prefix=PTXAS -DNAME=sm90_e4m3_qrc_akbkcc_64x32_pingpong_k2
+// RUN: %ptxas -arch=sm_90a -v %t/sm90_e4m3_qtt_akbkcr_128x144_coop.ptx -o %t/o.o 2>&1 | FileCheck %s --check-prefix=PTXAS -DNAME=sm90_e4m3_qtt_akbkcr_128x144_coop
+// RUN: %ptxas -arch=sm_90a -v %t/sm90_s8_qrc_akbkcr_128x80_coop.ptx -o %t/p.o 2>&1 | FileCheck %s --check-prefix=PTXAS -DNAME=sm90_s8_qrc_akbkcr_128x80_coop
 //
 // PTXAS-NOT: warning
 // PTXAS-NOT: C75{{[0-9][0-9]}}

@@ -505,20 +505,29 @@ TEST(KernelConfigTest, ThreeConsumersOf192Rows) {
 
 TEST(KernelConfigTest, NarrowTilesOfEitherC) {
   // The materializer's rule: tile N a multiple of 8 whose last epilogue
-  // sub-tile is narrower, with a column-major or a row-major C, without
-  // scales, an fp8 C or groups.
+  // sub-tile is narrower, with a column-major or a row-major C, with
+  // tensor, row and column scales but without block scales, an fp8 C or
+  // groups.
   std::string why;
   EXPECT_TRUE(parsed("sm90_bf16_128x144x64_coop_c1x1_rm_s8_st0").buildable());
   EXPECT_TRUE(
       parsed("sm90_bf16_akbkcc_128x72x64_coop_c1x1_rm_s8_st0").buildable());
   EXPECT_TRUE(
       parsed("sm90_bf16_cf32_64x88x64_pingpong_c1x1_rm_s8_st0").buildable());
-  KernelConfig scaled = parsed("sm90_bf16_128x144x64_coop_c1x1_rm_s8_st0");
-  scaled.inType = DType::E4M3;
-  scaled.tileK = 128;
-  scaled.quant.a = scaled.quant.b = gemm::bundle::ScaleGranularity::Tensor;
-  EXPECT_FALSE(scaled.buildable(&why));
-  EXPECT_THAT(why, HasSubstr("without scales and not grouped, of 8"));
+  EXPECT_TRUE(parsed("sm90_e4m3_cbf16_qtt_128x144x128_coop_c1x1_rm_s8_st0")
+                  .buildable());
+  EXPECT_TRUE(
+      parsed("sm90_e4m3_cbf16_qrc_akbkcc_64x16x128_pingpong_c1x1_rm_s8_st0_k2")
+          .buildable());
+  EXPECT_TRUE(
+      parsed("sm90_s8_cbf16_qrc_128x80x128_coop_c1x1_rm_s8_st0").buildable());
+  KernelConfig blocks = parsed("sm90_bf16_128x144x64_coop_c1x1_rm_s8_st0");
+  blocks.inType = DType::E4M3;
+  blocks.tileK = 128;
+  blocks.quant.a = blocks.quant.b = gemm::bundle::ScaleGranularity::Block;
+  EXPECT_FALSE(blocks.buildable(&why));
+  EXPECT_THAT(why, HasSubstr("without block scales or an fp8 output and not "
+                             "grouped, of 8"));
   KernelConfig grouped =
       parsed("sm90_bf16_grouped_128x96x64_coop_c1x1_rm_s8_st0");
   EXPECT_FALSE(grouped.buildable(&why));

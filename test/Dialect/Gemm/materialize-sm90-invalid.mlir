@@ -17,12 +17,21 @@ gemm.matmul @epilogue_n_grouped a(bf16, row) b(bf16, col) c(bf16, row) acc(f32) 
 
 // -----
 
-// A narrower last sub-tile takes no scales
-// (applied per whole sub-tile).
-// expected-error @+1 {{'gemm.matmul' op tile N of 96 is not a multiple of the 64-column (128-byte) epilogue sub-tile (a narrower last sub-tile takes no scales)}}
-gemm.matmul @epilogue_n_scaled a(f8E4M3FN, row) b(f8E4M3FN, col) c(bf16, col) acc(f32)
-    quant(#gemm.quant<a = tensor, b = tensor>)
-    config(#gemm.config<arch = sm_90a, tile = [128, 96, 128]>)
+// A narrower last sub-tile takes tensor, row and column scales, but no
+// block scales...
+// expected-error @+1 {{'gemm.matmul' op tile N of 32 is not a multiple of the 64-column (128-byte) epilogue sub-tile (a narrower last sub-tile takes no block scales and no fp8 output)}}
+gemm.matmul @epilogue_n_blocks a(f8E4M3FN, row) b(f8E4M3FN, col) c(bf16, row) acc(f32)
+    quant(#gemm.quant<a = block, b = block>)
+    config(#gemm.config<arch = sm_90a, tile = [128, 32, 128]>)
+
+// -----
+
+// ... and no fp8 output (its amax and output scale take whole 128-column
+// sub-tiles).
+// expected-error @+1 {{'gemm.matmul' op tile N of 144 is not a multiple of the 128-column (128-byte) epilogue sub-tile (a narrower last sub-tile takes no block scales and no fp8 output)}}
+gemm.matmul @epilogue_n_fp8_out a(f8E4M3FN, row) b(f8E4M3FN, col) c(f8E4M3FN, row) acc(f32)
+    quant(#gemm.quant<a = tensor, b = tensor, c = tensor>)
+    config(#gemm.config<arch = sm_90a, tile = [128, 144, 128]>)
 
 // -----
 

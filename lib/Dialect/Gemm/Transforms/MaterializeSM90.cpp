@@ -231,16 +231,21 @@ FailureOr<KernelShape> planKernel(MatmulOp op, int64_t wgmmaLookahead,
   // lines (each still 128 bytes of M); a row-major C's is staged packed and
   // stored through a second, unswizzled C descriptor of narrower boxes
   // (a grouped kernel's C descriptors are its groups', which have no such
-  // twin). Scales are per whole sub-tile.
+  // twin). Its tensor, row and column scales cover its own columns; block
+  // scales (per 128 columns of B) and an fp8 output's amax and output
+  // scale take whole sub-tiles.
   if (shape.bn % shape.epilogueCols != 0) {
-    bool scaled = shape.quant.scaleA != ScaleMode::none ||
-                  shape.quant.scaleB != ScaleMode::none ||
-                  shape.quant.fp8Output;
-    if (scaled || shape.grouped || shape.bn % shape.narrowSubTileStep() != 0)
+    bool wholeSubTiles = shape.quant.scaleA == ScaleMode::block ||
+                         shape.quant.scaleB == ScaleMode::block ||
+                         shape.quant.fp8Output;
+    if (wholeSubTiles || shape.grouped ||
+        shape.bn % shape.narrowSubTileStep() != 0)
       return op.emitOpError("tile N of ")
                  << shape.bn << " is not a multiple of the "
                  << shape.epilogueCols << "-column (128-byte) epilogue sub-tile"
-                 << (scaled ? " (a narrower last sub-tile takes no scales)"
+                 << (wholeSubTiles
+                         ? " (a narrower last sub-tile takes no block scales "
+                           "and no fp8 output)"
                      : shape.grouped
                          ? " (grouped kernels store whole sub-tiles)"
                          : " nor of " +
@@ -1009,9 +1014,11 @@ Value SM90KernelBuilder::buildEpilogue(Value acc, Value originM, Value originN,
       Value slot =
           add(firstSlot,
               arith::RemUIOp::create(b, loc, staged, i32(shape.storeSlots)));
-      // Per-column scales of the sub-tile, loaded before its waits.
-      Value colScales = quant.loadColumnScales(block * shape.epilogueCols,
-                                               shape.epilogueCols, originN);
+      // The sub-tile's columns (the last may be narrower) and their
+      // per-column scales, loaded before its waits.
+      int64_t columns = shape.subTileColumns(block);
+      Value colScales =
+          quant.loadColumnScales(block * shape.epilogueCols, columns, originN);
       // The slot written storeSlots sub-tiles ago must have been read by its
       // TMA store before it is overwritten.
       ifThen(isLeader, [&] {
@@ -1023,7 +1030,6 @@ Value SM90KernelBuilder::buildEpilogue(Value acc, Value originM, Value originN,
       // The sub-tile's values: 64 rows x epilogueCols columns of the atom
       // are the thread's values [col / 2, col / 2 + epilogueCols / 2).
       int64_t valuesPerAtom = shape.bn / 2;
-      int64_t columns = shape.subTileColumns(block);
       if (addPartials && block % subTilesPerAdd == 0) {
         int64_t addedColumns = 0;
         for (int64_t next = block;
@@ -1038,7 +1044,7 @@ Value SM90KernelBuilder::buildEpilogue(Value acc, Value originM, Value originN,
       // sub-tile's store reads the result; `acc` keeps the accumulator's
       // type for the next sub-tile's partial sums.
       Value values = quant.scaleSubTile(acc, atom, block * shape.epilogueCols,
-                                        shape.epilogueCols, colScales);
+                                        columns, colScales);
       // A column-major C stages the sub-tile transposed: 64 / epilogueCols
       // boxes of epilogueCols x epilogueCols, M along their lines. A
       // row-major C's narrower last sub-tile is staged packed.
