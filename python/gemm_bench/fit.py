@@ -444,6 +444,24 @@ def summary(values):
             "within_5_percent": round(float(numpy.mean(values <= 1.05)), 4)}
 
 
+def read_base_model(path):
+    """The JSON of `fit fit --base`'s model file, refused with a message
+    when it is not one of this module's model files."""
+    try:
+        with open(path) as f:
+            model = json.load(f)
+    except (OSError, ValueError) as e:
+        raise SystemExit(f"--base {path}: cannot read it as JSON ({e}); give a model file "
+                         "of `python -m gemm_bench.fit fit`")
+    missing = [key for key in ("hardware", "tile_efficiency", "correction")
+               if not isinstance(model, dict) or not isinstance(model.get(key), dict)]
+    if missing or model.get("format") != MODEL_FORMAT:
+        raise SystemExit(f"--base {path}: not a model file of `python -m gemm_bench.fit fit` "
+                         f"(format {MODEL_FORMAT!r} with hardware, tile_efficiency and "
+                         "correction)")
+    return model
+
+
 def fit(measurements_paths, command, base=None):
     """The model file's JSON for one or more measurements files (training
     sets measured apart: their rows are fitted together). With `base` (a
@@ -453,6 +471,11 @@ def fit(measurements_paths, command, base=None):
     datas = [read_measurements(path) for path in measurements_paths]
     timing = one_timing({p: d["timing"] for p, d in zip(measurements_paths, datas)},
                         "measurements", "fit measurements of one timing")
+    fitted = (base or {}).get("fitted_on", {}).get("timing")
+    if fitted and fitted != timing:
+        raise SystemExit(f"the base model was fitted on times of --timing {fitted}, the "
+                         f"measurements are of --timing {timing}: measure them again the "
+                         "model's way")
     data = datas[0]
     rows = [row for d in datas for row in _training(d)]
     hardware, efficiency, log_errors = fit_physics(
@@ -686,7 +709,7 @@ def main(argv=None):
         write_measurements(data, args.out)
         print(f"{args.out}: {len(data['rows'])} measurements, {len(data['errors'])} errors")
         return 0
-    base = json.load(open(args.base)) if args.base else None
+    base = read_base_model(args.base) if args.base else None
     model = fit(args.measurements, "python -m gemm_bench.fit fit "
                 f"{' '.join(args.measurements)} --out {args.out}" +
                 (f" --base {args.base}" if args.base else ""), base)
