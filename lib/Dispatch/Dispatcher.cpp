@@ -39,17 +39,27 @@ KernelConfig withTypes(KernelConfig config, const Problem &problem) {
 /// problems (DispatchModel::candidates). Those of a row-major C compute any
 /// problem itself (a column-major C with its own kernel); those of a
 /// column-major C only a column-major one. Transposed: a candidate whose C
-/// is the transposed problem's, for single 16-bit products (the model
-/// measured them so; the kernel library holds no batched or low-precision
-/// twins of the column-major ones).
+/// is the transposed problem's, for single products (the model measured
+/// them so; the kernel library holds no batched twins of the column-major
+/// ones) without block scales (they have no transposed form). Low-precision
+/// ones must also be measured (select()).
 bool orientationApplies(const KernelConfig &candidate, const Problem &problem,
                         bool transposed) {
   if (!transposed)
     return candidate.layouts.c == Layout::Row ||
            problem.layouts.c == Layout::Col;
   return candidate.layouts.c != problem.layouts.c && !problem.grouped() &&
-         problem.batch <= 1 && !problem.lowPrecision() &&
-         problem.transposable();
+         problem.batch <= 1 && problem.transposable();
+}
+
+/// Whether select() may run the transposed problem `run` on `typed` (the
+/// candidate with its types): a low-precision one only on a kernel the
+/// model's "lowp" section measured. The physics alone of a transposed tile
+/// would be set against measured residuals of the problem's own
+/// orientation, which are mostly slower than the physics.
+bool transposedMeasured(const KernelConfig &typed, const Problem &run,
+                        const DispatchModel &model) {
+  return !run.lowPrecision() || model.hasLowPrecisionResiduals(typed);
 }
 
 std::string fixed(double value, int digits) {
@@ -196,6 +206,8 @@ Selection select(const Problem &problem, const DispatchModel &model,
           continue;
         const Problem &run = transposed ? flipped : problem;
         KernelConfig typed = withTypes(config, run);
+        if (transposed && !transposedMeasured(typed, run, model))
+          continue;
         // Types and layouts rule out some tiles (e.g. promoted fp8 sums need
         // twice the accumulator registers; a narrow tile of the transposed
         // problem of an M-major A would load an N-major B in 64-column
@@ -436,8 +448,8 @@ std::vector<KernelConfig> lowPrecisionLibrarySet(const DispatchModel &model) {
   // falls back to), the model's picks for the library's problems at the
   // squares and LLM shapes low-precision GEMMs are mostly run at (split-K
   // and stream-K ones included), and every kernel the model measured for
-  // them (which select() then chooses among). Others are compiled on first
-  // use.
+  // them or their transposed problems (which select() then chooses among).
+  // Others are compiled on first use.
   static const std::pair<uint32_t, uint32_t> Shipped[] = {
       {128, 256}, {256, 128}, {128, 192}, {128, 128}, {64, 256}, {64, 128}};
   static const uint64_t Shapes[][3] = {
@@ -454,9 +466,12 @@ std::vector<KernelConfig> lowPrecisionLibrarySet(const DispatchModel &model) {
             typed.buildable() && !contains(out, typed))
           out.push_back(typed);
       }
+    const Problem flipped = problem.transposed();
     for (const KernelConfig &measured : model.measuredLowPrecision())
-      if (withTypes(measured, problem) == measured && measured.buildable() &&
-          !contains(out, measured))
+      if ((withTypes(measured, problem) == measured ||
+           (problem.transposable() &&
+            withTypes(measured, flipped) == measured)) &&
+          measured.buildable() && !contains(out, measured))
         out.push_back(measured);
     for (const auto &shape : Shapes) {
       Problem sized = problem;

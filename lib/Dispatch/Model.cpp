@@ -186,7 +186,7 @@ bool DispatchModel::offers(const KernelConfig &config) const {
       config.inType == DType::F16)
     return true;
   return !lowPrecisionClasses.count(lowPrecisionClass(config)) ||
-         lowPrecisionResiduals.count(config.name());
+         hasLowPrecisionResiduals(config);
 }
 
 std::string HardwareParams::tileKey(const KernelConfig &config) {

@@ -151,15 +151,18 @@ def plan(shapes, dtype="bf16", sm_count=SMS, layouts=None, match=None):
 def lowp_plan(shapes, configs, sm_count=SMS, match=None):
     """{config name: [shapes]}: each low-precision kernel of `configs`
     (gemm._core.KernelConfig: fp8, int8, tf32; K-major A and B, a row-major
-    C; whose name `match` finds, when given) on the training shapes where
-    the dispatcher may pick it."""
+    C, or a column-major one for kernels of transposed problems; whose name
+    `match` finds, when given) on the training shapes where the dispatcher
+    may pick it, transposed for kernels of transposed problems."""
     import gemm
     out = {}
     for core in configs:
         if (core.in_dtype in ("bf16", "f16") or core.batched or core.grouped or
-                core.layouts != "row,col,row" or (match and not re.search(match, core.name))):
+                core.layouts not in ("row,col,row", "row,col,col") or
+                (match and not re.search(match, core.name))):
             continue
-        chosen = [s for s in shapes if gemm._core.is_applicable(core, *s, sm_count)]
+        chosen = [run_shape(core, s) for s in shapes
+                  if gemm._core.is_applicable(core, *run_shape(core, s), sm_count)]
         if chosen:
             out[core.name] = chosen
     return out

@@ -96,12 +96,19 @@ def test_low_precision_layouts_and_batches():
         gemm.select(4096, 4096, 4096, "e4m3", quant="tt", layouts="col,col,row")
     with pytest.raises(gemm.DispatchError, match="A and B must be K-major"):
         gemm.select(4096, 4096, 4096, "f32", layouts="row,row,row")
-    # A column-major C: a kernel of its own for a bf16 C (compiled: the
-    # library holds row-major C kernels, with which it runs transposed)...
-    ccol = gemm._core.select(4096, 4096, 4096, "e4m3", None, gemm.dispatch_model(), "sm_90a",
-                             132, None, "row,col,col", 1, None, "rc")
-    assert not ccol.transposed and ccol.config.layouts == "row,col,col"
-    assert ccol.config.name.startswith("sm90_e4m3_cbf16_qrc_akbkcc_")
+    # A column-major C: the transposed problem on a measured kernel (the
+    # model's lowp section) where the model estimates it faster than a
+    # kernel of its own (compiled: the library holds row-major C kernels)...
+    def ccol(quant):
+        return gemm._core.select(4096, 4096, 4096, "e4m3", None, gemm.dispatch_model(),
+                                 "sm_90a", 132, None, "row,col,col", 1, None, quant)
+    measured = ccol("rc")
+    assert measured.transposed and measured.config.layouts == "row,col,row"
+    # ...and a kernel of its own where no kernel of the transposed problem
+    # was measured (fast accumulation)...
+    own = ccol("ttf")
+    assert not own.transposed and own.config.layouts == "row,col,col"
+    assert own.config.name.startswith("sm90_e4m3_cbf16_qttf_akbkcc_")
     assert gemm.select(4096, 4096, 4096, "e4m3", quant="rc", layouts="row,col,col").transposed
     # ...the transposed problem for an fp8 C (written row-major only), with
     # A's row scales as the column scales of its B.

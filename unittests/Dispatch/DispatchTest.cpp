@@ -682,7 +682,9 @@ TEST(SelectTest, CandidatesOfTransposedProblemsPutMAlongTheTileN) {
   EXPECT_TRUE(compiled.config.buildable()) << compiled.config.name();
   EXPECT_FALSE(compiled.transposed);
 
-  // Batches, groups and low-precision problems keep the row-major tiles.
+  // Batches, groups and low-precision problems the model's "lowp" section
+  // measured no kernel of transposed problems for keep the row-major tiles
+  // (LowPrecisionTest has measured ones).
   Problem batched = p;
   batched.batch = 2;
   EXPECT_FALSE(select(batched, model, {}).transposed);

@@ -500,6 +500,92 @@ TEST(LowPrecisionTest, TheLibraryHoldsEveryMeasuredKernel) {
   EXPECT_FALSE(has(set, otherProblem));
 }
 
+/// A model whose candidates are row-major 64x64 and 64x128 tiles (an fp8 C
+/// takes the wider one) and a 64x16 tile of transposed problems (the
+/// problem's M along its N), with a "lowp" section
+/// of `measured` (kernel names, each measured at 8192 x 16 x 8192 or
+/// 16 x 8192 x 8192 with no residual).
+DispatchModel transposedNarrowModel(const std::vector<std::string> &measured) {
+  std::string lowp;
+  for (const std::string &name : measured)
+    lowp +=
+        std::string(lowp.empty() ? "" : ", ") + "\"" + name + "\": [[" +
+        (name.find("_akbkcc_") != std::string::npos ? "8192, 16" : "16, 8192") +
+        ", 8192, 0.0]]";
+  std::string text = R"({
+    "format": "gemm-dispatch-model", "version": 1,
+    "gpu": {"name": "NVIDIA H200", "sm_count": 132}, "fitted_on": {},
+    "hardware": {"launch_us": 8, "load_latency_us": 1.5, "l2_tbps": 12,
+                 "read_tbps": 4, "write_tbps": 4.5, "fixup_tbps": 5,
+                 "stream_k_fixed_us": 12, "stream_k_traffic": 1.0,
+                 "cluster_compute": 1.0},
+    "tile_efficiency": {"64x64_pingpong": 0.8, "64x16_pingpong": 0.6,
+                        "64x128_pingpong": 0.8},
+    "correction": {"bandwidth": 0.6, "prior_weight": 0.25},
+    "candidates": {"64x64x64_pingpong_c1x1_rm_s8_st0": [],
+                   "64x128x64_pingpong_c1x1_rm_s8_st0": [],
+                   "akbkcc_64x16x64_pingpong_c1x1_rm_s8_st0": []})";
+  if (!lowp.empty())
+    text += R"(, "lowp": {"source": "t", "candidates": {)" + lowp + "}}";
+  return DispatchModel::parse(text + "}", "narrow.json");
+}
+
+TEST(LowPrecisionTest, MeasuredKernelsOfTransposedProblemsRunLowPrecision) {
+  const std::string rowMajor =
+      "sm90_e4m3_cbf16_qtt_64x64x128_pingpong_c1x1_rm_s8_st0";
+  const std::string transposedTile =
+      "sm90_e4m3_cbf16_qtt_akbkcc_64x16x128_pingpong_c1x1_rm_s8_st0";
+  // 16 x 8192 x 8192: a 64-row tile loads 48 padding rows of A (M along the
+  // tile's N: a 16-wide tile loads none), so the physics prefers the
+  // transposed problem C^T = B A^T.
+  Problem p = lowp(16, 8192, 8192, DType::E4M3, DType::BF16, "tt");
+  Selection measured =
+      select(p, transposedNarrowModel({rowMajor, transposedTile}), {});
+  EXPECT_TRUE(measured.transposed);
+  EXPECT_EQ(measured.config.name(), transposedTile);
+  EXPECT_THAT(measured.reason, HasSubstr("as the transposed problem"));
+  // Unmeasured, the transposed tile's physics would be set against measured
+  // residuals of the row-major ones: it is not offered.
+  Selection unmeasured = select(p, transposedNarrowModel({rowMajor}), {});
+  EXPECT_FALSE(unmeasured.transposed);
+  EXPECT_EQ(unmeasured.config.name(), rowMajor);
+  EXPECT_FALSE(select(p, transposedNarrowModel({}), {}).transposed);
+  // Row scales of A and column scales of B are the transposed problem's
+  // column scales of B and row scales of A: measured under "qrc" too.
+  Problem rc = lowp(16, 8192, 8192, DType::E4M3, DType::BF16, "rc");
+  Selection rcPick = select(
+      rc,
+      transposedNarrowModel({transposedTile,
+                             "sm90_e4m3_cbf16_qrc_akbkcc_64x16x128_pingpong_"
+                             "c1x1_rm_s8_st0"}),
+      {});
+  EXPECT_TRUE(rcPick.transposed);
+  EXPECT_EQ(rcPick.config.quant, rc.quant);
+  // Block scales have no transposed form.
+  Problem block = lowp(16, 8192, 8192, DType::E4M3, DType::BF16, "bb");
+  EXPECT_FALSE(
+      select(block, transposedNarrowModel({rowMajor, transposedTile}), {})
+          .transposed);
+
+  // The library holds the measured kernels of its problems' transposed
+  // problems (select() runs them), and no unmeasured ones (select() does
+  // not).
+  auto transposedNames = [](const DispatchModel &model) {
+    std::vector<std::string> names;
+    for (const KernelConfig &config : lowPrecisionLibrarySet(model))
+      if (config.layouts.c == Layout::Col)
+        names.push_back(config.name());
+    return names;
+  };
+  EXPECT_THAT(transposedNames(transposedNarrowModel({rowMajor})),
+              ::testing::IsEmpty());
+  const std::string int8Tile =
+      "sm90_s8_cs32_akbkcc_64x16x128_pingpong_c1x1_rm_s8_st0";
+  EXPECT_THAT(
+      transposedNames(transposedNarrowModel({transposedTile, int8Tile})),
+      ::testing::UnorderedElementsAre(transposedTile, int8Tile));
+}
+
 TEST(LowPrecisionTest, BadLowPrecisionSectionsAreRefused) {
   auto message = [](const std::string &section) -> std::string {
     try {

@@ -295,6 +295,10 @@ public:
   /// faster than the measured tiles, whose residuals are mostly slower);
   /// every other configuration may.
   bool offers(const KernelConfig &config) const;
+  /// Whether the "lowp" section measured `config` (by its name).
+  bool hasLowPrecisionResiduals(const KernelConfig &config) const {
+    return lowPrecisionResiduals.count(config.name()) != 0;
+  }
   /// The low-precision kernels the "lowp" section measured, in its order.
   const std::vector<KernelConfig> &measuredLowPrecision() const {
     return lowPrecisionKernels;

@@ -1,10 +1,12 @@
 """The low-precision problems whose pick differs between two models: each
 of the kernel library's low-precision problem classes (and fp8 to e4m3)
 at each shape of the shape groups, the dispatcher choosing among
-build/kernels' kernels. Prints `TYPE OUT QUANT M N K OLD NEW` lines (the
-first six are sweep-ab.sh's CHANGED format). Run from the repository root:
+build/kernels' kernels (or LIBRARY's). Prints `TYPE OUT QUANT M N K OLD
+NEW` lines (the first six are sweep-ab.sh's CHANGED format), and on stderr
+how many changed, how many of them to the transposed problem. Run from the
+repository root:
 
-    PYTHONPATH=python python3 lowp-changed.py OLD.json NEW.json squares,llm
+    PYTHONPATH=python python3 lowp-changed.py OLD.json NEW.json squares,llm [LIBRARY]
 """
 import sys
 
@@ -17,8 +19,9 @@ CLASSES = [("e4m3", "bf16", "tt"), ("e4m3", "bf16", "rc"), ("e4m3", "bf16", "bb"
 
 old = gemm._core.DispatchModel.load(sys.argv[1])
 new = gemm._core.DispatchModel.load(sys.argv[2])
-available = list(gemm._core.KernelLibrary.load("build/kernels").configs)
-problems = changed = 0
+library = sys.argv[4] if len(sys.argv) > 4 else "build/kernels"
+available = list(gemm._core.KernelLibrary.load(library).configs)
+problems = changed = transposed = 0
 for group in sys.argv[3].split(","):
     for shape in shapes.read_shapes(shapes.group_path(group)):
         for dtype, out, quant in CLASSES:
@@ -33,5 +36,7 @@ for group in sys.argv[3].split(","):
             problems += 1
             if a.config.name != b.config.name:
                 changed += 1
+                transposed += b.transposed
                 print(dtype, out, quant, *shape, a.config.name, b.config.name)
-print(f"{problems} problems, {changed} changed", file=sys.stderr)
+print(f"{problems} problems, {changed} changed, {transposed} of them to the transposed "
+      "problem", file=sys.stderr)
