@@ -52,3 +52,21 @@ gemm.matmul @sm90_e4m3_qtt_akbkcr_128x144_coop a(f8E4M3FN, row) b(f8E4M3FN, col)
 gemm.matmul @sm90_s8_qrc_akbkcr_128x80_coop a(si8, row) b(si8, col) c(bf16, row) acc(i32)
     quant(#gemm.quant<a = row, b = col>)
     config(#gemm.config<arch = sm_90a, tile = [128, 80, 128]>)
+// The other low-precision problems of the kernel library on the transposed
+// problem's narrow tiles (bench/results/2026-12-06-h200-lowp-transposed):
+// fp8 per tensor on 128x16, fp8 per row and column on 64x24, int8 to s32
+// on 64x16 split in four, int8 dequantised by row and column on 128x16,
+// and tf32 on 64x24.
+gemm.matmul @sm90_e4m3_qtt_akbkcc_128x16_coop a(f8E4M3FN, row) b(f8E4M3FN, col) c(bf16, col) acc(f32)
+    quant(#gemm.quant<a = tensor, b = tensor>)
+    config(#gemm.config<arch = sm_90a, tile = [128, 16, 128]>)
+gemm.matmul @sm90_e4m3_qrc_akbkcc_64x24_pingpong a(f8E4M3FN, row) b(f8E4M3FN, col) c(bf16, col) acc(f32)
+    quant(#gemm.quant<a = row, b = col>)
+    config(#gemm.config<arch = sm_90a, tile = [64, 24, 128], schedule = pingpong>)
+gemm.matmul @sm90_s8_akbkcc_64x16_pingpong_k4 a(si8, row) b(si8, col) c(i32, col) acc(i32)
+    config(#gemm.config<arch = sm_90a, tile = [64, 16, 128], schedule = pingpong, scheduler = split_k, splits = 4>)
+gemm.matmul @sm90_s8_qrc_akbkcc_128x16_coop a(si8, row) b(si8, col) c(bf16, col) acc(i32)
+    quant(#gemm.quant<a = row, b = col>)
+    config(#gemm.config<arch = sm_90a, tile = [128, 16, 128]>)
+gemm.matmul @sm90_f32_akbkcc_64x24_pingpong a(f32, row) b(f32, col) c(f32, col) acc(f32)
+    config(#gemm.config<arch = sm_90a, tile = [64, 24, 32], schedule = pingpong>)

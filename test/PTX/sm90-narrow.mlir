@@ -25,6 +25,11 @@
 // RUN: %ptxas -arch=sm_90a -v %t/sm90_e4m3_qrc_akbkcc_64x32_pingpong_k2.ptx -o %t/n.o 2>&1 | FileCheck %s --check-prefix=PTXAS -DNAME=sm90_e4m3_qrc_akbkcc_64x32_pingpong_k2
 // RUN: %ptxas -arch=sm_90a -v %t/sm90_e4m3_qtt_akbkcr_128x144_coop.ptx -o %t/o.o 2>&1 | FileCheck %s --check-prefix=PTXAS -DNAME=sm90_e4m3_qtt_akbkcr_128x144_coop
 // RUN: %ptxas -arch=sm_90a -v %t/sm90_s8_qrc_akbkcr_128x80_coop.ptx -o %t/p.o 2>&1 | FileCheck %s --check-prefix=PTXAS -DNAME=sm90_s8_qrc_akbkcr_128x80_coop
+// RUN: %ptxas -arch=sm_90a -v %t/sm90_e4m3_qtt_akbkcc_128x16_coop.ptx -o %t/q.o 2>&1 | FileCheck %s --check-prefix=PTXAS -DNAME=sm90_e4m3_qtt_akbkcc_128x16_coop
+// RUN: %ptxas -arch=sm_90a -v %t/sm90_e4m3_qrc_akbkcc_64x24_pingpong.ptx -o %t/r.o 2>&1 | FileCheck %s --check-prefix=PTXAS -DNAME=sm90_e4m3_qrc_akbkcc_64x24_pingpong
+// RUN: %ptxas -arch=sm_90a -v %t/sm90_s8_akbkcc_64x16_pingpong_k4.ptx -o %t/s.o 2>&1 | FileCheck %s --check-prefix=PTXAS -DNAME=sm90_s8_akbkcc_64x16_pingpong_k4
+// RUN: %ptxas -arch=sm_90a -v %t/sm90_s8_qrc_akbkcc_128x16_coop.ptx -o %t/t.o 2>&1 | FileCheck %s --check-prefix=PTXAS -DNAME=sm90_s8_qrc_akbkcc_128x16_coop
+// RUN: %ptxas -arch=sm_90a -v %t/sm90_f32_akbkcc_64x24_pingpong.ptx -o %t/u.o 2>&1 | FileCheck %s --check-prefix=PTXAS -DNAME=sm90_f32_akbkcc_64x24_pingpong
 //
 // PTXAS-NOT: warning
 // PTXAS-NOT: C75{{[0-9][0-9]}}
