@@ -165,6 +165,43 @@ def test_int8_dequantised(out, mode):
     assert gemm.matmul(a, b, scale_a=sa, scale_b=sb).dtype == torch.bfloat16
 
 
+# Decode-sized problems (M <= 64) of the kernel library's low-precision
+# classes, through the library alone: where the model's lowp section
+# measured the transposed problem's narrow tiles, they run C^T = B A^T, and
+# A's row scales are the column scales of the transposed problem's B
+# (docs/LowPrecision.md).
+DECODE = [(16, 8192, 8192), (5, 4096, 14336), (33, 2048, 7168)]
+
+
+@pytest.mark.parametrize("m,n,k", DECODE)
+@pytest.mark.parametrize("kind", ["e4m3-tensor", "e4m3-row", "s8", "s8-row", "tf32"])
+def test_decode_sized_problems(kind, m, n, k):
+    dtype, _, mode = kind.partition("-")
+    out = {"e4m3": "bf16", "s8": "bf16" if mode else "s32", "tf32": "f32"}[dtype]
+    quant = {"tensor": "tt", "row": "rc", "": ""}[mode]
+    pick = gemm.select(m, n, k, "f32" if dtype == "tf32" else dtype, out, device=0, quant=quant)
+    g = torch.Generator(device="cuda").manual_seed(6)
+    if dtype == "e4m3":
+        a, b = fp8_inputs(m, n, k)
+    elif dtype == "s8":
+        a = torch.randint(-64, 64, (m, k), device="cuda", generator=g).to(torch.int8)
+        b = torch.randint(-64, 64, (n, k), device="cuda", generator=g).to(torch.int8)
+    else:
+        a = torch.randn(m, k, device="cuda", generator=g)
+        b = torch.randn(n, k, device="cuda", generator=g)
+    sa, sb, ka, kb = scales_for(mode or "none", m, n, k)
+    c = gemm.matmul(a, b, scale_a=sa, scale_b=sb, out_dtype=out)
+    ref = dequantised(a, sa, ka, "a") @ dequantised(b, sb, kb, "b").T
+    where = f"{pick.config.name}{' (transposed)' if pick.transposed else ''}"
+    if out == "s32":
+        # Sums of at most 14336 products of +-64 stay below 2^31.
+        assert torch.equal(c.double(), ref), where
+        return
+    bound = {"e4m3": tolerance(OUT[out], k), "s8": ROUNDING[OUT[out]], "f32": 5e-3}[dtype]
+    err = relative_error(c, ref)
+    assert err <= bound, f"{where}: relative error {err:.2e}"
+
+
 @pytest.mark.parametrize("m,n,k", SHAPES + [(1, 1, 1)])
 def test_tf32(m, n, k):
     g = torch.Generator(device="cuda").manual_seed(5)
