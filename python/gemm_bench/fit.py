@@ -465,6 +465,16 @@ def read_base_model(path):
     return model
 
 
+def refuse_other_timing(model, timing, what):
+    """Exits with a message when `model` (a model file's JSON, `what` in the
+    message) was fitted on times of another --timing than `timing`, the
+    measurements' to be added to it."""
+    fitted = model.get("fitted_on", {}).get("timing")
+    if fitted and fitted != timing:
+        raise SystemExit(f"{what} was fitted on times of --timing {fitted}, the measurements "
+                         f"are of --timing {timing}: measure them again the model's way")
+
+
 def fit(measurements_paths, command, base=None):
     """The model file's JSON for one or more measurements files (training
     sets measured apart: their rows are fitted together). With `base` (a
@@ -474,11 +484,8 @@ def fit(measurements_paths, command, base=None):
     datas = [read_measurements(path) for path in measurements_paths]
     timing = one_timing({p: d["timing"] for p, d in zip(measurements_paths, datas)},
                         "measurements", "fit measurements of one timing")
-    fitted = (base or {}).get("fitted_on", {}).get("timing")
-    if fitted and fitted != timing:
-        raise SystemExit(f"the base model was fitted on times of --timing {fitted}, the "
-                         f"measurements are of --timing {timing}: measure them again the "
-                         "model's way")
+    if base:
+        refuse_other_timing(base, timing, "the base model")
     data = datas[0]
     rows = [row for d in datas for row in _training(d)]
     hardware, efficiency, log_errors = fit_physics(
@@ -650,11 +657,7 @@ def main(argv=None):
         datas = [read_measurements(path) for path in args.measurements]
         timing = one_timing({p: d["timing"] for p, d in zip(args.measurements, datas)},
                             "measurements", "measure them again one way")
-        fitted = model.get("fitted_on", {}).get("timing")
-        if fitted and fitted != timing:
-            raise SystemExit(f"{args.model} was fitted on times of --timing {fitted}, "
-                             f"the measurements are of --timing {timing}: measure them "
-                             "again the model's way")
+        refuse_other_timing(model, timing, args.model)
         model["lowp"] = lowp_section({"rows": [r for d in datas for r in d["rows"]]}, text,
                                      ", ".join(args.measurements))
         write_model(model, args.model)
