@@ -22,21 +22,23 @@ new = gemm._core.DispatchModel.load(sys.argv[2])
 library = sys.argv[4] if len(sys.argv) > 4 else "build/kernels"
 available = list(gemm._core.KernelLibrary.load(library).configs)
 problems = changed = transposed = 0
-for group in sys.argv[3].split(","):
-    for shape in shapes.read_shapes(shapes.group_path(group)):
-        for dtype, out, quant in CLASSES:
-            options = dict(dtype=dtype, out_dtype=out, available=available)
-            if quant != "-":
-                options["quant"] = quant
-            try:
-                a = gemm._core.select(*shape, model=old, **options)
-                b = gemm._core.select(*shape, model=new, **options)
-            except gemm.DispatchError:
-                continue  # no kernel of the class for this shape
-            problems += 1
-            if a.config.name != b.config.name:
-                changed += 1
-                transposed += b.transposed
-                print(dtype, out, quant, *shape, a.config.name, b.config.name)
+# A shape in two groups (8192 cubed is a square and an LLM shape) counts once.
+unique = dict.fromkeys(tuple(shape) for group in sys.argv[3].split(",")
+                       for shape in shapes.read_shapes(shapes.group_path(group)))
+for shape in unique:
+    for dtype, out, quant in CLASSES:
+        options = dict(dtype=dtype, out_dtype=out, available=available)
+        if quant != "-":
+            options["quant"] = quant
+        try:
+            a = gemm._core.select(*shape, model=old, **options)
+            b = gemm._core.select(*shape, model=new, **options)
+        except gemm.DispatchError:
+            continue  # no kernel of the class for this shape
+        problems += 1
+        if a.config.name != b.config.name:
+            changed += 1
+            transposed += b.transposed
+            print(dtype, out, quant, *shape, a.config.name, b.config.name)
 print(f"{problems} problems, {changed} changed, {transposed} of them to the transposed "
       "problem", file=sys.stderr)

@@ -8,6 +8,11 @@
 # those kernels; the nlohmann-json .deb) and .bundles/lowptn/plan-1..5.json
 # (one per class, 8 kernels and about 320 runs each), both written by
 # scripts/prepare.sh.
+# First, gemm-runner --check of every kernel of bench/kernels/sm90-narrow.mlir
+# over bench/shapes/narrow-check.txt (test/GPU/sm90-narrow.test without lit;
+# carried as .bundles/narrow, compiled with
+#   gemm-opt bench/kernels/sm90-narrow.mlir --gemm-to-ptx="output-dir=.bundles/narrow"
+# ), the five kernels of the classes this measurement adds among them.
 set -u
 R=$OUT/call1; mkdir -p $R
 L=/tmp/lt1; rm -rf $L; mkdir -p $L
@@ -15,6 +20,8 @@ nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,clocks.mem,po
 mkdir -p .device/measure && tar -C .device/measure -xJf .device/kernels-measure.tar.xz
 source bench/lib/build-runner.sh && build_gemm_runner $L/build.log > /dev/null || { tail -20 $L/build.log; exit 2; }
 echo "runner built ($SECONDS s)"
+source bench/lib/check-bundles.sh
+echo "narrow checks: $(check_bundles $R/narrow-check.log bench/shapes/narrow-check.txt .bundles/narrow/*.json) ($SECONDS s)"
 export PYTHONPATH=$PWD/python
 for part in 1 2 3 4 5; do
   left=$(( ${LIMIT:-290} - SECONDS ))
