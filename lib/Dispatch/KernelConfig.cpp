@@ -17,6 +17,11 @@ namespace {
 constexpr uint32_t SmemBytes = 232448;
 constexpr uint32_t BarrierReserveBytes = 1024;
 constexpr uint32_t StagingBytesPerConsumer = 2 * 64 * 128;
+// The raster swizzle's bound (kMaxRasterSwizzle in GemmDialect.h) and the
+// direct kernel's registers per thread for the accumulator and one k-block
+// (kFragmentRegisterLimit in MaterializeSM90Direct.cpp).
+constexpr uint32_t MaxRasterSwizzle = 65536;
+constexpr uint32_t DirectFragmentRegisterLimit = 144;
 
 std::string_view scheduleAbbrev(Schedule schedule) {
   switch (schedule) {
@@ -121,8 +126,22 @@ bool KernelConfig::buildable(std::string *why) const {
       *why = name() + ": " + message;
     return false;
   };
+  // The config attribute's rules (ConfigAttr::verify).
+  if (clusterM < 1 || clusterN < 1 || clusterM > 8 || clusterN > 8 ||
+      clusterM * clusterN > 8)
+    return fail("a cluster of " + std::to_string(clusterM) + "x" +
+                std::to_string(clusterN) +
+                " CTAs: at least 1 along each side and at most 8 in all (the "
+                "portable limit)");
+  if (swizzle < 1 || swizzle > MaxRasterSwizzle)
+    return fail("swizzle must be in [1, " + std::to_string(MaxRasterSwizzle) +
+                "] tiles");
+  if (splits < 1 || splits > 16)
+    return fail("splits must be in [1, 16] (1: no split-K)");
+  if (streamK && splits > 1)
+    return fail("stream-K takes no splits (it is its own scheduler)");
   // The direct kernel stores C with plain stores (no epilogue sub-tiles)
-  // from 64-row warpgroups; its one rule here is its types.
+  // from 64-row warpgroups (planDirectKernel).
   if (direct()) {
     if (grouped)
       return fail("schedule = direct has no grouped form: use cooperative or "
@@ -132,6 +151,30 @@ bool KernelConfig::buildable(std::string *why) const {
       return fail("the direct kernel (schedule = direct) takes bf16 and f16 "
                   "inputs without scales; low-precision (fp8, int8, tf32) "
                   "kernels use the cooperative or pingpong schedule");
+    if (clusterM != 1 || clusterN != 1 || splits != 1 || streamK)
+      return fail("schedule = direct runs one CTA per tile: no cluster, "
+                  "split-K or stream-K");
+    if (stages != 0 && stages != 2)
+      return fail("schedule = direct double-buffers its k-blocks: stages "
+                  "must be 0 or 2");
+    if (tileK != tileKFor(inType))
+      return fail("tile K of " + std::to_string(tileK) +
+                  " must be one 128-byte row: use BK = " +
+                  std::to_string(tileKFor(inType)));
+    if (tileM != 64 && tileM != 128)
+      return fail("schedule = direct gives each warpgroup 64 rows: tile M "
+                  "must be 64 or 128");
+    if (tileN % 8 != 0 || tileN < 8 || tileN > 256)
+      return fail("tile N must be a WGMMA N: a multiple of 8 in [8, 256]");
+    uint32_t threads = 2 * tileM;
+    uint32_t registers =
+        tileN / 2 + tileM * tileK / threads + tileN * tileK / threads;
+    if (registers > DirectFragmentRegisterLimit)
+      return fail("schedule = direct keeps the accumulator and one k-block "
+                  "of A and B in " +
+                  std::to_string(registers) + " registers per thread, over " +
+                  std::to_string(DirectFragmentRegisterLimit) +
+                  ": use a smaller tile N");
     return true;
   }
   // The matmul verifier's tile rules (GemmOps.cpp).
@@ -202,6 +245,31 @@ bool KernelConfig::buildable(std::string *why) const {
                 "multiple of 64");
   if (schedule == Schedule::Cooperative && tileM < 128)
     return fail("the cooperative schedule needs tile M >= 128");
+  if (tileN < 8 || tileN > 256)
+    return fail("tile N of " + std::to_string(tileN) +
+                " is not a WGMMA N (at most 256)");
+  // Multicast cuts the operand a cluster row or column shares into one
+  // slice per CTA of whole 8-line swizzle atoms (MatmulOp::verify): a
+  // K-major operand along M or N, an MN-major one along K.
+  auto slices = [&](uint32_t lines, uint32_t ctas, const char *what) {
+    return lines % (8 * ctas) == 0
+               ? true
+               : fail(std::string(what) + " of " + std::to_string(lines) +
+                      " cannot be cut into " + std::to_string(ctas) +
+                      " multicast slices of whole 8-line swizzle atoms: use a "
+                      "cluster that divides " +
+                      std::to_string(lines / 8));
+  };
+  if (!slices(layouts.b == Layout::Row ? tileK : tileN, clusterM,
+              layouts.b == Layout::Row ? "tile K (an N-major B)" : "tile N") ||
+      !slices(layouts.a == Layout::Col ? tileK : tileM, clusterN,
+              layouts.a == Layout::Col ? "tile K (an M-major A)" : "tile M"))
+    return false;
+  if (stages == 1 || stages > derivedStages())
+    return fail(std::to_string(stages) +
+                " stages: use 0 (the deepest ring that fits shared memory) or "
+                "2 to " +
+                std::to_string(derivedStages()));
   uint32_t accRows =
       schedule == Schedule::Cooperative ? tileM / consumers() : tileM;
   bool promoted = bundle::isFp8(inType) && !quant.fastAccumulation;

@@ -13,58 +13,23 @@ stages (st0 = derived from the shared-memory budget), and with split-K a
 suffix _k<S> (S k-ranges per tile, `scheduler = split_k, splits = S`) or
 with stream-K the suffix _sk (`scheduler = stream_k`).
 
-What the compiler accepts (MatmulOp::verify, ConfigAttr::verify, planKernel
-in MaterializeSM90.cpp), mirrored by `problems()`:
-- BK spans 128 bytes: 64 for 16-bit inputs.
-- BM a multiple of the 64-row WGMMA atom, at most 256; BN any multiple of 8
-  in [8, 256] (the last 64-column epilogue sub-tile narrower), except with
-  an N-major B (b(row): loaded in 64-column blocks, BN 64, 128, 192 or
-  256).
-- layouts: the token of the name (default akbkcr, left out of it): A
-  K-major (ak) or M-major (am), B K-major (bk) or N-major (bn), C row-major
-  (cr) or column-major (cc).
-- cooperative splits BM between consumer warpgroups, each needing a
-  multiple of 64 rows: BM = 128 or 256 (two consumers), 192 (three, of 64
-  rows each). pingpong gives each consumer whole tiles: BM = 64 or 128.
-- accumulator registers per consumer thread, (rows / 64) * BN / 2, at most
-  128 (96 with three consumers, whose setmaxnreg budget is 152): rules out
-  256x256 cooperative, 192x208 and wider, and 128x256 (or 128x192)
-  pingpong.
-- cluster of at most 8 CTAs; BN splits into cluster-M multicast slices and
-  BM into cluster-N slices of whole 8-row atoms.
-- stages 0 (derived: the deepest ring that fits 227 KB less the epilogue's
-  staging buffers) or 2 up to that depth.
-- swizzle >= 1; raster along_m or along_n.
-- split-K: splits in [1, 16] (1: no split-K); stream-K: no splits. Either
-  kernel takes two workspaces, which gemm-runner allocates.
-- direct (`schedule = direct`, the kernel that reads A and B and writes C
-  with plain loads and stores at any alignment, one CTA per tile;
-  planDirectKernel in MaterializeSM90Direct.cpp): BM 64 or 128 (one
-  warpgroup per 64 rows), BN a multiple of 8 in [8, 256], the accumulator
-  (BN / 2) and one k-block of A and B ((BM + BN) * 64 / (2 BM)) at most 144
-  registers per thread, no cluster, split-K or stream-K, stages 0 or 2.
+What the compiler accepts is `gemm._core.KernelConfig.buildable` (the
+dispatcher's KernelConfig::buildable, lib/Dispatch/KernelConfig.cpp, which
+test/Python/configs.test holds to the compiler's verdicts around the
+space's edges); `Config.problems()` asks it. The space below is the 16-bit
+tiles, clusters, orders and depths it accepts.
 """
 import argparse
 import dataclasses
 import re
 import sys
 
-ARCH = "sm_90a"
 ELEMENT_BYTES = {"bf16": 2, "f16": 2}
-# Shared memory of one block (SmemPlanOp::kMaxBytes), the reserve for
-# barriers, and the epilogue's staging: 2 slots x 2 consumers x 64 x 128 B.
-SMEM_BYTES = 232448
-BARRIER_RESERVE_BYTES = 1024
-# Two TMA-store staging slots of 64 rows x 128 bytes per consumer.
-STAGING_BYTES_PER_CONSUMER = 2 * 64 * 128
-ACCUMULATOR_REGISTER_LIMIT = 128
-THREE_CONSUMER_ACCUMULATOR_REGISTER_LIMIT = 96
-MAX_CLUSTER_CTAS = 8
 
 SCHEDULES = {"cooperative": "coop", "pingpong": "pingpong", "direct": "direct"}
 RASTERS = {"along_m": "rm", "along_n": "rn"}
 
-# Every (BM, BN, schedule) that the rules above allow for 16-bit types; each
+# Every (BM, BN, schedule) that KernelConfig::buildable allows for 16-bit types; each
 # is compiled (and assembled by ptxas without spills) by test/Python.
 TILES = (
     (128, 256, "cooperative"), (256, 128, "cooperative"),
@@ -77,7 +42,6 @@ TILES = (
 # The direct kernel's tiles (BM, BN) in the space; each compiles without
 # spills (test/PTX/sm90-direct.mlir).
 DIRECT_TILES = ((64, 32), (64, 64), (128, 32), (128, 64), (128, 128))
-DIRECT_REGISTER_LIMIT = 144
 # Cluster shapes run on the H200 so far (bench/results); larger ones compile
 # but have not been checked on a GPU.
 CLUSTERS = ((1, 1), (2, 1), (1, 2))
@@ -124,110 +88,36 @@ class Config:
     def replace(self, **changes):
         return dataclasses.replace(self, **changes)
 
+    def kernel_config(self):
+        """The dispatcher's KernelConfig of this configuration."""
+        import gemm
+        a, b, c = self.layouts[1], self.layouts[3], self.layouts[5]
+        layouts = ",".join(["row" if a == "k" else "col", "col" if b == "k" else "row",
+                            "row" if c == "r" else "col"])
+        try:
+            return gemm._core.KernelConfig.make(
+                self.dtype, None, (self.tile_m, self.tile_n, self.tile_k),
+                (self.cluster_m, self.cluster_n), self.schedule, self.raster, self.swizzle,
+                self.stages, self.splits, self.stream_k, layouts)
+        except (gemm.UsageError, TypeError) as error:
+            raise ValueError(f"{self.name}: {error}") from None
+
     def derived_stages(self):
-        """Ring depth planKernel derives for stages = 0 (the direct kernel:
-        2)."""
-        if self.schedule == "direct":
-            return 2
-        stage = (self.tile_m + self.tile_n) * self.tile_k * ELEMENT_BYTES[self.dtype]
-        staging = STAGING_BYTES_PER_CONSUMER * self.consumers()
-        return (SMEM_BYTES - staging - BARRIER_RESERVE_BYTES) // stage
-
-    def consumers(self):
-        """Consumer warpgroups: three for 192-row cooperative tiles."""
-        return 3 if self.schedule == "cooperative" and self.tile_m == 192 else 2
-
-    def ring_stages(self):
-        return self.stages or self.derived_stages()
+        """Ring depth the compiler derives for stages = 0 (the direct
+        kernel: 2)."""
+        return self.kernel_config().derived_stages()
 
     def problems(self):
-        """Why the compiler would reject this configuration ([] = accepted)."""
-        out = []
-        if self.dtype not in ELEMENT_BYTES:
-            return [f"input type {self.dtype}: sm_90a kernels take bf16 or f16"]
-        if self.tile_k * ELEMENT_BYTES[self.dtype] != 128:
-            out.append("BK must span 128 bytes (64 for 16-bit types)")
-        if self.schedule == "direct":
-            return out + self._direct_problems()
-        if self.tile_m % 64 or not 64 <= self.tile_m <= 256:
-            out.append("BM must be 64, 128, 192 or 256")
-        if not re.fullmatch(r"a[km]b[kn]c[rc]", self.layouts):
-            out.append(f"unknown layouts {self.layouts} (a[km]b[kn]c[rc])")
-        elif self.layouts[3] == "k":
-            if self.tile_n % 8 or not 8 <= self.tile_n <= 256:
-                out.append("BN must be a multiple of 8 in [8, 256]")
-        elif self.tile_n % 64 or not 64 <= self.tile_n <= 256:
-            out.append("BN must be a multiple of the 64-column N-major B block, at most 256"
-                       " (any multiple of 8 with a K-major B)")
-        if self.schedule not in SCHEDULES:
-            out.append(f"unknown schedule {self.schedule}")
-        elif self.schedule == "cooperative":
-            if self.tile_m < 128 or (self.tile_m // self.consumers()) % 64:
-                out.append("cooperative needs BM = 128, 192 or 256 (64-row atoms per consumer)")
-        elif self.tile_m > 128:
-            out.append("pingpong needs BM = 64 or 128")
-        rows = self.tile_m // self.consumers() if self.schedule == "cooperative" else self.tile_m
-        limit = (THREE_CONSUMER_ACCUMULATOR_REGISTER_LIMIT if self.consumers() == 3
-                 else ACCUMULATOR_REGISTER_LIMIT)
-        if rows // 64 * self.tile_n // 2 > limit:
-            out.append(f"accumulators exceed {limit} registers per consumer thread")
-        if self.cluster_m < 1 or self.cluster_n < 1 or \
-                self.cluster_m * self.cluster_n > MAX_CLUSTER_CTAS:
-            out.append("cluster must have 1 to 8 CTAs")
-        elif self.tile_n % (8 * self.cluster_m) or self.tile_m % (8 * self.cluster_n):
-            out.append("tile cannot be split into multicast slices of 8-row atoms")
-        if self.raster not in RASTERS:
-            out.append(f"unknown raster {self.raster}")
-        if self.swizzle < 1:
-            out.append("swizzle must be at least 1")
-        if self.stages == 1 or self.stages < 0 or \
-                (self.stages and self.stages > self.derived_stages()):
-            out.append(f"stages must be 0 or 2..{self.derived_stages()}")
-        if not 1 <= self.splits <= 16:
-            out.append("splits must be in [1, 16]")
-        if self.stream_k and self.splits > 1:
-            out.append("stream-K takes no splits (it is its own scheduler)")
-        return out
-
-    def _direct_problems(self):
-        out = []
-        if self.tile_m not in (64, 128):
-            out.append("direct needs BM = 64 or 128 (one warpgroup per 64 rows)")
-        if self.tile_n % 8 or not 8 <= self.tile_n <= 256:
-            out.append("BN must be a multiple of 8 in [8, 256] (a WGMMA N)")
-        elif self.tile_m in (64, 128):
-            threads = 2 * self.tile_m
-            registers = self.tile_n // 2 + (self.tile_m + self.tile_n) * self.tile_k // threads
-            if registers > DIRECT_REGISTER_LIMIT:
-                out.append("direct: accumulator and fragments exceed 144 registers")
-        if (self.cluster_m, self.cluster_n) != (1, 1):
-            out.append("direct takes no cluster")
-        if self.splits > 1 or self.stream_k:
-            out.append("direct takes no split-K or stream-K")
-        if self.raster not in RASTERS:
-            out.append(f"unknown raster {self.raster}")
-        if self.swizzle < 1:
-            out.append("swizzle must be at least 1")
-        if self.stages not in (0, 2):
-            out.append("direct stages must be 0 or 2")
-        return out
+        """Why the compiler would reject this configuration ([] = accepted),
+        each reason led by the name."""
+        try:
+            ok, why = self.kernel_config().buildable()
+        except ValueError as error:
+            return [str(error)]
+        return [] if ok else [why]
 
     def mlir(self):
-        params = [f"arch = {ARCH}", f"tile = [{self.tile_m}, {self.tile_n}, {self.tile_k}]"]
-        params.append(f"cluster = [{self.cluster_m}, {self.cluster_n}]")
-        params.append(f"stages = {self.stages}")
-        params.append(f"schedule = {self.schedule}")
-        params.append(f"raster = {self.raster}, swizzle = {self.swizzle}")
-        if self.splits > 1:
-            params.append(f"scheduler = split_k, splits = {self.splits}")
-        if self.stream_k:
-            params.append("scheduler = stream_k")
-        t = self.dtype
-        a = "row" if self.layouts[1] == "k" else "col"
-        b = "col" if self.layouts[3] == "k" else "row"
-        c = "row" if self.layouts[5] == "r" else "col"
-        return (f"gemm.matmul @{self.name} a({t}, {a}) b({t}, {b}) c({t}, {c}) acc(f32)\n"
-                f"    config(#gemm.config<{', '.join(params)}>)\n")
+        return self.kernel_config().mlir
 
     def as_dict(self):
         return dataclasses.asdict(self)
@@ -270,9 +160,9 @@ def space(dtypes=("bf16",)):
 
 def write_mlir(configs, path, header=""):
     """Writes one gemm.matmul per configuration; refuses illegal ones."""
-    bad = [(c.name, c.problems()) for c in configs if c.problems()]
+    bad = [problem for c in configs for problem in c.problems()]
     if bad:
-        raise ValueError("; ".join(f"{name}: {', '.join(p)}" for name, p in bad))
+        raise ValueError("; ".join(bad))
     names = [c.name for c in configs]
     if len(set(names)) != len(names):
         raise ValueError("duplicate configuration names")

@@ -485,6 +485,58 @@ TEST(KernelConfigTest, TilesTheVerifierRefuses) {
   EXPECT_THAT(why, HasSubstr("tile M must be 64 or 128"));
 }
 
+TEST(KernelConfigTest, ClustersStagesAndSchedulersTheCompilerRefuses) {
+  // The config attribute's and the materializers' rules: clusters of at
+  // most 8 CTAs whose multicast slices are whole 8-line atoms (along K for
+  // an MN-major operand), ring depths that fit, split-K ranges, and the
+  // direct kernel's one CTA per tile and register budget.
+  std::string why;
+  EXPECT_TRUE(parsed("sm90_bf16_128x256x64_coop_c2x1_rm_s8_st0").buildable());
+  EXPECT_FALSE(
+      parsed("sm90_bf16_128x256x64_coop_c4x4_rm_s8_st0").buildable(&why));
+  EXPECT_THAT(why, HasSubstr("at most 8 in all"));
+  EXPECT_FALSE(
+      parsed("sm90_bf16_128x88x64_coop_c2x1_rm_s8_st0").buildable(&why));
+  EXPECT_THAT(why, HasSubstr("tile N of 88 cannot be cut into 2 multicast "
+                             "slices"));
+  // An M-major A is sliced along K (64 lines): a cluster of 8 along N cuts
+  // it into 8-line atoms, where M (128) would have taken 16.
+  EXPECT_TRUE(
+      parsed("sm90_bf16_ambkcr_128x128x64_coop_c1x8_rm_s8_st0").buildable());
+  KernelConfig deep = parsed("sm90_bf16_128x128x64_coop_c1x1_rm_s8_st0");
+  deep.stages = deep.derivedStages();
+  EXPECT_TRUE(deep.buildable());
+  deep.stages += 1;
+  EXPECT_FALSE(deep.buildable(&why));
+  EXPECT_THAT(why, HasSubstr("stages: use 0 (the deepest ring that fits "
+                             "shared memory) or 2 to"));
+  deep.stages = 1;
+  EXPECT_FALSE(deep.buildable());
+  KernelConfig split = parsed("sm90_bf16_64x64x64_pingpong_c1x1_rm_s8_st0_k2");
+  EXPECT_TRUE(split.buildable());
+  split.splits = 17;
+  EXPECT_FALSE(split.buildable(&why));
+  EXPECT_THAT(why, HasSubstr("splits must be in [1, 16]"));
+  split.splits = 2;
+  split.streamK = true;
+  EXPECT_FALSE(split.buildable(&why));
+  EXPECT_THAT(why, HasSubstr("stream-K takes no splits"));
+
+  EXPECT_TRUE(parsed("sm90_bf16_128x128x64_direct_c1x1_rm_s8_st0").buildable());
+  EXPECT_FALSE(
+      parsed("sm90_bf16_64x128x64_direct_c1x1_rm_s8_st0").buildable(&why));
+  EXPECT_THAT(why, HasSubstr("160 registers per thread, over 144"));
+  EXPECT_FALSE(
+      parsed("sm90_bf16_128x64x64_direct_c2x1_rm_s8_st0").buildable(&why));
+  EXPECT_THAT(why, HasSubstr("one CTA per tile"));
+  EXPECT_FALSE(
+      parsed("sm90_bf16_128x64x64_direct_c1x1_rm_s8_st3").buildable(&why));
+  EXPECT_THAT(why, HasSubstr("stages must be 0 or 2"));
+  EXPECT_FALSE(
+      parsed("sm90_bf16_192x64x64_direct_c1x1_rm_s8_st0").buildable(&why));
+  EXPECT_THAT(why, HasSubstr("tile M must be 64 or 128"));
+}
+
 TEST(KernelConfigTest, ThreeConsumersOf192Rows) {
   // A 192-row cooperative tile: three consumers of 64 rows, each with 96
   // accumulator registers at most (setmaxnreg 152), and three consumers'

@@ -116,11 +116,14 @@ struct KernelConfig {
   /// inputs, bf16 for fp8, s32 for 8-bit integers.
   static DType defaultOutput(DType in);
   /// Whether the compiler builds this configuration: the SM90 kernel's
-  /// rules that depend on the tile and the types (the WGMMA N of 8-bit
-  /// integers, whole epilogue sub-tiles, block-wise scales covering whole
-  /// 128-column blocks, the accumulator register budget, twice the
-  /// accumulator when fp8 sums are promoted, the direct kernel's 16-bit
-  /// types). `why` says which rule fails.
+  /// rules (the config attribute's clusters, swizzle and splits; the tile
+  /// and the types: the WGMMA N of 8-bit integers, whole epilogue
+  /// sub-tiles, block-wise scales covering whole 128-column blocks, the
+  /// accumulator register budget, twice the accumulator when fp8 sums are
+  /// promoted; multicast slices of whole 8-line atoms; a ring that fits
+  /// shared memory; the direct kernel's 16-bit types, tiles, registers and
+  /// one CTA per tile). `why` says which rule fails, after the name.
+  /// test/Python/configs.test holds it to the compiler's verdicts.
   bool buildable(std::string *why = nullptr) const;
   /// K of a tile row of 128 bytes: 64 for 16-bit, 128 for 8-bit, 32 for
   /// tf32 inputs.

@@ -1,6 +1,7 @@
-"""Checks that gemm_bench.configs' legality rules (Config.problems) say what
-the compiler says: for a grid of configurations around the accepted space,
-each is compiled alone with `gemm-opt --gemm-materialize-sm90` and the
+"""Checks that the dispatcher's legality rules (KernelConfig::buildable,
+through gemm_bench.configs' Config.problems) say what the compiler says:
+for a grid of configurations around the accepted space, each is compiled
+alone with `gemm-opt --gemm-materialize-sm90` and the
 verdicts are compared. Prints one DISAGREE line per difference, then a count.
 
     check-legality.py GEMM_OPT
@@ -23,6 +24,12 @@ def grid():
     for cm, cn in ((2, 1), (1, 2), (2, 2), (4, 1), (1, 4), (8, 1), (4, 4)):
         yield Config(128, 256, "cooperative", cm, cn)
         yield Config(64, 64, "pingpong", cm, cn)
+    # Multicast slices: along K for an MN-major operand, along M or N for
+    # a K-major one, and a narrow tile N.
+    yield Config(128, 128, "cooperative", 1, 8, layouts="ambkcr")
+    yield Config(128, 128, "cooperative", 8, 1, layouts="akbncr")
+    yield Config(128, 88, "cooperative", 2, 1)
+    yield Config(128, 88, "cooperative", 1, 2)
     for tile in ((128, 256, "cooperative"), (64, 64, "pingpong")):
         derived = Config(*tile).derived_stages()
         for stages in (1, 2, derived, derived + 1):
