@@ -130,7 +130,9 @@ _NAME = re.compile(r"^(?:sm90_(?P<dtype>[a-z0-9]+)_)?(?:(?P<layouts>a[km]b[kn]c[
 
 
 def parse_name(name, dtype="bf16"):
-    """The Config of a bundle name or key (inverse of Config.name/.key)."""
+    """The Config of a bundle name or key (inverse of Config.name/.key).
+    Without the gemm package: `suite run` and `fit measure` parse names on
+    the GPU machine, which has none."""
     match = _NAME.match(name)
     if not match:
         raise ValueError(f"not a configuration name: {name}")
