@@ -35,7 +35,7 @@ for round in 1 2; do
   while read -r dtype out quant m n k; do
     qarg=(); [ "$quant" = - ] || qarg=(--quant "$quant")
     for v in $order; do
-      [ $SECONDS -gt 560 ] && break 3
+      [ $SECONDS -gt ${LIMIT:-560} ] && break 3
       timeout 60 "$runner" --library .device/$v/kernels --dtype $dtype --out-dtype $out "${qarg[@]}" \
         --m $m --n $n --k $k --bench --vs cublas --warmup 10 --iters 30 --timeout-ms 20000 \
         --json /tmp/ab/$v-r$round-$dtype-$out-$quant-${m}x${n}x${k}.json > /dev/null 2>&1

@@ -6,7 +6,8 @@
 #     python/tests/test_gpu_lowp.py) through the new library;
 #  3. each changed problem timed with the old library's pick and the new
 #     one's beside cuBLASLt, two rounds in alternating order
-#     (../2026-11-29-h200-lowp-sweep/scripts/ab.py summarises them).
+#     (../2026-11-29-h200-lowp-sweep/scripts/sweep-ab.sh with SWEEP=0;
+#     $OUT/call2/ab/ab.md, ab.tgz).
 # Carried: .device/kernels-old.tar.xz (the shipped build/kernels),
 # .device/kernels-new.tar.xz (build/kernels built with the new model), the
 # nlohmann-json .deb, .whl/ (the pinned nanobind and scikit-build-core
@@ -37,22 +38,7 @@ if install_gemm_package $R/pip-install.log; then
   echo "pytest: $(tail -1 $R/pytest.log) ($SECONDS s)"
 fi
 
-mkdir -p /tmp/ab
-for round in 1 2; do
-  order="full new"; [ $round = 2 ] && order="new full"
-  while read -r dtype out quant m n k; do
-    qarg=(); [ "$quant" = - ] || qarg=(--quant "$quant")
-    for v in $order; do
-      [ $SECONDS -gt ${LIMIT:-540} ] && break 3
-      lib=.device/$v/kernels; [ $v = full ] && lib=.device/old/kernels
-      timeout 60 "$runner" --library $lib --dtype $dtype --out-dtype $out "${qarg[@]}" \
-        --m $m --n $n --k $k --bench --vs cublas --warmup 10 --iters 30 --timeout-ms 20000 \
-        --json /tmp/ab/$v-r$round-$dtype-$out-$quant-${m}x${n}x${k}.json > /dev/null 2>&1
-    done
-  done < $D/scripts/changed.txt
-  echo "round $round done ($SECONDS s)"
-done
-python3 bench/results/2026-11-29-h200-lowp-sweep/scripts/ab.py /tmp/ab > $R/ab.md
-tar -C /tmp -czf $R/ab.tgz ab
+LIMIT=$(( ${LIMIT:-540} - SECONDS )) LISTS=$D CHANGED=changed.txt OLD=old NEW=new C=call2/ab SWEEP=0 \
+  bash bench/results/2026-11-29-h200-lowp-sweep/scripts/sweep-ab.sh
 nvidia-smi --query-gpu=clocks.sm,clocks.mem,power.draw,power.limit,temperature.gpu --format=csv >> $R/gpu.txt
 echo "done ($SECONDS s)"
