@@ -3,7 +3,7 @@ of the rounds) and the pick's kernel; the geomean per variant.
 
     ab.py DIR > ab.md   (DIR: gemm-runner --json files VARIANT-rR-MxNxK.json)
 Standard library only."""
-import glob, json, math, os, statistics, sys
+import glob, json, math, os, re, statistics, sys
 
 runs = {}
 picks = {}
@@ -18,7 +18,7 @@ for path in glob.glob(os.path.join(sys.argv[1], "*.json")):
     if variant == "pick":
         picks[shape] = d["dispatch"]["config"]
 variants = sorted({v for r in runs.values() for v in r}, key=lambda v: (v != "pick", v))
-short = [v.replace("sm90_e4m3_cbf16_qtt_", "").replace("_rm_s8_st0", "") for v in variants]
+short = [re.sub(r"^sm90_[a-z0-9]+_(cbf16_qtt_)?|_rm_s8_st0", "", v) for v in variants]
 print("| problem | pick | " + " | ".join(short) + " |")
 print("|---|---|" + "---:|" * len(variants))
 logs = {v: [] for v in variants}
@@ -33,7 +33,7 @@ for shape in sorted(runs, key=key):
             cells.append(f"{median:.3f}")
         else:
             cells.append("-")
-    pick = picks.get(shape, "?").replace("sm90_e4m3_cbf16_qtt_", "").replace("_rm_s8_st0", "")
+    pick = re.sub(r"^sm90_[a-z0-9]+_(cbf16_qtt_)?|_rm_s8_st0", "", picks.get(shape, "?"))
     print(f"| {shape} | {pick} | " + " | ".join(cells) + " |")
 print("| geomean | | " + " | ".join(
     f"{math.exp(sum(l) / len(l)):.3f}" if l else "-" for l in logs.values()) + " |")
