@@ -17,11 +17,8 @@ namespace {
 constexpr uint32_t SmemBytes = 232448;
 constexpr uint32_t BarrierReserveBytes = 1024;
 constexpr uint32_t StagingBytesPerConsumer = 2 * 64 * 128;
-// The raster swizzle's bound (kMaxRasterSwizzle in GemmDialect.h) and the
-// direct kernel's registers per thread for the accumulator and one k-block
-// (kFragmentRegisterLimit in MaterializeSM90Direct.cpp).
+// The raster swizzle's bound (kMaxRasterSwizzle in GemmDialect.h).
 constexpr uint32_t MaxRasterSwizzle = 65536;
-constexpr uint32_t DirectFragmentRegisterLimit = 144;
 
 std::string_view scheduleAbbrev(Schedule schedule) {
   switch (schedule) {
@@ -140,6 +137,14 @@ bool KernelConfig::buildable(std::string *why) const {
     return fail("splits must be in [1, 16] (1: no split-K)");
   if (streamK && splits > 1)
     return fail("stream-K takes no splits (it is its own scheduler)");
+  // Every kernel's k-block is one 128-byte row of A and B (the matmul
+  // verifier's rule, GemmOps.cpp).
+  if (tileK != tileKFor(inType))
+    return fail("tile K of " + std::to_string(tileK) +
+                " must span 128 bytes of " +
+                std::string(bundle::toString(inType)) +
+                " (one 128-byte swizzle row): use BK = " +
+                std::to_string(tileKFor(inType)));
   // The direct kernel stores C with plain stores (no epilogue sub-tiles)
   // from 64-row warpgroups (planDirectKernel).
   if (direct()) {
@@ -157,33 +162,21 @@ bool KernelConfig::buildable(std::string *why) const {
     if (stages != 0 && stages != 2)
       return fail("schedule = direct double-buffers its k-blocks: stages "
                   "must be 0 or 2");
-    if (tileK != tileKFor(inType))
-      return fail("tile K of " + std::to_string(tileK) +
-                  " must be one 128-byte row: use BK = " +
-                  std::to_string(tileKFor(inType)));
     if (tileM != 64 && tileM != 128)
       return fail("schedule = direct gives each warpgroup 64 rows: tile M "
                   "must be 64 or 128");
     if (tileN % 8 != 0 || tileN < 8 || tileN > 256)
       return fail("tile N must be a WGMMA N: a multiple of 8 in [8, 256]");
-    uint32_t threads = 2 * tileM;
-    uint32_t registers =
-        tileN / 2 + tileM * tileK / threads + tileN * tileK / threads;
-    if (registers > DirectFragmentRegisterLimit)
+    int64_t registers = bundle::directRegisters(tileM, tileN, tileK);
+    if (registers > bundle::MaxDirectRegisters)
       return fail("schedule = direct keeps the accumulator and one k-block "
                   "of A and B in " +
                   std::to_string(registers) + " registers per thread, over " +
-                  std::to_string(DirectFragmentRegisterLimit) +
+                  std::to_string(bundle::MaxDirectRegisters) +
                   ": use a smaller tile N");
     return true;
   }
   // The matmul verifier's tile rules (GemmOps.cpp).
-  if (tileK != tileKFor(inType))
-    return fail("tile K of " + std::to_string(tileK) +
-                " must span 128 bytes of " +
-                std::string(bundle::toString(inType)) +
-                " (one 128-byte swizzle row): use BK = " +
-                std::to_string(tileKFor(inType)));
   if (tileM % 64 != 0 || tileM > 256)
     return fail("tile M of " + std::to_string(tileM) +
                 " is not a multiple of the 64-row WGMMA atom (64, 128, 192 "

@@ -161,8 +161,8 @@ def lowp_plan(shapes, configs, sm_count=SMS, match=None):
                 core.layouts not in ("row,col,row", "row,col,col") or
                 (match and not re.search(match, core.name))):
             continue
-        chosen = [run_shape(core, s) for s in shapes
-                  if gemm._core.is_applicable(core, *run_shape(core, s), sm_count)]
+        chosen = [run for run in (run_shape(core, s) for s in shapes)
+                  if gemm._core.is_applicable(core, *run, sm_count)]
         if chosen:
             out[core.name] = chosen
     return out

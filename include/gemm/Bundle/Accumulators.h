@@ -23,6 +23,17 @@ inline constexpr int64_t MaxAccRegisters = 128;
 inline constexpr int64_t MaxPromotedAccRegisters = 192;
 inline constexpr int64_t ThreeConsumerMaxAccRegisters = 96;
 
+/// The direct kernel (schedule = direct, one 128-thread warpgroup per 64
+/// rows of the tile): registers per thread of its accumulator and of one
+/// k-block's fragments of A and B, and the most that leave room for
+/// addresses and bounds. At 160 (64x128) ptxas spilled;
+/// test/PTX/sm90-direct.mlir checks the largest tiles below the limit.
+inline constexpr int64_t MaxDirectRegisters = 144;
+constexpr int64_t directRegisters(int64_t tileM, int64_t tileN, int64_t tileK) {
+  int64_t threads = 2 * tileM;
+  return tileN / 2 + tileM * tileK / threads + tileN * tileK / threads;
+}
+
 struct AccumulatorPlan {
   /// f32 (or s32) registers per consumer thread: the accumulator, and with
   /// promoted fp8 the partial sums (of one column slice) besides it.

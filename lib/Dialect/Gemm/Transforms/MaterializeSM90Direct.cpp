@@ -13,6 +13,7 @@
 
 #include "DirectKernel.h"
 #include "KernelBuilder.h"
+#include "gemm/Bundle/Accumulators.h"
 #include "gemm/Dispatch/KernelConfig.h"
 
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
@@ -27,11 +28,6 @@ namespace {
 constexpr int64_t kWarpgroupThreads = 128;
 /// Shared-memory stages: the k-block being multiplied and the next one.
 constexpr int64_t kDirectStages = 2;
-/// Registers per thread the accumulator and one k-block's fragments may
-/// take: the rest (of the 255 a thread can have) holds addresses and
-/// bounds. At 160 (64x128) ptxas spilled; test/PTX/sm90-direct.mlir
-/// checks the largest tiles below it.
-constexpr int64_t kFragmentRegisterLimit = 144;
 
 struct DirectShape : TileGeometry {
   int64_t warpgroups = 1;
@@ -52,13 +48,13 @@ FailureOr<DirectShape> planDirectKernel(MatmulOp op) {
                << shape.bm,
            failure();
   shape.warpgroups = shape.bm / 64;
-  int64_t registers = shape.bn / 2 + shape.aFragment() + shape.bFragment();
-  if (registers > kFragmentRegisterLimit)
+  int64_t registers = bundle::directRegisters(shape.bm, shape.bn, shape.bk);
+  if (registers > bundle::MaxDirectRegisters)
     return op.emitOpError("schedule = direct keeps the accumulator (")
                << shape.bn / 2 << " registers per thread) and one k-block of "
                << "A and B (" << shape.aFragment() + shape.bFragment()
                << ") in registers: " << registers << " over the "
-               << kFragmentRegisterLimit
+               << bundle::MaxDirectRegisters
                << " that leave room for addresses; use a smaller tile N",
            failure();
   return shape;
