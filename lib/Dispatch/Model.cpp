@@ -483,6 +483,17 @@ readResiduals(const json &points, const std::string &where, const char *rows) {
   }
   return list;
 }
+
+DispatchModel::Correction readCorrection(const json &section,
+                                         const std::string &where) {
+  DispatchModel::Correction correction{
+      section.at("bandwidth").get<double>(),
+      section.at("prior_weight").get<double>()};
+  if (!(correction.bandwidth > 0) || !(correction.priorWeight > 0))
+    throw DispatchError(where + ": bandwidth and prior_weight must be "
+                                "positive");
+  return correction;
+}
 } // namespace
 
 DispatchModel DispatchModel::parse(std::string_view text,
@@ -522,12 +533,8 @@ DispatchModel DispatchModel::parse(std::string_view text,
         root.at("tile_efficiency").get<std::map<std::string, double>>(),
         source);
     where = source + ": correction";
-    const json &correction = root.at("correction");
-    model.bandwidth = correction.at("bandwidth").get<double>();
-    model.priorWeight = correction.at("prior_weight").get<double>();
-    if (!(model.bandwidth > 0) || !(model.priorWeight > 0))
-      throw DispatchError(where + ": bandwidth and prior_weight must be "
-                                  "positive");
+    model.correction = readCorrection(root.at("correction"), where);
+    model.lowPrecisionCorrection = model.correction;
     std::set<std::tuple<uint64_t, uint64_t, uint64_t>> trainingShapes;
     for (const auto &[key, points] : root.at("candidates").items()) {
       where = source + ": candidates." + key;
@@ -587,6 +594,11 @@ DispatchModel DispatchModel::parse(std::string_view text,
       }
     }
     if (root.contains("lowp")) {
+      if (root.at("lowp").contains("correction")) {
+        where = source + ": lowp.correction";
+        model.lowPrecisionCorrection =
+            readCorrection(root.at("lowp").at("correction"), where);
+      }
       for (const auto &[name, list] :
            root.at("lowp").at("candidates").items()) {
         where = source + ": lowp.candidates." + name;
@@ -639,6 +651,8 @@ Estimate DispatchModel::estimate(const KernelConfig &config,
   const std::vector<std::vector<Residual>> &points =
       grouped ? groupedResiduals : residuals;
   const std::vector<Residual> *near = nullptr;
+  const Correction &how =
+      problem.lowPrecision() ? lowPrecisionCorrection : correction;
   if (problem.lowPrecision()) {
     // Measured under the kernel's own name (types and scales), or not at
     // all: a 16-bit tile's residuals say nothing of its fp8 twin.
@@ -675,12 +689,12 @@ Estimate DispatchModel::estimate(const KernelConfig &config,
       double d = (r.logM - x[0]) * (r.logM - x[0]) +
                  (r.logN - x[1]) * (r.logN - x[1]) +
                  (r.logK - x[2]) * (r.logK - x[2]);
-      double w = std::exp(-d / (2 * bandwidth * bandwidth));
+      double w = std::exp(-d / (2 * how.bandwidth * how.bandwidth));
       weighted += w * r.logRatio;
       weights += w;
     }
     // Shrunk towards no correction where few training shapes are near.
-    e.correction = std::exp(weighted / (weights + priorWeight));
+    e.correction = std::exp(weighted / (weights + how.priorWeight));
     e.evidence = weights;
     e.seconds = e.physicsSeconds * e.correction;
   }

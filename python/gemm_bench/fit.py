@@ -324,8 +324,8 @@ HARDWARE = {  # name: (start, low, high)
 EFFICIENCY = (0.8, 0.2, 1.0)
 # Choices of the learned correction, taken by the training set's
 # leave-one-shape-out regret.
-BANDWIDTHS = (0.4, 0.6, 0.8, 1.0)
-PRIOR_WEIGHTS = (0.25, 0.5, 1.0)
+CORRECTIONS = [(bandwidth, prior) for bandwidth in (0.4, 0.5, 0.6, 0.8, 1.0)
+               for prior in (0.1, 0.25, 0.5, 1.0)]
 
 
 def tile_key(config):
@@ -422,20 +422,44 @@ def model_json(hardware, efficiency, rows, log_errors, bandwidth, prior, provena
             "candidates": candidates}
 
 
+def problem_class(config):
+    """What a kernel computes apart from its sizes: types and scales. The
+    kernels of one class at one shape are the dispatcher's alternatives."""
+    return (config.in_dtype, config.b_dtype, config.out_dtype, config.quant)
+
+
 def regrets(model_for, rows, sm_count=SMS):
-    """Per training shape: the measured time of the candidate the model
-    `model_for(shape)` picks over the best measured time there (candidates
-    of transposed problems estimated on the problem they run, as
-    dispatch::select does)."""
+    """Per training problem (class and shape): the measured time of the
+    kernel the model `model_for(shape)` picks over the best measured time
+    there (candidates of transposed problems estimated on the problem they
+    run, as dispatch::select does)."""
     by_shape = {}
     for config, ran, seconds in rows:
-        by_shape.setdefault(run_shape(config, ran), []).append((config, ran, seconds))
+        by_shape.setdefault(run_shape(config, ran), {}).setdefault(
+            problem_class(config), []).append((config, ran, seconds))
     out = {}
-    for shape, timed in by_shape.items():
+    for shape, classes in by_shape.items():
         model = model_for(shape)
-        picked = min(timed, key=lambda c: model.estimate(c[0], *c[1], sm_count)["seconds"])
-        out[shape] = picked[2] / min(t for _, _, t in timed)
+        for kind, timed in classes.items():
+            picked = min(timed, key=lambda c: model.estimate(c[0], *c[1], sm_count)["seconds"])
+            out[(kind, shape)] = picked[2] / min(t for _, _, t in timed)
     return out
+
+
+def choose_correction(choices, parsed, rows):
+    """The (bandwidth, prior weight) of `choices` whose correction holds
+    best on shapes it has not seen: the least geomean of the rows'
+    leave-one-shape-out regrets, with parsed(bandwidth, prior, keep) the
+    model whose residual points are the rows `keep` accepts. Returns
+    (bandwidth, prior, summary of those regrets)."""
+    best = None
+    for bandwidth, prior in choices:
+        loo = regrets(lambda shape: parsed(
+            bandwidth, prior, lambda r: run_shape(r[0], r[1]) != shape), rows)
+        score = summary(loo.values())
+        if best is None or score["geomean"] < best[2]["geomean"]:
+            best = (bandwidth, prior, score)
+    return best
 
 
 def summary(values):
@@ -503,18 +527,9 @@ def fit(measurements_paths, command, base=None):
         text = json.dumps(model_json(hardware, efficiency, rows, log_errors, bandwidth, prior,
                                      dict(provenance), keep))
         return gemm._core.DispatchModel.parse(text, "fit")
-    # Leave one training shape out: the correction must hold on shapes it
-    # has not seen.
-    best = None
     choices = ([(base["correction"]["bandwidth"], base["correction"]["prior_weight"])]
-               if base else [(b, p) for b in BANDWIDTHS for p in PRIOR_WEIGHTS])
-    for bandwidth, prior in choices:
-        loo = regrets(lambda shape: parsed(
-            bandwidth, prior, lambda r: run_shape(r[0], r[1]) != shape), rows)
-        score = summary(loo.values())
-        if best is None or score["geomean"] < best[2]["geomean"]:
-            best = (bandwidth, prior, score)
-    bandwidth, prior, loo = best
+               if base else CORRECTIONS)
+    bandwidth, prior, loo = choose_correction(choices, parsed, rows)
     provenance["physics_only_regret"] = summary(regrets(
         lambda shape: parsed(bandwidth, prior, lambda r: False), rows).values())
     provenance["leave_one_shape_out_regret"] = loo
@@ -529,8 +544,8 @@ def write_model(model, path):
         for section in ("grouped", "lowp"):
             part = model.get(section)
             if part:
-                f.write(f',\n "{section}": {{"source": ' + json.dumps(part["source"]) +
-                        ', "candidates": {\n')
+                head = {k: v for k, v in part.items() if k != "candidates"}
+                f.write(f',\n "{section}": ' + json.dumps(head)[:-1] + ', "candidates": {\n')
                 f.write(",\n".join(f"  {json.dumps(key)}: {json.dumps(points)}"
                                     for key, points in part["candidates"].items()))
                 f.write("\n }}")
@@ -591,22 +606,42 @@ def lowp_section(data, model_text, source):
     log(measured / physics)], the physics of the model's hardware constants
     at the kernel's types and scales, with the operands the runner staged
     (DispatchModel.estimate without a lowp section: no correction for these
-    kernels)."""
+    kernels); and the section's own correction, the CORRECTIONS choice of
+    least leave-one-shape-out regret over these measurements."""
     from gemm import _core
     text = json.loads(model_text)
     text.pop("lowp", None)
     model = _core.DispatchModel.parse(json.dumps(text), "physics")
-    candidates = {}
-    for (config, shape, seconds), staged in zip(_training(data), _staged(data)):
+    rows, points = _training(data), []
+    for (config, shape, seconds), staged in zip(rows, _staged(data)):
         if config.in_dtype in ("bf16", "f16"):
             raise SystemExit(f"{config.name}: a 16-bit kernel in the low-precision "
                              "measurements (fit them with `fit fit`)")
         physics = model.estimate(config, *shape, staged=staged)["physics_s"]
-        candidates.setdefault(config.name, []).append(
-            [*shape, round(math.log(seconds / physics), 4)])
-    if not candidates:
+        points.append([*shape, round(math.log(seconds / physics), 4)])
+    if not points:
         raise SystemExit("no measurements of low-precision kernels")
-    return {"source": source, "candidates": candidates}
+
+    def section(bandwidth, prior, keep=lambda row: True):
+        candidates = {}
+        for row, point in zip(rows, points):
+            kept = candidates.setdefault(row[0].name, [])
+            if keep(row):
+                kept.append(point)
+        return {"source": source,
+                "correction": {"bandwidth": bandwidth, "prior_weight": prior},
+                "candidates": candidates}
+    # The models of the choice leave the plain candidates' points out: they
+    # correct no low-precision kernel, and parse faster without.
+    plain = dict(text, candidates={key: [] for key in text["candidates"]})
+
+    def parsed(bandwidth, prior, keep):
+        return _core.DispatchModel.parse(
+            json.dumps(dict(plain, lowp=section(bandwidth, prior, keep))), "lowp")
+    bandwidth, prior, loo = choose_correction(CORRECTIONS, parsed, rows)
+    out = section(bandwidth, prior)
+    out["leave_one_shape_out_regret"] = loo
+    return out
 
 
 def main(argv=None):
@@ -663,7 +698,8 @@ def main(argv=None):
         write_model(model, args.model)
         points = sum(len(v) for v in model["lowp"]["candidates"].values())
         print(f"{args.model}: {len(model['lowp']['candidates'])} low-precision kernels, "
-              f"{points} points")
+              f"{points} points; correction {model['lowp']['correction']}, "
+              f"leave-one-shape-out regret {model['lowp']['leave_one_shape_out_regret']}")
         return 0
 
     if args.command == "grouped":

@@ -434,6 +434,44 @@ TEST(LowPrecisionTest, LowPrecisionKernelsTakeTheResidualsOfTheirName) {
             1.0);
 }
 
+TEST(LowPrecisionTest, TheLowPrecisionSectionsCorrectionIsItsOwn) {
+  // The section's own bandwidth and prior weight (fitted on its
+  // measurements), not the file's, correct its kernels.
+  const char *name = "sm90_e4m3_cbf16_qtt_128x128x128_coop_c1x1_rm_s8_st0";
+  DispatchModel model = DispatchModel::parse(
+      withLowPrecisionResiduals(
+          std::string(R"({"source": "test", )") +
+          R"("correction": {"bandwidth": 0.4, "prior_weight": 0.1}, )" +
+          R"("candidates": {")" + name + R"(": [[4096, 4096, 4096, 1.0]]}})"),
+      "lowp.json");
+  auto correctionAt = [&](uint64_t m) {
+    return model
+        .estimate(parsed(name),
+                  lowp(m, 4096, 4096, DType::E4M3, DType::BF16, "tt"), Target{})
+        .correction;
+  };
+  // A measured shape: weight 1 against the section's prior of 0.1.
+  EXPECT_NEAR(correctionAt(4096), std::exp(1.0 / 1.1), 1e-6);
+  // Twice as large along M: a log distance of ln 2, at the section's width.
+  double w = std::exp(-std::log(2.0) * std::log(2.0) / (2 * 0.4 * 0.4));
+  EXPECT_NEAR(correctionAt(8192), std::exp(w / (w + 0.1)), 1e-6);
+  auto refused = [](const std::string &correction) {
+    try {
+      DispatchModel::parse(
+          withLowPrecisionResiduals(R"({"source": "t", "correction": )" +
+                                    correction + R"(, "candidates": {}})"),
+          "lowp.json");
+    } catch (const DispatchError &e) {
+      return std::string(e.what());
+    }
+    return std::string("accepted");
+  };
+  EXPECT_THAT(refused(R"({"bandwidth": 0.4, "prior_weight": 0})"),
+              HasSubstr("lowp.correction: bandwidth and prior_weight must be "
+                        "positive"));
+  EXPECT_THAT(refused(R"({"bandwidth": 0.4})"), HasSubstr("lowp.correction"));
+}
+
 TEST(LowPrecisionTest, AMeasuredClassOffersItsMeasuredKernelsOnly) {
   // Per-tensor fp8 kernels measured: 128x128 and 64x128.
   DispatchModel model = DispatchModel::parse(

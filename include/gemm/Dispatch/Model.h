@@ -33,7 +33,10 @@
 // - lowp (optional): residuals of the kernel library's low-precision kernels
 //   (fp8, int8, tf32) measured on the training shapes (python -m
 //   gemm_bench.fit lowp), by kernel name: the physics, fitted on bf16, only
-//   scales their tiles by the type's MMA rate.
+//   scales their tiles by the type's MMA rate. Its own "correction"
+//   (bandwidth, prior_weight; chosen by leave-one-shape-out regret on those
+//   measurements) replaces the file's for them; without one they take the
+//   file's.
 //
 // Plain C++17 + nlohmann_json: no CUDA, no MLIR.
 //
@@ -317,6 +320,12 @@ public:
   struct Residual {
     double logM, logN, logK, logRatio;
   };
+  /// How residuals correct the physics: the Gaussian kernel's width (in
+  /// log sizes) and the weight of the prior (no correction) they are
+  /// shrunk towards.
+  struct Correction {
+    double bandwidth = 0.6, priorWeight = 0.5;
+  };
 
   /// Where it came from (a path, or the `source` given to parse).
   const std::string &source() const { return sourceName; }
@@ -337,7 +346,7 @@ private:
   std::map<std::string, std::vector<Residual>> lowPrecisionResiduals;
   std::set<std::string> lowPrecisionClasses;
   std::vector<KernelConfig> lowPrecisionKernels;
-  double bandwidth = 0.6, priorWeight = 0.5;
+  Correction correction, lowPrecisionCorrection;
   std::string sourceName, gpu;
   size_t shapes = 0;
 };
