@@ -14,8 +14,10 @@
 # wheels) and scripts/changed.txt (`TYPE OUT QUANT M N K` lines from
 # ../2026-11-29-h200-remeasure/scripts/lowp-changed.py over test,
 # squares and llm).
+# D: the results directory whose scripts/changed.txt lists the problems
+# (this one by default); DECODE=0 leaves out step 2.
 set -u
-D=bench/results/2026-12-06-h200-lowp-transposed
+D=${D:-bench/results/2026-12-06-h200-lowp-transposed}
 R=$OUT/call2; mkdir -p $R
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,clocks.mem,power.limit,temperature.gpu --format=csv > $R/gpu.txt
 for v in old new; do
@@ -32,7 +34,7 @@ done < $D/scripts/changed.txt > $R/check.log 2>&1
 echo "checks: $(grep -c 'check PASS' $R/check.log) passed, $(grep -c 'check FAIL\|FAILED' $R/check.log) failed ($SECONDS s)"
 
 source bench/lib/install-package.sh
-if install_gemm_package $R/pip-install.log; then
+if [ "${DECODE:-1}" = 1 ] && install_gemm_package $R/pip-install.log; then
   (cd python && GEMM_CACHE_DIR=/tmp/gemm-cache GEMM_KERNEL_LIBRARY=$OLDPWD/.device/new/kernels timeout 120 \
      python3 -m pytest -rs -q -p no:cacheprovider tests/test_gpu_lowp.py -k decode) > $R/pytest.log 2>&1
   echo "pytest: $(tail -1 $R/pytest.log) ($SECONDS s)"
