@@ -11,14 +11,10 @@ namespace gemm::dispatch {
 namespace {
 
 // The SM90 kernel's shared-memory plan (planKernel in MaterializeSM90.cpp):
-// the per-block budget (SmemPlanOp::kMaxBytes), the barrier reserve, the
-// epilogue's staging buffers (2 slots of 64 rows x 128 bytes per consumer)
-// and, block-wise, the scale ring (KernelShape::ringStageBytes).
-constexpr uint32_t SmemBytes = 232448;
-constexpr uint32_t BarrierReserveBytes = 1024;
+// the per-block budget less the barrier reserve, the epilogue's staging
+// buffers (2 slots of 64 rows x 128 bytes per consumer) and, block-wise,
+// the scale ring (KernelShape::ringStageBytes).
 constexpr uint32_t StagingBytesPerConsumer = 2 * 64 * 128;
-// The raster swizzle's bound (kMaxRasterSwizzle in GemmDialect.h).
-constexpr uint32_t MaxRasterSwizzle = 65536;
 
 std::string_view scheduleAbbrev(Schedule schedule) {
   switch (schedule) {
@@ -130,9 +126,9 @@ bool KernelConfig::buildable(std::string *why) const {
                 std::to_string(clusterN) +
                 " CTAs: at least 1 along each side and at most 8 in all (the "
                 "portable limit)");
-  if (swizzle < 1 || swizzle > MaxRasterSwizzle)
-    return fail("swizzle must be in [1, " + std::to_string(MaxRasterSwizzle) +
-                "] tiles");
+  if (swizzle < 1 || swizzle > bundle::MaxRasterSwizzle)
+    return fail("swizzle must be in [1, " +
+                std::to_string(bundle::MaxRasterSwizzle) + "] tiles");
   if (splits < 1 || splits > 16)
     return fail("splits must be in [1, 16] (1: no split-K)");
   if (streamK && splits > 1)
@@ -441,7 +437,10 @@ uint32_t KernelConfig::derivedStages() const {
   if (quant.a == bundle::ScaleGranularity::Block)
     stage += tileM * 4;
   uint32_t staging = StagingBytesPerConsumer * consumers();
-  return stage ? (SmemBytes - staging - BarrierReserveBytes) / stage : 0;
+  return stage ? (bundle::MaxDynamicSmemBytes - staging -
+                  bundle::SmemBarrierReserveBytes) /
+                     stage
+               : 0;
 }
 
 std::optional<KernelConfig> KernelConfig::parse(std::string_view text,

@@ -14,6 +14,7 @@
 #ifndef GEMM_BUNDLE_MANIFEST_H
 #define GEMM_BUNDLE_MANIFEST_H
 
+#include "gemm/Bundle/KernelLimits.h"
 #include <nlohmann/json_fwd.hpp>
 
 #include <array>
@@ -40,8 +41,6 @@ inline constexpr int FormatVersion = 1;
 inline constexpr uint32_t MaxThreadsPerBlock = 1024;
 inline constexpr uint32_t MaxPortableClusterSize = 8;
 inline constexpr uint32_t MaxNonPortableClusterSize = 16;
-/// 227 KiB: the opt-in dynamic shared memory per block on SM90 and SM100.
-inline constexpr uint32_t MaxDynamicSmemBytes = 232448;
 inline constexpr uint32_t MaxTmaBoxDim = 256;
 
 enum class Arch { Sm90a, Sm100a };

@@ -192,7 +192,7 @@ inline uint32_t directResidentCtas(uint32_t tileM, uint32_t tileN,
   const uint64_t registers =
       (tileN / 2 + rows * tileK / threads + rows / warps + 32 + 7) / 8 * 8;
   const uint64_t byThreads = 2048 / threads;
-  const uint64_t bySmem = 232448 / (smem + 1024);
+  const uint64_t bySmem = bundle::MaxDynamicSmemBytes / (smem + 1024);
   const uint64_t byRegisters =
       65536 / (threads * (registers < 255 ? registers : 255));
   uint64_t ctas = byThreads < bySmem ? byThreads : bySmem;

@@ -93,9 +93,10 @@ LogicalResult ConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "stages must be 0 (derive from the shared-memory "
                           "budget) or at least 2, got "
                        << stages;
-  if (swizzle < 1 || swizzle > kMaxRasterSwizzle)
-    return emitError() << "swizzle must be in [1, " << kMaxRasterSwizzle
-                       << "] tiles, got " << swizzle;
+  if (swizzle < 1 || swizzle > ::gemm::bundle::MaxRasterSwizzle)
+    return emitError() << "swizzle must be in [1, "
+                       << ::gemm::bundle::MaxRasterSwizzle << "] tiles, got "
+                       << swizzle;
   if (accumStages < 1 || accumStages > 4)
     return emitError() << "accum_stages must be in [1, 4], got " << accumStages;
   if (ctaGroup != 1 && ctaGroup != 2)

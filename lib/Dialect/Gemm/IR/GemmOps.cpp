@@ -680,9 +680,9 @@ LogicalResult AccumStoreSmemOp::verify() {
 
 LogicalResult StaticTileOp::verify() {
   auto swizzle = static_cast<int64_t>(getSwizzle());
-  if (swizzle < 1 || swizzle > kMaxRasterSwizzle)
+  if (swizzle < 1 || swizzle > ::gemm::bundle::MaxRasterSwizzle)
     return emitOpError("swizzle must be in [1, ")
-           << kMaxRasterSwizzle << "] tiles, got " << swizzle;
+           << ::gemm::bundle::MaxRasterSwizzle << "] tiles, got " << swizzle;
   return success();
 }
 

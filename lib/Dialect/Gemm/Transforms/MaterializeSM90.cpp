@@ -37,8 +37,6 @@ constexpr int64_t kProducerRegisters = 40;
 /// three share it ((65536 / 128 - 40) / 3, rounded down to 8).
 constexpr int64_t kConsumerRegisters = 232;
 constexpr int64_t kThreeConsumerRegisters = 152;
-/// Shared memory kept free of the stage ring for barriers and alignment.
-constexpr int64_t kBarrierReserveBytes = 1024;
 /// Rows of one staging slot and TMA store box: one 64-row WGMMA atom.
 constexpr int64_t kStoreBoxRows = 64;
 /// Rows of one A box of a tile that reaches past M: a 64-row tile's (the
@@ -290,8 +288,8 @@ FailureOr<KernelShape> planKernel(MatmulOp op, int64_t wgmmaLookahead,
       shape.quant.promote && shape.quant.promoteEvery == 1 &&
       3 * (shape.accRows / 64) * (shape.bn / 2) <= registers.maxRegisters;
   if (shape.stages == 0) {
-    int64_t ring =
-        SmemPlanOp::kMaxBytes - shape.stagingBytes() - kBarrierReserveBytes;
+    int64_t ring = SmemPlanOp::kMaxBytes - shape.stagingBytes() -
+                   bundle::SmemBarrierReserveBytes;
     // The matmul verifier bounds a stage to 64 KB, so at least 2 fit.
     shape.stages = ring / shape.ringStageBytes();
   }

@@ -236,7 +236,7 @@ def Gemm_SmemPlanOp : Gemm_Op<"smem.plan", [Pure]> {
   let assemblyFormat = "attr-dict `:` type($objects)";
   let hasVerifier = 1;
   let extraClassDeclaration = [{
-    static constexpr int64_t kMaxBytes = 232448;
+    static constexpr int64_t kMaxBytes = ::gemm::bundle::MaxDynamicSmemBytes;
     /// Byte offset of each object in the dynamic shared memory.
     static ::llvm::SmallVector<int64_t> getOffsets(::mlir::TypeRange objects);
     /// Bytes a plan of these objects takes, so planners can size one first.
