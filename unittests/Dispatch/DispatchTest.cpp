@@ -1,5 +1,6 @@
 //===- DispatchTest.cpp - Kernel configurations and the dispatcher --------===//
 
+#include "TestModels.h"
 #include "gemm/Bundle/StreamK.h"
 #include "gemm/Dispatch/Dispatcher.h"
 #include "gemm/Dispatch/Staging.h"
@@ -39,44 +40,22 @@ Problem problem(uint64_t m, uint64_t n, uint64_t k, DType type = DType::BF16) {
 /// problems) and a 128x256 cooperative tile (fast on large ones), with one
 /// training point each that says the physics is 2x too optimistic for
 /// 64x64 at 64x4096x4096.
-const char *SmallModel = R"({
-  "format": "gemm-dispatch-model", "version": 1,
-  "gpu": {"name": "NVIDIA H200", "sm_count": 132},
-  "fitted_on": {},
-  "hardware": {"launch_us": 8, "load_latency_us": 1.5, "l2_tbps": 12,
-               "read_tbps": 4, "write_tbps": 4.5, "fixup_tbps": 5,
-               "stream_k_fixed_us": 12, "stream_k_traffic": 1.0,
-               "cluster_compute": 1.0},
-  "tile_efficiency": {"64x64_pingpong": 0.8, "128x256_coop": 0.85,
-                      "128x128_coop": 0.78},
-  "correction": {"bandwidth": 0.6, "prior_weight": 0.25},
-  "candidates": {
-    "64x64x64_pingpong_c1x1_rm_s8_st0": [[64, 4096, 4096, 0.6931]],
-    "128x256x64_coop_c1x1_rm_s8_st0": [[4096, 4096, 4096, 0.0]]
-  }
-})";
+const std::string SmallModel = test::testModel(
+    1,
+    R"("64x64_pingpong": 0.8, "128x256_coop": 0.85,
+                       "128x128_coop": 0.78)",
+    R"("64x64x64_pingpong_c1x1_rm_s8_st0": [[64, 4096, 4096, 0.6931]],
+                       "128x256x64_coop_c1x1_rm_s8_st0": [[4096, 4096, 4096, 0.0]])");
 
 /// SmallModel at version 2: the staging and direct-kernel constants, and a
 /// 64x64 direct kernel among the candidates.
-const char *DirectModel = R"({
-  "format": "gemm-dispatch-model", "version": 2,
-  "gpu": {"name": "NVIDIA H200", "sm_count": 132},
-  "fitted_on": {},
-  "hardware": {"launch_us": 8, "load_latency_us": 1.5, "l2_tbps": 12,
-               "read_tbps": 4, "write_tbps": 4.5, "fixup_tbps": 5,
-               "stream_k_fixed_us": 12, "stream_k_traffic": 1.0,
-               "cluster_compute": 1.0, "stage_launch_us": 4,
-               "stage_tbps": 2, "direct_launch_us": 5,
-               "direct_kblock_us": 0.6, "direct_gloads_per_sm": 40},
-  "tile_efficiency": {"64x64_pingpong": 0.8, "128x256_coop": 0.85,
-                      "64x64_direct": 0.7},
-  "correction": {"bandwidth": 0.6, "prior_weight": 0.25},
-  "candidates": {
-    "64x64x64_pingpong_c1x1_rm_s8_st0": [],
-    "128x256x64_coop_c1x1_rm_s8_st0": [],
-    "64x64x64_direct_c1x1_rm_s8_st0": []
-  }
-})";
+const std::string DirectModel =
+    test::testModel(2,
+                    R"("64x64_pingpong": 0.8, "128x256_coop": 0.85,
+                       "64x64_direct": 0.7)",
+                    R"("64x64x64_pingpong_c1x1_rm_s8_st0": [],
+                       "128x256x64_coop_c1x1_rm_s8_st0": [],
+                       "64x64x64_direct_c1x1_rm_s8_st0": [])");
 
 TEST(KernelConfigTest, NamesRoundTrip) {
   for (const char *name : {"sm90_bf16_128x256x64_coop_c2x1_rm_s8_st0",
@@ -658,23 +637,11 @@ TEST(SelectTest, ColumnMajorCWithoutItsKernelsIsTheTransposedProblem) {
 
 /// SmallModel with a candidate of transposed problems: a 128x72 cooperative
 /// tile with a column-major C, measured on N x M x K.
-const char *TransposedModel = R"({
-  "format": "gemm-dispatch-model", "version": 1,
-  "gpu": {"name": "NVIDIA H200", "sm_count": 132},
-  "fitted_on": {},
-  "hardware": {"launch_us": 8, "load_latency_us": 1.5, "l2_tbps": 12,
-               "read_tbps": 4, "write_tbps": 4.5, "fixup_tbps": 5,
-               "stream_k_fixed_us": 12, "stream_k_traffic": 1.0,
-               "cluster_compute": 1.0},
-  "tile_efficiency": {"64x64_pingpong": 0.8, "128x256_coop": 0.85,
-                      "128x72_coop": 0.8},
-  "correction": {"bandwidth": 0.6, "prior_weight": 0.25},
-  "candidates": {
-    "64x64x64_pingpong_c1x1_rm_s8_st0": [[203, 5568, 6984, 0.0]],
-    "128x256x64_coop_c1x1_rm_s8_st0": [],
-    "akbkcc_128x72x64_coop_c1x1_rm_s8_st0": [[5568, 203, 6984, -0.1]]
-  }
-})";
+const std::string TransposedModel = test::testModel(
+    1, R"("64x64_pingpong": 0.8, "128x256_coop": 0.85, "128x72_coop": 0.8)",
+    R"("64x64x64_pingpong_c1x1_rm_s8_st0": [[203, 5568, 6984, 0.0]],
+       "128x256x64_coop_c1x1_rm_s8_st0": [],
+       "akbkcc_128x72x64_coop_c1x1_rm_s8_st0": [[5568, 203, 6984, -0.1]])");
 
 TEST(SelectTest, CandidatesOfTransposedProblemsPutMAlongTheTileN) {
   DispatchModel model = DispatchModel::parse(TransposedModel, "t.json");

@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "TestModels.h"
 #include "gemm/Bundle/Accumulators.h"
 #include "gemm/Dispatch/Dispatcher.h"
 
@@ -332,25 +333,13 @@ TEST(LowPrecisionTest, TinyProblemsRunOnTheSmallestAvailableTile) {
 }
 
 /// A version 2 model with the direct kernel among its candidates.
-const char *DirectModel = R"({
-  "format": "gemm-dispatch-model", "version": 2,
-  "gpu": {"name": "NVIDIA H200", "sm_count": 132},
-  "fitted_on": {},
-  "hardware": {"launch_us": 8, "load_latency_us": 1.5, "l2_tbps": 12,
-               "read_tbps": 4, "write_tbps": 4.5, "fixup_tbps": 5,
-               "stream_k_fixed_us": 12, "stream_k_traffic": 1.0,
-               "cluster_compute": 1.0, "stage_launch_us": 4,
-               "stage_tbps": 2, "direct_launch_us": 5,
-               "direct_kblock_us": 0.6, "direct_gloads_per_sm": 40},
-  "tile_efficiency": {"64x64_pingpong": 0.8, "128x128_coop": 0.85,
-                      "64x64_direct": 0.7},
-  "correction": {"bandwidth": 0.6, "prior_weight": 0.25},
-  "candidates": {
-    "64x64x64_pingpong_c1x1_rm_s8_st0": [],
-    "128x128x64_coop_c1x1_rm_s8_st0": [],
-    "64x64x64_direct_c1x1_rm_s8_st0": []
-  }
-})";
+const std::string DirectModel =
+    test::testModel(2,
+                    R"("64x64_pingpong": 0.8, "128x128_coop": 0.85,
+                       "64x64_direct": 0.7)",
+                    R"("64x64x64_pingpong_c1x1_rm_s8_st0": [],
+                       "128x128x64_coop_c1x1_rm_s8_st0": [],
+                       "64x64x64_direct_c1x1_rm_s8_st0": [])");
 
 TEST(LowPrecisionTest, TheDirectKernelIsNeverOfferedForLowPrecision) {
   DispatchModel model = DispatchModel::parse(DirectModel, "direct.json");
@@ -550,22 +539,17 @@ DispatchModel transposedNarrowModel(const std::vector<std::string> &measured) {
         std::string(lowp.empty() ? "" : ", ") + "\"" + name + "\": [[" +
         (name.find("_akbkcc_") != std::string::npos ? "8192, 16" : "16, 8192") +
         ", 8192, 0.0]]";
-  std::string text = R"({
-    "format": "gemm-dispatch-model", "version": 1,
-    "gpu": {"name": "NVIDIA H200", "sm_count": 132}, "fitted_on": {},
-    "hardware": {"launch_us": 8, "load_latency_us": 1.5, "l2_tbps": 12,
-                 "read_tbps": 4, "write_tbps": 4.5, "fixup_tbps": 5,
-                 "stream_k_fixed_us": 12, "stream_k_traffic": 1.0,
-                 "cluster_compute": 1.0},
-    "tile_efficiency": {"64x64_pingpong": 0.8, "64x16_pingpong": 0.6,
-                        "64x128_pingpong": 0.8},
-    "correction": {"bandwidth": 0.6, "prior_weight": 0.25},
-    "candidates": {"64x64x64_pingpong_c1x1_rm_s8_st0": [],
-                   "64x128x64_pingpong_c1x1_rm_s8_st0": [],
-                   "akbkcc_64x16x64_pingpong_c1x1_rm_s8_st0": []})";
+  std::string text =
+      test::testModel(1,
+                      R"("64x64_pingpong": 0.8, "64x16_pingpong": 0.6,
+         "64x128_pingpong": 0.8)",
+                      R"("64x64x64_pingpong_c1x1_rm_s8_st0": [],
+         "64x128x64_pingpong_c1x1_rm_s8_st0": [],
+         "akbkcc_64x16x64_pingpong_c1x1_rm_s8_st0": [])");
   if (!lowp.empty())
-    text += R"(, "lowp": {"source": "t", "candidates": {)" + lowp + "}}";
-  return DispatchModel::parse(text + "}", "narrow.json");
+    text.insert(text.rfind('}'),
+                R"(, "lowp": {"source": "t", "candidates": {)" + lowp + "}}");
+  return DispatchModel::parse(text, "narrow.json");
 }
 
 TEST(LowPrecisionTest, MeasuredKernelsOfTransposedProblemsRunLowPrecision) {
