@@ -107,6 +107,12 @@ CANDIDATES = (
     [C(64, bn, "pingpong", layouts=TRANSPOSED) for bn in (16, 24, 32)] +
     [C(64, bn, "pingpong", splits=s, layouts=TRANSPOSED) for bn in (16, 32) for s in (2, 4)] +
     [C(128, 16, layouts=TRANSPOSED)] +
+    # The same in 4-CTA clusters along the tile's M (the problem's N; B's
+    # tile multicast), as cuBLASLt runs most small losers: an H100 probe
+    # took 45x7168x2048 from 0.82x to 0.90x of cuBLASLt on the transposed
+    # 64x64, and lost 6% at 84x5120x5120
+    # (bench/results/2026-12-06-h100-cublas-kernels/, call 3).
+    [C(64, bn, "pingpong", 4, 1, layouts=TRANSPOSED) for bn in (32, 64, 96)] +
     # Narrow tiles along the problem's own N (a row-major C whose last
     # epilogue sub-tile is packed): N just past a multiple of 64 or 128, and
     # tile counts between waves.
