@@ -9,14 +9,14 @@ import math, re, sys
 TITLES = {"fp8 per-tensor": "e4m3-bf16-tt", "fp8 row-wise": "e4m3-bf16-rc",
           "fp8 block-wise": "e4m3-bf16-bb", "int8 to s32": "s8-s32--",
           "int8 to bf16, row and column scales": "s8-bf16-rc", "tf32": "f32-f32--"}
-factor, later = {}, {}
+factor, later = {}, set()
 for path in ["call6/ab.md"] + sys.argv[1:]:
     for line in open(path):
         cells = [c.strip() for c in line.strip().strip("|").split("|")]
         if len(cells) == 6 and re.match(r"[\d.]+$", cells[5]):
             factor[cells[0]] = factor.get(cells[0], 1.0) * float(cells[5])
             if path != "call6/ab.md":
-                later[cells[0]] = True
+                later.add(cells[0])
 ratios, ours = {}, {}
 problem = None
 for line in open("call4/lowp-README.md"):
