@@ -4,16 +4,20 @@
 # that differ. Needs the gemm package; from python/:
 #   git show d7746a4:bench/tuning/sm90-h200-model.json > /tmp/shipped.json
 #   PYTHONPATH=. python ../bench/results/2026-11-29-h200-transposed-narrow/scripts/heldout.py \
-#     train2 /tmp/shipped.json ../bench/tuning/sm90-h200-model.json
+#     train2 /tmp/shipped.json ../bench/tuning/sm90-h200-model.json [MEASUREMENTS...]
+# (later studies name their own measurements of more candidates after the
+# two models).
 import collections, math, sys
 import gemm
 from gemm_bench import fit
 
 R = "../bench/results"
-name, *paths = sys.argv[1:]
+name, first, second, *more = sys.argv[1:]
+paths = [first, second]
 times = {}
 for path in (f"{R}/2026-11-29-h200-remeasure/call1/measurements-{name}.json.xz",
-             f"{R}/2026-11-29-h200-transposed-narrow/call2/measurements-{name}.json.xz"):
+             f"{R}/2026-11-29-h200-transposed-narrow/call2/measurements-{name}.json.xz",
+             *more):
     for r in fit.read_measurements(path)["rows"]:
         times[(r["config"], (r["m"], r["n"], r["k"]))] = r["call_ms"]
 best = collections.defaultdict(lambda: math.inf)
