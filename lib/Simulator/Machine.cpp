@@ -761,17 +761,24 @@ Access Machine::threadAccess(Thread &thread, Operation *op, int64_t iteration,
   return access;
 }
 
+bool Machine::checkInside(TrackedMemory &memory, uint64_t offset,
+                          uint64_t bytes, const Access &access,
+                          const char *what, const char *verb) {
+  if (offset + bytes <= memory.bytes.size())
+    return true;
+  fail(Violation::Kind::Rule, access.op,
+       std::string(what) + " " + verb + " bytes [" + std::to_string(offset) +
+           ", " + std::to_string(offset + bytes) + ") outside the " +
+           std::to_string(memory.bytes.size()) + " bytes of " + memory.name,
+       {}, {access.thread});
+  return false;
+}
+
 bool Machine::checkRead(TrackedMemory &memory, uint64_t offset, uint64_t bytes,
                         const VectorClock &knowledge, const Access &access,
                         const char *what, bool asyncProxy) {
-  if (offset + bytes > memory.bytes.size()) {
-    fail(Violation::Kind::Rule, access.op,
-         std::string(what) + " reads bytes [" + std::to_string(offset) + ", " +
-             std::to_string(offset + bytes) + ") outside the " +
-             std::to_string(memory.bytes.size()) + " bytes of " + memory.name,
-         {}, {access.thread});
+  if (!checkInside(memory, offset, bytes, access, what, "reads"))
     return false;
-  }
   for (uint64_t g = offset / 16, e = (offset + bytes + 15) / 16; g < e; ++g) {
     Granule &granule = memory.granules[g];
     if (granule.pending) {
@@ -830,14 +837,8 @@ bool Machine::checkRead(TrackedMemory &memory, uint64_t offset, uint64_t bytes,
 bool Machine::checkWrite(TrackedMemory &memory, uint64_t offset, uint64_t bytes,
                          const VectorClock &knowledge, const Access &access,
                          bool async, const char *what) {
-  if (offset + bytes > memory.bytes.size()) {
-    fail(Violation::Kind::Rule, access.op,
-         std::string(what) + " writes bytes [" + std::to_string(offset) + ", " +
-             std::to_string(offset + bytes) + ") outside the " +
-             std::to_string(memory.bytes.size()) + " bytes of " + memory.name,
-         {}, {access.thread});
+  if (!checkInside(memory, offset, bytes, access, what, "writes"))
     return false;
-  }
   for (uint64_t g = offset / 16, e = (offset + bytes + 15) / 16; g < e; ++g) {
     Granule &granule = memory.granules[g];
     if (granule.pending) {

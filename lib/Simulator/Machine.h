@@ -562,6 +562,10 @@ public:
                   bool async, const char *what);
   void completeWrite(TrackedMemory &memory, uint64_t offset, uint64_t bytes,
                      const Access &access);
+  /// Whether [offset, offset + bytes) lies inside `memory`; records a
+  /// violation of `what` (which `verb`s the bytes) when not.
+  bool checkInside(TrackedMemory &memory, uint64_t offset, uint64_t bytes,
+                   const Access &access, const char *what, const char *verb);
   /// The Access of a thread's own (synchronous) access now; a write to
   /// shared memory through the generic proxy records the fence it needs.
   Access threadAccess(Thread &thread, Operation *op, int64_t iteration = -1,
