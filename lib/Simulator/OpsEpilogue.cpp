@@ -16,6 +16,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <optional>
 
 using namespace mlir;
 using namespace mlir::gemm;
@@ -100,6 +101,25 @@ const ElementCodec *codecOf(Exec &e, Type type) {
   return codec;
 }
 
+/// The shared-memory address of staging slot `slotIndex` of `buffer` (at
+/// `base`), whose slots must be `rows` rows of 128 bytes of the codec's
+/// elements; nullopt after a violation.
+std::optional<uint64_t> stagingSlot(Exec &e, SmemBufferType buffer,
+                                    uint64_t base, uint64_t slotIndex,
+                                    int64_t rows, const ElementCodec &codec) {
+  int64_t width = 128 / codec.bytes();
+  if (slotIndex < uint64_t(buffer.getStages()) && buffer.getRows() == rows &&
+      buffer.getCols() == width)
+    return base + slotIndex * buffer.getStageBytes();
+  e.fail(Violation::Kind::Rule,
+         "staging slot " + std::to_string(slotIndex) + " of a buffer of " +
+             std::to_string(buffer.getStages()) + " slots of " +
+             std::to_string(buffer.getRows()) + " x " +
+             std::to_string(buffer.getCols()) + " (" + std::to_string(rows) +
+             " rows of 128 bytes expected)");
+  return std::nullopt;
+}
+
 /// Writes `count` consecutive elements of a 128-byte staging row (row
 /// `row`, first element `column`) of the slot at `slot`, through the
 /// 128-byte swizzle; or, with `packedRowBytes`, of a packed unswizzled row
@@ -143,16 +163,11 @@ Step accumStoreSmem(Exec &e) {
   if (!codec)
     return Step::Stop;
   int64_t width = 128 / codec->bytes();
-  uint64_t slotIndex = maskTo(e.bits(2), 32);
-  if (slotIndex >= uint64_t(buffer.getStages()) || buffer.getRows() != 64 ||
-      buffer.getCols() != width)
-    return e.fail(Violation::Kind::Rule,
-                  "staging slot " + std::to_string(slotIndex) +
-                      " of a buffer of " + std::to_string(buffer.getStages()) +
-                      " slots of " + std::to_string(buffer.getRows()) + " x " +
-                      std::to_string(buffer.getCols()) +
-                      " (64 rows of 128 bytes expected)");
-  uint64_t slot = e.bits(1) + slotIndex * buffer.getStageBytes();
+  std::optional<uint64_t> slotAddress = stagingSlot(
+      e, buffer, e.bits(1), maskTo(e.bits(2), 32), /*rows=*/64, *codec);
+  if (!slotAddress)
+    return Step::Stop;
+  uint64_t slot = *slotAddress;
   int64_t atom = static_cast<int64_t>(op.getAtom());
   int64_t col = static_cast<int64_t>(op.getCol());
   int64_t perAtom = accType.getValuesPerAtom();
@@ -212,25 +227,19 @@ Step tmemStoreSmem(Exec &e) {
   if (!codec)
     return Step::Stop;
   int64_t width = 128 / codec->bytes();
-  uint64_t slotIndex = maskTo(e.bits(3), 32);
-  if (slotIndex >= uint64_t(buffer.getStages()) || buffer.getRows() != 32 ||
-      buffer.getCols() != width)
-    return e.fail(Violation::Kind::Rule,
-                  "staging slot " + std::to_string(slotIndex) +
-                      " of a buffer of " + std::to_string(buffer.getStages()) +
-                      " slots of " + std::to_string(buffer.getRows()) + " x " +
-                      std::to_string(buffer.getCols()) +
-                      " (32 rows of 128 bytes expected)");
+  std::optional<uint64_t> slot = stagingSlot(
+      e, buffer, e.bits(2), maskTo(e.bits(3), 32), /*rows=*/32, *codec);
+  if (!slot)
+    return Step::Stop;
   std::vector<float> values;
   if (!readTmemRow(e, op.getTmem().getType(), e.bits(0), maskTo(e.bits(1), 32),
                    static_cast<int64_t>(op.getCol()), width, values))
     return Step::Stop;
-  uint64_t slot = e.bits(2) + slotIndex * buffer.getStageBytes();
   auto bits = [&](int64_t i) -> uint64_t {
     return outputBits(e, op.getEpilogue(), *codec, values[i]);
   };
   // Thread t of the warp writes row t of the slot.
-  if (!writeStagingRun(e, slot, e.t.lane, 0, width, *codec, bits))
+  if (!writeStagingRun(e, *slot, e.t.lane, 0, width, *codec, bits))
     return Step::Stop;
   return Step::Next;
 }
