@@ -49,13 +49,7 @@ const std::string SmallModel = test::testModel(
 
 /// SmallModel at version 2: the staging and direct-kernel constants, and a
 /// 64x64 direct kernel among the candidates.
-const std::string DirectModel =
-    test::testModel(2,
-                    R"("64x64_pingpong": 0.8, "128x256_coop": 0.85,
-                       "64x64_direct": 0.7)",
-                    R"("64x64x64_pingpong_c1x1_rm_s8_st0": [],
-                       "128x256x64_coop_c1x1_rm_s8_st0": [],
-                       "64x64x64_direct_c1x1_rm_s8_st0": [])");
+const std::string DirectModel = test::directModel();
 
 TEST(KernelConfigTest, NamesRoundTrip) {
   for (const char *name : {"sm90_bf16_128x256x64_coop_c2x1_rm_s8_st0",

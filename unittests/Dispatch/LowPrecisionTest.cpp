@@ -332,17 +332,9 @@ TEST(LowPrecisionTest, TinyProblemsRunOnTheSmallestAvailableTile) {
                DispatchError);
 }
 
-/// A version 2 model with the direct kernel among its candidates.
-const std::string DirectModel =
-    test::testModel(2,
-                    R"("64x64_pingpong": 0.8, "128x128_coop": 0.85,
-                       "64x64_direct": 0.7)",
-                    R"("64x64x64_pingpong_c1x1_rm_s8_st0": [],
-                       "128x128x64_coop_c1x1_rm_s8_st0": [],
-                       "64x64x64_direct_c1x1_rm_s8_st0": [])");
-
 TEST(LowPrecisionTest, TheDirectKernelIsNeverOfferedForLowPrecision) {
-  DispatchModel model = DispatchModel::parse(DirectModel, "direct.json");
+  DispatchModel model =
+      DispatchModel::parse(test::directModel(), "direct.json");
   std::string why;
   // The direct kernel is built for bf16 and f16 only.
   KernelConfig fp8 =

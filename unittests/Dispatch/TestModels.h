@@ -36,6 +36,18 @@ inline std::string testModel(int version, const std::string &tileEfficiency,
 })";
 }
 
+/// A version 2 model (the staging and direct-kernel constants) with a 64x64
+/// direct kernel among its candidates, beside 64x64 pingpong and 128x256
+/// cooperative.
+inline std::string directModel() {
+  return testModel(2,
+                   R"("64x64_pingpong": 0.8, "128x256_coop": 0.85,
+                      "64x64_direct": 0.7)",
+                   R"("64x64x64_pingpong_c1x1_rm_s8_st0": [],
+                      "128x256x64_coop_c1x1_rm_s8_st0": [],
+                      "64x64x64_direct_c1x1_rm_s8_st0": [])");
+}
+
 } // namespace gemm::dispatch::test
 
 #endif // GEMM_UNITTESTS_DISPATCH_TESTMODELS_H
