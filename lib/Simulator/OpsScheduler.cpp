@@ -4,14 +4,13 @@
 // exactly what its lowering (lib/Conversion/GemmToNVVM/SchedulerToNVVM.cpp)
 // emits, with the same widths (32-bit wrap-around, 64-bit where the lowering
 // widens), so that the simulator's schedule is the GPU's.
-// gemm.sched.split_k_arrive is an atomic add with acquire-release fences
-// around it: it orders the arriving warpgroup's partial-tile stores before
-// the last arriver's loads. The group-table reads of grouped kernels
-// (gemm.sched.group_units / group_unit) are the lowering's ld.global of the
-// table that the runtime's prep kernel wrote before the launch
-// (gemm/Runtime/GroupTable.h; Machine::setUp builds it with the runtime's
-// code): read-only while the kernel runs, so bounds-checked, not
-// race-checked. The general kernels' gemm.sched.group_problem reads an
+// gemm.sched.split_k_arrive is an acquire-release atomic add: it orders the
+// arriving warpgroup's partial-tile stores before the last arriver's loads. The
+// group-table reads of grouped kernels (gemm.sched.group_units / group_unit)
+// are the lowering's ld.global of the table that the runtime's prep kernel
+// wrote before the launch (gemm/Runtime/GroupTable.h; Machine::setUp builds it
+// with the runtime's code): read-only while the kernel runs, so bounds-checked,
+// not race-checked. The general kernels' gemm.sched.group_problem reads an
 // entry of the general group table (runtime::general::buildGeneralTable),
 // the same way.
 //

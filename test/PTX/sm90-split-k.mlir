@@ -21,12 +21,12 @@
 // PTX: .param .u32 [[NAME]]_param_5,
 // PTX-NEXT: .param .u64 .ptr .global .align 1 [[NAME]]_param_6,
 // PTX-NEXT: .param .u64 .ptr .global .align 1 [[NAME]]_param_7
-// Partials out, the arrival between two acq_rel fences, the vote, partials
+// Partials out, the acq_rel arrival, the vote, partials
 // in, then the TMA-store epilogue.
 // PTX: st.global.v4.b32
-// PTX: fence.acq_rel.gpu;
-// PTX-NEXT: atom.global.add.u32
-// PTX-NEXT: fence.acq_rel.gpu;
+// PTX-NOT: fence.acq_rel.gpu;
+// PTX: atom.acq_rel.gpu.global.add.u32
+// PTX-NOT: fence.acq_rel.gpu;
 // PTX: st.global.b32
 // PTX: bar.red.or.pred [[OR:%p[0-9]+]],
 // PTX-NEXT: vote.sync.any.pred {{%p[0-9]+}}, [[OR]], -1;

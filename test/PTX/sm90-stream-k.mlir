@@ -16,13 +16,13 @@
 //
 // RUN: FileCheck %s --check-prefix=PTX < %t/sk_coop_128x256_c2x1.ptx
 // The schedule's 64-bit divisions (k-block positions can exceed 32 bits),
-// the partial out, the arrival between two acq_rel fences, the vote,
+// the partial out, the acq_rel arrival, the vote,
 // partials in, then the TMA-store epilogue.
 // PTX: div.u64
 // PTX: st.global.v4.b32
-// PTX: fence.acq_rel.gpu;
-// PTX-NEXT: atom.global.add.u32
-// PTX-NEXT: fence.acq_rel.gpu;
+// PTX-NOT: fence.acq_rel.gpu;
+// PTX: atom.acq_rel.gpu.global.add.u32
+// PTX-NOT: fence.acq_rel.gpu;
 // PTX: bar.red.or.pred [[OR:%p[0-9]+]],
 // PTX-NEXT: vote.sync.any.pred {{%p[0-9]+}}, [[OR]], -1;
 // PTX: ld.global.v4.b32

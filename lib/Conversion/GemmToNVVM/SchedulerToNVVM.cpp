@@ -109,18 +109,16 @@ struct SplitKArriveLowering : public ConvertOpToLLVMPattern<SplitKArriveOp> {
         rewriter, loc, adaptor.getCounters().getType(), i32,
         adaptor.getCounters(), ValueRange{adaptor.getIndex()});
     // The arrival releases this split's partial tile and, for the last,
-    // acquires the others'. NVPTX (LLVM 22) emits an atomicrmw without its
-    // ordering, so the two halves are explicit fences around a relaxed
-    // atomic: fence.acq_rel.gpu; atom.global.add; fence.acq_rel.gpu, the
-    // PTX memory model's release and acquire patterns.
-    LLVM::FenceOp::create(rewriter, loc, LLVM::AtomicOrdering::acq_rel,
-                          /*syncscope=*/"device");
-    Value earlier = LLVM::AtomicRMWOp::create(
-        rewriter, loc, LLVM::AtomicBinOp::add, counter,
-        createI32(rewriter, loc, 1), LLVM::AtomicOrdering::monotonic,
-        /*syncscope=*/"device");
-    LLVM::FenceOp::create(rewriter, loc, LLVM::AtomicOrdering::acq_rel,
-                          /*syncscope=*/"device");
+    // acquires the others': one acq_rel atomic. NVPTX (LLVM 22) emits an
+    // atomicrmw without its ordering, hence the PTX itself. A relaxed atomic
+    // between two fence.acq_rel.gpu means the same but costs a second
+    // MEMBAR.ALL.GPU after the atomic (ptxas makes the acquire half of the
+    // acq_rel atomic an L1 invalidation alone).
+    Value earlier =
+        NVVM::InlinePtxOp::create(
+            rewriter, loc, TypeRange{i32}, ValueRange{counter}, ValueRange{},
+            "atom.acq_rel.gpu.global.add.u32 $0, [$1], 1;", Value())
+            .getResult(0);
     Value last = LLVM::ICmpOp::create(
         rewriter, loc, LLVM::ICmpPredicate::eq, earlier,
         LLVM::SubOp::create(rewriter, loc, adaptor.getArrivals(),

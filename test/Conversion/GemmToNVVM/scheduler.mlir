@@ -71,16 +71,13 @@ func.func @split_k(%split: i32, %k: i32) -> (i32, i32) {
   return %begin, %end : i32, i32
 }
 
-// split_k_arrive: a relaxed atomic add between two fence.acq_rel.gpu (the
-// release and acquire halves; NVPTX drops an atomicrmw's own ordering); the
-// arrival that completes %n resets the counter.
+// split_k_arrive: one acq_rel atomic add at GPU scope, as PTX (NVPTX drops
+// an atomicrmw's own ordering); the arrival that completes %n resets the
+// counter.
 // CHECK-LABEL: func.func @split_k_arrive
 // CHECK-SAME: (%[[C:.*]]: !llvm.ptr<1>, %[[I:.*]]: i32, %[[N:.*]]: i32)
 // CHECK-NEXT: %[[PTR:.*]] = llvm.getelementptr %[[C]][%[[I]]] : (!llvm.ptr<1>, i32) -> !llvm.ptr<1>, i32
-// CHECK-NEXT: llvm.fence syncscope("device") acq_rel
-// CHECK-NEXT: %[[ONE:.*]] = llvm.mlir.constant(1 : i32) : i32
-// CHECK-NEXT: %[[OLD:.*]] = llvm.atomicrmw add %[[PTR]], %[[ONE]] syncscope("device") monotonic : !llvm.ptr<1>, i32
-// CHECK-NEXT: llvm.fence syncscope("device") acq_rel
+// CHECK-NEXT: %[[OLD:.*]] = nvvm.inline_ptx "atom.acq_rel.gpu.global.add.u32 $0, [$1], 1;" ro(%[[PTR]] : !llvm.ptr<1>) -> i32
 // CHECK-NEXT: %[[ONE2:.*]] = llvm.mlir.constant(1 : i32) : i32
 // CHECK-NEXT: %[[BEFORE:.*]] = llvm.sub %[[N]], %[[ONE2]] : i32
 // CHECK-NEXT: %[[LAST:.*]] = llvm.icmp "eq" %[[OLD]], %[[BEFORE]] : i32
