@@ -14,7 +14,9 @@ the model's learned correction.
     # anywhere: the runner JSON files of a measurement as one compact file
     python -m gemm_bench.fit collect DIR --out measurements.json
     # anywhere (needs the gemm package): the model file the dispatcher reads,
-    # from one or more measurements files (several training sets)
+    # from one or more measurements files (several training sets; a candidate
+    # timed again on a shape in a later file, after its code changed, replaces
+    # the earlier run)
     python -m gemm_bench.fit fit measurements.json [more.json...] \
         --out bench/tuning/sm90-h200-model.json
     # then the grouped (MoE) kernels' residuals from a bench/grouped-h200.sh run
@@ -367,6 +369,20 @@ def _staged(data):
     return out
 
 
+def _latest_runs(datas):
+    """_training and _staged of the measurements files `datas` together,
+    where a candidate timed on a shape again in a later file (a kernel whose
+    code changed, measured anew) replaces the earlier run; and how many runs
+    were so replaced."""
+    latest = {}
+    for data in datas:
+        for run, staged in zip(_training(data), _staged(data)):
+            latest[(run[0].name, run[1])] = (run, staged)
+    count = sum(len(d["rows"]) for d in datas)
+    return ([run for run, _ in latest.values()], [staged for _, staged in latest.values()],
+            count - len(latest))
+
+
 def fit_physics(rows, staged, sm_count=SMS, base=None):
     """The hardware constants and tile efficiencies that minimise the robust
     (soft L1) sum of squared log errors over `rows`, whose staged operands
@@ -517,15 +533,15 @@ def fit(measurements_paths, command, base=None):
     if base:
         refuse_other_timing(base, timing, "the base model")
     data = datas[0]
-    rows = [row for d in datas for row in _training(d)]
-    hardware, efficiency, log_errors = fit_physics(
-        rows, [s for d in datas for s in _staged(d)], base=base)
+    rows, staged, remeasured = _latest_runs(datas)
+    hardware, efficiency, log_errors = fit_physics(rows, staged, base=base)
     provenance = {"gpu": {"name": (data.get("device") or {}).get("name", ""),
                           "sm_count": (data.get("device") or {}).get("sm_count", SMS)},
                   "measurements": ", ".join(measurements_paths), "timing": timing,
                   "command": command,
                   "date": datetime.date.today().isoformat(),
-                  "runs": len(rows), "shapes": len({run_shape(c, s) for c, s, _ in rows}),
+                  "runs": len(rows), "remeasured_runs": remeasured,
+                  "shapes": len({run_shape(c, s) for c, s, _ in rows}),
                   "physics_rms_log_error": round(float(numpy.sqrt(numpy.mean(log_errors ** 2))), 4),
                   "physics_median_abs_log_error": round(float(numpy.median(abs(log_errors))), 4)}
 
@@ -655,6 +671,8 @@ def main(argv=None):
     sub = parser.add_subparsers(dest="command", required=True)
     cfg = sub.add_parser("configs", help="write the candidates as gemm.matmul ops")
     cfg.add_argument("--out", required=True)
+    cfg.add_argument("--only-match", metavar="REGEX", help="the candidates whose name this "
+                     "regular expression finds only (as `plan --only-match`)")
     pl = sub.add_parser("plan", help="which candidate runs on which training shape, and "
                         "the estimated GPU time")
     pl.add_argument("--shapes", default=shapes_mod.group_path("train"))
@@ -723,9 +741,13 @@ def main(argv=None):
         return 0
 
     if args.command == "configs":
-        configs.write_mlir([c.replace(dtype="bf16") for c in CANDIDATES], args.out,
-                           header="gemm_bench.fit candidates")
-        print(f"{args.out}: {len(CANDIDATES)} kernels")
+        chosen = [c.replace(dtype="bf16") for c in CANDIDATES]
+        if args.only_match:
+            chosen = [c for c in chosen if re.search(args.only_match, c.name)]
+        if not chosen:
+            raise SystemExit(f"configs: no candidate's name matches {args.only_match!r}")
+        configs.write_mlir(chosen, args.out, header="gemm_bench.fit candidates")
+        print(f"{args.out}: {len(chosen)} kernels")
         return 0
     if args.command == "plan":
         if args.lowp:
@@ -763,7 +785,9 @@ def main(argv=None):
                 (f" --base {args.base}" if args.base else ""), base)
     write_model(model, args.out)
     fitted = model["fitted_on"]
-    print(f"{args.out}: {len(model['candidates'])} candidates, {fitted['runs']} runs on "
+    replaced = (f" ({fitted['remeasured_runs']} replacing earlier runs)"
+                if fitted["remeasured_runs"] else "")
+    print(f"{args.out}: {len(model['candidates'])} candidates, {fitted['runs']} runs{replaced} on "
           f"{fitted['shapes']} shapes; physics RMS log error {fitted['physics_rms_log_error']}; "
           f"leave-one-shape-out regret {fitted['leave_one_shape_out_regret']}")
     return 0

@@ -12,7 +12,7 @@ R=$OUT/call1; mkdir -p $R
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,clocks.mem,power.limit,temperature.gpu --format=csv > $R/gpu.txt
 source bench/lib/build-runner.sh && build_gemm_runner /tmp/c4-build.log > /dev/null || { tail -20 /tmp/c4-build.log; exit 2; }
 source bench/lib/check-bundles.sh
-echo "checks: $(check_bundles $R/check.log bench/shapes/narrow-check.txt .bundles/c4/*.json) ($SECONDS s)"
+echo "checks: $(check_bundles $R/check.log bench/shapes/narrow-check.txt .bundles/c4/sm90_*.json) ($SECONDS s)"
 export PYTHONPATH=$PWD/python
 for set in train train2; do
   python3 -m gemm_bench.fit measure --plan .bundles/c4/plan-$set.json --runner "$runner" \
