@@ -135,6 +135,13 @@ def staging(shape, dtype="bf16", layouts="row,col,row"):
     return tuple(gemm._core.tma_staging(*shape, dtype, layouts=layouts))
 
 
+def candidates(dtype="bf16", match=None):
+    """CANDIDATES of `dtype`, those whose name `match` (a regular
+    expression) finds only, when given."""
+    chosen = [c.replace(dtype=dtype) for c in CANDIDATES]
+    return [c for c in chosen if re.search(match, c.name)] if match else chosen
+
+
 def plan(shapes, dtype="bf16", sm_count=SMS, layouts=None, match=None):
     """{config name: [shapes]} of the measurement: each candidate (of
     `layouts` only, and whose name `match` (a regular expression) finds,
@@ -143,12 +150,10 @@ def plan(shapes, dtype="bf16", sm_count=SMS, layouts=None, match=None):
     package), transposed for candidates of transposed problems."""
     import gemm
     out = {}
-    for config in CANDIDATES:
+    for config in candidates(dtype, match):
         if layouts and config.layouts != layouts:
             continue
-        if match and not re.search(match, config.replace(dtype=dtype).name):
-            continue
-        core = gemm.KernelConfig(config.replace(dtype=dtype).name)
+        core = gemm.KernelConfig(config.name)
         chosen = [run_shape(config, s) for s in shapes
                   if gemm._core.is_applicable(core, *run_shape(config, s), sm_count)]
         if chosen:
@@ -741,9 +746,7 @@ def main(argv=None):
         return 0
 
     if args.command == "configs":
-        chosen = [c.replace(dtype="bf16") for c in CANDIDATES]
-        if args.only_match:
-            chosen = [c for c in chosen if re.search(args.only_match, c.name)]
+        chosen = candidates(match=args.only_match)
         if not chosen:
             raise SystemExit(f"configs: no candidate's name matches {args.only_match!r}")
         configs.write_mlir(chosen, args.out, header="gemm_bench.fit candidates")
