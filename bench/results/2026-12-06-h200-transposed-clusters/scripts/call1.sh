@@ -13,13 +13,7 @@ nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,clocks.mem,po
 source bench/lib/build-runner.sh && build_gemm_runner /tmp/c4-build.log > /dev/null || { tail -20 /tmp/c4-build.log; exit 2; }
 source bench/lib/check-bundles.sh
 echo "checks: $(check_bundles $R/check.log bench/shapes/narrow-check.txt .bundles/c4/sm90_*.json) ($SECONDS s)"
-export PYTHONPATH=$PWD/python
-for set in train train2; do
-  python3 -m gemm_bench.fit measure --plan .bundles/c4/plan-$set.json --runner "$runner" \
-    --bundles .bundles/c4 --work /tmp/c4-$set --warmup 3 --iters 10 > $R/measure-$set.log 2>&1
-  echo "measure $set exit $? ($SECONDS s)"
-  python3 -m gemm_bench.fit collect /tmp/c4-$set --out $R/measurements-$set.json | tail -1
-  xz -9 $R/measurements-$set.json
-done
+source bench/lib/fit-measure.sh
+measure_plans $R .bundles/c4 train train2
 nvidia-smi --query-gpu=clocks.sm,clocks.mem,power.draw,power.limit,temperature.gpu --format=csv >> $R/gpu.txt
 echo "done ($SECONDS s)"

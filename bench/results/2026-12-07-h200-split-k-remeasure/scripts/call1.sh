@@ -18,13 +18,7 @@ source bench/lib/build-runner.sh && build_gemm_runner /tmp/skfit-build.log > /de
 source bench/lib/check-bundles.sh
 cat bench/shapes/stream-k-check.txt bench/results/2026-12-07-h100-split-k-arrival/scripts/check.txt > /tmp/skfit-check.txt
 echo "checks: $(check_bundles $R/check.log /tmp/skfit-check.txt .bundles/skfit/sm90_*.json) ($SECONDS s)"
-export PYTHONPATH=$PWD/python
-for set in train train2; do
-  timeout 200 python3 -m gemm_bench.fit measure --plan .bundles/skfit/plan-$set.json --runner "$runner" \
-    --bundles .bundles/skfit --work /tmp/skfit-$set --warmup 3 --iters 10 > $R/measure-$set.log 2>&1
-  echo "measure $set exit $? ($SECONDS s)"
-  python3 -m gemm_bench.fit collect /tmp/skfit-$set --out $R/measurements-$set.json | tail -1
-  xz -9 $R/measurements-$set.json
-done
+source bench/lib/fit-measure.sh
+measure_plans $R .bundles/skfit train train2
 nvidia-smi --query-gpu=clocks.sm,clocks.mem,power.draw,power.limit,temperature.gpu --format=csv >> $R/gpu.txt
 echo "done ($SECONDS s)"
