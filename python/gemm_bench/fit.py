@@ -560,15 +560,27 @@ def fit(measurements_paths, command, base=None):
     provenance["physics_only_regret"] = summary(regrets(
         lambda shape: parsed(bandwidth, prior, lambda r: False), rows).values())
     provenance["leave_one_shape_out_regret"] = loo
-    return model_json(hardware, efficiency, rows, log_errors, bandwidth, prior, provenance)
+    model = model_json(hardware, efficiency, rows, log_errors, bandwidth, prior, provenance)
+    # The grouped and low-precision residuals are relative to the physics,
+    # which a base keeps: refitting them on the same measurements gives the
+    # same sections, so they come along.
+    for section in DEPENDENT_SECTIONS:
+        if base and section in base:
+            model[section] = base[section]
+    return model
+
+
+# The model file's sections fitted against the physics by their own
+# commands (`fit grouped`, `fit lowp`), after `fit fit`.
+DEPENDENT_SECTIONS = ("grouped", "lowp")
 
 
 def write_model(model, path):
     """The model file, one candidate's residual points to a line."""
-    head = {k: v for k, v in model.items() if k not in ("candidates", "grouped", "lowp")}
+    head = {k: v for k, v in model.items() if k not in ("candidates",) + DEPENDENT_SECTIONS}
     with open(path, "w") as f:
         f.write(json.dumps(head, indent=1)[:-2])
-        for section in ("grouped", "lowp"):
+        for section in DEPENDENT_SECTIONS:
             part = model.get(section)
             if part:
                 head = {k: v for k, v in part.items() if k != "candidates"}
@@ -703,8 +715,8 @@ def main(argv=None):
     ft.add_argument("measurements", nargs="+")
     ft.add_argument("--out", required=True)
     ft.add_argument("--base", metavar="MODEL", help="keep this model file's hardware "
-                    "constants, tile efficiencies and correction; fit only the tiles it "
-                    "lacks (new candidates measured apart)")
+                    "constants, tile efficiencies, correction and its grouped and lowp sections; "
+                    "fit only the tiles it lacks (new candidates measured apart)")
     gr = sub.add_parser("grouped", help="add the grouped kernels' residuals of a "
                         "bench/grouped-h200.sh results.md to a model file")
     gr.add_argument("results", nargs="+")
@@ -793,6 +805,14 @@ def main(argv=None):
     print(f"{args.out}: {len(model['candidates'])} candidates, {fitted['runs']} runs{replaced} on "
           f"{fitted['shapes']} shapes; physics RMS log error {fitted['physics_rms_log_error']}; "
           f"leave-one-shape-out regret {fitted['leave_one_shape_out_regret']}")
+    kept = [s for s in DEPENDENT_SECTIONS if s in model]
+    if kept:
+        print(f"{args.out}: kept the base's {' and '.join(kept)} section"
+              f"{'s' if len(kept) > 1 else ''} (fitted against the physics it keeps)")
+    missing = [s for s in DEPENDENT_SECTIONS if s not in model]
+    if missing:
+        print(f"{args.out}: no {' or '.join(missing)} section: add "
+              f"{' and '.join(f'`fit {s}`' for s in missing)} to it")
     return 0
 
 
