@@ -4,6 +4,9 @@
 # then the median ratio to cuBLASLt of each kernel, per shape and geomean.
 #
 #   bash trial.sh RESULTS DIR/KERNEL...
+#
+# SHAPES=FILE times FILE's shapes instead of the eight below (added after
+# this directory's calls, which ran with the eight).
 set -u
 R=${1:?results directory}; shift
 kernels=("$@")
@@ -11,8 +14,12 @@ mkdir -p $R
 source bench/lib/build-runner.sh
 build_gemm_runner $R/build.log > /dev/null || exit 2
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,power.limit --format=csv > $R/gpu.txt
-printf '%s\n' "4096 4096 4096" "8192 8192 8192" "2048 28672 8192" "1024 8192 8192" \
-  "512 8192 28672" "2048 8192 28672" "128 8192 8192" "64 28672 8192" > $R/shapes.txt
+if [ -n "${SHAPES:-}" ]; then
+  cp "$SHAPES" $R/shapes.txt
+else
+  printf '%s\n' "4096 4096 4096" "8192 8192 8192" "2048 28672 8192" "1024 8192 8192" \
+    "512 8192 28672" "2048 8192 28672" "128 8192 8192" "64 28672 8192" > $R/shapes.txt
+fi
 for round in 1 2 3; do
   order=("${kernels[@]}")
   if [ $((round % 2)) -eq 0 ]; then

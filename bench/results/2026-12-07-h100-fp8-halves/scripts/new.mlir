@@ -1,0 +1,6 @@
+gemm.matmul @new_tensor_128x192 a(f8E4M3FN, row) b(f8E4M3FN, col) c(bf16, row) acc(f32)
+    quant(#gemm.quant<a = tensor, b = tensor>)
+    config(#gemm.config<arch = sm_90a, tile = [128, 192, 128]>)
+gemm.matmul @new_row_128x192 a(f8E4M3FN, row) b(f8E4M3FN, col) c(bf16, row) acc(f32)
+    quant(#gemm.quant<a = row, b = col>)
+    config(#gemm.config<arch = sm_90a, tile = [128, 192, 128]>)
