@@ -526,10 +526,16 @@ def refuse_other_timing(model, timing, what):
                          f"are of --timing {timing}: measure them again the model's way")
 
 
+# The model file's sections fitted against the physics by their own
+# commands (`fit grouped`, `fit lowp`), after `fit fit`.
+DEPENDENT_SECTIONS = ("grouped", "lowp")
+
+
 def fit(measurements_paths, command, base=None):
     """The model file's JSON for one or more measurements files (training
     sets measured apart: their rows are fitted together). With `base` (a
-    model file's JSON) its physics and correction are kept (fit_physics)."""
+    model file's JSON) its physics and correction are kept (fit_physics),
+    and its DEPENDENT_SECTIONS with them."""
     import numpy
     import gemm
     datas = [read_measurements(path) for path in measurements_paths]
@@ -568,11 +574,6 @@ def fit(measurements_paths, command, base=None):
         if base and section in base:
             model[section] = base[section]
     return model
-
-
-# The model file's sections fitted against the physics by their own
-# commands (`fit grouped`, `fit lowp`), after `fit fit`.
-DEPENDENT_SECTIONS = ("grouped", "lowp")
 
 
 def write_model(model, path):
