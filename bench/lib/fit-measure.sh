@@ -6,7 +6,8 @@
 #
 # For each SET, `fit measure` of BUNDLES/plan-SET.json (written by `fit plan
 # --json`) over the bundles beside it: 3 warm-ups, 10 runs, GPU timing, at
-# most 200 s so that a hung run cannot take the whole call. Its log goes to
+# most $MEASURE_LIMIT_S seconds (default 200) so that a hung run cannot take
+# the whole call. Its log goes to
 # RESULTS/measure-SET.log, and `fit collect` writes
 # RESULTS/measurements-SET.json.xz. Prints one line per set and one per
 # collect. Needs $runner (bench/lib/build-runner.sh).
@@ -18,7 +19,7 @@ measure_plans() {
   for set in "$@"; do
     work=${TMPDIR:-/tmp}/fit-$(basename "$bundles")-$set
     rm -rf "$work"
-    PYTHONPATH=$source_root/python timeout 200 python3 -m gemm_bench.fit measure \
+    PYTHONPATH=$source_root/python timeout "${MEASURE_LIMIT_S:-200}" python3 -m gemm_bench.fit measure \
       --plan "$bundles/plan-$set.json" --runner "$runner" --bundles "$bundles" --work "$work" \
       --warmup 3 --iters 10 > "$results/measure-$set.log" 2>&1
     echo "measure $set exit $? ($SECONDS s)"

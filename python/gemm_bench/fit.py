@@ -27,6 +27,9 @@ the model's learned correction.
     # above (--bundles build/kernels), against the model's physics
     python -m gemm_bench.fit plan --lowp build/kernels --json DIR/plan-lowp.json
     python -m gemm_bench.fit lowp measurements-lowp.json --model bench/tuning/sm90-h200-model.json
+    # anywhere: how well model files pick on measurements of shapes they
+    # were not fitted on (a second training set, or another GPU's runs)
+    python -m gemm_bench.fit regret measurements-train2.json --model A.json --model B.json
 
 Only the training set (bench/shapes/train.txt, gemm_bench.generate) is
 measured here; the test set is for the suite alone.
@@ -498,6 +501,49 @@ def summary(values):
             "within_5_percent": round(float(numpy.mean(values <= 1.05)), 4)}
 
 
+# The M ranges `fit regret` reports apart: bandwidth-bound, skinny, the rest.
+REGRET_BUCKETS = ((1, 64), (65, 128), (129, None), (1, None))
+
+
+def regret_report(measurements_paths, model_paths):
+    """Markdown: per M bucket, the regret (measured time of the pick over the
+    best measured candidate, geomean and 95th percentile) of each model
+    file's picks on the measurements, and the GPUs they come from."""
+    import gemm
+    datas = [read_measurements(path) for path in measurements_paths]
+    one_timing({p: d["timing"] for p, d in zip(measurements_paths, datas)},
+               "measurements", "compare on measurements of one timing")
+    rows, _, _ = _latest_runs(datas)
+    lines = ["measurements: " + ", ".join(
+        f"{p} ({(d.get('device') or {}).get('name', 'GPU not recorded')})"
+        for p, d in zip(measurements_paths, datas))]
+    per_model = []
+    for path in model_paths:
+        try:
+            model = gemm._core.DispatchModel.load(path)
+        except gemm._core.DispatchError as e:
+            raise SystemExit(f"--model {path}: {e}")
+        with open(path) as f:
+            gpu = (json.load(f).get("gpu") or {}).get("name") or "GPU not recorded"
+        lines.append(f"model {len(per_model) + 1}: {path} (fitted on {gpu})")
+        per_model.append(regrets(lambda shape: model, rows))
+    lines += ["", "| M | problems | " + " | ".join(
+        f"model {i + 1} regret (p95)" for i in range(len(per_model))) + " |",
+        "|---|---:|" + "---:|" * len(per_model)]
+    for low, high in REGRET_BUCKETS:
+        def inside(key):
+            return key[1][0] >= low and (high is None or key[1][0] <= high)
+        keys = [key for key in per_model[0] if inside(key)]
+        if not keys:
+            continue
+        cells = []
+        for values in per_model:
+            s = summary(values[key] for key in keys)
+            cells.append(f"{s['geomean']:.4f} ({s['p95']:.3f})")
+        lines.append(f"| {low}-{high or ''} | {len(keys)} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
 def read_base_model(path):
     """The JSON of `fit fit --base`'s model file, refused with a message
     when it is not one of this module's model files."""
@@ -726,7 +772,16 @@ def main(argv=None):
                         "`plan --lowp` measurement to a model file")
     lp.add_argument("measurements", nargs="+")
     lp.add_argument("--model", required=True, help="the model file, rewritten in place")
+    rg = sub.add_parser("regret", help="how well model files pick on measurements: per M "
+                        "range, the measured time of each one's pick over the best candidate's")
+    rg.add_argument("measurements", nargs="+")
+    rg.add_argument("--model", action="append", required=True, metavar="MODEL",
+                    help="a model file (repeat to compare several)")
     args = parser.parse_args(argv)
+
+    if args.command == "regret":
+        print(regret_report(args.measurements, args.model))
+        return 0
 
     if args.command == "lowp":
         text = open(args.model).read()
