@@ -7,10 +7,10 @@
 # For each SET, `fit measure` of BUNDLES/plan-SET.json (written by `fit plan
 # --json`) over the bundles beside it: 3 warm-ups, 10 runs, GPU timing, at
 # most $MEASURE_LIMIT_S seconds (default 200) so that a hung run cannot take
-# the whole call. Its log goes to
-# RESULTS/measure-SET.log, and `fit collect` writes
-# RESULTS/measurements-SET.json.xz. Prints one line per set and one per
-# collect. Needs $runner (bench/lib/build-runner.sh).
+# the whole call. Its log goes to RESULTS/measure-SET.log, and `fit collect`
+# writes RESULTS/measurements-SET.json.xz of the runs that finished. Prints
+# one line per set and one per collect (its error if nothing ran). Needs
+# $runner (bench/lib/build-runner.sh).
 
 measure_plans() {
   local results=${1:?results dir} bundles=${2:?bundles dir} source_root set work
@@ -24,7 +24,8 @@ measure_plans() {
       --warmup 3 --iters 10 > "$results/measure-$set.log" 2>&1
     echo "measure $set exit $? ($SECONDS s)"
     PYTHONPATH=$source_root/python python3 -m gemm_bench.fit collect "$work" \
-      --out "$results/measurements-$set.json" | tail -1
-    xz -9f "$results/measurements-$set.json"
+      --out "$results/measurements-$set.json" > "$work.collect" 2>&1 &&
+      xz -9f "$results/measurements-$set.json"
+    tail -1 "$work.collect"
   done
 }

@@ -240,6 +240,9 @@ def collect(work_dir):
     and shape, the median time of the whole call (with the staging copies
     of the operands the runner staged for that kernel, listed in `staged`)
     and of the kernel alone, with the GPU and its clocks."""
+    if not os.path.isdir(work_dir):
+        raise SystemExit(f"{work_dir}: no such directory: `fit measure --work {work_dir}` "
+                         "writes the runs there (it did not start, or was stopped first)")
     rows, device, clocks, errors, timings = [], None, [], [], {}
     for name in sorted(os.listdir(work_dir)):
         if not name.endswith(".json"):
