@@ -16,8 +16,8 @@ merged results.json, a markdown table and PNG plots.
 Roofline: for LLM shapes with M <= 128 (bandwidth-bound: every weight byte
 is used at most 128 times) the report adds the HBM bandwidth each kernel
 reached, (M*K + N*K + M*N) * element bytes / median time, as a share of the
-bandwidth given (measured device-to-device copy by default; the H200's
-datasheet figure is 4.8 TB/s).
+bandwidth given (measured device-to-device copy by default), and of the
+GPU's datasheet figure where the GPU is one of DATASHEET_HBM_BYTES_PER_S.
 """
 import argparse
 import datetime
@@ -31,7 +31,11 @@ from gemm_bench import configs, shapes as shapes_mod
 from gemm_bench.runner import TIMING_BEFORE_THE_FIELD
 
 DEFAULT_MODEL = os.path.join(shapes_mod.repo_root(), "bench", "tuning", "sm90-h200-model.json")
-DATASHEET_HBM_BYTES_PER_S = 4.8e12
+# Vendor datasheet HBM bandwidths, by the first part of the GPU's name
+# (nvidia-smi's) that they match: the H200 (SXM and NVL), and the H100's
+# SXM, NVL and PCIe parts.
+DATASHEET_HBM_BYTES_PER_S = (("H200", 4.8e12), ("H100 NVL", 3.9e12),
+                             ("H100 PCIe", 2.0e12), ("H100", 3.35e12))
 MEASURED_COPY_HBM_BYTES_PER_S = 4.3e12
 ROOFLINE_MAX_M = 128
 # gemm-runner --timing: what each timed run's events bracket.
@@ -269,6 +273,15 @@ def _geomean(values):
     return math.exp(sum(math.log(v) for v in values) / len(values)) if values else None
 
 
+def datasheet_hbm_bytes_per_s(gpu_name):
+    """The datasheet's HBM bandwidth of the GPU named `gpu_name`, or None for
+    a GPU not in DATASHEET_HBM_BYTES_PER_S."""
+    for part, bytes_per_s in DATASHEET_HBM_BYTES_PER_S:
+        if part in (gpu_name or ""):
+            return bytes_per_s
+    return None
+
+
 def markdown(rows, device, meta):
     lines = ["# GEMM benchmark suite: our SM90 kernels beside cuBLASLt", "",
              gpu_line(device, rows), ""]
@@ -283,10 +296,12 @@ def markdown(rows, device, meta):
                  + (" L2 cold: flushed before every timed run." if any(
                      r["l2"] == "cold" for r in rows) else ""))
     bandwidth = meta["bandwidth"]
+    datasheet = datasheet_hbm_bytes_per_s((device or {}).get("name"))
     lines.append(f"HBM roofline (LLM shapes with M <= {ROOFLINE_MAX_M}): bytes = (M*K + N*K + "
                  f"M*N) * element bytes over the median time, as % of "
-                 f"{bandwidth['bytes_per_s'] / 1e12:.2f} TB/s ({bandwidth['source']}); "
-                 f"the datasheet's {DATASHEET_HBM_BYTES_PER_S / 1e12:.1f} TB/s in brackets.")
+                 f"{bandwidth['bytes_per_s'] / 1e12:.2f} TB/s ({bandwidth['source']}); " +
+                 (f"the datasheet's {datasheet / 1e12:.2f} TB/s in brackets." if datasheet else
+                  "no datasheet figure for this GPU."))
     if meta.get("odd_flag") is not None:
         flag = meta["odd_flag"] or ""
         how = ""
@@ -336,8 +351,9 @@ def markdown(rows, device, meta):
             if roofline:
                 if is_bandwidth_bound(r):
                     line += "".join(
-                        f" {100 * r[who + '_hbm_fraction']:.1f}% "
-                        f"[{100 * r[who + '_bytes_per_s'] / DATASHEET_HBM_BYTES_PER_S:.1f}%] |"
+                        f" {100 * r[who + '_hbm_fraction']:.1f}%" +
+                        (f" [{100 * r[who + '_bytes_per_s'] / datasheet:.1f}%]"
+                         if datasheet else "") + " |"
                         for who in ("ours", "cublas"))
                 else:
                     line += " - | - |"
