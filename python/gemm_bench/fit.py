@@ -461,11 +461,13 @@ def problem_class(config):
     return (config.in_dtype, config.b_dtype, config.out_dtype, config.quant)
 
 
-def regrets(model_for, rows, sm_count=SMS):
-    """Per training problem (class and shape): the measured time of the
-    kernel the model `model_for(shape)` picks over the best measured time
-    there (candidates of transposed problems estimated on the problem they
-    run, as dispatch::select does)."""
+def picks(model_for, rows, sm_count=SMS, allowed=None):
+    """Per training problem (class and shape): the (config, seconds) of the
+    measured candidate the model `model_for(shape)` picks, among those whose
+    names are in `allowed` (default all), and the best measured seconds
+    there of any candidate (candidates of transposed problems estimated on
+    the problem they run, as dispatch::select does). Problems where no
+    allowed candidate was measured are left out."""
     by_shape = {}
     for config, ran, seconds in rows:
         by_shape.setdefault(run_shape(config, ran), {}).setdefault(
@@ -474,9 +476,19 @@ def regrets(model_for, rows, sm_count=SMS):
     for shape, classes in by_shape.items():
         model = model_for(shape)
         for kind, timed in classes.items():
-            picked = min(timed, key=lambda c: model.estimate(c[0], *c[1], sm_count)["seconds"])
-            out[(kind, shape)] = picked[2] / min(t for _, _, t in timed)
+            choices = [c for c in timed if allowed is None or c[0].name in allowed]
+            if not choices:
+                continue
+            picked = min(choices,
+                         key=lambda c: model.estimate(c[0], *c[1], sm_count)["seconds"])
+            out[(kind, shape)] = (picked[0], picked[2], min(t for _, _, t in timed))
     return out
+
+
+def regrets(model_for, rows, sm_count=SMS):
+    """Per training problem: picks()'s measured time over the best there."""
+    return {key: seconds / best
+            for key, (_, seconds, best) in picks(model_for, rows, sm_count).items()}
 
 
 def choose_correction(choices, parsed, rows):
@@ -511,7 +523,9 @@ REGRET_BUCKETS = ((1, 64), (65, 128), (129, None), (1, None))
 def regret_report(measurements_paths, model_paths):
     """Markdown: per M bucket, the regret (measured time of the pick over the
     best measured candidate, geomean and 95th percentile) of each model
-    file's picks on the measurements, and the GPUs they come from."""
+    file's picks among its own candidates on the measurements (as the
+    dispatcher with that file would pick), and the GPUs they come from; with
+    two or more models, the problems whose picks the first two differ on."""
     import gemm
     datas = [read_measurements(path) for path in measurements_paths]
     one_timing({p: d["timing"] for p, d in zip(measurements_paths, datas)},
@@ -526,24 +540,40 @@ def regret_report(measurements_paths, model_paths):
             model = gemm._core.DispatchModel.load(path)
         except gemm._core.DispatchError as e:
             raise SystemExit(f"--model {path}: {e}")
-        with open(path) as f:
-            gpu = (json.load(f).get("gpu") or {}).get("name") or "GPU not recorded"
-        lines.append(f"model {len(per_model) + 1}: {path} (fitted on {gpu})")
-        per_model.append(regrets(lambda shape: model, rows))
+        lines.append(f"model {len(per_model) + 1}: {path} "
+                     f"(fitted on {model.gpu_name or 'a GPU not recorded'})")
+        per_model.append(picks(lambda shape: model, rows,
+                               allowed={c.name for c in model.candidates}))
+    # The problems where every model had a measured candidate to pick.
+    common = set.intersection(*(set(chosen) for chosen in per_model))
+    ratios = [{key: seconds / best for key, (_, seconds, best) in chosen.items()
+               if key in common} for chosen in per_model]
     lines += ["", "| M | problems | " + " | ".join(
         f"model {i + 1} regret (p95)" for i in range(len(per_model))) + " |",
         "|---|---:|" + "---:|" * len(per_model)]
     for low, high in REGRET_BUCKETS:
         def inside(key):
             return key[1][0] >= low and (high is None or key[1][0] <= high)
-        keys = [key for key in per_model[0] if inside(key)]
+        keys = [key for key in ratios[0] if inside(key)]
         if not keys:
             continue
         cells = []
-        for values in per_model:
+        for values in ratios:
             s = summary(values[key] for key in keys)
             cells.append(f"{s['geomean']:.4f} ({s['p95']:.3f})")
         lines.append(f"| {low}-{high or ''} | {len(keys)} | " + " | ".join(cells) + " |")
+    if len(per_model) > 1:
+        changed = sorted(key for key in common
+                         if per_model[0][key][0].name != per_model[1][key][0].name)
+        lines += ["", f"{len(changed)} problem{'' if len(changed) == 1 else 's'} picked "
+                  "differently by models 1 and 2:", "",
+                  "| problem | type | model 2's time over model 1's | model 1's pick | "
+                  "model 2's pick |", "|---|---|---:|---|---|"]
+        for kind, shape in changed:
+            (first, t1, _), (second, t2, _) = per_model[0][(kind, shape)], \
+                per_model[1][(kind, shape)]
+            lines.append(f"| {'x'.join(map(str, shape))} | {kind[0]} | {t2 / t1:.3f} | "
+                         f"{first.name} | {second.name} |")
     return "\n".join(lines)
 
 
