@@ -532,7 +532,7 @@ def regret_report(measurements_paths, model_paths):
                "measurements", "compare on measurements of one timing")
     rows, _, _ = _latest_runs(datas)
     lines = ["measurements: " + ", ".join(
-        f"{p} ({(d.get('device') or {}).get('name', 'GPU not recorded')})"
+        f"{p} ({(d.get('device') or {}).get('name') or 'GPU not recorded'})"
         for p, d in zip(measurements_paths, datas))]
     per_model = []
     for path in model_paths:
