@@ -152,9 +152,9 @@ bool KernelConfig::buildable(std::string *why) const {
       return fail("the direct kernel (schedule = direct) takes bf16 and f16 "
                   "inputs without scales; low-precision (fp8, int8, tf32) "
                   "kernels use the cooperative or pingpong schedule");
-    if (clusterM != 1 || clusterN != 1 || splits != 1 || streamK)
-      return fail("schedule = direct runs one CTA per tile: no cluster, "
-                  "split-K or stream-K");
+    if (clusterM != 1 || clusterN != 1 || streamK)
+      return fail("schedule = direct runs one CTA per tile (or per k-range "
+                  "of one, with splits): no cluster or stream-K");
     if (stages != 0 && stages != 2)
       return fail("schedule = direct double-buffers its k-blocks: stages "
                   "must be 0 or 2");

@@ -279,13 +279,19 @@ bool isApplicable(const KernelConfig &config, const Problem &problem,
   // The direct kernel's loads walk K with consecutive lanes: coalesced for
   // K-major operands only (MN-major ones run correctly, but slowly). It
   // multiplies bf16 and f16 only.
-  if (config.direct())
-    return !problem.lowPrecision() && batch == 1 &&
-           problem.layouts.a == Layout::Row &&
-           problem.layouts.b == Layout::Col &&
-           double(m) * double(n) * double(problem.k) <= DirectMaxMacs;
+  if (config.direct() &&
+      !(!problem.lowPrecision() && batch == 1 &&
+        problem.layouts.a == Layout::Row && problem.layouts.b == Layout::Col &&
+        double(m) * double(n) * double(problem.k) <= DirectMaxMacs))
+    return false;
+  // Split-K where the tiles fill at most half the SMs, with k-ranges of at
+  // least 4 k-blocks (2 for the direct kernel, whose k-block waits for its
+  // loads' round trip: a few k-blocks already cost more than the fixup).
   if (config.splits > 1)
-    return tiles * 2 <= target.smCount && kBlocks >= 4 * config.splits;
+    return tiles * 2 <= target.smCount &&
+           kBlocks >= (config.direct() ? 2u : 4u) * config.splits;
+  if (config.direct())
+    return true;
   if (config.streamK)
     return tiles > target.smCount && kBlocks >= 8;
   if (config.clusterM > 1 &&
@@ -339,20 +345,28 @@ Estimate directEstimate(const HardwareParams &p, const KernelConfig &config,
   const uint64_t kBlocks = ceilDiv(k, config.tileK);
   Estimate e;
   e.tiles = ceilDiv(m, config.tileM) * ceilDiv(n, config.tileN);
+  // Split-K: a CTA per k-range of a tile, each writing its partial tile and
+  // the last reading the others' (as the TMA kernels' fixup).
+  const uint64_t splits = std::max<uint32_t>(config.splits, 1);
+  const uint64_t ctas = e.tiles * splits;
+  const uint64_t ctaKBlocks = ceilDiv(kBlocks, splits);
   const uint64_t resident = directResidentCtas(
       config.tileM, config.tileN, config.tileK, static_cast<uint32_t>(out));
   const uint64_t sms = std::max<uint32_t>(target.smCount, 1);
-  const uint64_t perSm = ceilDiv(e.tiles, sms);
+  const uint64_t perSm = ceilDiv(ctas, sms);
   const uint64_t rounds = ceilDiv(perSm, resident);
   const double together = double(std::min(perSm, resident));
-  const double active = double(std::min<uint64_t>(e.tiles, sms)) * together;
+  const double active = double(std::min<uint64_t>(ctas, sms)) * together;
   double issue = (bm + bn) * bk / p.directLoadsPerSecond;
   double mma = 2 * bm * bn * bk / (SmPeakFlops * efficiency);
   double kBlock =
       std::max(p.directKBlockSeconds, together * std::max(issue, mma));
   double tileWrite = bm * bn * out * active / p.writeBytesPerSecond;
-  e.waves = double(e.tiles) / double(sms * resident);
-  e.computeSeconds = double(rounds) * (double(kBlocks) * kBlock + tileWrite);
+  if (splits > 1)
+    tileWrite += bm * bn * 4 * 2 * active / p.fixupBytesPerSecond;
+  e.waves = double(ctas) / double(sms * resident);
+  e.computeSeconds =
+      double(rounds) * (double(ctaKBlocks) * kBlock + tileWrite);
   e.memorySeconds = double(m * k + n * k) * in / p.readBytesPerSecond +
                     double(m * n) * out / p.writeBytesPerSecond;
   e.physicsSeconds =

@@ -18,6 +18,10 @@
 // ld instead of 1), under the same caps:
 // RUN: %ptxas -arch=sm_90a -v %t/d64x64_layouts.ptx -o %t/d64x64_layouts.o 2>&1 | FileCheck %s --check-prefix=PTXAS -DNAME=d64x64_layouts
 // RUN: %ptxas -arch=sm_90a -v %t/d128x128_layouts.ptx -o %t/d128x128_layouts.o 2>&1 | FileCheck %s --check-prefix=PTXAS -DNAME=d128x128_layouts
+// Split-K (the partial tiles reduced by the last split to arrive), under
+// the same caps:
+// RUN: %ptxas -arch=sm_90a -v %t/d64x64_k4.ptx -o %t/d64x64_k4.o 2>&1 | FileCheck %s --check-prefix=PTXAS -DNAME=d64x64_k4
+// RUN: %ptxas -arch=sm_90a -v %t/d128x128_k2.ptx -o %t/d128x128_k2.o 2>&1 | FileCheck %s --check-prefix=PTXAS -DNAME=d128x128_k2
 // PTXAS-NOT: warning
 // PTXAS-NOT: C75{{[0-9][0-9]}}
 // PTXAS: Compiling entry function '[[NAME]]' for 'sm_90a'
@@ -48,6 +52,19 @@
 // RUN: grep -c "ld.global.nc.b16" %t/d64x64.ptx | FileCheck %s --check-prefix=LOADS
 // RUN: grep -c "st.shared.b16" %t/d64x64.ptx | FileCheck %s --check-prefix=LOADS
 // LOADS: {{^}}192{{$}}
+// A split-K kernel has the same three copies, inside the branch of a
+// non-empty k-range; its partial tile goes out in 16-byte stores, is counted
+// in with one acquire-release atomic, and the last arriver adds the other
+// three splits' partials with 16-byte loads.
+// RUN: grep -c "ld.global.nc.b16" %t/d64x64_k4.ptx | FileCheck %s --check-prefix=LOADS
+// RUN: FileCheck %s --check-prefix=SPLITK < %t/d64x64_k4.ptx
+// SPLITK: st.global.v4.b32
+// SPLITK: bar.sync 1, 128;
+// SPLITK: atom.acq_rel.gpu.global.add.u32
+// SPLITK: bar.red.or.pred
+// SPLITK-COUNT-24: ld.global.v4.b32
+// SPLITK-NOT: ld.global.v4.b32
+// SPLITK: st.global.b16
 //
 // REQUIRES: nvdisasm
 // In the SASS, 16-bit loads through the constant cache path and no byte
@@ -79,3 +96,7 @@ gemm.matmul @d64x64_layouts a(bf16, col) b(bf16, row) c(bf16, col) acc(f32)
     config(#gemm.config<arch = sm_90a, tile = [64, 64, 64], schedule = direct>)
 gemm.matmul @d128x128_layouts a(bf16, col) b(bf16, row) c(f32, col) acc(f32)
     config(#gemm.config<arch = sm_90a, tile = [128, 128, 64], schedule = direct>)
+gemm.matmul @d64x64_k4 a(bf16, row) b(bf16, col) c(bf16, row) acc(f32)
+    config(#gemm.config<arch = sm_90a, tile = [64, 64, 64], schedule = direct, scheduler = split_k, splits = 4>)
+gemm.matmul @d128x128_k2 a(f16, row) b(f16, col) c(f32, row) acc(f32)
+    config(#gemm.config<arch = sm_90a, tile = [128, 128, 64], schedule = direct, scheduler = split_k, splits = 2>)

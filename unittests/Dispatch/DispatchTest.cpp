@@ -183,6 +183,28 @@ TEST(ModelTest, DirectKernelsAndStagingCopies) {
   EXPECT_TRUE(isApplicable(direct, problem(1, 1, 1), {}));
   EXPECT_TRUE(isApplicable(direct, problem(1024, 1024, 2048), {}));
   EXPECT_FALSE(isApplicable(direct, problem(1024, 1024, 2049), {}));
+  // Split-K: a CTA per k-range where the tiles fill at most half the SMs
+  // and every range has at least 2 k-blocks. 17x1395x12222 (a test problem
+  // whose rows TMA cannot read): 22 tiles of 191 k-blocks, so eight splits
+  // are 176 CTAs, one round of 3 per SM, of 24 k-blocks each; the fixup
+  // adds each CTA's partial written and read at fixup_tbps.
+  KernelConfig split = parsed("64x64x64_direct_c1x1_rm_s8_st0_k8");
+  EXPECT_FALSE(isApplicable(split, problem(17, 1395, 960), {}));
+  EXPECT_TRUE(isApplicable(split, problem(17, 1395, 961), {}));
+  EXPECT_FALSE(isApplicable(split, problem(17, 64 * 67, 12222), {}));
+  Problem skinny = problem(17, 1395, 12222);
+  Estimate whole = physicsEstimate(model.params(), direct, skinny, {});
+  Estimate eight = physicsEstimate(model.params(), split, skinny, {});
+  EXPECT_EQ(eight.tiles, 22u);
+  EXPECT_NEAR(eight.waves, 176.0 / (132 * 3), 1e-12);
+  const HardwareParams &p = model.params();
+  // A k-block is the loads' round trip: the issue of two CTAs' 128 x 64
+  // element loads at 40 G/s takes 0.41 us of the 0.6.
+  double kBlock = p.directKBlockSeconds;
+  double write = 64 * 64 * 2 * 264 / p.writeBytesPerSecond +
+                 64 * 64 * 4 * 2 * 264 / p.fixupBytesPerSecond;
+  EXPECT_NEAR(eight.computeSeconds, 24 * kBlock + write, 1e-12);
+  EXPECT_LT(eight.physicsSeconds, 0.25 * whole.physicsSeconds);
   // The dispatcher takes it where TMA kernels would pay copies, and not
   // where rows are aligned and the problem large.
   Selection small = select(odd, model, {});
@@ -508,6 +530,12 @@ TEST(KernelConfigTest, ClustersStagesAndSchedulersTheCompilerRefuses) {
   EXPECT_FALSE(
       parsed("sm90_bf16_192x64x64_direct_c1x1_rm_s8_st0").buildable(&why));
   EXPECT_THAT(why, HasSubstr("tile M must be 64 or 128"));
+  // Split-K, one CTA per k-range (test/PTX/sm90-direct.mlir); no stream-K.
+  EXPECT_TRUE(
+      parsed("sm90_bf16_64x64x64_direct_c1x1_rm_s8_st0_k4").buildable());
+  EXPECT_FALSE(
+      parsed("sm90_bf16_64x64x64_direct_c1x1_rm_s8_st0_sk").buildable(&why));
+  EXPECT_THAT(why, HasSubstr("no cluster or stream-K"));
 }
 
 TEST(KernelConfigTest, ThreeConsumersOf192Rows) {

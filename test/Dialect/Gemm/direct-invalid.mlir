@@ -10,9 +10,9 @@ gemm.matmul @direct_cluster a(bf16, row) b(bf16, col) c(bf16, row) acc(f32)
 
 // -----
 
-// expected-error @+2 {{schedule = direct launches one CTA per tile; the split_k scheduler is for the TMA kernels (leave scheduler at its default)}}
-gemm.matmul @direct_split_k a(bf16, row) b(bf16, col) c(bf16, row) acc(f32)
-    config(#gemm.config<arch = sm_90a, tile = [64, 64, 64], schedule = direct, scheduler = split_k, splits = 2>)
+// expected-error @+2 {{schedule = direct launches one CTA per tile (or per k-range of one, with scheduler = split_k); the stream_k scheduler is for the TMA kernels}}
+gemm.matmul @direct_stream_k a(bf16, row) b(bf16, col) c(bf16, row) acc(f32)
+    config(#gemm.config<arch = sm_90a, tile = [64, 64, 64], schedule = direct, scheduler = stream_k>)
 
 // -----
 

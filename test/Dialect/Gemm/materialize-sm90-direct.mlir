@@ -113,3 +113,44 @@ gemm.matmul @d128x64 a(f16, row) b(f16, col) c(f32, row) acc(f32)
 // CHECK: gemm.accum.store_direct %{{.*}} -> %[[C]][%{{.*}}, %{{.*}}] strides(%[[ONE]], %[[LDC]]) bounds(%{{.*}}, %{{.*}}) staged(%{{.*}}) columns
 gemm.matmul @d_layouts a(bf16, col) b(bf16, row) c(bf16, col) acc(f32)
     config(#gemm.config<arch = sm_90a, tile = [64, 32, 64], schedule = direct>)
+
+// -----
+
+// Split-K (128x64, three splits): a CTA per k-range of a tile (work units
+// per tile), the two workspaces after the leading dimensions (a partial tile
+// per split; the counters zeroed once), block b computing split b mod 3 of
+// tile unit b / 3. An empty k-range skips the mainloop and counts in a zero
+// partial. Each warpgroup stores its partial block (tile, split, warpgroup),
+// counts it in on its own counter (4 a tile) after its named barrier, and
+// the last to arrive adds the other two splits' blocks and writes its rows.
+// CHECK: \22grid\22:{\22policy\22:\22tiles\22,\22work_units_per_tile\22:3}
+// CHECK-SAME: {\22kind\22:\22leading_dim\22,\22tensor\22:\22c\22},{\22kind\22:\22workspace\22,\22bytes_per_tile\22:98304,\22zero_init\22:false},{\22kind\22:\22workspace\22,\22bytes_per_tile\22:16,\22zero_init\22:true}]
+// CHECK-LABEL: gpu.func @d_k3(
+// CHECK-SAME: %[[LDC:[a-z0-9]+]]: i64, %[[PARTIALS:[a-z0-9]+]]: !llvm.ptr<1>, %[[COUNTERS:[a-z0-9]+]]: !llvm.ptr<1>) kernel
+// CHECK: %[[BLOCK:.*]] = arith.index_castui %block_id_x
+// CHECK: %[[UNIT:.*]] = arith.divui %[[BLOCK]], %c3_i32{{.*}} : i32
+// CHECK: %[[SPLIT:.*]] = arith.remui %[[BLOCK]], %c3_i32{{.*}} : i32
+// CHECK: gemm.sched.static_tile %[[UNIT]]
+// CHECK: %[[WG:.*]] = nvvm.shfl.sync idx
+// CHECK: %[[BEGIN:.*]], %[[END:.*]] = gemm.sched.split_k_range %[[SPLIT]] of %{{.*}} splits(3)
+// CHECK: %[[NONEMPTY:.*]] = arith.cmpi ne, %[[BEGIN]], %[[END]] : i32
+// CHECK: %[[PARTIAL:.*]] = scf.if %[[NONEMPTY]] -> (!gemm.accum<64 x 64 x f32>) {
+// CHECK: gemm.direct.load %{{.*}}[%{{.*}}, %{{.*}}]
+// CHECK: gemm.accum.zero
+// CHECK: scf.for
+// CHECK: %[[ZERO:.*]] = gemm.accum.zero : <64 x 64 x f32>
+// CHECK-NEXT: scf.yield %[[ZERO]]
+// CHECK: gemm.accum.store_global %[[PARTIAL]] -> %[[PARTIALS]][%{{.*}}] : <64 x 64 x f32>, !llvm.ptr<1>
+// CHECK: %[[BARRIER:.*]] = arith.addi %[[WG]], %{{.*}} : i32
+// CHECK: nvvm.barrier id = %[[BARRIER]] number_of_threads = %{{.*}}
+// CHECK: gemm.sched.split_k_arrive %[[COUNTERS]][%{{.*}}] of %{{.*}} : !llvm.ptr<1>
+// CHECK: %[[LAST:.*]] = gemm.barrier_any %{{.*}} barrier(%[[BARRIER]]) threads(128)
+// CHECK: scf.if %[[LAST]] {
+// CHECK: %[[SUM1:.*]] = gemm.accum.load_add_global %[[PARTIAL]], %[[PARTIALS]][%{{.*}}]
+// CHECK: %[[SUM2:.*]] = gemm.accum.load_add_global %[[SUM1]], %[[PARTIALS]][%{{.*}}]
+// CHECK-NOT: gemm.accum.load_add_global
+// CHECK: gemm.accum.store_direct %[[SUM2]] -> %{{.*}} strides(%[[LDC]],
+// CHECK-NEXT: }
+// CHECK-NEXT: gpu.return
+gemm.matmul @d_k3 a(bf16, row) b(bf16, col) c(bf16, row) acc(f32)
+    config(#gemm.config<arch = sm_90a, tile = [128, 64, 64], schedule = direct, scheduler = split_k, splits = 3>)

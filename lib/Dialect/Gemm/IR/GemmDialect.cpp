@@ -128,12 +128,13 @@ LogicalResult ConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
         return emitError() << "schedule = direct runs one CTA per tile and "
                               "shares no operand across CTAs; use cluster = "
                               "[1, 1]";
-      if (scheduler != TileScheduler::static_persistent)
-        return emitError() << "schedule = direct launches one CTA per tile; "
-                              "the "
+      if (scheduler != TileScheduler::static_persistent &&
+          scheduler != TileScheduler::split_k)
+        return emitError() << "schedule = direct launches one CTA per tile "
+                              "(or per k-range of one, with scheduler = "
+                              "split_k); the "
                            << stringifyTileScheduler(scheduler)
-                           << " scheduler is for the TMA kernels (leave "
-                              "scheduler at its default)";
+                           << " scheduler is for the TMA kernels";
       if (stages != 0 && stages != 2)
         return emitError() << "schedule = direct double-buffers its k-blocks "
                               "in shared memory: stages must be 0 or 2, got "

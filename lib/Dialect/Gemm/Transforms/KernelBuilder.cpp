@@ -384,6 +384,43 @@ void KernelBuilder::computeSchedule() {
     multicastB = toMask(maskB);
 }
 
+Value KernelBuilder::buildArrival(Value acc, Value block, Value counter,
+                                  Value arrivals, Value warpgroup,
+                                  Value isLeader) {
+  constexpr int64_t warpgroupThreads = 128;
+  AccumStoreGlobalOp::create(b, loc, acc, partials, block);
+  // Every thread's partial is stored before the leader counts it in; the
+  // barrier's OR then tells the whole warpgroup whether it was the last.
+  Value barrierId = add(warpgroup, i32(1));
+  NVVM::BarrierOp::create(b, loc, Type(), barrierId, i32(warpgroupThreads),
+                          nullptr, Value());
+  auto arrive = scf::IfOp::create(b, loc, b.getI1Type(), isLeader,
+                                  /*withElseRegion=*/true);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(arrive.thenBlock());
+    scf::YieldOp::create(b, loc,
+                         SplitKArriveOp::create(b, loc, b.getI1Type(), counters,
+                                                counter, arrivals)
+                             .getResult());
+    b.setInsertionPointToStart(arrive.elseBlock());
+    scf::YieldOp::create(b, loc, i1(false));
+  }
+  return BarrierAnyOp::create(b, loc, b.getI1Type(), arrive.getResult(0),
+                              barrierId, b.getI64IntegerAttr(warpgroupThreads));
+}
+
+std::array<::gemm::bundle::Param, 2>
+mlir::gemm::splitKWorkspaceParams(const TileGeometry &geometry) {
+  ::gemm::bundle::WorkspaceParam partialTiles;
+  partialTiles.bytesPerTile =
+      static_cast<uint64_t>(geometry.partialBytesPerTile());
+  return {::gemm::bundle::Param::workspaceBuffer(partialTiles),
+          ::gemm::bundle::Param::workspaceBuffer(
+              {static_cast<uint64_t>(TileGeometry::kCounterBytesPerTile), 0,
+               true})};
+}
+
 Value KernelBuilder::rankBit(Value m, int64_t n) {
   return arith::ShLIOp::create(b, loc, i32(1),
                                add(m, i32(n * geometry.clusterM)));

@@ -21,6 +21,7 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
+#include <array>
 #include <functional>
 
 namespace mlir::gemm {
@@ -68,6 +69,11 @@ struct TileGeometry {
   bool general = false;
 
   int64_t clusterSize() const { return clusterM * clusterN; }
+  /// Split-K: a partial tile (f32) per split of every tile.
+  int64_t partialBytesPerTile() const { return splits * bm * bn * 4; }
+  /// Four u32 arrival counters per tile: room for every warpgroup that
+  /// holds a part of the tile's accumulator, 16-byte aligned.
+  static constexpr int64_t kCounterBytesPerTile = 16;
   /// The kernel parameters every kernel has: A, B, C descriptors, M, N, K,
   /// and for a batched kernel the batch size and broadcast mask; the
   /// arch's own parameters follow.
@@ -157,6 +163,12 @@ buildKernel(OpBuilder &b, Location loc, const TileGeometry &geometry, Arch arch,
 /// partial-tile A descriptor's.
 ::gemm::bundle::Param narrowCDescriptor(const TileGeometry &geometry,
                                         int64_t storeBoxRows);
+
+/// The manifest parameters of a split-K kernel's workspaces, its last two
+/// pointer parameters: the partial tiles (partialBytesPerTile per tile) and
+/// the arrival counters (zeroed once; the kernel leaves them zero).
+std::array<::gemm::bundle::Param, 2>
+splitKWorkspaceParams(const TileGeometry &geometry);
 
 /// Replaces every gemm.matmul of `arch` in `module` by its kernel:
 /// `materialize` builds the gpu.module and returns the manifest (or fails
@@ -259,6 +271,15 @@ public:
   /// The bit of the CTA at (m, n) of the cluster in a multicast mask (i32).
   Value rankBit(Value m, int64_t n);
 
+  /// Split-K and stream-K: stores a warpgroup's partial tile to block
+  /// `block` of `partials`, counts it in on counter `counter` of
+  /// `counters` for a tile made of `arrivals` partials (by its leader
+  /// thread, after named barrier `warpgroup` + 1 of the warpgroup's 128
+  /// threads), and returns, in every thread of the warpgroup, whether it
+  /// was the last to arrive.
+  Value buildArrival(Value acc, Value block, Value counter, Value arrivals,
+                     Value warpgroup, Value isLeader);
+
   OpBuilder &b;
   Location loc;
   const TileGeometry &geometry;
@@ -287,6 +308,9 @@ public:
   /// multicast), and the CTAs an MMA issuer of this CTA's pair must tell
   /// that the pair's ring slot is free (i32; null without a cluster).
   Value multicastA, multicastB, releaseMask;
+  /// Split-K, stream-K: the partial tiles and arrival counters (kernel
+  /// arguments).
+  Value partials, counters;
 };
 
 } // namespace mlir::gemm

@@ -110,8 +110,6 @@ struct KernelShape : TileGeometry {
   int64_t parts() const {
     return schedule == Schedule::cooperative ? consumers : 1;
   }
-  /// Split-K: a partial tile per split of every tile.
-  int64_t partialBytesPerTile() const { return splits * bm * bn * 4; }
   /// The epilogue sub-tiles the last arriver of a shared tile adds the
   /// partials of at once (buildEpilogue's subTilesPerAdd): the values it
   /// loads together stay those of kPartialSubTilesPerLoad sub-tiles of one
@@ -127,8 +125,6 @@ struct KernelShape : TileGeometry {
   /// Stream-K: two partial tiles per CTA, those of the first and the last
   /// unit of its share (the units in between are whole).
   int64_t partialBytesPerCta() const { return 2 * bm * bn * 4; }
-  /// Four u32 counters per tile: room for every part, 16-byte aligned.
-  static constexpr int64_t kCounterBytesPerTile = 16;
   int64_t stagingBytes() const {
     return storeSlots * consumers * kStoreBoxRows * 128;
   }
@@ -389,12 +385,6 @@ private:
   buildOverlappedPromotedMainloop(Value iteration, Value begin, Value end,
                                   Value aRow, Value isReleaser, Value originN,
                                   Value zero);
-  /// Stores the consumer's partial tile to block `block` of the partials,
-  /// counts it in on counter `counter` of a tile made of `arrivals`
-  /// partials, and returns (in every thread of the warpgroup) whether it was
-  /// the last to arrive.
-  Value buildArrival(Value acc, Value block, Value counter, Value arrivals,
-                     Value consumer, Value isLeader);
   /// Split-K and stream-K: the epilogue of a work item whose tile may be
   /// the sum of several CTAs' partial tiles; only the last of them to
   /// arrive adds the others and stores the tile. Returns the next
@@ -438,9 +428,6 @@ private:
   Value ringScales;
   /// Pingpong only: the turn order of the consumers' mainloops.
   Value mathOrder;
-  /// Split-K, stream-K: the partial tiles and arrival counters (kernel
-  /// arguments).
-  Value partials, counters;
   /// The CTA's work items; split-K: the work units (unitCount * splits).
   Value itemCount, workUnits;
   /// Stream-K: the units computed whole (the first dpUnits), the shared
@@ -1147,39 +1134,13 @@ Value SM90KernelBuilder::buildGeneralEpilogue(Value acc, Value originM,
   return next;
 }
 
-Value SM90KernelBuilder::buildArrival(Value acc, Value block, Value counter,
-                                      Value arrivals, Value consumer,
-                                      Value isLeader) {
-  AccumStoreGlobalOp::create(b, loc, acc, partials, block);
-  // Every thread's partial is stored before the leader counts it in; the
-  // barrier's OR then tells the whole warpgroup whether it was the last.
-  Value barrierId = add(consumer, i32(1));
-  NVVM::BarrierOp::create(b, loc, Type(), barrierId, i32(kWarpgroupThreads),
-                          nullptr, Value());
-  auto arrive = scf::IfOp::create(b, loc, b.getI1Type(), isLeader,
-                                  /*withElseRegion=*/true);
-  {
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(arrive.thenBlock());
-    scf::YieldOp::create(b, loc,
-                         SplitKArriveOp::create(b, loc, b.getI1Type(), counters,
-                                                counter, arrivals)
-                             .getResult());
-    b.setInsertionPointToStart(arrive.elseBlock());
-    scf::YieldOp::create(b, loc, i1(false));
-  }
-  return BarrierAnyOp::create(b, loc, b.getI1Type(), arrive.getResult(0),
-                              barrierId,
-                              b.getI64IntegerAttr(kWarpgroupThreads));
-}
-
 Value SM90KernelBuilder::buildSharedTileEpilogue(
     Value acc, const WorkItem &work, Value originM, Value originN, Value batch,
     Value aRow, Value consumer, Value staged, Value isLeader) {
   Value part = shape.schedule == Schedule::cooperative ? consumer : i32(0);
   Value tile = add(mul(work.unit, i32(shape.clusterSize())), rank);
   Value counter =
-      add(mul(tile, i32(KernelShape::kCounterBytesPerTile / 4)), part);
+      add(mul(tile, i32(TileGeometry::kCounterBytesPerTile / 4)), part);
   Value storesTile;
   std::function<Value(Value, int64_t, int64_t)> addPartials;
   if (shape.splits > 1) {
@@ -1411,22 +1372,18 @@ struct GemmMaterializeSM90Pass
           buildKernel(b, loc, *shape, Arch::sm_90a, shape->threads(),
                       storeBoxRows, buildBody, extraParams);
       if (shape->sharesTiles()) {
-        bundle::WorkspaceParam partialTiles;
+        std::array<bundle::Param, 2> workspaces = splitKWorkspaceParams(*shape);
         if (shape->streamK) {
           // Up to that many CTAs share a unit when there are few units.
           manifest.workUnitsPerTile = bundle::StreamKMaxWorkersPerUnit;
-          partialTiles.bytesPerCta =
+          workspaces[0].workspace.bytesPerTile = 0;
+          workspaces[0].workspace.bytesPerCta =
               static_cast<uint64_t>(shape->partialBytesPerCta());
         } else {
           // Each split of a tile is a work unit for its own CTA.
           manifest.workUnitsPerTile = static_cast<uint32_t>(shape->splits);
-          partialTiles.bytesPerTile =
-              static_cast<uint64_t>(shape->partialBytesPerTile());
         }
-        manifest.params.push_back(bundle::Param::workspaceBuffer(partialTiles));
-        manifest.params.push_back(bundle::Param::workspaceBuffer(
-            {static_cast<uint64_t>(KernelShape::kCounterBytesPerTile), 0,
-             true}));
+        llvm::append_range(manifest.params, workspaces);
       }
       llvm::append_range(manifest.params, shape->quant.manifestParams());
       if (shape->narrowCColumns)

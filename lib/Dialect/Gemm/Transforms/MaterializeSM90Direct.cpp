@@ -1,7 +1,8 @@
 //===- MaterializeSM90Direct.cpp - the SM90 direct kernel ----------------===//
 //
-// `schedule = direct`: one CTA per tile, BM / 64 warpgroups that all load
-// and all multiply. A and B are read with plain element loads (any row
+// `schedule = direct`: one CTA per tile (with split-K, one per k-range of a
+// tile, the partial tiles reduced by the last to arrive), BM / 64
+// warpgroups that all load and all multiply. A and B are read with plain element loads (any row
 // stride, any base address: no TMA, so nothing is staged), stored into the
 // 128-byte-swizzled K-major shared-memory layout that gemm.mma.sm90 reads,
 // two stages deep so that the next k-block's loads are in flight while the
@@ -86,9 +87,17 @@ private:
   /// The WGMMAs of k-block `kBlock` (slot kBlock mod 2), committed.
   Value multiply(Value acc, Value kBlock);
 
+  /// The accumulator of k-blocks [begin, end) of the tile (at least one).
+  Value mainloop(Value begin, Value end);
+  /// Writes the warpgroup's rows of the tile from `acc` into C.
+  void storeTile(Value acc);
+  /// Split-K: counts this CTA's partial tile in; the last of the tile's
+  /// splits to arrive adds the others and writes the tile.
+  void reduceAndStoreTile(Value acc, Value unit, Value split);
+
   const DirectShape &shape;
   MatmulOp matmul;
-  Value aPtr, bPtr, cPtr, lda, ldb, ldc, one, originM, originN, aRow;
+  Value aPtr, bPtr, cPtr, lda, ldb, ldc, one, originM, originN, aRow, group;
   /// The (row, column) strides of A (M x K), B (N x K) and C (M x N) in
   /// their layouts: (ld, 1) where rows are contiguous, (1, ld) where columns
   /// are.
@@ -194,10 +203,19 @@ void DirectKernelBuilder::build(gpu::GPUFuncOp func) {
   tid = readIndex(gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x));
   blockId = readIndex(gpu::BlockIdOp::create(b, loc, gpu::Dimension::x));
   gridSize = readIndex(gpu::GridDimOp::create(b, loc, gpu::Dimension::x));
-  // One CTA per tile: block b is tile unit b of the static schedule (raster
-  // order and swizzle as in the persistent kernels).
+  // Block b is tile unit b of the static schedule (raster order and
+  // swizzle as in the persistent kernels), or with split-K unit b / splits.
   computeSchedule();
-  std::tie(originM, originN) = tileOrigin(blockId);
+  // One CTA per tile, or with split-K one per k-range of a tile: the splits
+  // of a tile are consecutive blocks, so they run at about the same time.
+  Value unit = blockId, split;
+  if (shape.splits > 1) {
+    partials = entry.getArgument(9);
+    counters = entry.getArgument(10);
+    unit = div(blockId, i32(shape.splits));
+    split = rem(blockId, i32(shape.splits));
+  }
+  std::tie(originM, originN) = tileOrigin(unit);
   // Layouts are strides: a K-major operand or a row-major C has rows `ld`
   // elements apart and the elements of a row adjacent; an MN-major operand
   // or a column-major C the reverse. (The loads' lanes walk K, so they are
@@ -211,11 +229,11 @@ void DirectKernelBuilder::build(gpu::GPUFuncOp func) {
   bStrides = strides(shape.bMNMajor, ldb);
   cStrides = strides(shape.cColumns, ldc);
   if (shape.warpgroups == 1) {
-    aRow = i32(0);
+    group = aRow = i32(0);
   } else {
     // The warpgroup index, broadcast from lane 0 so that ptxas sees it (and
     // the WGMMA descriptors built from it) as warp-uniform.
-    Value group = div(tid, i32(kWarpgroupThreads));
+    group = div(tid, i32(kWarpgroupThreads));
     group = NVVM::ShflOp::create(
         b, loc, b.getI32Type(), i32(-1), group, i32(0), i32(31),
         NVVM::ShflKindAttr::get(ctx, NVVM::ShflKind::idx),
@@ -223,45 +241,95 @@ void DirectKernelBuilder::build(gpu::GPUFuncOp func) {
     aRow = mul(group, i32(64));
   }
 
+  if (shape.splits == 1) {
+    storeTile(mainloop(i32(0), kBlocks));
+    return;
+  }
+  auto range = SplitKRangeOp::create(b, loc, b.getI32Type(), b.getI32Type(),
+                                     split, kBlocks,
+                                     b.getI64IntegerAttr(shape.splits));
+  // A k-range may be empty (fewer k-blocks than splits): its partial tile is
+  // zero, and it still counts in.
+  auto accType = AccumulatorType::get(ctx, 64, shape.bn, b.getF32Type());
+  auto partial = scf::IfOp::create(
+      b, loc, TypeRange{accType},
+      ne(range.getBegin(), range.getEnd()), /*withElseRegion=*/true);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(partial.thenBlock());
+    scf::YieldOp::create(b, loc, mainloop(range.getBegin(), range.getEnd()));
+    b.setInsertionPointToStart(partial.elseBlock());
+    scf::YieldOp::create(b, loc,
+                         AccumZeroOp::create(b, loc, accType).getResult());
+  }
+  reduceAndStoreTile(partial.getResult(0), unit, split);
+}
+
+Value DirectKernelBuilder::mainloop(Value begin, Value end) {
   // The first k-block: loaded, stored and made visible before the loop.
-  store(load(i32(0)), i32(0));
+  store(load(begin), rem(begin, i32(kDirectStages)));
   gpu::BarrierOp::create(b, loc);
   // The first k-block's WGMMAs take the zero accumulator directly (scale-d
   // = 0, no zeroed registers); the others accumulate. Every k-block but the
   // last loads the next one, so no load is conditional: one k-block alone,
   // or the first, the loop over the middle ones and the last.
-  auto accType = AccumulatorType::get(ctx, 64, shape.bn, b.getF32Type());
+  auto accType =
+      AccumulatorType::get(b.getContext(), 64, shape.bn, b.getF32Type());
   Value zero = AccumZeroOp::create(b, loc, accType);
-  Value lastKBlock = sub(kBlocks, i32(1));
-  auto mainloop =
-      scf::IfOp::create(b, loc, TypeRange{accType}, eq(kBlocks, i32(1)),
-                        /*withElseRegion=*/true);
+  Value last = sub(end, i32(1));
+  auto loop = scf::IfOp::create(b, loc, TypeRange{accType}, eq(begin, last),
+                                /*withElseRegion=*/true);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(loop.thenBlock());
+  scf::YieldOp::create(b, loc, lastStep(zero, begin));
+  b.setInsertionPointToStart(loop.elseBlock());
+  Value acc = step(zero, begin);
+  auto kLoop = scf::ForOp::create(b, loc, add(begin, i32(1)), last, i32(1),
+                                  ValueRange{acc});
   {
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(mainloop.thenBlock());
-    scf::YieldOp::create(b, loc, lastStep(zero, i32(0)));
-    b.setInsertionPointToStart(mainloop.elseBlock());
-    Value acc = step(zero, i32(0));
-    auto kLoop =
-        scf::ForOp::create(b, loc, i32(1), lastKBlock, i32(1), ValueRange{acc});
-    {
-      OpBuilder::InsertionGuard inner(b);
-      b.setInsertionPointToStart(kLoop.getBody());
-      scf::YieldOp::create(
-          b, loc, step(kLoop.getRegionIterArgs()[0], kLoop.getInductionVar()));
-    }
-    scf::YieldOp::create(b, loc, lastStep(kLoop.getResult(0), lastKBlock));
+    OpBuilder::InsertionGuard inner(b);
+    b.setInsertionPointToStart(kLoop.getBody());
+    scf::YieldOp::create(
+        b, loc, step(kLoop.getRegionIterArgs()[0], kLoop.getInductionVar()));
   }
+  scf::YieldOp::create(b, loc, lastStep(kLoop.getResult(0), last));
+  return loop.getResult(0);
+}
+
+void DirectKernelBuilder::storeTile(Value acc) {
   // C through the staging rows, so that each warp store is contiguous in C.
   auto epilogue = AccumStoreDirectOp::create(
-      b, loc, mainloop.getResult(0), cPtr, add(originM, aRow), originN,
-      cStrides.first, cStrides.second, sizeM, sizeN,
-      TypeAttr::get(shape.outputType), staging,
+      b, loc, acc, cPtr, add(originM, aRow), originN, cStrides.first,
+      cStrides.second, sizeM, sizeN, TypeAttr::get(shape.outputType), staging,
       shape.cColumns ? b.getUnitAttr() : UnitAttr());
   if (!matmul.getEpilogue().empty()) {
     IRMapping mapping;
     matmul.getEpilogue().cloneInto(&epilogue.getEpilogue(), mapping);
   }
+}
+
+void DirectKernelBuilder::reduceAndStoreTile(Value acc, Value unit,
+                                             Value split) {
+  // Each warpgroup's rows are a partial block of their own, counted on their
+  // own counter: block (tile, split, warpgroup) of the partials.
+  auto block = [&](Value s) {
+    return add(mul(add(mul(unit, i32(shape.splits)), s), i32(shape.warpgroups)),
+               group);
+  };
+  Value counter =
+      add(mul(unit, i32(TileGeometry::kCounterBytesPerTile / 4)), group);
+  Value isLeader = eq(rem(tid, i32(kWarpgroupThreads)), i32(0));
+  Value last = buildArrival(acc, block(split), counter, i32(shape.splits),
+                            group, isLeader);
+  ifThen(last, [&] {
+    Value sum = acc;
+    for (int64_t other = 1; other < shape.splits; ++other)
+      sum = AccumLoadAddGlobalOp::create(
+          b, loc, sum.getType(), sum, partials,
+          block(rem(add(split, i32(other)), i32(shape.splits))),
+          IntegerAttr(), IntegerAttr());
+    storeTile(sum);
+  });
 }
 
 bundle::KernelManifest buildManifest(const DirectShape &shape,
@@ -296,6 +364,11 @@ bundle::KernelManifest buildManifest(const DirectShape &shape,
                      bundle::Param::leadingDim(Tensor::A),
                      bundle::Param::leadingDim(Tensor::B),
                      bundle::Param::leadingDim(Tensor::C)};
+  if (shape.splits > 1) {
+    // Each split of a tile is its own CTA.
+    manifest.workUnitsPerTile = static_cast<uint32_t>(shape.splits);
+    llvm::append_range(manifest.params, splitKWorkspaceParams(shape));
+  }
   // Element-granular loads and stores: any leading dimension and any
   // element-aligned address will do, so the runtime never stages.
   manifest.constraints.leadingDimAlignmentBytes = static_cast<uint32_t>(
@@ -320,8 +393,11 @@ mlir::gemm::materializeDirectKernel(MatmulOp matmul) {
   b.setInsertionPointToStart(gpuModule.getBody());
   Type ptr = LLVM::LLVMPointerType::get(ctx, 1);
   Type i32 = b.getI32Type(), i64 = b.getI64Type();
-  auto funcType =
-      b.getFunctionType({ptr, ptr, ptr, i32, i32, i32, i64, i64, i64}, {});
+  SmallVector<Type> params = {ptr, ptr, ptr, i32, i32, i32, i64, i64, i64};
+  // Split-K: the partial tiles and the arrival counters.
+  if (shape->splits > 1)
+    params.append({ptr, ptr});
+  auto funcType = b.getFunctionType(params, {});
   auto func = gpu::GPUFuncOp::create(b, loc, shape->name, funcType);
   func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), b.getUnitAttr());
   func->setAttr(
