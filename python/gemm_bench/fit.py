@@ -96,6 +96,12 @@ CANDIDATES = (
     # The direct kernels (plain loads and stores, never staged) of small
     # problems: a narrow tile for skinny N, and one and two warpgroups.
     [C(bm, bn, "direct") for bm, bn in ((64, 32), (64, 64), (128, 64), (128, 128))] +
+    # and the same split along K (a CTA per k-range) where few tiles have a
+    # long K: each k-block of a direct kernel waits for its loads' round
+    # trip, so more CTAs in flight read the rows faster than one per tile,
+    # where TMA kernels would pay the copies of the rows they cannot read.
+    [C(bm, bn, "direct", splits=s) for bm, bn in ((64, 32), (64, 64)) for s in (2, 4, 8)] +
+    [C(128, 64, "direct", splits=s) for s in (2, 4)] +
     # Tiles of the transposed problem C^T = B A^T (a column-major C^T, the
     # caller's row-major C): the problem's M along the tile's N in steps of
     # 8 (narrow tiles), so that M of a few hundred rows fills its tiles and
