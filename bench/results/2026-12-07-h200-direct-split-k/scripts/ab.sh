@@ -1,0 +1,23 @@
+# After call1.sh on the same machine (needs $runner): the training shapes
+# where a split direct candidate applies and a TMA kernel would stage rows
+# (.bundles/dsk/ab-shapes.txt, 14 of train's), each timed beside cuBLASLt in
+# one process (interleaved, GPU timing, medians): the shipped library's pick
+# (gemm-runner --library, .device/kernels-lib.tar.xz: build/kernels) and
+# every split direct candidate. Writes $OUT/dsk/ab/*.json.
+# .bundles/dsk/ab-shapes.txt is written here by
+#   python -c "from gemm_bench import fit; ..."  (README: the plan's shapes
+#   with fit.staging(shape) true)
+set -u
+R=$OUT/dsk/ab; mkdir -p $R /tmp/dsklib
+tar -C /tmp/dsklib -xJf .device/kernels-lib.tar.xz
+grep -v '^#' .bundles/dsk/ab-shapes.txt | while read -r m n k; do
+  timeout 60 $runner --library /tmp/dsklib/kernels --m $m --n $n --k $k --bench --vs cublas \
+    --json $R/library-${m}x${n}x${k}.json > $R/library-${m}x${n}x${k}.log 2>&1
+done
+echo "library done ($SECONDS s)"
+for bundle in .bundles/dsk/sm90_*.json; do
+  name=$(basename $bundle .json)
+  timeout 120 $runner $bundle --shapes .bundles/dsk/ab-shapes.txt --bench --vs cublas \
+    --json $R/$name.json > $R/$name.log 2>&1
+done
+echo "candidates done ($SECONDS s)"
