@@ -280,9 +280,9 @@ bool isApplicable(const KernelConfig &config, const Problem &problem,
   // K-major operands only (MN-major ones run correctly, but slowly). It
   // multiplies bf16 and f16 only.
   if (config.direct() &&
-      !(!problem.lowPrecision() && batch == 1 &&
-        problem.layouts.a == Layout::Row && problem.layouts.b == Layout::Col &&
-        double(m) * double(n) * double(problem.k) <= DirectMaxMacs))
+      (problem.lowPrecision() || batch != 1 ||
+       problem.layouts.a != Layout::Row || problem.layouts.b != Layout::Col ||
+       double(m) * double(n) * double(problem.k) > DirectMaxMacs))
     return false;
   // Split-K where the tiles fill at most half the SMs, with k-ranges of at
   // least 4 k-blocks (2 for the direct kernel, whose k-block waits for its

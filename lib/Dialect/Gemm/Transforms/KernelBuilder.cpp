@@ -387,12 +387,11 @@ void KernelBuilder::computeSchedule() {
 Value KernelBuilder::buildArrival(Value acc, Value block, Value counter,
                                   Value arrivals, Value warpgroup,
                                   Value isLeader) {
-  constexpr int64_t warpgroupThreads = 128;
   AccumStoreGlobalOp::create(b, loc, acc, partials, block);
   // Every thread's partial is stored before the leader counts it in; the
   // barrier's OR then tells the whole warpgroup whether it was the last.
   Value barrierId = add(warpgroup, i32(1));
-  NVVM::BarrierOp::create(b, loc, Type(), barrierId, i32(warpgroupThreads),
+  NVVM::BarrierOp::create(b, loc, Type(), barrierId, i32(kWarpgroupThreads),
                           nullptr, Value());
   auto arrive = scf::IfOp::create(b, loc, b.getI1Type(), isLeader,
                                   /*withElseRegion=*/true);
@@ -407,14 +406,11 @@ Value KernelBuilder::buildArrival(Value acc, Value block, Value counter,
     scf::YieldOp::create(b, loc, i1(false));
   }
   return BarrierAnyOp::create(b, loc, b.getI1Type(), arrive.getResult(0),
-                              barrierId, b.getI64IntegerAttr(warpgroupThreads));
+                              barrierId, b.getI64IntegerAttr(kWarpgroupThreads));
 }
 
-std::array<::gemm::bundle::Param, 2>
-mlir::gemm::splitKWorkspaceParams(const TileGeometry &geometry) {
-  ::gemm::bundle::WorkspaceParam partialTiles;
-  partialTiles.bytesPerTile =
-      static_cast<uint64_t>(geometry.partialBytesPerTile());
+std::array<::gemm::bundle::Param, 2> mlir::gemm::sharedTileWorkspaceParams(
+    ::gemm::bundle::WorkspaceParam partialTiles) {
   return {::gemm::bundle::Param::workspaceBuffer(partialTiles),
           ::gemm::bundle::Param::workspaceBuffer(
               {static_cast<uint64_t>(TileGeometry::kCounterBytesPerTile), 0,

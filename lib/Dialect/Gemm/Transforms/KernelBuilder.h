@@ -26,6 +26,10 @@
 
 namespace mlir::gemm {
 
+/// Threads of a warpgroup: the unit that issues a WGMMA and owns its
+/// accumulator rows.
+constexpr int64_t kWarpgroupThreads = 128;
+
 /// The tiling of a kernel: what its TMA loads, shared-memory ring and tile
 /// schedule depend on, for either arch.
 struct TileGeometry {
@@ -164,11 +168,14 @@ buildKernel(OpBuilder &b, Location loc, const TileGeometry &geometry, Arch arch,
 ::gemm::bundle::Param narrowCDescriptor(const TileGeometry &geometry,
                                         int64_t storeBoxRows);
 
-/// The manifest parameters of a split-K kernel's workspaces, its last two
-/// pointer parameters: the partial tiles (partialBytesPerTile per tile) and
-/// the arrival counters (zeroed once; the kernel leaves them zero).
+/// The manifest parameters of the workspaces of a kernel whose tiles
+/// several CTAs compute (split-K, stream-K), its last two pointer
+/// parameters: the partial tiles as `partialTiles` sizes them (split-K:
+/// TileGeometry::partialBytesPerTile per tile) and the arrival counters
+/// (kCounterBytesPerTile per tile, zeroed once; the kernel leaves them
+/// zero).
 std::array<::gemm::bundle::Param, 2>
-splitKWorkspaceParams(const TileGeometry &geometry);
+sharedTileWorkspaceParams(::gemm::bundle::WorkspaceParam partialTiles);
 
 /// Replaces every gemm.matmul of `arch` in `module` by its kernel:
 /// `materialize` builds the gpu.module and returns the manifest (or fails

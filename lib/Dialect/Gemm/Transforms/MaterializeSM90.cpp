@@ -30,7 +30,6 @@ namespace bundle = ::gemm::bundle;
 
 namespace {
 
-constexpr int64_t kWarpgroupThreads = 128;
 constexpr int64_t kWarpSize = 32;
 constexpr int64_t kProducerRegisters = 40;
 /// setmaxnreg budgets of the consumers: two take what the producer leaves,
@@ -1372,18 +1371,20 @@ struct GemmMaterializeSM90Pass
           buildKernel(b, loc, *shape, Arch::sm_90a, shape->threads(),
                       storeBoxRows, buildBody, extraParams);
       if (shape->sharesTiles()) {
-        std::array<bundle::Param, 2> workspaces = splitKWorkspaceParams(*shape);
+        bundle::WorkspaceParam partialTiles;
         if (shape->streamK) {
           // Up to that many CTAs share a unit when there are few units.
           manifest.workUnitsPerTile = bundle::StreamKMaxWorkersPerUnit;
-          workspaces[0].workspace.bytesPerTile = 0;
-          workspaces[0].workspace.bytesPerCta =
+          partialTiles.bytesPerCta =
               static_cast<uint64_t>(shape->partialBytesPerCta());
         } else {
           // Each split of a tile is a work unit for its own CTA.
           manifest.workUnitsPerTile = static_cast<uint32_t>(shape->splits);
+          partialTiles.bytesPerTile =
+              static_cast<uint64_t>(shape->partialBytesPerTile());
         }
-        llvm::append_range(manifest.params, workspaces);
+        llvm::append_range(manifest.params,
+                           sharedTileWorkspaceParams(partialTiles));
       }
       llvm::append_range(manifest.params, shape->quant.manifestParams());
       if (shape->narrowCColumns)

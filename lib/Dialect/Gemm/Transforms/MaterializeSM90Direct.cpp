@@ -2,13 +2,13 @@
 //
 // `schedule = direct`: one CTA per tile (with split-K, one per k-range of a
 // tile, the partial tiles reduced by the last to arrive), BM / 64
-// warpgroups that all load and all multiply. A and B are read with plain element loads (any row
-// stride, any base address: no TMA, so nothing is staged), stored into the
-// 128-byte-swizzled K-major shared-memory layout that gemm.mma.sm90 reads,
-// two stages deep so that the next k-block's loads are in flight while the
-// current one's WGMMAs run; C is written from the accumulator through each
-// warp's staging rows, in stores contiguous along C. docs/SM90.md ("The
-// direct kernel") explains the choices.
+// warpgroups that all load and all multiply. A and B are read with plain
+// element loads (any row stride, any base address: no TMA, so nothing is
+// staged), stored into the 128-byte-swizzled K-major shared-memory layout
+// that gemm.mma.sm90 reads, two stages deep so that the next k-block's loads
+// are in flight while the current one's WGMMAs run; C is written from the
+// accumulator through each warp's staging rows, in stores contiguous along
+// C. docs/SM90.md ("The direct kernel") explains the choices.
 //
 //===----------------------------------------------------------------------===//
 
@@ -26,7 +26,6 @@ namespace bundle = ::gemm::bundle;
 
 namespace {
 
-constexpr int64_t kWarpgroupThreads = 128;
 /// Shared-memory stages: the k-block being multiplied and the next one.
 constexpr int64_t kDirectStages = 2;
 
@@ -87,6 +86,10 @@ private:
   /// The WGMMAs of k-block `kBlock` (slot kBlock mod 2), committed.
   Value multiply(Value acc, Value kBlock);
 
+  /// A warpgroup's accumulator: its 64 rows of the tile, in f32.
+  AccumulatorType accumulatorType() {
+    return AccumulatorType::get(b.getContext(), 64, shape.bn, b.getF32Type());
+  }
   /// The accumulator of k-blocks [begin, end) of the tile (at least one).
   Value mainloop(Value begin, Value end);
   /// Writes the warpgroup's rows of the tile from `acc` into C.
@@ -250,7 +253,7 @@ void DirectKernelBuilder::build(gpu::GPUFuncOp func) {
                                      b.getI64IntegerAttr(shape.splits));
   // A k-range may be empty (fewer k-blocks than splits): its partial tile is
   // zero, and it still counts in.
-  auto accType = AccumulatorType::get(ctx, 64, shape.bn, b.getF32Type());
+  AccumulatorType accType = accumulatorType();
   auto partial = scf::IfOp::create(
       b, loc, TypeRange{accType},
       ne(range.getBegin(), range.getEnd()), /*withElseRegion=*/true);
@@ -273,8 +276,7 @@ Value DirectKernelBuilder::mainloop(Value begin, Value end) {
   // = 0, no zeroed registers); the others accumulate. Every k-block but the
   // last loads the next one, so no load is conditional: one k-block alone,
   // or the first, the loop over the middle ones and the last.
-  auto accType =
-      AccumulatorType::get(b.getContext(), 64, shape.bn, b.getF32Type());
+  AccumulatorType accType = accumulatorType();
   Value zero = AccumZeroOp::create(b, loc, accType);
   Value last = sub(end, i32(1));
   auto loop = scf::IfOp::create(b, loc, TypeRange{accType}, eq(begin, last),
@@ -367,7 +369,11 @@ bundle::KernelManifest buildManifest(const DirectShape &shape,
   if (shape.splits > 1) {
     // Each split of a tile is its own CTA.
     manifest.workUnitsPerTile = static_cast<uint32_t>(shape.splits);
-    llvm::append_range(manifest.params, splitKWorkspaceParams(shape));
+    bundle::WorkspaceParam partialTiles;
+    partialTiles.bytesPerTile =
+        static_cast<uint64_t>(shape.partialBytesPerTile());
+    llvm::append_range(manifest.params,
+                       sharedTileWorkspaceParams(partialTiles));
   }
   // Element-granular loads and stores: any leading dimension and any
   // element-aligned address will do, so the runtime never stages.
