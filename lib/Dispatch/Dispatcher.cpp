@@ -288,22 +288,30 @@ Selection select(const Problem &problem, const DispatchModel &model,
     throw DispatchError("no candidate of the model for " + problem.toString() +
                         " is a kernel the compiler builds");
   if (!best) {
-    // Say why available direct kernels of these types were passed over.
-    std::string direct;
+    // Say why available direct and split-K kernels of these types were
+    // passed over.
+    bool passedDirect = false, passedSplit = false;
     for (const KernelConfig &config : *available)
-      if (config.direct() && config.inType == problem.inType &&
+      if (config.inType == problem.inType &&
           config.cType() == wanted.cType() &&
           !isApplicable(config, problem, target)) {
-        direct = "; direct kernels (schedule = direct) run single problems "
-                 "of at most 2^31 multiply-adds with K-major A and B (a(row) "
-                 "b(col)) only";
-        break;
+        passedDirect |= config.direct();
+        passedSplit |= config.splits > 1;
       }
+    std::string rules;
+    if (passedDirect)
+      rules += "; direct kernels (schedule = direct) run single problems of "
+               "at most 2^31 multiply-adds with K-major A and B (a(row) "
+               "b(col)) only";
+    if (passedSplit)
+      rules += "; kernels split along K (scheduler = split_k) run only where "
+               "their tiles fill at most half the SMs and each split gets at "
+               "least 4 k-blocks (2 for direct kernels)";
     throw DispatchError("no kernel for " + problem.toString() +
                         " among the available ones: build a kernel library "
                         "with that input type and those layouts, or compile "
                         "one (gemm.compile)" +
-                        direct);
+                        rules);
   }
   return {best->first.config, Source::ModelAmongAvailable, best->second,
           "none of the model's candidates is available; the " + fitted +

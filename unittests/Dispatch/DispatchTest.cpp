@@ -17,6 +17,7 @@ using gemm::bundle::Arch;
 using gemm::bundle::Layout;
 using gemm::bundle::Tensor;
 using ::testing::HasSubstr;
+using ::testing::Not;
 
 namespace {
 
@@ -841,6 +842,20 @@ TEST(SelectTest, DirectKernelsOnlyWhereTheyRunWell) {
     EXPECT_THAT(e.what(), HasSubstr("direct kernels (schedule = direct) run "
                                     "single problems of at most 2^31 "
                                     "multiply-adds with K-major A and B"));
+    EXPECT_THAT(e.what(), Not(HasSubstr("split along K")));
+  }
+  // A split direct kernel is also passed over where its k-ranges would be
+  // shorter than 2 k-blocks (K = 448 is 7 k-blocks, under 2 x 4).
+  std::vector<KernelConfig> onlySplit = {
+      parsed("sm90_bf16_64x64x64_direct_c1x1_rm_s8_st0_k4")};
+  try {
+    select(problem(64, 64, 448), model, {}, &onlySplit);
+    ADD_FAILURE() << "a 7 k-block problem dispatched to 4 direct splits";
+  } catch (const DispatchError &e) {
+    EXPECT_THAT(e.what(), HasSubstr("split along K (scheduler = split_k) run "
+                                    "only where their tiles fill at most "
+                                    "half the SMs and each split gets at "
+                                    "least 4 k-blocks (2 for direct"));
   }
   // Staging flags follow the memory into the transposed problem, and
   // packed rows are counted in each layout's stored rows.
