@@ -319,6 +319,27 @@ def one_timing(timings, what, remedy):
     return found.pop() if found else runner.TIMING_BEFORE_THE_FIELD
 
 
+def gpu_name(data):
+    """The GPU a measurements file or a model file was measured on ("" when
+    it does not say)."""
+    return (data.get("device") or data.get("gpu") or {}).get("name", "")
+
+
+def one_gpu(named, other_gpus):
+    """The one GPU of `named` ({source: measurements or model JSON}; sources
+    that do not record theirs are left out), or all of them joined with " +
+    " when `other_gpus` allows several. Times of different GPUs do not fit
+    one physics: without it, exits naming each source's GPU."""
+    gpus = {source: gpu_name(data) for source, data in named.items() if gpu_name(data)}
+    found = list(dict.fromkeys(gpus.values()))
+    if len(found) > 1 and not other_gpus:
+        raise SystemExit("measured on different GPUs: " +
+                         ", ".join(f"{source} {gpu}" for source, gpu in gpus.items()) +
+                         "; fit one GPU's runs, or pass --other-gpus to fit them together "
+                         "(the model then names every GPU)")
+    return " + ".join(found)
+
+
 MODEL_FORMAT = "gemm-dispatch-model"
 
 # The physics' constants (include/gemm/Dispatch/Model.h, in the model file's
@@ -538,7 +559,7 @@ def regret_report(measurements_paths, model_paths):
                "measurements", "compare on measurements of one timing")
     rows, _, _ = _latest_runs(datas)
     lines = ["measurements: " + ", ".join(
-        f"{p} ({(d.get('device') or {}).get('name') or 'GPU not recorded'})"
+        f"{p} ({gpu_name(d) or 'GPU not recorded'})"
         for p, d in zip(measurements_paths, datas))]
     per_model = []
     for path in model_paths:
@@ -616,22 +637,26 @@ def refuse_other_timing(model, timing, what):
 DEPENDENT_SECTIONS = ("grouped", "lowp")
 
 
-def fit(measurements_paths, command, base=None):
+def fit(measurements_paths, command, base=None, other_gpus=False):
     """The model file's JSON for one or more measurements files (training
     sets measured apart: their rows are fitted together). With `base` (a
     model file's JSON) its physics and correction are kept (fit_physics),
-    and its DEPENDENT_SECTIONS with them."""
+    and its DEPENDENT_SECTIONS with them. Files and base of different GPUs
+    are refused unless `other_gpus` (one_gpu)."""
     import numpy
     import gemm
     datas = [read_measurements(path) for path in measurements_paths]
     timing = one_timing({p: d["timing"] for p, d in zip(measurements_paths, datas)},
                         "measurements", "fit measurements of one timing")
+    named = dict(zip(measurements_paths, datas))
     if base:
         refuse_other_timing(base, timing, "the base model")
+        named = {"the base model": base, **named}
+    gpus = one_gpu(named, other_gpus)
     data = datas[0]
     rows, staged, remeasured = _latest_runs(datas)
     hardware, efficiency, log_errors = fit_physics(rows, staged, base=base)
-    provenance = {"gpu": {"name": (data.get("device") or {}).get("name", ""),
+    provenance = {"gpu": {"name": gpus,
                           "sm_count": (data.get("device") or {}).get("sm_count", SMS)},
                   "measurements": ", ".join(measurements_paths), "timing": timing,
                   "command": command,
@@ -803,6 +828,8 @@ def main(argv=None):
     ft.add_argument("--base", metavar="MODEL", help="keep this model file's hardware "
                     "constants, tile efficiencies, correction and its grouped and lowp sections; "
                     "fit only the tiles it lacks (new candidates measured apart)")
+    ft.add_argument("--other-gpus", action="store_true", help="fit measurements (and a base) "
+                    "of different GPUs together; the model names them all")
     gr = sub.add_parser("grouped", help="add the grouped kernels' residuals of a "
                         "bench/grouped-h200.sh results.md to a model file")
     gr.add_argument("results", nargs="+")
@@ -829,6 +856,7 @@ def main(argv=None):
         timing = one_timing({p: d["timing"] for p, d in zip(args.measurements, datas)},
                             "measurements", "measure them again one way")
         refuse_other_timing(model, timing, args.model)
+        one_gpu({args.model: model, **dict(zip(args.measurements, datas))}, other_gpus=False)
         model["lowp"] = lowp_section({"rows": [r for d in datas for r in d["rows"]]}, text,
                                      ", ".join(args.measurements))
         write_model(model, args.model)
@@ -892,7 +920,8 @@ def main(argv=None):
     base = read_base_model(args.base) if args.base else None
     model = fit(args.measurements, "python -m gemm_bench.fit fit "
                 f"{' '.join(args.measurements)} --out {args.out}" +
-                (f" --base {args.base}" if args.base else ""), base)
+                (f" --base {args.base}" if args.base else "") +
+                (" --other-gpus" if args.other_gpus else ""), base, args.other_gpus)
     write_model(model, args.out)
     fitted = model["fitted_on"]
     replaced = (f" ({fitted['remeasured_runs']} replacing earlier runs)"
