@@ -331,7 +331,8 @@ def one_gpu(named, other_gpus):
     " when `other_gpus` allows several. Times of different GPUs do not fit
     one physics: without it, exits naming each source's GPU."""
     gpus = {source: gpu_name(data) for source, data in named.items() if gpu_name(data)}
-    found = list(dict.fromkeys(gpus.values()))
+    # A model fitted with --other-gpus names its GPUs joined with " + ".
+    found = list(dict.fromkeys(gpu for joined in gpus.values() for gpu in joined.split(" + ")))
     if len(found) > 1 and not other_gpus:
         raise SystemExit("measured on different GPUs: " +
                          ", ".join(f"{source} {gpu}" for source, gpu in gpus.items()) +
