@@ -341,6 +341,20 @@ def one_gpu(named, other_gpus):
     return " + ".join(found)
 
 
+def refuse_other_gpus(model, named, what):
+    """Exits with a message when a measurements file of `named` ({source:
+    JSON}) was measured on a GPU that `model` (a model file's JSON, `what`
+    in the message) was not fitted on: its residuals would be against
+    another GPU's physics."""
+    fitted = [gpu for gpu in gpu_name(model).split(" + ") if gpu]
+    other = {source: gpu_name(data) for source, data in named.items()
+             if fitted and gpu_name(data) and gpu_name(data) not in fitted}
+    if other:
+        raise SystemExit(f"{what} was fitted on {' + '.join(fitted)}; " +
+                         ", ".join(f"{source} was measured on {gpu}" for source, gpu in other.items()) +
+                         ": measure them on the model's GPU")
+
+
 MODEL_FORMAT = "gemm-dispatch-model"
 
 # The physics' constants (include/gemm/Dispatch/Model.h, in the model file's
@@ -857,7 +871,7 @@ def main(argv=None):
         timing = one_timing({p: d["timing"] for p, d in zip(args.measurements, datas)},
                             "measurements", "measure them again one way")
         refuse_other_timing(model, timing, args.model)
-        one_gpu({args.model: model, **dict(zip(args.measurements, datas))}, other_gpus=False)
+        refuse_other_gpus(model, dict(zip(args.measurements, datas)), args.model)
         model["lowp"] = lowp_section({"rows": [r for d in datas for r in d["rows"]]}, text,
                                      ", ".join(args.measurements))
         write_model(model, args.model)
