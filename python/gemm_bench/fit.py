@@ -321,8 +321,14 @@ def one_timing(timings, what, remedy):
 
 def gpu_name(data):
     """The GPU a measurements file or a model file was measured on ("" when
-    it does not say)."""
+    it does not say; a model fitted with --other-gpus names its GPUs joined
+    with " + ")."""
     return (data.get("device") or data.get("gpu") or {}).get("name", "")
+
+
+def gpu_names(data):
+    """gpu_name's GPUs, one by one."""
+    return [gpu for gpu in gpu_name(data).split(" + ") if gpu]
 
 
 def one_gpu(named, other_gpus):
@@ -331,8 +337,7 @@ def one_gpu(named, other_gpus):
     " when `other_gpus` allows several. Times of different GPUs do not fit
     one physics: without it, exits naming each source's GPU."""
     gpus = {source: gpu_name(data) for source, data in named.items() if gpu_name(data)}
-    # A model fitted with --other-gpus names its GPUs joined with " + ".
-    found = list(dict.fromkeys(gpu for joined in gpus.values() for gpu in joined.split(" + ")))
+    found = list(dict.fromkeys(gpu for data in named.values() for gpu in gpu_names(data)))
     if len(found) > 1 and not other_gpus:
         raise SystemExit("measured on different GPUs: " +
                          ", ".join(f"{source} {gpu}" for source, gpu in gpus.items()) +
@@ -346,7 +351,7 @@ def refuse_other_gpus(model, named, what):
     JSON}) was measured on a GPU that `model` (a model file's JSON, `what`
     in the message) was not fitted on: its residuals would be against
     another GPU's physics."""
-    fitted = [gpu for gpu in gpu_name(model).split(" + ") if gpu]
+    fitted = gpu_names(model)
     other = {source: gpu_name(data) for source, data in named.items()
              if fitted and gpu_name(data) and gpu_name(data) not in fitted}
     if other:
