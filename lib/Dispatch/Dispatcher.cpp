@@ -306,7 +306,10 @@ Selection select(const Problem &problem, const DispatchModel &model,
     if (passedSplit)
       rules += "; kernels split along K (scheduler = split_k) run only where "
                "their tiles fill at most half the SMs and each split gets at "
-               "least 4 k-blocks (2 for direct kernels)";
+               "least " +
+               std::to_string(SplitKMinKBlocksPerSplit) + " k-blocks (" +
+               std::to_string(DirectSplitKMinKBlocksPerSplit) +
+               " for direct kernels)";
     throw DispatchError("no kernel for " + problem.toString() +
                         " among the available ones: build a kernel library "
                         "with that input type and those layouts, or compile "

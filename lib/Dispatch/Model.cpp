@@ -284,12 +284,13 @@ bool isApplicable(const KernelConfig &config, const Problem &problem,
        problem.layouts.a != Layout::Row || problem.layouts.b != Layout::Col ||
        double(m) * double(n) * double(problem.k) > DirectMaxMacs))
     return false;
-  // Split-K where the tiles fill at most half the SMs, with k-ranges of at
-  // least 4 k-blocks (2 for the direct kernel, whose k-block waits for its
-  // loads' round trip: a few k-blocks already cost more than the fixup).
+  // Split-K where the tiles fill at most half the SMs, with long enough
+  // k-ranges.
   if (config.splits > 1)
     return tiles * 2 <= target.smCount &&
-           kBlocks >= (config.direct() ? 2u : 4u) * config.splits;
+           kBlocks >= (config.direct() ? DirectSplitKMinKBlocksPerSplit
+                                       : SplitKMinKBlocksPerSplit) *
+                          config.splits;
   if (config.direct())
     return true;
   if (config.streamK)

@@ -352,8 +352,9 @@ def refuse_other_gpus(model, named, what):
     in the message) was not fitted on: its residuals would be against
     another GPU's physics."""
     fitted = gpu_names(model)
-    other = {source: gpu_name(data) for source, data in named.items()
-             if fitted and gpu_name(data) and gpu_name(data) not in fitted}
+    measured = {source: gpu_name(data) for source, data in named.items()}
+    other = {source: gpu for source, gpu in measured.items()
+             if fitted and gpu and gpu not in fitted}
     if other:
         raise SystemExit(f"{what} was fitted on {' + '.join(fitted)}; " +
                          ", ".join(f"{source} was measured on {gpu}" for source, gpu in other.items()) +

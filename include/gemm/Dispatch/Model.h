@@ -86,6 +86,13 @@ inline constexpr int OldestModelFormatVersion = 1;
 /// are a large part of the time.
 inline constexpr double DirectMaxMacs = 2147483648.0; // 2^31
 
+/// Split-K kernels are candidates only where each split gets at least this
+/// many k-blocks (isApplicable): fewer cost more in the fixup than they
+/// save. The direct kernel's k-block waits for its loads' round trip, so a
+/// few of them already outweigh it.
+inline constexpr uint64_t SplitKMinKBlocksPerSplit = 4;
+inline constexpr uint64_t DirectSplitKMinKBlocksPerSplit = 2;
+
 /// The GPU the kernel is for. Defaults: the H200 the model was fitted on.
 struct Target {
   bundle::Arch arch = bundle::Arch::Sm90a;

@@ -417,6 +417,14 @@ std::array<::gemm::bundle::Param, 2> mlir::gemm::sharedTileWorkspaceParams(
                true})};
 }
 
+::gemm::bundle::WorkspaceParam
+mlir::gemm::splitKPartialTiles(const TileGeometry &geometry) {
+  ::gemm::bundle::WorkspaceParam partialTiles;
+  partialTiles.bytesPerTile =
+      static_cast<uint64_t>(geometry.partialBytesPerTile());
+  return partialTiles;
+}
+
 Value KernelBuilder::rankBit(Value m, int64_t n) {
   return arith::ShLIOp::create(b, loc, i32(1),
                                add(m, i32(n * geometry.clusterM)));

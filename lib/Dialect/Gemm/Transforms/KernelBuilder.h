@@ -177,6 +177,10 @@ buildKernel(OpBuilder &b, Location loc, const TileGeometry &geometry, Arch arch,
 std::array<::gemm::bundle::Param, 2>
 sharedTileWorkspaceParams(::gemm::bundle::WorkspaceParam partialTiles);
 
+/// A split-K kernel's partial tiles for sharedTileWorkspaceParams:
+/// TileGeometry::partialBytesPerTile per tile.
+::gemm::bundle::WorkspaceParam splitKPartialTiles(const TileGeometry &geometry);
+
 /// Replaces every gemm.matmul of `arch` in `module` by its kernel:
 /// `materialize` builds the gpu.module and returns the manifest (or fails
 /// with a diagnostic on the matmul). Collects the manifests in the module's

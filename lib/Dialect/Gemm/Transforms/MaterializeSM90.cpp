@@ -1380,8 +1380,7 @@ struct GemmMaterializeSM90Pass
         } else {
           // Each split of a tile is a work unit for its own CTA.
           manifest.workUnitsPerTile = static_cast<uint32_t>(shape->splits);
-          partialTiles.bytesPerTile =
-              static_cast<uint64_t>(shape->partialBytesPerTile());
+          partialTiles = splitKPartialTiles(*shape);
         }
         llvm::append_range(manifest.params,
                            sharedTileWorkspaceParams(partialTiles));

@@ -369,11 +369,8 @@ bundle::KernelManifest buildManifest(const DirectShape &shape,
   if (shape.splits > 1) {
     // Each split of a tile is its own CTA.
     manifest.workUnitsPerTile = static_cast<uint32_t>(shape.splits);
-    bundle::WorkspaceParam partialTiles;
-    partialTiles.bytesPerTile =
-        static_cast<uint64_t>(shape.partialBytesPerTile());
     llvm::append_range(manifest.params,
-                       sharedTileWorkspaceParams(partialTiles));
+                       sharedTileWorkspaceParams(splitKPartialTiles(shape)));
   }
   // Element-granular loads and stores: any leading dimension and any
   // element-aligned address will do, so the runtime never stages.
