@@ -85,6 +85,13 @@ std::string describe(const KernelConfig &config, const Estimate &e) {
   return text;
 }
 
+/// A model of several GPUs' measurements says which one timed the pick.
+std::string residualsNote(const DispatchModel &model,
+                          const KernelConfig &config) {
+  std::string gpu = model.residualsGpu(config);
+  return gpu.empty() ? "" : "; its residuals were timed on an " + gpu;
+}
+
 bool contains(const std::vector<KernelConfig> &list, const KernelConfig &c) {
   return std::find(list.begin(), list.end(), c) != list.end();
 }
@@ -241,6 +248,7 @@ Selection select(const Problem &problem, const DispatchModel &model,
       selection.reason += ", as the transposed problem C^T = B A^T (" +
                           flipped.toString() + ")";
     }
+    selection.reason += residualsNote(model, best->first.config);
     return selection;
   }
 
@@ -322,7 +330,8 @@ Selection select(const Problem &problem, const DispatchModel &model,
               (oversized ? " (none has a tile within twice the problem's "
                            "size: a larger whole tile computes it)"
                          : "") +
-              ": " + describe(best->first.config, best->second)};
+              ": " + describe(best->first.config, best->second) +
+              residualsNote(model, best->first.config)};
 }
 
 std::vector<TensorLayouts> libraryLayouts() {

@@ -551,6 +551,7 @@ DispatchModel DispatchModel::parse(std::string_view text,
     model.correction = readCorrection(root.at("correction"), where);
     model.lowPrecisionCorrection = model.correction;
     std::set<std::tuple<uint64_t, uint64_t, uint64_t>> trainingShapes;
+    std::map<std::string, size_t> candidateIndex; // by the file's key
     for (const auto &[key, points] : root.at("candidates").items()) {
       where = source + ": candidates." + key;
       std::string error;
@@ -582,10 +583,24 @@ DispatchModel DispatchModel::parse(std::string_view text,
         list.push_back({std::log(double(pm)), std::log(double(pn)),
                         std::log(double(pk)), point[3].get<double>()});
       }
+      candidateIndex[key] = model.kernels.size();
       model.kernels.push_back(*config);
       model.residuals.push_back(std::move(list));
     }
     model.shapes = trainingShapes.size();
+    model.residualGpus.resize(model.kernels.size());
+    if (root.contains("residuals_gpu")) {
+      // Written by `fit fit --other-gpus`: every candidate's GPU.
+      for (const auto &[key, gpu] : root.at("residuals_gpu").items()) {
+        where = source + ": residuals_gpu." + key;
+        auto candidate = candidateIndex.find(key);
+        if (candidate == candidateIndex.end())
+          throw DispatchError(where + ": not one of the model's candidates");
+        if (!gpu.is_string() || gpu.get<std::string>().empty())
+          throw DispatchError(where + ": expected the name of a GPU");
+        model.residualGpus[candidate->second] = gpu.get<std::string>();
+      }
+    }
     if (root.contains("grouped")) {
       for (const auto &[key, list] :
            root.at("grouped").at("candidates").items()) {
@@ -646,6 +661,16 @@ DispatchModel DispatchModel::load(const std::filesystem::path &path) {
   std::stringstream text;
   text << in.rdbuf();
   return parse(text.str(), path.string());
+}
+
+std::string DispatchModel::residualsGpu(const KernelConfig &config) const {
+  // A candidate is its key and C's layout (a tile of transposed problems
+  // has a column-major C), as estimate() finds its residuals.
+  for (size_t i = 0; i < kernels.size(); ++i)
+    if (kernels[i].key() == config.key() &&
+        kernels[i].layouts.c == config.layouts.c)
+      return residualGpus[i];
+  return "";
 }
 
 bool DispatchModel::isCandidate(const KernelConfig &config) const {

@@ -431,15 +431,27 @@ def _staged(data):
 def _latest_runs(datas):
     """_training and _staged of the measurements files `datas` together,
     where a candidate timed on a shape again in a later file (a kernel whose
-    code changed, measured anew) replaces the earlier run; and how many runs
-    were so replaced."""
+    code changed, measured anew) replaces the earlier run; each run's GPU
+    (gpu_name of its file); and how many runs were so replaced."""
     latest = {}
     for data in datas:
         for run, staged in zip(_training(data), _staged(data)):
-            latest[(run[0].name, run[1])] = (run, staged)
+            latest[(run[0].name, run[1])] = (run, staged, gpu_name(data))
     count = sum(len(d["rows"]) for d in datas)
-    return ([run for run, _ in latest.values()], [staged for _, staged in latest.values()],
-            count - len(latest))
+    kept = latest.values()
+    return ([run for run, _, _ in kept], [staged for _, staged, _ in kept],
+            [gpu for _, _, gpu in kept], count - len(latest))
+
+
+def residuals_gpus(rows, gpus):
+    """The model file's "residuals_gpu": per candidate (model_key), the GPUs
+    its runs of `rows` were timed on (`gpus`, one per row), joined with " +
+    ", so that the dispatcher can say which GPU timed a pick of a model
+    fitted on several."""
+    per_key = {}
+    for (config, _, _), gpu in zip(rows, gpus):
+        per_key.setdefault(model_key(config), {})[gpu or "an unnamed GPU"] = None
+    return {key: " + ".join(found) for key, found in per_key.items()}
 
 
 def fit_physics(rows, staged, sm_count=SMS, base=None):
@@ -578,7 +590,7 @@ def regret_report(measurements_paths, model_paths):
     datas = [read_measurements(path) for path in measurements_paths]
     one_timing({p: d["timing"] for p, d in zip(measurements_paths, datas)},
                "measurements", "compare on measurements of one timing")
-    rows, _, _ = _latest_runs(datas)
+    rows = _latest_runs(datas)[0]
     lines = ["measurements: " + ", ".join(
         f"{p} ({gpu_name(d) or 'GPU not recorded'})"
         for p, d in zip(measurements_paths, datas))]
@@ -675,7 +687,7 @@ def fit(measurements_paths, command, base=None, other_gpus=False):
         named = {"the base model": base, **named}
     gpus = one_gpu(named, other_gpus)
     data = datas[0]
-    rows, staged, remeasured = _latest_runs(datas)
+    rows, staged, row_gpus, remeasured = _latest_runs(datas)
     hardware, efficiency, log_errors = fit_physics(rows, staged, base=base)
     provenance = {"gpu": {"name": gpus,
                           "sm_count": (data.get("device") or {}).get("sm_count", SMS)},
@@ -701,6 +713,8 @@ def fit(measurements_paths, command, base=None, other_gpus=False):
     # The grouped and low-precision residuals are relative to the physics,
     # which a base keeps: refitting them on the same measurements gives the
     # same sections, so they come along.
+    if " + " in gpus:
+        model["residuals_gpu"] = residuals_gpus(rows, row_gpus)
     for section in DEPENDENT_SECTIONS:
         if base and section in base:
             model[section] = base[section]

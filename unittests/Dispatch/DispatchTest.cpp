@@ -16,6 +16,7 @@ using namespace gemm::dispatch;
 using gemm::bundle::Arch;
 using gemm::bundle::Layout;
 using gemm::bundle::Tensor;
+using ::testing::EndsWith;
 using ::testing::HasSubstr;
 using ::testing::Not;
 
@@ -665,6 +666,63 @@ const std::string TransposedModel = test::testModel(
     R"("64x64x64_pingpong_c1x1_rm_s8_st0": [[203, 5568, 6984, 0.0]],
        "128x256x64_coop_c1x1_rm_s8_st0": [],
        "akbkcc_128x72x64_coop_c1x1_rm_s8_st0": [[5568, 203, 6984, -0.1]])");
+
+TEST(SelectTest, AModelOfSeveralGpusSaysWhichTimedThePick) {
+  EXPECT_EQ(DispatchModel::parse(SmallModel, "small.json")
+                .residualsGpu(parsed("64x64x64_pingpong_c1x1_rm_s8_st0")),
+            "");
+  std::string text = SmallModel;
+  text.replace(text.find("\"NVIDIA H200\""), 13,
+               "\"NVIDIA H200 + NVIDIA H100 80GB HBM3\"");
+  std::string gpus = R"("residuals_gpu": {
+      "64x64x64_pingpong_c1x1_rm_s8_st0": "NVIDIA H100 80GB HBM3",
+      "128x256x64_coop_c1x1_rm_s8_st0": "NVIDIA H200"},
+  "candidates")";
+  text.replace(text.find("\"candidates\""), 12, gpus);
+  DispatchModel model = DispatchModel::parse(text, "both.json");
+  EXPECT_EQ(model.residualsGpu(parsed("64x64x64_pingpong_c1x1_rm_s8_st0")),
+            "NVIDIA H100 80GB HBM3");
+  EXPECT_EQ(model.residualsGpu(parsed("128x128x64_coop_c1x1_rm_s8_st0")), "");
+  Selection tiny = select(problem(1, 64, 64), model, {});
+  EXPECT_THAT(tiny.reason,
+              HasSubstr("training shapes on an NVIDIA H200 + NVIDIA H100 80GB "
+                        "HBM3, 132 SMs)"));
+  EXPECT_THAT(tiny.reason,
+              EndsWith("; its residuals were timed on an NVIDIA H100 80GB "
+                        "HBM3"));
+  Selection big = select(problem(8192, 8192, 8192), model, {});
+  EXPECT_THAT(big.reason, EndsWith("timed on an NVIDIA H200"));
+  // A candidate is its key and C's layout: the same tile measured on
+  // transposed problems on the H100 and directly on the H200.
+  std::string transposed = TransposedModel;
+  transposed.replace(transposed.find("\"candidates\": {"), 15,
+                     R"("residuals_gpu": {
+      "akbkcc_128x72x64_coop_c1x1_rm_s8_st0": "NVIDIA H100 80GB HBM3",
+      "128x72x64_coop_c1x1_rm_s8_st0": "NVIDIA H200"},
+  "candidates": {"128x72x64_coop_c1x1_rm_s8_st0": [],)");
+  Selection flipped =
+      select(problem(203, 5568, 6984), DispatchModel::parse(transposed, "t"),
+             {});
+  EXPECT_TRUE(flipped.transposed);
+  EXPECT_THAT(flipped.reason,
+              EndsWith("k=6984 bf16 a row b col c col); its residuals were "
+                       "timed on an NVIDIA H100 80GB HBM3"));
+  // A GPU for a kernel that is no candidate is refused.
+  std::string stray = text;
+  stray.replace(stray.find("128x256x64_coop_c1x1_rm_s8_st0\": \"NVIDIA"), 30,
+                "128x128x64_coop_c1x1_rm_s8_st0");
+  EXPECT_THAT(
+      [&] {
+        try {
+          DispatchModel::parse(stray, "stray.json");
+        } catch (const DispatchError &e) {
+          return std::string(e.what());
+        }
+        return std::string();
+      }(),
+      HasSubstr("stray.json: residuals_gpu.128x128x64_coop_c1x1_rm_s8_st0: "
+                "not one of the model's candidates"));
+}
 
 TEST(SelectTest, CandidatesOfTransposedProblemsPutMAlongTheTileN) {
   DispatchModel model = DispatchModel::parse(TransposedModel, "t.json");

@@ -336,8 +336,15 @@ public:
 
   /// Where it came from (a path, or the `source` given to parse).
   const std::string &source() const { return sourceName; }
-  /// The GPU it was fitted on, e.g. "NVIDIA H200".
+  /// The GPU it was fitted on, e.g. "NVIDIA H200"; the GPUs joined with
+  /// " + " for a model whose measurements came from several.
   const std::string &gpuName() const { return gpu; }
+  /// Where the model's measurements came from several GPUs (its
+  /// "residuals_gpu"): the GPU `config`'s residuals were timed on, e.g.
+  /// "NVIDIA H100 80GB HBM3" for candidates added on another GPU's
+  /// measurements; "" for a model of one GPU or a configuration that is no
+  /// candidate.
+  std::string residualsGpu(const KernelConfig &config) const;
   /// Training shapes (distinct) it was fitted on.
   size_t trainingShapes() const { return shapes; }
 
@@ -346,6 +353,8 @@ private:
   std::vector<KernelConfig> kernels;
   /// Per candidate (same order as kernels).
   std::vector<std::vector<Residual>> residuals;
+  /// Per candidate (same order as kernels): residualsGpu.
+  std::vector<std::string> residualGpus;
   std::vector<KernelConfig> groupedKernels;
   std::vector<std::vector<Residual>> groupedResiduals;
   /// Low-precision kernels' residuals, by KernelConfig::name(), and the
