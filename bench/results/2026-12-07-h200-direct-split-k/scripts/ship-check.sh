@@ -19,3 +19,4 @@ while read -r m n k dtype pick; do
   echo "$m $n $k $dtype exit $status $([ "$picked" = "$pick" ] && echo "picks $pick" || echo "PICKS $picked, NOT $pick")"
 done < $D/scripts/test-changed.txt > $R/summary.txt
 echo "ship checks: $(grep -c 'exit 0 picks' $R/summary.txt) of $(wc -l < $D/scripts/test-changed.txt) pass with the expected pick ($SECONDS s)"
+tar -C $OUT -cJf $OUT/ship.tar.xz ship && rm -rf $R
