@@ -29,6 +29,17 @@ KernelConfig parsed(const std::string &name) {
   return config.value_or(KernelConfig{});
 }
 
+/// The message of the DispatchError that parsing `text` throws ("" when it
+/// parses).
+std::string parseError(const std::string &text, const std::string &source) {
+  try {
+    DispatchModel::parse(text, source);
+  } catch (const DispatchError &e) {
+    return e.what();
+  }
+  return "";
+}
+
 Problem problem(uint64_t m, uint64_t n, uint64_t k, DType type = DType::BF16) {
   Problem p;
   p.m = m;
@@ -249,17 +260,9 @@ TEST(ModelTest, CloseLimitsCombineByTheirSharpness) {
   EXPECT_LT(sum.computeSeconds, 3.0 * slowest.computeSeconds);
   text.replace(text.find("\"bottleneck_sharpness\": 1"), 25,
                "\"bottleneck_sharpness\": 0");
-  EXPECT_THAT(
-      [&] {
-        try {
-          DispatchModel::parse(text, "zero.json");
-        } catch (const DispatchError &e) {
-          return std::string(e.what());
-        }
-        return std::string();
-      }(),
-      HasSubstr("zero.json: hardware.bottleneck_sharpness: 0.000000 is not "
-                "positive"));
+  EXPECT_THAT(parseError(text, "zero.json"),
+              HasSubstr("zero.json: hardware.bottleneck_sharpness: 0.000000 "
+                        "is not positive"));
 }
 
 TEST(ModelTest, MmasAndHbmReadsCloseToEachOtherCombine) {
@@ -689,7 +692,7 @@ TEST(SelectTest, AModelOfSeveralGpusSaysWhichTimedThePick) {
                         "HBM3, 132 SMs)"));
   EXPECT_THAT(tiny.reason,
               EndsWith("; its residuals were timed on an NVIDIA H100 80GB "
-                        "HBM3"));
+                       "HBM3"));
   Selection big = select(problem(8192, 8192, 8192), model, {});
   EXPECT_THAT(big.reason, EndsWith("timed on an NVIDIA H200"));
   // A candidate is its key and C's layout: the same tile measured on
@@ -700,9 +703,8 @@ TEST(SelectTest, AModelOfSeveralGpusSaysWhichTimedThePick) {
       "akbkcc_128x72x64_coop_c1x1_rm_s8_st0": "NVIDIA H100 80GB HBM3",
       "128x72x64_coop_c1x1_rm_s8_st0": "NVIDIA H200"},
   "candidates": {"128x72x64_coop_c1x1_rm_s8_st0": [],)");
-  Selection flipped =
-      select(problem(203, 5568, 6984), DispatchModel::parse(transposed, "t"),
-             {});
+  Selection flipped = select(problem(203, 5568, 6984),
+                             DispatchModel::parse(transposed, "t"), {});
   EXPECT_TRUE(flipped.transposed);
   EXPECT_THAT(flipped.reason,
               EndsWith("k=6984 bf16 a row b col c col); its residuals were "
@@ -711,17 +713,9 @@ TEST(SelectTest, AModelOfSeveralGpusSaysWhichTimedThePick) {
   std::string stray = text;
   stray.replace(stray.find("128x256x64_coop_c1x1_rm_s8_st0\": \"NVIDIA"), 30,
                 "128x128x64_coop_c1x1_rm_s8_st0");
-  EXPECT_THAT(
-      [&] {
-        try {
-          DispatchModel::parse(stray, "stray.json");
-        } catch (const DispatchError &e) {
-          return std::string(e.what());
-        }
-        return std::string();
-      }(),
-      HasSubstr("stray.json: residuals_gpu.128x128x64_coop_c1x1_rm_s8_st0: "
-                "not one of the model's candidates"));
+  EXPECT_THAT(parseError(stray, "stray.json"),
+              HasSubstr("stray.json: residuals_gpu.128x128x64_coop_c1x1_rm_s8_"
+                        "st0: not one of the model's candidates"));
 }
 
 TEST(SelectTest, CandidatesOfTransposedProblemsPutMAlongTheTileN) {
