@@ -450,7 +450,7 @@ def residuals_gpus(rows, gpus):
     fitted on several."""
     per_key = {}
     for (config, _, _), gpu in zip(rows, gpus):
-        per_key.setdefault(model_key(config), {})[gpu or "an unnamed GPU"] = None
+        per_key.setdefault(model_key(config), {})[gpu or "unnamed GPU"] = None
     return {key: " + ".join(found) for key, found in per_key.items()}
 
 
@@ -710,11 +710,11 @@ def fit(measurements_paths, command, base=None, other_gpus=False):
         lambda shape: parsed(bandwidth, prior, lambda r: False), rows).values())
     provenance["leave_one_shape_out_regret"] = loo
     model = model_json(hardware, efficiency, rows, log_errors, bandwidth, prior, provenance)
+    if " + " in gpus:
+        model["residuals_gpu"] = residuals_gpus(rows, row_gpus)
     # The grouped and low-precision residuals are relative to the physics,
     # which a base keeps: refitting them on the same measurements gives the
     # same sections, so they come along.
-    if " + " in gpus:
-        model["residuals_gpu"] = residuals_gpus(rows, row_gpus)
     for section in DEPENDENT_SECTIONS:
         if base and section in base:
             model[section] = base[section]

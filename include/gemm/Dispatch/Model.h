@@ -25,6 +25,8 @@
 //   residuals of nearby training shapes (Gaussian weights in log M, log N,
 //   log K), shrunk towards 1 where the data is thin. What physics misses for
 //   a kernel in one region of shapes it learns there, without a class table.
+// - residuals_gpu (optional; `fit fit --other-gpus`): per candidate, the
+//   GPU its residuals were timed on, which the dispatcher's reason names.
 // - grouped (optional): the grouped (MoE) kernels measured on grouped
 //   problems (python -m gemm_bench.fit grouped), with residuals of their own
 //   over (log of M / G rows per group, log N, log K). They are the grouped
