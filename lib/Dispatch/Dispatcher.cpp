@@ -85,10 +85,12 @@ std::string describe(const KernelConfig &config, const Estimate &e) {
   return text;
 }
 
-/// A model of several GPUs' measurements says which one timed the pick.
+/// A model of several GPUs' measurements says which one timed the pick's
+/// residuals on the problem `run` (the transposed one, for a pick that
+/// runs it).
 std::string residualsNote(const DispatchModel &model,
-                          const KernelConfig &config) {
-  std::string gpu = model.residualsGpu(config);
+                          const KernelConfig &config, const Problem &run) {
+  std::string gpu = model.residualsGpu(config, run);
   return gpu.empty() ? "" : "; its residuals were timed on an " + gpu;
 }
 
@@ -248,7 +250,8 @@ Selection select(const Problem &problem, const DispatchModel &model,
       selection.reason += ", as the transposed problem C^T = B A^T (" +
                           flipped.toString() + ")";
     }
-    selection.reason += residualsNote(model, best->first.config);
+    selection.reason += residualsNote(
+        model, best->first.config, best->first.transposed ? flipped : problem);
     return selection;
   }
 
@@ -331,7 +334,7 @@ Selection select(const Problem &problem, const DispatchModel &model,
                            "size: a larger whole tile computes it)"
                          : "") +
               ": " + describe(best->first.config, best->second) +
-              residualsNote(model, best->first.config)};
+              residualsNote(model, best->first.config, problem)};
 }
 
 std::vector<TensorLayouts> libraryLayouts() {

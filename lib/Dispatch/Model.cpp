@@ -663,14 +663,32 @@ DispatchModel DispatchModel::load(const std::filesystem::path &path) {
   return parse(text.str(), path.string());
 }
 
-std::string DispatchModel::residualsGpu(const KernelConfig &config) const {
-  // A candidate is its key and C's layout (a tile of transposed problems
-  // has a column-major C), as estimate() finds its residuals.
-  for (size_t i = 0; i < kernels.size(); ++i)
-    if (kernels[i].key() == config.key() &&
-        kernels[i].layouts.c == config.layouts.c)
-      return residualGpus[i];
-  return "";
+namespace {
+/// Which of `list`'s candidates holds `config`'s residuals for a C of
+/// layout `c`. A tile may have residuals measured with a row-major C and,
+/// as a candidate of transposed problems, with a column-major one: those of
+/// that C, else the others.
+std::optional<size_t> residualsOf(const std::vector<KernelConfig> &list,
+                                  const KernelConfig &config, Layout c) {
+  std::optional<size_t> found;
+  for (size_t i = 0; i < list.size(); ++i)
+    if (list[i].key() == config.key() && (!found || list[i].layouts.c == c)) {
+      found = i;
+      if (list[i].layouts.c == c)
+        break;
+    }
+  return found;
+}
+} // namespace
+
+std::string DispatchModel::residualsGpu(const KernelConfig &config,
+                                        const Problem &problem) const {
+  // Grouped and low-precision residuals come from their own sections,
+  // which record no GPU of their own.
+  if (problem.grouped() || problem.lowPrecision())
+    return "";
+  std::optional<size_t> found = residualsOf(kernels, config, problem.layouts.c);
+  return found ? residualGpus[*found] : "";
 }
 
 bool DispatchModel::isCandidate(const KernelConfig &config) const {
@@ -701,20 +719,9 @@ Estimate DispatchModel::estimate(const KernelConfig &config,
       if (it != lowPrecisionResiduals.end())
         near = &it->second;
     }
-  } else {
-    // A tile may have residuals measured with a row-major C and, as a
-    // candidate of transposed problems, with a column-major one: those of
-    // the problem's C are taken, else the others.
-    std::optional<size_t> found;
-    for (size_t i = 0; i < list.size(); ++i)
-      if (list[i].key() == config.key() &&
-          (!found || list[i].layouts.c == problem.layouts.c)) {
-        found = i;
-        if (list[i].layouts.c == problem.layouts.c)
-          break;
-      }
-    if (found)
-      near = &points[*found];
+  } else if (std::optional<size_t> found =
+                 residualsOf(list, config, problem.layouts.c)) {
+    near = &points[*found];
   }
   if (near) {
     double rows =

@@ -672,7 +672,8 @@ const std::string TransposedModel = test::testModel(
 
 TEST(SelectTest, AModelOfSeveralGpusSaysWhichTimedThePick) {
   EXPECT_EQ(DispatchModel::parse(SmallModel, "small.json")
-                .residualsGpu(parsed("64x64x64_pingpong_c1x1_rm_s8_st0")),
+                .residualsGpu(parsed("64x64x64_pingpong_c1x1_rm_s8_st0"),
+                              problem(64, 64, 64)),
             "");
   std::string text = SmallModel;
   text.replace(text.find("\"NVIDIA H200\""), 13,
@@ -683,9 +684,12 @@ TEST(SelectTest, AModelOfSeveralGpusSaysWhichTimedThePick) {
   "candidates")";
   text.replace(text.find("\"candidates\""), 12, gpus);
   DispatchModel model = DispatchModel::parse(text, "both.json");
-  EXPECT_EQ(model.residualsGpu(parsed("64x64x64_pingpong_c1x1_rm_s8_st0")),
+  EXPECT_EQ(model.residualsGpu(parsed("64x64x64_pingpong_c1x1_rm_s8_st0"),
+                               problem(64, 64, 64)),
             "NVIDIA H100 80GB HBM3");
-  EXPECT_EQ(model.residualsGpu(parsed("128x128x64_coop_c1x1_rm_s8_st0")), "");
+  EXPECT_EQ(model.residualsGpu(parsed("128x128x64_coop_c1x1_rm_s8_st0"),
+                               problem(64, 64, 64)),
+            "");
   Selection tiny = select(problem(1, 64, 64), model, {});
   EXPECT_THAT(tiny.reason,
               HasSubstr("training shapes on an NVIDIA H200 + NVIDIA H100 80GB "
@@ -709,6 +713,22 @@ TEST(SelectTest, AModelOfSeveralGpusSaysWhichTimedThePick) {
   EXPECT_THAT(flipped.reason,
               EndsWith("k=6984 bf16 a row b col c col); its residuals were "
                        "timed on an NVIDIA H100 80GB HBM3"));
+  // Where a tile has residuals of one C layout only, estimate() takes them
+  // for the other too, and so does the GPU.
+  std::string onlyTransposed = TransposedModel;
+  onlyTransposed.replace(onlyTransposed.find("\"candidates\""), 12,
+                         R"("residuals_gpu": {
+      "akbkcc_128x72x64_coop_c1x1_rm_s8_st0": "NVIDIA H100 80GB HBM3"},
+  "candidates")");
+  EXPECT_EQ(DispatchModel::parse(onlyTransposed, "t")
+                .residualsGpu(parsed("128x72x64_coop_c1x1_rm_s8_st0"),
+                              problem(5568, 203, 6984)),
+            "NVIDIA H100 80GB HBM3");
+  // A low-precision problem takes the lowp section's residuals, which
+  // record no GPU.
+  Problem fp8 = problem(64, 64, 64, DType::E4M3);
+  EXPECT_EQ(model.residualsGpu(parsed("64x64x64_pingpong_c1x1_rm_s8_st0"), fp8),
+            "");
   // A GPU for a kernel that is no candidate is refused.
   std::string stray = text;
   stray.replace(stray.find("128x256x64_coop_c1x1_rm_s8_st0\": \"NVIDIA"), 30,

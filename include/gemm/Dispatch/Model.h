@@ -342,11 +342,13 @@ public:
   /// " + " for a model whose measurements came from several.
   const std::string &gpuName() const { return gpu; }
   /// Where the model's measurements came from several GPUs (its
-  /// "residuals_gpu"): the GPU `config`'s residuals were timed on, e.g.
-  /// "NVIDIA H100 80GB HBM3" for candidates added on another GPU's
-  /// measurements; "" for a model of one GPU or a configuration that is no
-  /// candidate.
-  std::string residualsGpu(const KernelConfig &config) const;
+  /// "residuals_gpu"): the GPU that timed the residuals estimate() corrects
+  /// `config` by on `problem` (the problem it runs), e.g. "NVIDIA H100 80GB
+  /// HBM3" for candidates added on another GPU's measurements; "" for a
+  /// model of one GPU, a configuration that is no candidate, or a grouped
+  /// or low-precision problem (whose residuals record no GPU).
+  std::string residualsGpu(const KernelConfig &config,
+                           const Problem &problem) const;
   /// Training shapes (distinct) it was fitted on.
   size_t trainingShapes() const { return shapes; }
 
