@@ -720,7 +720,7 @@ bool mutateOptions(std::string &text, Rng &rng) {
         "4294967295", "4294967296", "-1", "9223372036854775807"};
     value = pick(rng, values);
   } else if (key == "wgmma-lookahead") {
-    const char *const values[] = {"0", "1", "2", "-1", "100"};
+    const char *const values[] = {"0", "1", "2", "3", "4", "5", "-1", "100"};
     value = pick(rng, values);
   } else {
     const char *const values[] = {"1", "2", "3", "4", "0", "5", "-1", "64"};

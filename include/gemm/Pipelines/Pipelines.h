@@ -15,7 +15,7 @@ struct GemmKernelOptions : public PassPipelineOptions<Derived> {
   Options::Option<int64_t> wgmmaLookahead{
       *this, "wgmma-lookahead",
       llvm::cl::desc("SM90: WGMMA groups in flight when a stage is released "
-                     "(0 or 1)"),
+                     "(0 to 4)"),
       llvm::cl::init(1)};
   Options::Option<int64_t> storeSlots{
       *this, "store-slots",

@@ -288,6 +288,14 @@ FailureOr<KernelShape> planKernel(MatmulOp op, int64_t wgmmaLookahead,
     // The matmul verifier bounds a stage to 64 KB, so at least 2 fit.
     shape.stages = ring / shape.ringStageBytes();
   }
+  // The consumer holds the stages of the k-blocks in flight and the one it
+  // waits for: a ring of no more stages would never be refilled.
+  if (shape.stages <= shape.wgmmaLookahead)
+    return op.emitOpError("a ring of ")
+               << shape.stages << " stages cannot keep " << shape.wgmmaLookahead
+               << " WGMMA groups in flight: use more stages (0 derives the "
+                  "deepest ring that fits) or a smaller wgmma-lookahead",
+           failure();
   // A stage count given in the config must fit too (the ring alone is
   // compared first: a huge count would overflow the plan's byte count).
   if (shape.stages > SmemPlanOp::kMaxBytes / shape.ringStageBytes() ||
@@ -757,6 +765,7 @@ SM90KernelBuilder::buildMainloop(Value iteration, Value begin, Value end,
     b.setInsertionPointToStart(first.elseBlock());
     scf::YieldOp::create(b, loc, ValueRange{zero, iteration});
   }
+  const int64_t lookahead = shape.wgmmaLookahead;
   auto kLoop = scf::ForOp::create(b, loc, add(begin, i32(1)), end, i32(1),
                                   first.getResults());
   {
@@ -764,22 +773,35 @@ SM90KernelBuilder::buildMainloop(Value iteration, Value begin, Value end,
     b.setInsertionPointToStart(kLoop.getBody());
     Value current = kLoop.getRegionIterArgs()[1];
     Value next = issue(kLoop.getRegionIterArgs()[0], current);
-    // Without lookahead this k-block's MMAs are done; with a lookahead of
-    // one group the previous k-block's are, so its stage goes back to the
-    // producer while this one runs.
-    Value released = shape.wgmmaLookahead == 0
-                         ? current
-                         : arith::SubIOp::create(b, loc, current, i32(1));
-    ifThen(isReleaser, [&] { releaseStage(released); });
+    // With `lookahead` groups left in flight, k-block `current - lookahead`
+    // is complete, so its stage goes back to the producer while the later
+    // ones run (without lookahead, this k-block's own). A lookahead past
+    // the first k-block has no such stage in the range's first k-blocks.
+    Value released = lookahead == 0 ? current : sub(current, i32(lookahead));
+    Value releases = isReleaser;
+    if (lookahead > 1)
+      releases = both(isReleaser,
+                      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge,
+                                            kLoop.getInductionVar(),
+                                            add(begin, i32(lookahead))));
+    ifThen(releases, [&] { releaseStage(released); });
     scf::YieldOp::create(b, loc, ValueRange{next, add(current, i32(1))});
   }
   Value next = kLoop.getResult(1);
-  if (shape.wgmmaLookahead != 0) {
+  if (lookahead != 0) {
     WgmmaWaitOp::create(b, loc, b.getI64IntegerAttr(0));
-    // An empty range has no last stage to release.
-    Value releases =
-        shape.sharesTiles() ? both(isReleaser, nonEmpty) : isReleaser;
-    ifThen(releases, [&] { releaseStage(sub(next, i32(1))); });
+    // The range's last `lookahead` stages, oldest first; a range of fewer
+    // k-blocks has fewer. An empty range has none (only split-K and
+    // stream-K ranges may be empty).
+    for (int64_t back = lookahead; back >= 1; --back) {
+      Value releases =
+          shape.sharesTiles() ? both(isReleaser, nonEmpty) : isReleaser;
+      if (back > 1)
+        releases = both(isReleaser,
+                        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge,
+                                              sub(next, iteration), i32(back)));
+      ifThen(releases, [&] { releaseStage(sub(next, i32(back))); });
+    }
   }
   return {kLoop.getResult(0), next};
 }
@@ -830,7 +852,10 @@ std::pair<Value, Value> SM90KernelBuilder::buildPromotedMainloop(
   }
   // The first k-block of the group; its sums are read only after the
   // group's last MMAs complete.
-  int64_t lookahead = every == 1 ? 0 : shape.wgmmaLookahead;
+  // A group's k-blocks keep at most one group in flight: its partial sums
+  // are read once the group is complete.
+  int64_t lookahead =
+      every == 1 ? 0 : std::min<int64_t>(shape.wgmmaLookahead, 1);
   Value partial = issueKBlock(zero, current, lookahead, aRow);
   // Block-wise groups are one k-block (promote_every = 1), complete here.
   Value rowScales = readStagedRowScales(current, aRow);
@@ -1331,8 +1356,8 @@ struct GemmMaterializeSM90Pass
   using Base::Base;
 
   void runOnOperation() override {
-    if (wgmmaLookahead != 0 && wgmmaLookahead != 1) {
-      getOperation().emitError("wgmma-lookahead must be 0 or 1, got ")
+    if (wgmmaLookahead < 0 || wgmmaLookahead > 4) {
+      getOperation().emitError("wgmma-lookahead must be in [0, 4], got ")
           << static_cast<int64_t>(wgmmaLookahead);
       return signalPassFailure();
     }

@@ -31,7 +31,8 @@ def GemmMaterializeSM90 : Pass<"gemm-materialize-sm90", "ModuleOp"> {
     Option<"wgmmaLookahead", "wgmma-lookahead", "int64_t", "1",
            "WGMMA groups left in flight when a k-block's stage is released: "
            "1 releases the previous stage while the current MMAs run, 0 waits "
-           "for each k-block's MMAs">,
+           "for each k-block's MMAs, up to 4 keep that many k-blocks' MMAs "
+           "(and their stages) in flight">,
     Option<"storeSlots", "store-slots", "int64_t", "2",
            "epilogue staging slots per consumer warpgroup: 2 writes one "
            "sub-tile while the previous one's TMA store drains, 1 waits for "
