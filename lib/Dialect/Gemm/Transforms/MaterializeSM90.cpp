@@ -289,10 +289,14 @@ FailureOr<KernelShape> planKernel(MatmulOp op, int64_t wgmmaLookahead,
     shape.stages = ring / shape.ringStageBytes();
   }
   // The consumer holds the stages of the k-blocks in flight and the one it
-  // waits for: a ring of no more stages would never be refilled.
-  if (shape.stages <= shape.wgmmaLookahead)
+  // waits for: a ring of no more stages would never be refilled. Promoted
+  // fp8 mainloops keep at most one group in flight.
+  int64_t groupsInFlight = shape.quant.promote
+                               ? std::min<int64_t>(shape.wgmmaLookahead, 1)
+                               : shape.wgmmaLookahead;
+  if (shape.stages <= groupsInFlight)
     return op.emitOpError("a ring of ")
-               << shape.stages << " stages cannot keep " << shape.wgmmaLookahead
+               << shape.stages << " stages cannot keep " << groupsInFlight
                << " WGMMA groups in flight: use more stages (0 derives the "
                   "deepest ring that fits) or a smaller wgmma-lookahead",
            failure();
