@@ -62,7 +62,8 @@ struct KernelShape : TileGeometry {
   /// Consumers that read each stage (cooperative: all; pingpong: one).
   int64_t readersPerStage;
   /// WGMMA groups left in flight when a stage is released (1: the previous
-  /// k-block's stage goes back while the current k-block's MMAs run).
+  /// k-block's stage goes back while the current k-block's MMAs run; at most
+  /// 1 in promoted fp8 mainloops).
   int64_t wgmmaLookahead = 1;
   /// TMA-store staging slots per consumer warpgroup (2: one is written while
   /// the previous one drains to global memory).
@@ -175,11 +176,15 @@ FailureOr<KernelShape> planKernel(MatmulOp op, int64_t wgmmaLookahead,
                                   int64_t storeSlots) {
   KernelShape shape;
   static_cast<TileGeometry &>(shape) = getTileGeometry(op);
-  shape.wgmmaLookahead = wgmmaLookahead;
   shape.storeSlots = storeSlots;
   shape.schedule = op.getConfig().getSchedule();
   shape.streamK = op.getConfig().getScheduler() == TileScheduler::stream_k;
   shape.quant = planQuant(op);
+  // Promoted fp8 mainloops keep at most one group in flight: a group's
+  // partial sums are read once the group is complete.
+  shape.wgmmaLookahead = shape.quant.promote
+                             ? std::min<int64_t>(wgmmaLookahead, 1)
+                             : wgmmaLookahead;
   // A tile whose last rows lie past M loads A in boxes of 16 rows (64-row
   // tiles, which serve M <= 64) or of 64 and skips those past M
   // (TileGeometry::aBoxesPerSlice). With A multicast a skipped box's bytes
@@ -289,14 +294,10 @@ FailureOr<KernelShape> planKernel(MatmulOp op, int64_t wgmmaLookahead,
     shape.stages = ring / shape.ringStageBytes();
   }
   // The consumer holds the stages of the k-blocks in flight and the one it
-  // waits for: a ring of no more stages would never be refilled. Promoted
-  // fp8 mainloops keep at most one group in flight.
-  int64_t groupsInFlight = shape.quant.promote
-                               ? std::min<int64_t>(shape.wgmmaLookahead, 1)
-                               : shape.wgmmaLookahead;
-  if (shape.stages <= groupsInFlight)
+  // waits for: a ring of no more stages would never be refilled.
+  if (shape.stages <= shape.wgmmaLookahead)
     return op.emitOpError("a ring of ")
-               << shape.stages << " stages cannot keep " << groupsInFlight
+               << shape.stages << " stages cannot keep " << shape.wgmmaLookahead
                << " WGMMA groups in flight: use more stages (0 derives the "
                   "deepest ring that fits) or a smaller wgmma-lookahead",
            failure();
@@ -797,13 +798,15 @@ SM90KernelBuilder::buildMainloop(Value iteration, Value begin, Value end,
     // The range's last `lookahead` stages, oldest first; a range of fewer
     // k-blocks has fewer. An empty range has none (only split-K and
     // stream-K ranges may be empty).
+    Value count = lookahead > 1 ? sub(next, iteration) : Value();
     for (int64_t back = lookahead; back >= 1; --back) {
-      Value releases =
-          shape.sharesTiles() ? both(isReleaser, nonEmpty) : isReleaser;
+      Value releases = isReleaser;
       if (back > 1)
         releases = both(isReleaser,
                         arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge,
-                                              sub(next, iteration), i32(back)));
+                                              count, i32(back)));
+      else if (shape.sharesTiles())
+        releases = both(isReleaser, nonEmpty);
       ifThen(releases, [&] { releaseStage(sub(next, i32(back))); });
     }
   }
@@ -856,10 +859,7 @@ std::pair<Value, Value> SM90KernelBuilder::buildPromotedMainloop(
   }
   // The first k-block of the group; its sums are read only after the
   // group's last MMAs complete.
-  // A group's k-blocks keep at most one group in flight: its partial sums
-  // are read once the group is complete.
-  int64_t lookahead =
-      every == 1 ? 0 : std::min<int64_t>(shape.wgmmaLookahead, 1);
+  int64_t lookahead = every == 1 ? 0 : shape.wgmmaLookahead;
   Value partial = issueKBlock(zero, current, lookahead, aRow);
   // Block-wise groups are one k-block (promote_every = 1), complete here.
   Value rowScales = readStagedRowScales(current, aRow);
